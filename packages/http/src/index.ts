@@ -1,0 +1,7 @@
+export * from './errors.js';
+export * from './validation.js';
+export * from './schema-helpers.js';
+export * from './pagination.js';
+export * from './responses.js';
+export { serverOptions, redactUrl, REDACTED_PATHS, type ServerOptionsInput } from './server-options.js';
+export { httpPlugin, type HttpPluginOptions } from './plugin.js';

@@ -1,0 +1,99 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { validationError } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** Query parameters every list takes. */
+export const PageQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size, 1 to 100.' }),
+  cursor: Type.Optional(Type.String({ maxLength: 512, description: 'Opaque cursor from `next_cursor` of the previous page.' })),
+});
+
+/** English list body: `{data, page: {next_cursor, has_more}}`. */
+export function PageSchema<T extends TSchema>(item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    page: Type.Object({ next_cursor: Type.Union([Type.String(), Type.Null()]), has_more: Type.Boolean() }),
+  });
+}
+
+/** German list body: `{daten, seite: {naechster_cursor, hat_weitere}}`. */
+export function SeiteSchema<T extends TSchema>(item: T) {
+  return Type.Object({
+    daten: Type.Array(item),
+    seite: Type.Object({ naechster_cursor: Type.Union([Type.String(), Type.Null()]), hat_weitere: Type.Boolean() }),
+  });
+}
+
+/** Position after the last row of a page, in a `(created_at DESC, id DESC)` ordering. */
+export interface CursorPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/**
+ * Cursors are signed, so a tampered or hand-made cursor is refused instead of silently
+ * returning a wrong page. The `scope` binds a cursor to one list (and its filters).
+ */
+export class CursorCodec {
+  constructor(private readonly secret: string) {}
+
+  encode(position: CursorPosition, scope: string): string {
+    const payload = Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
+    return `${payload}.${this.sign(payload, scope)}`;
+  }
+
+  decode(cursor: string, scope: string, field = 'cursor'): CursorPosition {
+    const invalid = () => validationError([{ field, reason: 'invalid_format' }], 'The cursor is not valid for this list.');
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined) throw invalid();
+    const expected = Buffer.from(this.sign(payload, scope));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    try {
+      const [createdAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string];
+      const date = new Date(createdAt);
+      if (Number.isNaN(date.getTime()) || typeof id !== 'string') throw invalid();
+      return { createdAt: date, id };
+    } catch {
+      throw invalid();
+    }
+  }
+
+  private sign(payload: string, scope: string): string {
+    return createHmac('sha256', this.secret).update(`${scope}\n${payload}`).digest('base64url').slice(0, 22);
+  }
+}
+
+/** Prisma `where` fragment for the rows after a cursor in `(created_at DESC, id DESC)` order. */
+export function afterCursor(position: CursorPosition | undefined) {
+  if (!position) return {};
+  return {
+    OR: [
+      { created_at: { lt: position.createdAt } },
+      { created_at: position.createdAt, id: { lt: position.id } },
+    ],
+  };
+}
+
+export const NEWEST_FIRST = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
+
+/**
+ * Turns `limit + 1` fetched rows into a page; the extra row only tells whether more exist.
+ */
+export function toPage<Row extends { created_at: Date; id: string }>(
+  rows: Row[],
+  limit: number,
+  next: (position: CursorPosition) => string,
+): { items: Row[]; nextCursor: string | null; hasMore: boolean } {
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  const last = items.at(-1);
+  return {
+    items,
+    hasMore,
+    nextCursor: hasMore && last ? next({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

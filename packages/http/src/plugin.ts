@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, errorBody, type Dialect } from './errors.js';
+import { mapAjvErrors, validatorCompiler } from './validation.js';
+
+export interface HttpPluginOptions {
+  /** Which error dialect a request speaks; the property service answers `/leads/` in German. */
+  dialectFor?: (url: string) => Dialect;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dialect: Dialect;
+  }
+}
+
+/**
+ * The common stack of both services: strict validation, one error handler that shapes every
+ * error body, the not-found answer and the security headers on every response.
+ */
+export const httpPlugin = fp<HttpPluginOptions>(
+  async (app, options) => {
+    const dialectFor = options.dialectFor ?? (() => 'en' as const);
+    app.setValidatorCompiler(validatorCompiler);
+    app.decorateRequest('dialect', 'en');
+    app.addHook('onRequest', async (request) => {
+      request.dialect = dialectFor(request.url);
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('x-request-id', request.id);
+    });
+    app.setNotFoundHandler((request, reply) => {
+      sendError(request, reply, new ApiError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+    });
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const apiError = toApiError(error, request);
+      if (apiError.status >= 500) request.log.error({ err: error }, 'unexpected error');
+      sendError(request, reply, apiError);
+    });
+  },
+  { name: 'platform-http', fastify: '5.x' },
+);
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): void {
+  if (error.headers) reply.headers(error.headers);
+  void reply.status(error.status).type('application/json').send(errorBody(error, request.dialect));
+}
+
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const prefix = error.validationContext === 'body' ? '' : (error.validationContext ?? '');
+    return new ApiError('validation_failed', { details: mapAjvErrors(error.validation as never, prefix) });
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 415) return new ApiError('unsupported_media_type');
+  if (status === 413) return new ApiError('payload_too_large');
+  if (status === 408) return new ApiError('request_timeout');
+  if (status === 429) return new ApiError('rate_limited');
+  if (status === 404) return new ApiError('not_found');
+  if (status === 400 && (error.code?.startsWith('FST_ERR_CTP') || error.name === 'SyntaxError')) {
+    return new ApiError('invalid_json', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? { message: 'The request body is empty.' } : {});
+  }
+  if (status >= 400 && status < 500) return new ApiError('invalid_json', { message: 'The request is malformed.' });
+  return new ApiError('internal_error', { message: `An unexpected error occurred (request ${request.id}).` });
+}
