@@ -54,13 +54,19 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  /** German message for the leads API; without it, the code's German default is used. */
+  readonly messageDe?: string;
 
-  constructor(code: ErrorCode, options: { message?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; messageDe?: string; details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(options.message ?? ERROR_CODES[code].en_message);
     this.name = 'ApiError';
     this.code = code;
     this.details = options.details;
     this.headers = options.headers;
+    this.messageDe = options.messageDe;
   }
 
   get status(): number {
@@ -101,7 +107,7 @@ export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody |
   }
   return {
     code: spec.de,
-    message: error.hasDefaultMessage ? spec.de_message : error.message,
+    message: error.messageDe ?? (error.hasDefaultMessage ? spec.de_message : error.message),
     ...(error.details
       ? { details: error.details.map((d) => ({ feld: d.field, grund: REASONS[d.reason] })) }
       : {}),

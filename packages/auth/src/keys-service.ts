@@ -1,0 +1,65 @@
+import type { Db, Environment, Service } from '@platform/db';
+import { newId } from '@platform/db';
+import { generateKey, hashKey } from './key-format.js';
+import { unknownScopes } from './scopes.js';
+
+export interface ApiKeyView {
+  id: string;
+  display_prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+type KeyRow = { id: string; display_prefix: string; scopes: string[]; created_at: Date; last_used_at: Date | null; revoked_at: Date | null };
+
+export function toApiKeyView(row: KeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    display_prefix: row.display_prefix,
+    scopes: row.scopes,
+    created_at: row.created_at.toISOString(),
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export class UnknownScopeError extends Error {
+  constructor(readonly scopes: string[], service: Service) {
+    super(`Unknown scope(s) for the ${service} service: ${scopes.join(', ')}.`);
+  }
+}
+
+/**
+ * Creates a key for an application; the plaintext is returned here and never again.
+ * Used by the self-service route and the operator CLI.
+ */
+export async function createApiKey(
+  db: Pick<Db, 'apiKey'>,
+  input: { applicationId: string; service: Service; environment: Environment; scopes: string[]; pepper: string },
+): Promise<{ key: ApiKeyView; plaintext: string }> {
+  const unknown = unknownScopes(input.service, input.scopes);
+  if (unknown.length > 0) throw new UnknownScopeError(unknown, input.service);
+  const { plaintext, displayPrefix } = generateKey(input.service, input.environment);
+  const row = await db.apiKey.create({
+    data: {
+      id: newId('key'),
+      application_id: input.applicationId,
+      environment: input.environment,
+      key_hash: hashKey(plaintext, input.pepper),
+      display_prefix: displayPrefix,
+      scopes: [...new Set(input.scopes)],
+    },
+  });
+  return { key: toApiKeyView(row), plaintext };
+}
+
+/** Revokes a key of the application; false when there is no such key. Revoking twice is harmless. */
+export async function revokeApiKey(db: Pick<Db, 'apiKey'>, input: { id: string; applicationId?: string; now?: Date }): Promise<boolean> {
+  const where = { id: input.id, ...(input.applicationId ? { application_id: input.applicationId } : {}) };
+  const key = await db.apiKey.findFirst({ where, select: { revoked_at: true } });
+  if (!key) return false;
+  if (!key.revoked_at) await db.apiKey.update({ where: { id: input.id }, data: { revoked_at: input.now ?? new Date() } });
+  return true;
+}

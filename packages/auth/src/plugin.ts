@@ -1,0 +1,42 @@
+import fp from 'fastify-plugin';
+import { ApiError } from '@platform/http';
+import type { AuthContext, KeyVerifier } from './verifier.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Scope the operation requires; listed in its OpenAPI description too. */
+    scope?: string;
+    /** No key needed (documentation, health). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+}
+
+const KEY_IN_QUERY = /[?&](apikey|api_key)=/i;
+
+/**
+ * Authenticates every request of the context it is registered in from the `apikey` header and
+ * checks the route's scope, before the body is read or validated.
+ */
+export const authPlugin = fp<{ verifier: KeyVerifier }>(
+  async (app, { verifier }) => {
+    app.decorateRequest('auth', null as unknown as AuthContext);
+    app.addHook('onRequest', async (request) => {
+      if (KEY_IN_QUERY.test(request.url)) throw new ApiError('api_key_in_query');
+      const config = request.routeOptions.config;
+      if (config.public) return;
+      request.auth = await verifier.verify(request.headers.apikey);
+      const scope = config.scope;
+      if (scope && !request.auth.scopes.has(scope)) {
+        throw new ApiError('scope_missing', {
+          message: `This operation needs the scope ${scope}.`,
+          messageDe: `Dieser Vorgang erfordert den Scope ${scope}.`,
+          details: [{ field: scope, reason: 'not_granted' }],
+        });
+      }
+    });
+  },
+  { name: 'platform-auth', dependencies: ['platform-http'] },
+);

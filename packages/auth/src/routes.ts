@@ -1,0 +1,141 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db, Environment, Service } from '@platform/db';
+import {
+  AUTH_ERRORS,
+  ApiError,
+  CursorCodec,
+  NEWEST_FIRST,
+  PageQuerySchema,
+  PageSchema,
+  StringEnum,
+  afterCursor,
+  errorResponses,
+  toPage,
+  validationError,
+} from '@platform/http';
+import { SCOPES } from './scopes.js';
+import { createApiKey, revokeApiKey, toApiKeyView } from './keys-service.js';
+import type { KeyVerifier } from './verifier.js';
+
+export interface ApiKeyRoutesOptions {
+  db: Db;
+  service: Service;
+  environment: Environment;
+  pepper: string;
+  verifier: KeyVerifier;
+  cursors: CursorCodec;
+}
+
+const SCOPE = 'keys:manage';
+
+function schemas(service: Service) {
+  const ScopeSchema = StringEnum(SCOPES[service]);
+  const ApiKeySchema = Type.Object({
+    id: Type.String(),
+    display_prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
+    scopes: Type.Array(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  });
+  const CreatedKeySchema = Type.Composite([
+    ApiKeySchema,
+    Type.Object({ key: Type.String({ description: 'The plaintext key. Shown only in this response.' }) }),
+  ]);
+  const CreateKeySchema = Type.Object(
+    {
+      scopes: Type.Optional(
+        Type.Array(ScopeSchema, { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Defaults to the scopes of the calling key; never more than those.' }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+  return { ApiKeySchema, CreatedKeySchema, CreateKeySchema };
+}
+
+/** Self-service key rotation: list the application's keys, create a second one, revoke one. */
+export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plugin, options) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const { ApiKeySchema, CreatedKeySchema, CreateKeySchema } = schemas(options.service);
+  const tags = ['API keys'];
+
+  app.get(
+    '/api-keys',
+    {
+      config: { scope: SCOPE },
+      schema: {
+        tags,
+        operationId: 'listApiKeys',
+        description: `Keys of the calling application, newest first, with \`last_used_at\`. Scope: \`${SCOPE}\`.`,
+        querystring: PageQuerySchema,
+        response: { 200: PageSchema(ApiKeySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const scope = `api-keys:${request.auth.applicationId}`;
+      const rows = await options.db.apiKey.findMany({
+        where: { application_id: request.auth.applicationId, ...afterCursor(cursor ? options.cursors.decode(cursor, scope) : undefined) },
+        orderBy: NEWEST_FIRST,
+        take: limit + 1,
+      });
+      const page = toPage(rows, limit, (position) => options.cursors.encode(position, scope));
+      return { data: page.items.map(toApiKeyView), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
+    },
+  );
+
+  app.post(
+    '/api-keys',
+    {
+      config: { scope: SCOPE },
+      schema: {
+        tags,
+        operationId: 'createApiKey',
+        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. Scope: \`${SCOPE}\`.`,
+        body: CreateKeySchema,
+        response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
+      },
+    },
+    async (request, reply) => {
+      const scopes = request.body?.scopes ?? [...request.auth.scopes];
+      const beyond = scopes.filter((scope) => !request.auth.scopes.has(scope));
+      if (beyond.length > 0) {
+        throw new ApiError('scope_missing', {
+          message: 'A key can only grant scopes that the calling key has.',
+          details: beyond.map((scope) => ({ field: scope, reason: 'not_granted' as const })),
+        });
+      }
+      if (scopes.length === 0) throw validationError([{ field: 'scopes', reason: 'missing' }]);
+      const { key, plaintext } = await createApiKey(options.db, {
+        applicationId: request.auth.applicationId,
+        service: options.service,
+        environment: options.environment,
+        scopes,
+        pepper: options.pepper,
+      });
+      return reply.status(201).send({ ...key, key: plaintext });
+    },
+  );
+
+  app.delete(
+    '/api-keys/:keyId',
+    {
+      config: { scope: SCOPE },
+      schema: {
+        tags,
+        operationId: 'revokeApiKey',
+        description: `Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless. Scope: \`${SCOPE}\`.`,
+        params: Type.Object({ keyId: Type.String() }),
+        response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
+    },
+    async (request, reply) => {
+      const found = await revokeApiKey(options.db, { id: request.params.keyId, applicationId: request.auth.applicationId });
+      if (!found) throw new ApiError('not_found', { message: 'No such API key.' });
+      options.verifier.forget(request.params.keyId);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,122 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db, Environment, Service } from '@platform/db';
+import { ApiError } from '@platform/http';
+import { hashKey, parseKey } from './key-format.js';
+
+export interface AuthContext {
+  keyId: string;
+  applicationId: string;
+  accountId: string;
+  scopes: ReadonlySet<string>;
+}
+
+interface CachedKey {
+  id: string;
+  hash: string;
+  applicationId: string;
+  accountId: string;
+  service: Service;
+  environment: Environment;
+  scopes: ReadonlySet<string>;
+  revoked: boolean;
+}
+
+export interface VerifierOptions {
+  db: Pick<Db, 'apiKey'>;
+  service: Service;
+  environment: Environment;
+  pepper: string;
+  now?: () => number;
+  /** How long a looked-up key is trusted; bounds how late a revocation on another instance takes effect. */
+  cacheTtlMs?: number;
+  /** `last_used_at` is written at most once per interval per key. */
+  lastUsedIntervalMs?: number;
+}
+
+const SERVICE_NAME: Record<Service, string> = { property: 'property-marketing service', agents: 'agent platform' };
+const MAX_CACHE_ENTRIES = 10_000;
+
+/** Verifies `apikey` headers: format and checksum first, then a cached lookup by hash. */
+export class KeyVerifier {
+  private readonly cache = new Map<string, { key: CachedKey | null; expiresAt: number }>();
+  private readonly lastUsedWritten = new Map<string, number>();
+  private readonly now: () => number;
+  private readonly cacheTtlMs: number;
+  private readonly lastUsedIntervalMs: number;
+
+  constructor(private readonly options: VerifierOptions) {
+    this.now = options.now ?? Date.now;
+    this.cacheTtlMs = options.cacheTtlMs ?? 4_000;
+    this.lastUsedIntervalMs = options.lastUsedIntervalMs ?? 60_000;
+  }
+
+  async verify(header: string | string[] | undefined): Promise<AuthContext> {
+    if (header === undefined || header === '') throw new ApiError('api_key_missing');
+    if (Array.isArray(header)) throw invalid('Send exactly one apikey header.');
+    const parsed = parseKey(header);
+    if (!parsed) throw invalid('The API key is malformed.');
+    if (parsed.service !== this.options.service) {
+      throw invalid(`This API key belongs to the ${SERVICE_NAME[parsed.service]}, not the ${SERVICE_NAME[this.options.service]}.`);
+    }
+    if (parsed.environment !== this.options.environment) {
+      throw invalid(`This is a ${parsed.environment} key; this is the ${this.options.environment} environment.`);
+    }
+    const hash = hashKey(header, this.options.pepper);
+    const key = await this.lookup(hash);
+    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid('The API key is not known.');
+    if (key.revoked) throw invalid('The API key was revoked.');
+    await this.touch(key.id);
+    return { keyId: key.id, applicationId: key.applicationId, accountId: key.accountId, scopes: key.scopes };
+  }
+
+  /** Drops a key from this instance's cache at once (used after a revocation here). */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.key?.id === keyId) this.cache.delete(hash);
+  }
+
+  private async lookup(hash: string): Promise<CachedKey | null> {
+    const now = this.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt > now) return cached.key;
+    const row = await this.options.db.apiKey.findUnique({
+      where: { key_hash: hash },
+      include: { application: { select: { account_id: true, service: true } } },
+    });
+    const key: CachedKey | null =
+      row && row.application.service === this.options.service && row.environment === this.options.environment
+        ? {
+            id: row.id,
+            hash: row.key_hash,
+            applicationId: row.application_id,
+            accountId: row.application.account_id,
+            service: row.application.service,
+            environment: row.environment,
+            scopes: new Set(row.scopes),
+            revoked: row.revoked_at !== null,
+          }
+        : null;
+    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+    this.cache.set(hash, { key, expiresAt: now + this.cacheTtlMs });
+    if (row && !this.lastUsedWritten.has(row.id) && row.last_used_at) {
+      this.lastUsedWritten.set(row.id, row.last_used_at.getTime());
+    }
+    return key;
+  }
+
+  /** Records use at most once per interval; the condition keeps other instances from writing too. */
+  private async touch(keyId: string): Promise<void> {
+    const now = this.now();
+    const last = this.lastUsedWritten.get(keyId);
+    if (last !== undefined && now - last < this.lastUsedIntervalMs) return;
+    this.lastUsedWritten.set(keyId, now);
+    const threshold = new Date(now - this.lastUsedIntervalMs);
+    await this.options.db.apiKey.updateMany({
+      where: { id: keyId, OR: [{ last_used_at: null }, { last_used_at: { lte: threshold } }] },
+      data: { last_used_at: new Date(now) },
+    });
+  }
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('api_key_invalid', { message });
+}
