@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import type { Environment } from '@platform/db';
+
+export interface Config {
+  environment: Environment;
+  /** Unset: an embedded PostgreSQL under `dataDir` is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  host: string;
+  propertyPort: number;
+  agentPlatformPort: number;
+  apiKeyPepper: string;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+interface VariableSpec {
+  name: string;
+  description: string;
+}
+
+/** Every variable the services read, for the README's table and the start-up errors. */
+export const VARIABLES: (VariableSpec & { default: string })[] = [
+  { name: 'APP_ENV', default: 'sandbox', description: 'sandbox or production; decides the key prefixes (`_test_` / `_live_`).' },
+  { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL connection string; unset starts an embedded PostgreSQL under DATA_DIR.' },
+  { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
+  { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
+  { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
+  { name: 'PROPERTY_PORT', default: '3000', description: 'Port of the property-marketing service.' },
+  { name: 'AGENT_PLATFORM_PORT', default: '3100', description: 'Port of the agent platform.' },
+  { name: 'API_KEY_PEPPER', default: '(sandbox: generated)', description: 'Secret (≥ 32 characters) mixed into stored key hashes and cursor signatures. Required in production; in sandbox generated once into DATA_DIR.' },
+  { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug or trace.' },
+  { name: 'TRUST_PROXY', default: 'false', description: 'true when behind a reverse proxy that sets X-Forwarded-For.' },
+];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+function port(env: Env, name: string, fallback: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) problems.push(`${name} must be a port number 1-65535 (got "${raw}").`);
+  return value;
+}
+
+/** Reads and validates the configuration once; every problem is reported, not just the first. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const appEnv = env.APP_ENV ?? 'sandbox';
+  if (appEnv !== 'sandbox' && appEnv !== 'production') problems.push(`APP_ENV must be sandbox or production (got "${appEnv}").`);
+  const environment = appEnv as Environment;
+  const dataDir = resolve(cwd, env.DATA_DIR ?? '.data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgresql://.');
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
+  }
+  const trustProxy = env.TRUST_PROXY ?? 'false';
+  if (trustProxy !== 'true' && trustProxy !== 'false') problems.push(`TRUST_PROXY must be true or false (got "${trustProxy}").`);
+  let apiKeyPepper = env.API_KEY_PEPPER ?? '';
+  if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
+  if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
+  const config: Config = {
+    environment,
+    databaseUrl,
+    dataDir,
+    embeddedPostgresPort: port(env, 'EMBEDDED_PG_PORT', 54329, problems),
+    host: env.HOST ?? '127.0.0.1',
+    propertyPort: port(env, 'PROPERTY_PORT', 3000, problems),
+    agentPlatformPort: port(env, 'AGENT_PLATFORM_PORT', 3100, problems),
+    apiKeyPepper,
+    logLevel,
+    trustProxy: trustProxy === 'true',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');
+  return config;
+}
+
+/** Sandbox convenience: a secret generated once and kept in DATA_DIR, so keys survive restarts. */
+function sandboxSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, 'sandbox-secrets.json');
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+  if (!secrets[name]) {
+    secrets[name] = randomBytes(32).toString('base64url');
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets[name];
+}

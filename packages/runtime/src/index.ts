@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError, VARIABLES, type Config } from './config.js';
+export { openDatabase, type ResolvedDatabase } from './database.js';

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { PrismaClient, Service } from '@platform/db';
+import { generateKey, revokeApiKey, SCOPES } from '@platform/auth';
+import { addKey, createTenant, type Tenant } from './fixtures.js';
+
+export interface InjectResponse {
+  statusCode: number;
+  json(): unknown;
+}
+
+export interface SecurityRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path to a record of the suite's tenant (or a collection). */
+  url: string;
+  scope: string;
+  body?: unknown;
+  /** Same route on a record of another account: must be 404 like a missing record. */
+  otherTenantUrl?: string;
+  /** Same route on an id that does not exist, to compare the 404 bodies. */
+  missingUrl?: string;
+}
+
+export interface SecurityFixture {
+  prisma: PrismaClient;
+  service: Service;
+  dialect: 'en' | 'de';
+  inject(request: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }): Promise<InjectResponse>;
+  /** A tenant with every scope of the service; `routes` point at its records. */
+  tenant: Tenant;
+  routes: SecurityRoute[];
+}
+
+const CODES = {
+  en: { missing: 'api_key_missing', invalid: 'api_key_invalid', scope: 'scope_missing', query: 'api_key_in_query', notFound: 'not_found' },
+  de: { missing: 'api_key_fehlt', invalid: 'api_key_ungueltig', scope: 'scope_fehlt', query: 'api_key_in_url', notFound: 'nicht_gefunden' },
+};
+
+/**
+ * The shared security suite: every route is called without a key, with bad keys, without its
+ * scope and on another tenant's record, and must answer with the documented error bodies.
+ */
+export function describeSecurity(name: string, setup: () => SecurityFixture) {
+  describe(`security: ${name}`, () => {
+    let fx: SecurityFixture;
+    const keys: Record<string, string> = {};
+
+    it('prepares keys', async () => {
+      fx = setup();
+      const otherService: Service = fx.service === 'property' ? 'agents' : 'property';
+      keys.unknown = generateKey(fx.service, 'sandbox').plaintext;
+      keys.otherService = (await createTenant(fx.prisma, { service: otherService })).key;
+      keys.otherEnvironment = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service], environment: 'production' });
+      keys.revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service] });
+      const revokedRow = await fx.prisma.apiKey.findMany({ where: { application_id: fx.tenant.applicationId }, orderBy: { created_at: 'desc' }, take: 1 });
+      await revokeApiKey(fx.prisma, { id: revokedRow[0].id });
+      expect(fx.routes.length).toBeGreaterThan(0);
+    });
+
+    const call = (route: SecurityRoute, headers: Record<string, string>, url = route.url) =>
+      fx.inject({ method: route.method, url, headers: { 'content-type': 'application/json', ...headers }, payload: route.body === undefined ? undefined : JSON.stringify(route.body) });
+
+    it('refuses every route without a key (401)', async () => {
+      for (const route of fx.routes) {
+        const res = await fx.inject({ method: route.method, url: route.url });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+        expect((res.json() as { code: string }).code).toBe(CODES[fx.dialect].missing);
+      }
+    });
+
+    it('refuses malformed, unknown, revoked, other-service and other-environment keys (401)', async () => {
+      const tampered = fx.tenant.key.slice(0, -1) + (fx.tenant.key.endsWith('a') ? 'b' : 'a');
+      const bad = { malformed: 'not-a-key', tampered, unknown: keys.unknown, revoked: keys.revoked, otherService: keys.otherService, otherEnvironment: keys.otherEnvironment };
+      for (const route of fx.routes) {
+        for (const [kind, key] of Object.entries(bad)) {
+          const res = await call(route, { apikey: key });
+          expect(res.statusCode, `${kind} key on ${route.method} ${route.url}`).toBe(401);
+          const body = res.json() as { code: string; message: string };
+          expect(body.code).toBe(CODES[fx.dialect].invalid);
+          if (kind === 'otherEnvironment') expect(body.message).toMatch(/production/);
+        }
+      }
+    });
+
+    it('refuses a key in the query string (400)', async () => {
+      for (const route of fx.routes) {
+        const sep = route.url.includes('?') ? '&' : '?';
+        const res = await call(route, {}, `${route.url}${sep}apikey=${fx.tenant.key}`);
+        expect(res.statusCode).toBe(400);
+        expect((res.json() as { code: string }).code).toBe(CODES[fx.dialect].query);
+      }
+    });
+
+    it('answers 403 with the exact scope body when the scope is missing', async () => {
+      for (const route of fx.routes) {
+        const others = SCOPES[fx.service].filter((scope) => scope !== route.scope);
+        const key = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others });
+        const res = await call(route, { apikey: key });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+        const body = res.json() as Record<string, unknown>;
+        const detail = fx.dialect === 'en' ? { field: route.scope, reason: 'not_granted' } : { feld: route.scope, grund: 'nicht_erteilt' };
+        expect(body).toEqual({ code: CODES[fx.dialect].scope, message: expect.any(String), details: [detail] });
+      }
+    });
+
+    it("answers another account's record exactly like a missing one (404)", async () => {
+      for (const route of fx.routes.filter((r) => r.otherTenantUrl)) {
+        const other = await call(route, { apikey: fx.tenant.key }, route.otherTenantUrl);
+        expect(other.statusCode, `${route.method} ${route.otherTenantUrl}`).toBe(404);
+        expect((other.json() as { code: string }).code).toBe(CODES[fx.dialect].notFound);
+        if (route.missingUrl) {
+          const missing = await call(route, { apikey: fx.tenant.key }, route.missingUrl);
+          expect(missing.statusCode).toBe(404);
+          expect(missing.json()).toEqual(other.json());
+        }
+      }
+    });
+  });
+}
