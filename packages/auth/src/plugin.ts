@@ -23,6 +23,17 @@ const KEY_IN_QUERY = /[?&](apikey|api_key)=/i;
 export const authPlugin = fp<{ verifier: KeyVerifier }>(
   async (app, { verifier }) => {
     app.decorateRequest('auth', null as unknown as AuthContext);
+    // Every operation states its scope in OpenAPI: as the security requirement and in its text.
+    app.addHook('onRoute', (route) => {
+      const scope = route.config?.scope;
+      if (!scope || !route.schema) return;
+      const text = `Required scope: \`${scope}\`.`;
+      route.schema = {
+        ...route.schema,
+        security: [{ apikey: [scope] }],
+        description: route.schema.description ? `${route.schema.description}\n\n${text}` : text,
+      } as typeof route.schema;
+    });
     app.addHook('onRequest', async (request) => {
       if (KEY_IN_QUERY.test(request.url)) throw new ApiError('api_key_in_query');
       const config = request.routeOptions.config;

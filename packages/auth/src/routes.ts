@@ -68,7 +68,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'listApiKeys',
-        description: `Keys of the calling application, newest first, with \`last_used_at\`. Scope: \`${SCOPE}\`.`,
+        description: 'Keys of the calling application, newest first, with `last_used_at`.',
         querystring: PageQuerySchema,
         response: { 200: PageSchema(ApiKeySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -93,7 +93,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'createApiKey',
-        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. Scope: \`${SCOPE}\`.`,
+        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here.`,
         body: CreateKeySchema,
         response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
       },
@@ -126,7 +126,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'revokeApiKey',
-        description: `Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless. Scope: \`${SCOPE}\`.`,
+        description: `Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless.`,
         params: Type.Object({ keyId: Type.String() }),
         response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
       },

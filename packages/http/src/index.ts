@@ -5,3 +5,5 @@ export * from './pagination.js';
 export * from './responses.js';
 export { serverOptions, redactUrl, REDACTED_PATHS, type ServerOptionsInput } from './server-options.js';
 export { httpPlugin, type HttpPluginOptions } from './plugin.js';
+export { createApiServer, type ApiServerOptions, type ApiDocument } from './server.js';
+export { mergePatch, withoutNulls } from './merge-patch.js';

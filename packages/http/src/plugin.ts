@@ -22,6 +22,7 @@ export const httpPlugin = fp<HttpPluginOptions>(
   async (app, options) => {
     const dialectFor = options.dialectFor ?? (() => 'en' as const);
     app.setValidatorCompiler(validatorCompiler);
+    app.removeContentTypeParser(['text/plain']); // bodies are JSON only (415 otherwise)
     app.decorateRequest('dialect', 'en');
     app.addHook('onRequest', async (request) => {
       request.dialect = dialectFor(request.url);

@@ -50,7 +50,6 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
     bodyLimit: input.bodyLimit ?? 1_048_576,
     trustProxy: input.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'request_id',
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;

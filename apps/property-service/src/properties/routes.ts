@@ -1,0 +1,100 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, PageSchema, errorResponses } from '@platform/http';
+import {
+  PropertyInputSchema,
+  PropertyListQuerySchema,
+  PropertyParamsSchema,
+  PropertyPatchSchema,
+  PropertySchema,
+} from './schemas.js';
+import type { PropertyService } from './service.js';
+import { PROPERTY_TRANSITIONS, type PropertyAction } from './transitions.js';
+
+const READ = 'properties:read';
+const WRITE = 'properties:write';
+const tags = ['Properties'];
+
+export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }> = async (plugin, { properties }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/properties',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'createProperty',
+        description: 'Creates a property in status `draft`.',
+        body: PropertyInputSchema,
+        response: { 201: PropertySchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await properties.create(request.auth.accountId, request.body)),
+  );
+
+  app.get(
+    '/properties',
+    {
+      config: { scope: READ },
+      schema: {
+        tags,
+        operationId: 'listProperties',
+        description: 'Properties of the account, newest first, optionally filtered by `status` and `type`.',
+        querystring: PropertyListQuerySchema,
+        response: { 200: PageSchema(PropertySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
+      },
+    },
+    async (request) => properties.list(request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/properties/:propertyId',
+    {
+      config: { scope: READ },
+      schema: {
+        tags,
+        operationId: 'getProperty',
+        params: PropertyParamsSchema,
+        response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
+    },
+    async (request) => properties.get(request.auth.accountId, request.params.propertyId),
+  );
+
+  app.patch(
+    '/properties/:propertyId',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'updateProperty',
+        description:
+          'Changes individual fields (JSON merge patch): absent fields stay, `null` clears an optional field, ' +
+          '`address`, `energy_certificate` and `commission` merge field by field; `type`, `title` and `address` cannot be cleared. ' +
+          'Generated listings do not change.',
+        params: PropertyParamsSchema,
+        body: PropertyPatchSchema,
+        response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
+      },
+    },
+    async (request) => properties.update(request.auth.accountId, request.params.propertyId, request.body),
+  );
+
+  for (const [action, { from, to, summary }] of Object.entries(PROPERTY_TRANSITIONS)) {
+    app.post(
+      `/properties/:propertyId/${action}`,
+      {
+        config: { scope: WRITE },
+        schema: {
+          tags,
+          operationId: `${action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())}Property`,
+          description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
+          params: PropertyParamsSchema,
+          response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409]) },
+        },
+      },
+      async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction),
+    );
+  }
+};

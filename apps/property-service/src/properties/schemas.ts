@@ -1,0 +1,145 @@
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { Nullable, PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
+
+export const PROPERTY_TYPES = ['apartment', 'house', 'land', 'commercial', 'parking'] as const;
+export const PROPERTY_STATUSES = ['draft', 'active', 'reserved', 'sold', 'rented', 'archived'] as const;
+export const EFFICIENCY_CLASSES = ['A+', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const;
+
+const Euros = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
+const Area = (description: string) => Type.Number({ minimum: 0, maximum: 10_000_000, description });
+
+export const AddressSchema = Type.Object(
+  {
+    street: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    postal_code: Type.String({ pattern: '^[0-9]{5}$', description: 'Exactly five digits.' }),
+    city: Type.String({ minLength: 1, maxLength: 100 }),
+    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO 3166-1 alpha-2; default `US`.' })),
+    location_precision: Type.Optional(
+      StringEnum(['exact', 'street', 'neighborhood'], { default: 'street', description: 'How precisely the address appears in the listing.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const EnergyCertificateSchema = Type.Object(
+  {
+    type: Type.Optional(StringEnum(['consumption', 'demand'])),
+    final_energy_demand_kwh: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+    energy_source: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    system_year: Type.Optional(Type.Integer({ minimum: 1800, maximum: 2100 })),
+    efficiency_class: Type.Optional(StringEnum(EFFICIENCY_CLASSES)),
+    valid_until: Type.Optional(Type.String({ format: 'date' })),
+    exemption: Type.Optional(StringEnum(['heritage_protection', 'small_building'], { description: 'Set when no certificate is legally required.' })),
+  },
+  { additionalProperties: false, description: 'Figures needed to publish a listing; all optional.' },
+);
+
+export const CommissionSchema = Type.Object(
+  {
+    buyer_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    seller_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    note: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+
+const inputFields = {
+  type: StringEnum(PROPERTY_TYPES),
+  title: Type.String({ minLength: 1, maxLength: 120 }),
+  description: Type.Optional(Type.String({ maxLength: 20_000 })),
+  address: AddressSchema,
+  living_area_sqm: Type.Optional(Area('Living area in square metres.')),
+  lot_size_sqm: Type.Optional(Area('Lot size in square metres.')),
+  rooms: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+  year_built: Type.Optional(Type.Integer({ minimum: 1000, maximum: 2100 })),
+  floor: Type.Optional(Type.Integer({ minimum: -10, maximum: 300 })),
+  purchase_price_eur: Type.Optional(Euros('Purchase price in whole euros.')),
+  cold_rent_eur: Type.Optional(Euros('Monthly rent without heating, in whole euros.')),
+  service_charges_eur: Type.Optional(Euros('Monthly service charges in whole euros.')),
+  available_from: Type.Optional(Type.String({ format: 'date' })),
+  energy_certificate: Type.Optional(EnergyCertificateSchema),
+  commission: Type.Optional(CommissionSchema),
+};
+
+export const READ_ONLY_FIELDS = ['id', 'status', 'media_count', 'created_at', 'updated_at'] as const;
+
+export const PropertyInputSchema = withReadOnly(
+  Type.Object(inputFields, { additionalProperties: false }),
+  READ_ONLY_FIELDS,
+);
+export type PropertyInput = Static<typeof PropertyInputSchema>;
+
+/**
+ * The PATCH body: every field optional; optional fields may be `null` (cleared); required ones
+ * may be changed but not cleared; nested objects merge field by field.
+ */
+export const PropertyPatchSchema = Type.Unsafe<PropertyPatch>(
+  withReadOnly(patchOf(Type.Object(inputFields, { additionalProperties: false })), READ_ONLY_FIELDS),
+);
+
+type Patch<T> = { [K in keyof T]?: (T[K] extends object ? Patch<T[K]> : T[K]) | (undefined extends T[K] ? null : never) };
+export type PropertyPatch = Patch<PropertyInput>;
+
+function patchOf(schema: TObject): TSchema {
+  const required = new Set(schema.required ?? []);
+  const properties: Record<string, TSchema> = {};
+  for (const [name, member] of Object.entries(schema.properties)) {
+    const inner = member.type === 'object' ? patchOf(member as TObject) : member;
+    properties[name] = Type.Optional(required.has(name) ? inner : Nullable(inner));
+  }
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+const nullable = <T extends TSchema>(schema: T) => Nullable(schema);
+
+export const PropertySchema = Type.Object(
+  {
+    id: Type.String(),
+    status: StringEnum(PROPERTY_STATUSES),
+    type: StringEnum(PROPERTY_TYPES),
+    title: Type.String(),
+    description: nullable(Type.String()),
+    address: Type.Object({
+      street: nullable(Type.String()),
+      postal_code: Type.String(),
+      city: Type.String(),
+      country: Type.String(),
+      location_precision: StringEnum(['exact', 'street', 'neighborhood']),
+    }),
+    living_area_sqm: nullable(Type.Number()),
+    lot_size_sqm: nullable(Type.Number()),
+    rooms: nullable(Type.Number()),
+    year_built: nullable(Type.Integer()),
+    floor: nullable(Type.Integer()),
+    purchase_price_eur: nullable(Type.Integer()),
+    cold_rent_eur: nullable(Type.Integer()),
+    service_charges_eur: nullable(Type.Integer()),
+    available_from: nullable(Type.String({ format: 'date' })),
+    energy_certificate: nullable(
+      Type.Object({
+        type: nullable(StringEnum(['consumption', 'demand'])),
+        final_energy_demand_kwh: nullable(Type.Number()),
+        energy_source: nullable(Type.String()),
+        system_year: nullable(Type.Integer()),
+        efficiency_class: nullable(StringEnum(EFFICIENCY_CLASSES)),
+        valid_until: nullable(Type.String({ format: 'date' })),
+        exemption: nullable(StringEnum(['heritage_protection', 'small_building'])),
+      }),
+    ),
+    commission: nullable(
+      Type.Object({ buyer_percent: nullable(Type.Number()), seller_percent: nullable(Type.Number()), note: nullable(Type.String()) }),
+    ),
+    media_count: Type.Integer(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A property record.' },
+);
+export type Property = Static<typeof PropertySchema>;
+
+export const PropertyParamsSchema = Type.Object({ propertyId: Type.String({ maxLength: 100 }) });
+
+export const PropertyListQuerySchema = Type.Composite([
+  PageQuerySchema,
+  Type.Object({ status: Type.Optional(StringEnum(PROPERTY_STATUSES)), type: Type.Optional(StringEnum(PROPERTY_TYPES)) }),
+]);

@@ -1,0 +1,108 @@
+import type { PrismaClient, PropertyStatus, PropertyType } from '@platform/db';
+import { newId } from '@platform/db';
+import {
+  ApiError,
+  NEWEST_FIRST,
+  afterCursor,
+  assertValid,
+  compileBodyValidator,
+  mergePatch,
+  notFound,
+  toPage,
+  withoutNulls,
+  type CursorCodec,
+} from '@platform/http';
+import { toColumns, toProperty } from './mapping.js';
+import { PropertyInputSchema, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
+import { PROPERTY_TRANSITIONS, canTransition, type PropertyAction } from './transitions.js';
+
+export interface PropertyServiceDeps {
+  db: PrismaClient;
+  cursors: CursorCodec;
+  now: () => Date;
+}
+
+export interface ListFilter {
+  status?: PropertyStatus;
+  type?: PropertyType;
+  limit: number;
+  cursor?: string;
+}
+
+const validateInput = compileBodyValidator<PropertyInput>(PropertyInputSchema);
+const NOT_FOUND_MESSAGE = 'No property with this id.';
+
+export type PropertyService = ReturnType<typeof createPropertyService>;
+
+/** Property records of one account at a time; every query is scoped by `account_id`. */
+export function createPropertyService({ db, cursors, now }: PropertyServiceDeps) {
+  async function find(accountId: string, id: string) {
+    const row = await db.property.findFirst({ where: { id, account_id: accountId } });
+    if (!row) throw notFound(NOT_FOUND_MESSAGE);
+    return row;
+  }
+
+  return {
+    async create(accountId: string, input: PropertyInput): Promise<Property> {
+      const at = now();
+      const row = await db.property.create({
+        data: { id: newId('prop'), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+      });
+      return toProperty(row);
+    },
+
+    async get(accountId: string, id: string): Promise<Property> {
+      return toProperty(await find(accountId, id));
+    },
+
+    async list(accountId: string, filter: ListFilter) {
+      const scope = `properties:${accountId}:${filter.status ?? ''}:${filter.type ?? ''}`;
+      const position = filter.cursor ? cursors.decode(filter.cursor, scope) : undefined;
+      const rows = await db.property.findMany({
+        where: { account_id: accountId, status: filter.status, type: filter.type, ...afterCursor(position) },
+        orderBy: NEWEST_FIRST,
+        take: filter.limit + 1,
+      });
+      const page = toPage(rows, filter.limit, (p) => cursors.encode(p, scope));
+      return { data: page.items.map(toProperty), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
+    },
+
+    /**
+     * Merge patch on the current input document, validated as a whole (so required fields
+     * cannot be cleared), written under a row lock so concurrent patches do not lose fields.
+     */
+    async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
+      return db.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM properties WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
+        if (locked.length === 0) throw notFound(NOT_FOUND_MESSAGE);
+        const row = await tx.property.findUniqueOrThrow({ where: { id } });
+        if (row.status === 'archived') {
+          throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
+        }
+        if (Object.keys(patch).length === 0) return toProperty(row);
+        const { id: _id, status: _s, media_count: _m, created_at: _c, updated_at: _u, ...current } = withoutNulls(toProperty(row));
+        const merged = withoutNulls(mergePatch(current, patch));
+        const input = assertValid(validateInput, merged);
+        const updated = await tx.property.update({ where: { id }, data: { ...toColumns(input), updated_at: now() } });
+        return toProperty(updated);
+      });
+    },
+
+    /** Applies a status action of the transition table; an illegal one is 409 `invalid_transition`. */
+    async transition(accountId: string, id: string, action: PropertyAction): Promise<Property> {
+      const { from, to } = PROPERTY_TRANSITIONS[action];
+      const result = await db.property.updateMany({
+        where: { id, account_id: accountId, status: { in: [...from] } },
+        data: { status: to, updated_at: now() },
+      });
+      const row = await find(accountId, id);
+      if (result.count === 0 && !canTransition(action, row.status)) {
+        throw new ApiError('invalid_transition', {
+          message: `Cannot ${action.replace('-', ' ')} a property in status ${row.status}; allowed from: ${from.join(', ')}.`,
+          details: [{ field: 'status', reason: 'not_allowed' }],
+        });
+      }
+      return toProperty(row);
+    },
+  };
+}
