@@ -23,6 +23,15 @@ export const httpPlugin = fp<HttpPluginOptions>(
     const dialectFor = options.dialectFor ?? (() => 'en' as const);
     app.setValidatorCompiler(validatorCompiler);
     app.removeContentTypeParser(['text/plain']); // bodies are JSON only (415 otherwise)
+    // Many clients send `Content-Type: application/json` with an empty body on action routes;
+    // that is no body rather than malformed JSON. Routes that need a body still say so (422).
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body.toString();
+      if (text.trim() === '') done(null, undefined);
+      else parseJson(request, text, done);
+    });
     app.decorateRequest('dialect', 'en');
     app.addHook('onRequest', async (request) => {
       request.dialect = dialectFor(request.url);
