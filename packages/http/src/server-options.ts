@@ -40,7 +40,12 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
       ...(input.logStream ? { stream: input.logStream } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        // Only these three fields of a request are ever logged (no headers, so no apikey).
+        req: (req: { method?: string; url?: string; ip?: string }) => ({
+          method: req.method,
+          url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
+          ip: req.ip,
+        }),
       },
     },
     // Fastify's defaults are 0 (no limit); a slow client must not hold a socket for ever.

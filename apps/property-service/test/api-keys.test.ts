@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from '@platform/testkit';
+import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+});
+afterAll(() => ctx.close());
+
+const call = (method: string, url: string, key: string, payload?: unknown) =>
+  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+describe('key rotation through /v1/api-keys', () => {
+  it('creates a second key, sees last_used_at per key, revokes the old key', async () => {
+    const old = await createTenant(ctx.db.prisma, { service: 'property', scopes: ['keys:manage', 'properties:read'] });
+    await call('GET', '/v1/properties', old.key);
+
+    const created = await call('POST', '/v1/api-keys', old.key, {});
+    expect(created.statusCode).toBe(201);
+    const fresh = created.json();
+    expect(fresh).toEqual({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^pm_test_[0-9A-Za-z]{38}$/),
+      display_prefix: fresh.key.slice(0, 12),
+      scopes: ['keys:manage', 'properties:read'],
+      created_at: expect.any(String),
+      last_used_at: null,
+      revoked_at: null,
+    });
+    expect((await call('GET', '/v1/properties', fresh.key)).statusCode).toBe(200); // valid at once
+
+    const listed = (await call('GET', '/v1/api-keys', fresh.key)).json();
+    expect(listed.data.map((k: { id: string }) => k.id)).toEqual([fresh.id, old.keyId]);
+    expect(listed.data.every((k: { last_used_at: string | null }) => k.last_used_at !== null)).toBe(true);
+    expect(JSON.stringify(listed)).not.toContain(fresh.key);
+
+    const revoked = await call('DELETE', `/v1/api-keys/${old.keyId}`, fresh.key);
+    expect(revoked.statusCode).toBe(204);
+    expect((await call('GET', '/v1/properties', old.key)).statusCode).toBe(401);
+    expect((await call('DELETE', `/v1/api-keys/${old.keyId}`, fresh.key)).statusCode).toBe(204); // harmless repeat
+    const after = (await call('GET', '/v1/api-keys', fresh.key)).json();
+    expect(after.data.find((k: { id: string }) => k.id === old.keyId).revoked_at).toEqual(expect.any(String));
+  });
+
+  it('grants only scopes the calling key has', async () => {
+    const tenant = await createTenant(ctx.db.prisma, { service: 'property', scopes: ['keys:manage', 'properties:read'] });
+    const res = await call('POST', '/v1/api-keys', tenant.key, { scopes: ['properties:read', 'properties:write'] });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ code: 'scope_missing', message: expect.any(String), details: [{ field: 'properties:write', reason: 'not_granted' }] });
+    const narrower = await call('POST', '/v1/api-keys', tenant.key, { scopes: ['properties:read'] });
+    expect(narrower.statusCode).toBe(201);
+    expect(narrower.json().scopes).toEqual(['properties:read']);
+  });
+
+  it('refuses unknown scopes and scopes of the other service', async () => {
+    const res = await call('POST', '/v1/api-keys', ctx.tenant.key, { scopes: ['agents:read', 'properties:fly'] });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([
+      { field: 'scopes.0', reason: 'not_allowed' },
+      { field: 'scopes.1', reason: 'not_allowed' },
+    ]);
+  });
+
+  it("does not list or revoke another application's keys", async () => {
+    const res = await call('DELETE', `/v1/api-keys/${ctx.other.keyId}`, ctx.tenant.key);
+    expect(res.statusCode).toBe(404);
+    expect((await call('GET', '/v1/properties', ctx.other.key)).statusCode).toBe(200);
+    const listed = (await call('GET', '/v1/api-keys', ctx.tenant.key)).json();
+    expect(listed.data.some((k: { id: string }) => k.id === ctx.other.keyId)).toBe(false);
+  });
+});
+
+describe('logs', () => {
+  it('never contain a plaintext key, from the header or the query string', async () => {
+    const tenant = await createTenant(ctx.db.prisma, { service: 'property' });
+    await call('GET', '/v1/properties', tenant.key);
+    await ctx.app.inject({ method: 'GET', url: `/v1/properties?apikey=${tenant.key}` });
+    const created = (await call('POST', '/v1/api-keys', tenant.key, {})).json();
+    await call('GET', '/v1/properties/prop_x', 'pm_test_' + 'x'.repeat(38));
+    ctx.app.log.info({ req: { headers: { apikey: tenant.key } } }, 'a careless log line');
+    expect(ctx.logs.lines.length).toBeGreaterThan(5);
+    expect(ctx.logs.text).toContain('/v1/properties?apikey=[REDACTED]');
+    expect(ctx.logs.text).not.toContain(tenant.key);
+    expect(ctx.logs.text).not.toContain(created.key);
+  });
+});

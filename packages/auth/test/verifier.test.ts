@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { hashKey } from '../src/key-format.js';
+import { revokeApiKey } from '../src/keys-service.js';
+import { KeyVerifier } from '../src/verifier.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.drop());
+
+function verifierAt(clock: { now: number }) {
+  return new KeyVerifier({ db: db.prisma, service: 'property', environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
+}
+
+describe('KeyVerifier', () => {
+  it('stores only the peppered hash, never the key', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const rows = await db.query<{ row: string }>('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [tenant.keyId]);
+    expect(rows[0].row).not.toContain(tenant.key);
+    expect(rows[0].row).not.toContain(tenant.key.slice(12));
+    expect(rows[0].row).toContain(hashKey(tenant.key, TEST_PEPPER));
+  });
+
+  it('returns the tenant and scopes of a valid key', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property', scopes: ['properties:read'] });
+    const auth = await verifierAt({ now: Date.now() }).verify(tenant.key);
+    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['properties:read']) });
+  });
+
+  it('stops accepting a key revoked elsewhere within 5 seconds', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const clock = { now: Date.now() };
+    const verifier = verifierAt(clock);
+    await verifier.verify(tenant.key);
+    await revokeApiKey(db.prisma, { id: tenant.keyId }); // as another instance would
+    clock.now += 1_000;
+    await expect(verifier.verify(tenant.key)).resolves.toBeTruthy(); // still cached
+    clock.now += 4_000;
+    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({ code: 'api_key_invalid', message: 'The API key was revoked.' });
+  });
+
+  it('stops accepting a key revoked on this instance at once', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const verifier = verifierAt({ now: Date.now() });
+    await verifier.verify(tenant.key);
+    await revokeApiKey(db.prisma, { id: tenant.keyId });
+    verifier.forget(tenant.keyId);
+    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({ code: 'api_key_invalid' });
+  });
+
+  it('writes last_used_at on first use and then at most once a minute', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const start = Date.parse('2026-11-22T10:00:00Z');
+    const clock = { now: start };
+    const verifier = verifierAt(clock);
+    const lastUsed = async () => (await db.prisma.apiKey.findUniqueOrThrow({ where: { id: tenant.keyId } })).last_used_at?.toISOString();
+    expect(await lastUsed()).toBeUndefined();
+    await verifier.verify(tenant.key);
+    expect(await lastUsed()).toBe('2026-11-22T10:00:00.000Z');
+    for (const seconds of [10, 30, 59]) {
+      clock.now = start + seconds * 1000;
+      await verifier.verify(tenant.key);
+    }
+    expect(await lastUsed()).toBe('2026-11-22T10:00:00.000Z');
+    clock.now = start + 61_000;
+    await verifier.verify(tenant.key);
+    expect(await lastUsed()).toBe('2026-11-22T10:01:01.000Z');
+  });
+
+  it('does not write when another instance wrote within the minute', async () => {
+    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const start = Date.parse('2026-11-22T11:00:00Z');
+    await verifierAt({ now: start }).verify(tenant.key);
+    await verifierAt({ now: start + 20_000 }).verify(tenant.key); // a second instance, fresh memory
+    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: tenant.keyId } });
+    expect(row.last_used_at?.toISOString()).toBe('2026-11-22T11:00:00.000Z');
+  });
+
+  it.each([
+    ['missing', undefined, 'api_key_missing'],
+    ['empty', '', 'api_key_missing'],
+    ['malformed', 'pm_test_short', 'api_key_invalid'],
+  ])('refuses a %s key', async (_name, header, code) => {
+    await expect(verifierAt({ now: Date.now() }).verify(header)).rejects.toMatchObject({ code });
+  });
+
+  it('says which environment or service a foreign key belongs to', async () => {
+    const live = await createTenant(db.prisma, { service: 'property', environment: 'production' });
+    const agents = await createTenant(db.prisma, { service: 'agents' });
+    const verifier = verifierAt({ now: Date.now() });
+    await expect(verifier.verify(live.key)).rejects.toMatchObject({ message: 'This is a production key; this is the sandbox environment.' });
+    await expect(verifier.verify(agents.key)).rejects.toMatchObject({ message: expect.stringContaining('agent platform') });
+  });
+});
