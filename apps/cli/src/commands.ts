@@ -1,0 +1,66 @@
+import type { Environment, PrismaClient, Service } from '@platform/db';
+import { newId } from '@platform/db';
+import { SCOPES, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
+
+/** A mistake of the operator: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+export interface CommandContext {
+  db: PrismaClient;
+  environment: Environment;
+  pepper: string;
+}
+
+const SERVICES: Record<string, Service> = { property: 'property', agents: 'agents' };
+
+export async function createAccount(ctx: CommandContext, name: string | undefined) {
+  if (!name?.trim()) throw new UsageError('--name is required.');
+  const account = await ctx.db.account.create({ data: { id: newId('acct'), name: name.trim() } });
+  return { id: account.id, name: account.name, created_at: account.created_at.toISOString() };
+}
+
+export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string }) {
+  if (!input.account) throw new UsageError('--account is required.');
+  if (!input.name?.trim()) throw new UsageError('--name is required.');
+  const service = input.service ? SERVICES[input.service] : undefined;
+  if (!service) throw new UsageError(`--service must be property or agents (got "${input.service ?? ''}").`);
+  const account = await ctx.db.account.findUnique({ where: { id: input.account } });
+  if (!account) throw new UsageError(`No account ${input.account}.`);
+  const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim() } });
+  return { id: app.id, account_id: app.account_id, service: app.service, name: app.name, created_at: app.created_at.toISOString() };
+}
+
+async function findApplication(ctx: CommandContext, id: string | undefined) {
+  if (!id) throw new UsageError('--app is required.');
+  const app = await ctx.db.application.findUnique({ where: { id } });
+  if (!app) throw new UsageError(`No application ${id}.`);
+  return app;
+}
+
+export async function createKey(ctx: CommandContext, input: { app?: string; scopes?: string }) {
+  const app = await findApplication(ctx, input.app);
+  const scopes = (input.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (scopes.length === 0) throw new UsageError(`--scopes is required, e.g. --scopes ${SCOPES[app.service].slice(0, 2).join(',')}`);
+  try {
+    const { key, plaintext } = await createApiKey(ctx.db, { applicationId: app.id, service: app.service, environment: ctx.environment, scopes, pepper: ctx.pepper });
+    return { ...key, environment: ctx.environment, key: plaintext };
+  } catch (error) {
+    if (error instanceof UnknownScopeError) {
+      throw new UsageError(`${error.message} The ${app.service} service knows: ${SCOPES[app.service].join(', ')}.`);
+    }
+    throw error;
+  }
+}
+
+export async function listKeys(ctx: CommandContext, input: { app?: string }) {
+  const app = await findApplication(ctx, input.app);
+  const keys = await ctx.db.apiKey.findMany({ where: { application_id: app.id }, orderBy: { created_at: 'desc' } });
+  return { application_id: app.id, keys: keys.map(toApiKeyView) };
+}
+
+export async function revokeKey(ctx: CommandContext, keyId: string | undefined) {
+  if (!keyId) throw new UsageError('Usage: key revoke <keyId>');
+  if (!(await revokeApiKey(ctx.db, { id: keyId }))) throw new UsageError(`No API key ${keyId}.`);
+  const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+  return { id: key.id, revoked_at: key.revoked_at?.toISOString() ?? null };
+}

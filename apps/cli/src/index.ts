@@ -1,0 +1,2 @@
+export { runCli, USAGE, type CliResult } from './run.js';
+export { UsageError, type CommandContext } from './commands.js';

@@ -1,0 +1,18 @@
+// `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
+import { createPrisma, type PrismaClient } from '@platform/db';
+import { configOrExit, openDatabase, type ResolvedDatabase } from '@platform/runtime';
+import { runCli } from './run.js';
+
+let database: ResolvedDatabase | undefined;
+let db: PrismaClient | undefined;
+const config = configOrExit();
+
+const result = await runCli(process.argv.slice(2), async () => {
+  database = await openDatabase(config);
+  db = createPrisma({ url: database.url, maxConnections: 2 });
+  return { db, environment: config.environment, pepper: config.apiKeyPepper };
+});
+await db?.$disconnect();
+await database?.close();
+(result.exitCode === 0 ? process.stdout : process.stderr).write(`${result.output}\n`);
+process.exit(result.exitCode);

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { createAccount, createApplication, createKey, listKeys, revokeKey, UsageError, type CommandContext } from './commands.js';
+
+export const USAGE = `Usage: pnpm cli <command> [--json]
+  account create --name <name>
+  app create --account <accountId> --service property|agents --name <name>
+  key create --app <appId> --scopes <scope,scope,...>
+  key list --app <appId>
+  key revoke <keyId>`;
+
+export interface CliResult {
+  exitCode: number;
+  output: string;
+}
+
+/** Parses one command line and runs it; the result is printed by main.ts (tests call this). */
+export async function runCli(argv: string[], ctx: () => Promise<CommandContext>): Promise<CliResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        name: { type: 'string' },
+        account: { type: 'string' },
+        service: { type: 'string' },
+        app: { type: 'string' },
+        scopes: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return { exitCode: 2, output: `${(error as Error).message}\n${USAGE}` };
+  }
+  const { values, positionals } = parsed;
+  const [group, action, argument] = positionals;
+  if (values.help || !group) return { exitCode: group ? 0 : 2, output: USAGE };
+  const commands: Record<string, (c: CommandContext) => Promise<object>> = {
+    'account create': (c) => createAccount(c, values.name),
+    'app create': (c) => createApplication(c, values),
+    'key create': (c) => createKey(c, values),
+    'key list': (c) => listKeys(c, values),
+    'key revoke': (c) => revokeKey(c, argument),
+  };
+  const command = commands[`${group} ${action ?? ''}`];
+  if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };
+  try {
+    const result = await command(await ctx());
+    return { exitCode: 0, output: values.json ? JSON.stringify(result) : human(result) };
+  } catch (error) {
+    if (error instanceof UsageError) return { exitCode: 2, output: values.json ? JSON.stringify({ error: error.message }) : `Error: ${error.message}` };
+    throw error;
+  }
+}
+
+function human(result: object): string {
+  const lines = Object.entries(result).map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length && typeof v[0] === 'object' ? `\n${v.map((x) => `  - ${JSON.stringify(x)}`).join('\n')}` : v.join(', ')) : v}`);
+  if ('key' in result) lines.push('', 'Store the key now: it is shown only once.');
+  return lines.join('\n');
+}

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey, parseKey } from '@platform/auth';
+import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { runCli } from '../src/run.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.drop());
+
+const cli = async (line: string) => {
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER }));
+  return { ...result, json: () => JSON.parse(result.output) };
+};
+
+describe('operator CLI', () => {
+  it('creates an account, an application and a key, lists and revokes the key', async () => {
+    const account = await cli('account create --name Agency --json');
+    expect(account.exitCode).toBe(0);
+    const accountId = account.json().id;
+    expect(accountId).toMatch(/^acct_/);
+
+    const app = await cli(`app create --account ${accountId} --service property --name website --json`);
+    expect(app.exitCode).toBe(0);
+    const appId = app.json().id;
+
+    const key = await cli(`key create --app ${appId} --scopes properties:read,properties:write --json`);
+    expect(key.exitCode).toBe(0);
+    const created = key.json();
+    expect(parseKey(created.key)).toEqual({ service: 'property', environment: 'sandbox' });
+    const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: created.id } });
+    expect(stored.key_hash).toBe(hashKey(created.key, TEST_PEPPER));
+    expect(stored.scopes).toEqual(['properties:read', 'properties:write']);
+
+    const listed = await cli(`key list --app ${appId} --json`);
+    expect(listed.json().keys).toEqual([expect.objectContaining({ id: created.id, revoked_at: null })]);
+    expect(listed.output).not.toContain(created.key);
+
+    const revoked = await cli(`key revoke ${created.id} --json`);
+    expect(revoked.exitCode).toBe(0);
+    expect(revoked.json().revoked_at).toEqual(expect.any(String));
+  });
+
+  it('refuses unknown scopes and scopes of the other service with a clear message', async () => {
+    const accountId = (await cli('account create --name A --json')).json().id;
+    const appId = (await cli(`app create --account ${accountId} --service agents --name bot --json`)).json().id;
+    const wrongService = await cli(`key create --app ${appId} --scopes agents:read,properties:read`);
+    expect(wrongService.exitCode).toBe(2);
+    expect(wrongService.output).toContain('Unknown scope(s) for the agents service: properties:read.');
+    expect(wrongService.output).toContain('agents:read');
+    const unknown = await cli(`key create --app ${appId} --scopes agents:fly --json`);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.json().error).toMatch(/agents:fly/);
+    expect(await db.prisma.apiKey.count({ where: { application_id: appId } })).toBe(0);
+  });
+
+  it.each([
+    ['app create --account acct_nope --service property --name x', 'No account acct_nope.'],
+    ['app create --account a --service houses --name x', '--service must be property or agents'],
+    ['key create --app app_nope --scopes properties:read', 'No application app_nope.'],
+    ['key revoke key_nope', 'No API key key_nope.'],
+    ['account create', '--name is required.'],
+    ['frobnicate', 'Unknown command'],
+  ])('explains a mistake: %s', async (line, message) => {
+    const result = await cli(line);
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toContain(message);
+  });
+});
+
+describe('pnpm cli as a process', () => {
+  it('prints exactly one JSON object with --json and uses DATABASE_URL', async () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      `${root}node_modules/.bin/tsx`,
+      ['apps/cli/src/main.ts', 'account', 'create', '--name', 'From the shell', '--json'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_PEPPER, APP_ENV: 'sandbox' } },
+    );
+    const output = JSON.parse(stdout);
+    expect(Object.keys(output)).toEqual(['id', 'name', 'created_at']);
+    expect(await db.prisma.account.findUnique({ where: { id: output.id } })).toMatchObject({ name: 'From the shell' });
+  });
+});
