@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+});
+afterAll(() => ctx.close());
+
+type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> };
+
+describe('GET /v1/openapi.json', () => {
+  it('is an OpenAPI 3.1 document, version 1.0.0, without a key', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.components.securitySchemes.apikey).toEqual({ type: 'apiKey', in: 'header', name: 'apikey' });
+  });
+
+  it('states the scope and every response of each operation', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const operations: [string, Operation][] = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+    );
+    expect(operations.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['POST /v1/properties', 'GET /v1/properties', 'GET /v1/properties/{propertyId}', 'PATCH /v1/properties/{propertyId}', 'POST /v1/properties/{propertyId}/archive', 'GET /v1/api-keys']),
+    );
+    for (const [name, op] of operations) {
+      const scope = op.security?.[0]?.apikey?.[0];
+      expect(scope, name).toMatch(/^[a-z]+:[a-z]+$/);
+      expect(op.description, name).toContain(`Required scope: \`${scope}\``);
+      expect(op.operationId, name).toBeTruthy();
+      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['401', '403']));
+      expect(Object.keys(op.responses).some((status) => status.startsWith('2')), name).toBe(true);
+    }
+    const update = operations.find(([name]) => name === 'PATCH /v1/properties/{propertyId}')![1];
+    expect(update.operationId).toBe('updateProperty');
+    expect(update.security).toEqual([{ apikey: ['properties:write'] }]);
+    expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '422']));
+  });
+
+  it('serves an interactive documentation page', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger');
+  });
+});
