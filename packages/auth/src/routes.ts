@@ -5,7 +5,7 @@ import type { Db, Environment, Service } from '@platform/db';
 import {
   AUTH_ERRORS,
   ApiError,
-  CursorCodec,
+  type CursorCodec,
   NEWEST_FIRST,
   PageQuerySchema,
   PageSchema,

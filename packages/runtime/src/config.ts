@@ -67,7 +67,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const trustProxy = env.TRUST_PROXY ?? 'false';
   if (trustProxy !== 'true' && trustProxy !== 'false') problems.push(`TRUST_PROXY must be true or false (got "${trustProxy}").`);
-  let apiKeyPepper = env.API_KEY_PEPPER ?? '';
+  const apiKeyPepper = env.API_KEY_PEPPER ?? '';
   if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
   if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
   const config: Config = {
