@@ -1,47 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { createTestDatabase, createTenant, LogCapture, TEST_PEPPER, type Tenant, type TestDatabase } from '@platform/testkit';
+import { startTestApp, type TestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 
-export interface PropertyTestContext {
-  db: TestDatabase;
-  app: FastifyInstance;
-  logs: LogCapture;
-  tenant: Tenant;
-  other: Tenant;
-  clock: { now: Date };
-  close(): Promise<void>;
-}
+export type PropertyTestContext = TestApp;
 
-/** A property app on its own database, with two tenants holding every scope. */
-export async function startPropertyApp(options: { keyCacheTtlMs?: number } = {}): Promise<PropertyTestContext> {
-  const db = await createTestDatabase();
-  const logs = new LogCapture();
-  const clock = { now: new Date() };
-  const app = await buildPropertyApp({
-    db: db.prisma,
-    environment: 'sandbox',
-    pepper: TEST_PEPPER,
-    logLevel: 'info',
-    logStream: logs,
-    now: () => clock.now,
-    keyCacheTtlMs: options.keyCacheTtlMs,
-  });
-  await app.ready();
-  const tenant = await createTenant(db.prisma, { service: 'property' });
-  const other = await createTenant(db.prisma, { service: 'property' });
-  return {
-    db,
-    app,
-    logs,
-    tenant,
-    other,
-    clock,
-    close: async () => {
-      await app.close();
-      await db.drop();
-    },
-  };
-}
+/** The property app on its own database, with two tenants holding every scope. */
+export const startPropertyApp = () => startTestApp('property', buildPropertyApp);
 
 export const validProperty = () => ({
   type: 'apartment',

@@ -4,3 +4,4 @@ export { KeyVerifier, type AuthContext, type VerifierOptions } from './verifier.
 export { authPlugin } from './plugin.js';
 export { createApiKey, revokeApiKey, toApiKeyView, UnknownScopeError, type ApiKeyView } from './keys-service.js';
 export { apiKeyRoutes, type ApiKeyRoutesOptions } from './routes.js';
+export { createServiceApp, type ServiceAppDeps, type ServiceAppOptions, type ApiContext } from './service-app.js';

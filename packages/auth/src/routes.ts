@@ -10,9 +10,8 @@ import {
   PageQuerySchema,
   PageSchema,
   StringEnum,
-  afterCursor,
+  cursorPage,
   errorResponses,
-  toPage,
   validationError,
 } from '@platform/http';
 import { SCOPES } from './scopes.js';
@@ -73,17 +72,15 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         response: { 200: PageSchema(ApiKeySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
     },
-    async (request) => {
-      const { limit, cursor } = request.query;
-      const scope = `api-keys:${request.auth.applicationId}`;
-      const rows = await options.db.apiKey.findMany({
-        where: { application_id: request.auth.applicationId, ...afterCursor(cursor ? options.cursors.decode(cursor, scope) : undefined) },
-        orderBy: NEWEST_FIRST,
-        take: limit + 1,
-      });
-      const page = toPage(rows, limit, (position) => options.cursors.encode(position, scope));
-      return { data: page.items.map(toApiKeyView), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
-    },
+    async (request) =>
+      cursorPage({
+        cursors: options.cursors,
+        scope: `api-keys:${request.auth.applicationId}`,
+        cursor: request.query.cursor,
+        limit: request.query.limit,
+        fetch: (after, take) => options.db.apiKey.findMany({ where: { application_id: request.auth.applicationId, ...after }, orderBy: NEWEST_FIRST, take }),
+        map: toApiKeyView,
+      }),
   );
 
   app.post(

@@ -1,3 +1,5 @@
+import { assertValid } from './validation.js';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -28,3 +30,11 @@ export function withoutNulls<T>(value: T): T {
 }
 
 export type { Json };
+
+/**
+ * Applies a merge patch to the current input document (response `null`s count as absent) and
+ * validates the result as a whole, so a patch can never leave a required field empty.
+ */
+export function applyMergePatch<T>(current: object, patch: object, validate: (value: unknown) => value is T): T {
+  return assertValid(validate, withoutNulls(mergePatch(withoutNulls(current), patch)));
+}

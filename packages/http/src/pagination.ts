@@ -97,3 +97,22 @@ export function toPage<Row extends { created_at: Date; id: string }>(
     nextCursor: hasMore && last ? next({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
+
+/**
+ * One page of a `(created_at DESC, id DESC)` list: decodes the cursor for `scope` (the list and
+ * its filters), fetches `limit + 1` rows after it and returns the English list body.
+ */
+export async function cursorPage<Row extends { created_at: Date; id: string }, Item>(options: {
+  cursors: CursorCodec;
+  scope: string;
+  cursor: string | undefined;
+  limit: number;
+  fetch: (after: ReturnType<typeof afterCursor>, take: number) => Promise<Row[]>;
+  map: (row: Row) => Item;
+}): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
+  const { cursors, scope, limit } = options;
+  const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
+  const rows = await options.fetch(afterCursor(position), limit + 1);
+  const page = toPage(rows, limit, (p) => cursors.encode(p, scope));
+  return { data: page.items.map(options.map), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
+}

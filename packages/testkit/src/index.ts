@@ -3,3 +3,4 @@ export { createTenant, addKey, TEST_PEPPER, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
 export { describeSecurity, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
+export { startTestApp, type TestApp, type AppBuildDeps } from './app-harness.js';

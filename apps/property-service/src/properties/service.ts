@@ -1,17 +1,6 @@
 import type { PrismaClient, PropertyStatus, PropertyType } from '@platform/db';
 import { newId } from '@platform/db';
-import {
-  ApiError,
-  NEWEST_FIRST,
-  afterCursor,
-  assertValid,
-  compileBodyValidator,
-  mergePatch,
-  notFound,
-  toPage,
-  withoutNulls,
-  type CursorCodec,
-} from '@platform/http';
+import { ApiError, NEWEST_FIRST, applyMergePatch, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
 import { toColumns, toProperty } from './mapping.js';
 import { PropertyInputSchema, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
 import { PROPERTY_TRANSITIONS, canTransition, type PropertyAction } from './transitions.js';
@@ -55,16 +44,16 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
       return toProperty(await find(accountId, id));
     },
 
-    async list(accountId: string, filter: ListFilter) {
-      const scope = `properties:${accountId}:${filter.status ?? ''}:${filter.type ?? ''}`;
-      const position = filter.cursor ? cursors.decode(filter.cursor, scope) : undefined;
-      const rows = await db.property.findMany({
-        where: { account_id: accountId, status: filter.status, type: filter.type, ...afterCursor(position) },
-        orderBy: NEWEST_FIRST,
-        take: filter.limit + 1,
+    list(accountId: string, filter: ListFilter) {
+      return cursorPage({
+        cursors,
+        scope: `properties:${accountId}:${filter.status ?? ''}:${filter.type ?? ''}`,
+        cursor: filter.cursor,
+        limit: filter.limit,
+        fetch: (after, take) =>
+          db.property.findMany({ where: { account_id: accountId, status: filter.status, type: filter.type, ...after }, orderBy: NEWEST_FIRST, take }),
+        map: toProperty,
       });
-      const page = toPage(rows, filter.limit, (p) => cursors.encode(p, scope));
-      return { data: page.items.map(toProperty), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
     },
 
     /**
@@ -80,9 +69,8 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
           throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
         }
         if (Object.keys(patch).length === 0) return toProperty(row);
-        const { id: _id, status: _s, media_count: _m, created_at: _c, updated_at: _u, ...current } = withoutNulls(toProperty(row));
-        const merged = withoutNulls(mergePatch(current, patch));
-        const input = assertValid(validateInput, merged);
+        const { id: _id, status: _s, media_count: _m, created_at: _c, updated_at: _u, ...current } = toProperty(row);
+        const input = applyMergePatch(current, patch, validateInput);
         const updated = await tx.property.update({ where: { id }, data: { ...toColumns(input), updated_at: now() } });
         return toProperty(updated);
       });

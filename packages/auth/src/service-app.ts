@@ -1,0 +1,59 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Environment, PrismaClient, Service } from '@platform/db';
+import { CursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
+import { authPlugin } from './plugin.js';
+import { apiKeyRoutes } from './routes.js';
+import { KeyVerifier } from './verifier.js';
+
+/** The infrastructure an app is built from (tests hand in their own database and clock). */
+export interface ServiceAppDeps extends ServerOptionsInput {
+  db: PrismaClient;
+  environment: Environment;
+  /** Server-side secret for key hashes; cursor signatures use a key derived from it. */
+  pepper: string;
+  now?: () => Date;
+  keyCacheTtlMs?: number;
+}
+
+/** What domain routes get from the wiring. */
+export interface ApiContext {
+  db: PrismaClient;
+  cursors: CursorCodec;
+  now: () => Date;
+}
+
+export interface ServiceAppOptions {
+  service: Service;
+  document: ApiDocument;
+  dialectFor?: (url: string) => Dialect;
+  /** Registers the domain routes inside the authenticated `/v1` context. */
+  routes: (v1: FastifyInstance, context: ApiContext) => Promise<void>;
+}
+
+/**
+ * The common wiring of both services: server stack and docs, key verification with scopes, the
+ * `/v1/api-keys` rotation routes, then the service's own routes.
+ */
+export async function createServiceApp(deps: ServiceAppDeps, options: ServiceAppOptions): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const app = await createApiServer({ ...deps, dialectFor: options.dialectFor, document: options.document });
+  const verifier = new KeyVerifier({
+    db: deps.db,
+    service: options.service,
+    environment: deps.environment,
+    pepper: deps.pepper,
+    now: () => now().getTime(),
+    cacheTtlMs: deps.keyCacheTtlMs,
+  });
+  const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
+  await app.register(
+    async (v1) => {
+      await v1.register(authPlugin, { verifier });
+      await v1.register(apiKeyRoutes, { db: deps.db, service: options.service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
+      await options.routes(v1, { db: deps.db, cursors, now });
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

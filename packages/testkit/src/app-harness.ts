@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { PrismaClient, Service } from '@platform/db';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
+import { LogCapture } from './log-capture.js';
+
+export interface AppBuildDeps {
+  db: PrismaClient;
+  environment: 'sandbox';
+  pepper: string;
+  logLevel: string;
+  logStream: LogCapture;
+  now: () => Date;
+  keyCacheTtlMs?: number;
+}
+
+export interface TestApp {
+  db: TestDatabase;
+  app: FastifyInstance;
+  logs: LogCapture;
+  /** Two tenants holding every scope of the service. */
+  tenant: Tenant;
+  other: Tenant;
+  /** The app's clock; tests move it by assigning `clock.now`. */
+  clock: { now: Date };
+  close(): Promise<void>;
+}
+
+/** Builds an app on a database of its own with captured logs and an adjustable clock. */
+export async function startTestApp(service: Service, build: (deps: AppBuildDeps) => Promise<FastifyInstance>): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const logs = new LogCapture();
+  const clock = { now: new Date() };
+  const app = await build({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now });
+  await app.ready();
+  const tenant = await createTenant(db.prisma, { service });
+  const other = await createTenant(db.prisma, { service });
+  return {
+    db,
+    app,
+    logs,
+    tenant,
+    other,
+    clock,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
