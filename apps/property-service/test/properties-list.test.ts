@@ -10,6 +10,7 @@ beforeAll(async () => {
   ctx = await startPropertyApp();
   key = (await createTenant(ctx.db.prisma, { service: 'property' })).key;
   for (let i = 0; i < 57; i++) {
+    ctx.clock.now = new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000); // distinct created_at, a stable order
     const type = i % 3 === 0 ? 'house' : 'apartment';
     const res = await ctx.app.inject({ method: 'POST', url: '/v1/properties', headers: { apikey: key }, payload: { ...validProperty(), type, title: `Property ${i}` } });
     ids.push(res.json().id);

@@ -140,6 +140,16 @@ describe('status actions', () => {
     expect(patch.json().code).toBe('conflict');
   });
 
+  it('refuses a body with fields on an action, and accepts none or {}', async () => {
+    const { id } = await createFull();
+    const res = await send('POST', `/v1/properties/${id}/activate`, { reason: 'why not' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ field: 'reason', reason: 'unknown_field' }]);
+    expect((await send('POST', `/v1/properties/${id}/activate`, {})).json().status).toBe('active');
+    const noBody = await ctx.app.inject({ method: 'POST', url: `/v1/properties/${id}/reserve`, headers: { apikey: ctx.tenant.key } });
+    expect(noBody.json().status).toBe('reserved');
+  });
+
   it('rents and relists', async () => {
     const { id } = await createFull();
     await send('POST', `/v1/properties/${id}/activate`);

@@ -40,5 +40,6 @@ describeSecurity('property API', () => ({
   dialect: 'en',
   inject: (request) => ctx.app.inject(request as never),
   tenant: ctx.tenant,
+  clock: ctx.clock,
   routes,
 }));

@@ -101,5 +101,7 @@ export function mapAjvErrors(errors: readonly ErrorObject[], prefix = ''): Error
       details.push(detail);
     }
   }
-  return details;
+  // A value of the wrong type also fails its enum or format; the type is the one problem to report.
+  const wrongType = new Set(details.filter((d) => d.reason === 'invalid_type').map((d) => d.field));
+  return details.filter((d) => d.reason === 'invalid_type' || !wrongType.has(d.field));
 }

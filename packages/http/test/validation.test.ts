@@ -68,3 +68,9 @@ describe('error bodies in both dialects', () => {
     expect(errorBody(scope, 'de')).toMatchObject({ code: 'scope_fehlt', details: [{ feld: 'leads:read', grund: 'nicht_erteilt' }] });
   });
 });
+
+describe('a value of the wrong type', () => {
+  it('is reported once, as invalid_type, not also as an enum or format problem', () => {
+    expect(details({ name: 'a', kind: 7 })).toEqual([{ field: 'kind', reason: 'invalid_type' }]);
+  });
+});

@@ -35,13 +35,13 @@ export async function addKey(
   prisma: PrismaClient,
   tenant: Tenant,
   options: { service: Service; scopes: readonly string[]; environment?: Environment },
-): Promise<string> {
-  const { plaintext } = await createApiKey(prisma, {
+): Promise<{ id: string; key: string }> {
+  const { key, plaintext } = await createApiKey(prisma, {
     applicationId: tenant.applicationId,
     service: options.service,
     environment: options.environment ?? 'sandbox',
     scopes: [...options.scopes],
     pepper: TEST_PEPPER,
   });
-  return plaintext;
+  return { id: key.id, key: plaintext };
 }

@@ -28,6 +28,8 @@ export interface SecurityFixture {
   /** A tenant with every scope of the service; `routes` point at its records. */
   tenant: Tenant;
   routes: SecurityRoute[];
+  /** The app's clock; moved a second before each call on another account's record, so a wrongful write shows in `updated_at`. */
+  clock?: { now: Date };
 }
 
 const CODES = {
@@ -49,10 +51,10 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
       const otherService: Service = fx.service === 'property' ? 'agents' : 'property';
       keys.unknown = generateKey(fx.service, 'sandbox').plaintext;
       keys.otherService = (await createTenant(fx.prisma, { service: otherService })).key;
-      keys.otherEnvironment = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service], environment: 'production' });
-      keys.revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service] });
-      const revokedRow = await fx.prisma.apiKey.findMany({ where: { application_id: fx.tenant.applicationId }, orderBy: { created_at: 'desc' }, take: 1 });
-      await revokeApiKey(fx.prisma, { id: revokedRow[0].id });
+      keys.otherEnvironment = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service], environment: 'production' })).key;
+      const revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service] });
+      await revokeApiKey(fx.prisma, { id: revoked.id });
+      keys.revoked = revoked.key;
       expect(fx.routes.length).toBeGreaterThan(0);
     });
 
@@ -93,7 +95,7 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
     it('answers 403 with the exact scope body when the scope is missing', async () => {
       for (const route of fx.routes) {
         const others = SCOPES[fx.service].filter((scope) => scope !== route.scope);
-        const key = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others });
+        const { key } = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others });
         const res = await call(route, { apikey: key });
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
         const body = res.json() as Record<string, unknown>;
@@ -102,8 +104,10 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
       }
     });
 
-    it("answers another account's record exactly like a missing one (404)", async () => {
+    it("answers another account's record exactly like a missing one (404) and changes nothing", async () => {
+      const before = await databaseSnapshot(fx.prisma);
       for (const route of fx.routes.filter((r) => r.otherTenantUrl)) {
+        if (fx.clock) fx.clock.now = new Date(fx.clock.now.getTime() + 1000);
         const other = await call(route, { apikey: fx.tenant.key }, route.otherTenantUrl);
         expect(other.statusCode, `${route.method} ${route.otherTenantUrl}`).toBe(404);
         expect((other.json() as { code: string }).code).toBe(CODES[fx.dialect].notFound);
@@ -113,6 +117,20 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
           expect(missing.json()).toEqual(other.json());
         }
       }
+      expect(await databaseSnapshot(fx.prisma)).toEqual(before);
     });
   });
+}
+
+/** Every row of every table (but the key's own `last_used_at`), to prove that nothing changed. */
+async function databaseSnapshot(prisma: PrismaClient): Promise<Record<string, string[]>> {
+  const tables = await prisma.$queryRawUnsafe<{ name: string }[]>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'",
+  );
+  const snapshot: Record<string, string[]> = {};
+  for (const { name } of tables) {
+    const rows = await prisma.$queryRawUnsafe<{ row: string }[]>(`SELECT (to_jsonb(t) - 'last_used_at')::text AS row FROM "${name}" t`);
+    snapshot[name] = rows.map((r) => r.row).sort();
+  }
+  return snapshot;
 }

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, PageSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import {
   PropertyInputSchema,
   PropertyListQuerySchema,
@@ -91,7 +91,8 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
           operationId: `${action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())}Property`,
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: PropertyParamsSchema,
-          response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409]) },
+          body: EmptyBodySchema,
+          response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
         },
       },
       async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction),

@@ -1,5 +1,5 @@
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
 
 export const PROPERTY_TYPES = ['apartment', 'house', 'land', 'commercial', 'parking'] as const;
 export const PROPERTY_STATUSES = ['draft', 'active', 'reserved', 'sold', 'rented', 'archived'] as const;
@@ -73,22 +73,8 @@ export type PropertyInput = Static<typeof PropertyInputSchema>;
  * The PATCH body: every field optional; optional fields may be `null` (cleared); required ones
  * may be changed but not cleared; nested objects merge field by field.
  */
-export const PropertyPatchSchema = Type.Unsafe<PropertyPatch>(
-  withReadOnly(patchOf(Type.Object(inputFields, { additionalProperties: false })), READ_ONLY_FIELDS),
-);
-
-type Patch<T> = { [K in keyof T]?: (T[K] extends object ? Patch<T[K]> : T[K]) | (undefined extends T[K] ? null : never) };
+export const PropertyPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS);
 export type PropertyPatch = Patch<PropertyInput>;
-
-function patchOf(schema: TObject): TSchema {
-  const required = new Set(schema.required ?? []);
-  const properties: Record<string, TSchema> = {};
-  for (const [name, member] of Object.entries(schema.properties)) {
-    const inner = member.type === 'object' ? patchOf(member as TObject) : member;
-    properties[name] = Type.Optional(required.has(name) ? inner : Nullable(inner));
-  }
-  return Type.Object(properties, { additionalProperties: false });
-}
 
 const nullable = <T extends TSchema>(schema: T) => Nullable(schema);
 

@@ -1,0 +1,20 @@
+import type { AgentStatus } from '@platform/db';
+
+/**
+ * Status changes happen only through these actions (`POST /agents/{id}/<action>`).
+ *
+ * | action | from   | to      |
+ * |--------|--------|---------|
+ * | retire | active | retired |
+ *
+ * `retired` is final: a retired agent cannot be changed or retired again.
+ */
+export const AGENT_TRANSITIONS = {
+  retire: { from: ['active'], to: 'retired', summary: 'Take the agent out of service; sets `retired_at`.' },
+} as const satisfies Record<string, { from: readonly AgentStatus[]; to: AgentStatus; summary: string }>;
+
+export type AgentAction = keyof typeof AGENT_TRANSITIONS;
+
+export function canTransition(action: AgentAction, from: AgentStatus): boolean {
+  return (AGENT_TRANSITIONS[action].from as readonly AgentStatus[]).includes(from);
+}

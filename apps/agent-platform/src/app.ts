@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
+import { agentRoutes } from './agents/routes.js';
+import { createAgentService } from './agents/service.js';
+
+export type AgentPlatformAppDeps = ServiceAppDeps;
+
+/** The agent platform: agent-platform API at `/v1`, English error dialect only. */
+export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<FastifyInstance> {
+  return createServiceApp(deps, {
+    service: 'agents',
+    dialectFor: () => 'en',
+    document: {
+      prefix: '/v1',
+      title: 'Agent Platform API',
+      description: 'Agent deployments of an organisation. Authenticate with an API key in the `apikey` header.',
+    },
+    routes: async (v1, { db, cursors, now }) => {
+      await v1.register(agentRoutes, { agents: createAgentService({ db, cursors, now }) });
+    },
+  });
+}

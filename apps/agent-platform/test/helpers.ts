@@ -1,0 +1,14 @@
+import { startTestApp, type TestApp } from '@platform/testkit';
+import { buildAgentPlatformApp } from '../src/app.js';
+
+export type AgentTestContext = TestApp;
+
+/** The agent-platform app on its own database, with two tenants holding every scope. */
+export const startAgentApp = () => startTestApp('agents', buildAgentPlatformApp);
+
+export const validAgent = () => ({
+  name: 'Invoice triage',
+  owning_team: 'Finance automation',
+  capabilities: ['ocr', 'classify:invoice'],
+  chargeback_rate: { amount_cents: 120, unit: 'per_1k_tokens' },
+});

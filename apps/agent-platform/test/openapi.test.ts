@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentApp, type AgentTestContext } from './helpers.js';
+
+let ctx: AgentTestContext;
+beforeAll(async () => {
+  ctx = await startAgentApp();
+});
+afterAll(() => ctx.close());
+
+type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> };
+
+describe('GET /v1/openapi.json', () => {
+  it("is the OpenAPI 3.1 document 'Agent Platform API', served without a key", async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: 'Agent Platform API', version: '1.0.0' });
+  });
+
+  it('states the scope, an operation id and every response status of each operation', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const operations = Object.fromEntries(
+      Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op]),
+      ),
+    );
+    const expected: Record<string, [string, string, string[]]> = {
+      'POST /v1/agents': ['createAgent', 'agents:write', ['201', '400', '401', '403', '415', '422']],
+      'GET /v1/agents': ['listAgents', 'agents:read', ['200', '400', '401', '403', '422']],
+      'GET /v1/agents/{agentId}': ['getAgent', 'agents:read', ['200', '400', '401', '403', '404']],
+      'PATCH /v1/agents/{agentId}': ['updateAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '415', '422']],
+      'POST /v1/agents/{agentId}/retire': ['retireAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '415', '422']],
+      'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
+      'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '415', '422']],
+      'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
+    };
+    expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());
+    for (const [name, [operationId, scope, statuses]] of Object.entries(expected)) {
+      const op = operations[name];
+      expect(op.operationId, name).toBe(operationId);
+      expect(op.security, name).toEqual([{ apikey: [scope] }]);
+      expect(op.description, name).toContain(`Required scope: \`${scope}\`.`);
+      expect(Object.keys(op.responses).sort(), name).toEqual(statuses);
+    }
+  });
+
+  it('serves an interactive documentation page', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+  });
+});
