@@ -41,8 +41,9 @@ export async function serve(entries: ServiceEntry[]): Promise<void> {
   const database = await openDatabase(config, { log });
   const db = createPrisma({ url: database.url });
   const apps: FastifyInstance[] = [];
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) console.error(err);
+    log(`shutting down (${signal ?? 'error'}): finishing in-flight requests`);
     for (const app of apps) await app.close();
     await db.$disconnect();
     await database.close();
