@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant } from '@platform/testkit';
+import { createTenant, type TestApp } from '@platform/testkit';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
@@ -8,8 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const send = (method: string, url: string, payload?: unknown, key = ctx.tenant.key) =>
-  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const send = (...args: Parameters<TestApp['send']>) => ctx.send(...args);
 
 const invalid = (details: object[]) => ({ code: 'validation_failed', message: expect.any(String), details });
 

@@ -1,3 +1,4 @@
+import type { TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
@@ -7,8 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const send = (method: string, url: string, payload?: unknown, key = ctx.tenant.key) =>
-  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const send = (...args: Parameters<TestApp['send']>) => ctx.send(...args);
 
 const tick = () => {
   ctx.clock.now = new Date(ctx.clock.now.getTime() + 1000);

@@ -8,8 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const call = (method: string, url: string, key: string, payload?: unknown) =>
-  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const call = (method: string, url: string, key: string, payload?: unknown) => ctx.send(method, url, payload, key);
 
 describe('key rotation through /v1/api-keys', () => {
   it('creates a second key, sees last_used_at per key, revokes the old key', async () => {

@@ -1,3 +1,4 @@
+import type { TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
@@ -7,8 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const send = (method: string, url: string, payload?: unknown, key = ctx.tenant.key) =>
-  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const send = (...args: Parameters<TestApp['send']>) => ctx.send(...args);
 
 describe('POST /v1/properties', () => {
   it('creates a draft property and returns it whole with 201', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { PrismaClient, Service } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
@@ -23,6 +23,8 @@ export interface TestApp {
   other: Tenant;
   /** The app's clock; tests move it by assigning `clock.now`. */
   clock: { now: Date };
+  /** Calls the app with a key (the tenant's by default) and, if given, a JSON body. */
+  send(method: string, url: string, payload?: unknown, key?: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export async function startTestApp(service: Service, build: (deps: AppBuildDeps)
     tenant,
     other,
     clock,
+    send: (method, url, payload, key = tenant.key) =>
+      app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) }),
     close: async () => {
       await app.close();
       await db.drop();
