@@ -44,6 +44,18 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     expect((await send('GET', `/v1/properties/${before.id}`)).json()).toEqual(after);
   });
 
+  it('accepts the merge-patch media type', async () => {
+    const before = await createFull();
+    const res = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/v1/properties/${before.id}`,
+      headers: { apikey: ctx.tenant.key, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ rooms: 4 }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().rooms).toBe(4);
+  });
+
   it('merges nested objects field by field', async () => {
     const before = await createFull();
     const res = await send('PATCH', `/v1/properties/${before.id}`, {

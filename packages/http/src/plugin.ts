@@ -27,7 +27,8 @@ export const httpPlugin = fp<HttpPluginOptions>(
     // that is no body rather than malformed JSON. Routes that need a body still say so (422).
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // PATCH bodies may also name their media type, application/merge-patch+json (RFC 7396).
+    app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
       const text = body.toString();
       if (text.trim() === '') done(null, undefined);
       else parseJson(request, text, done);
