@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { checkTargetUrl, guardedLookup, isBlockedAddress, type Resolver } from '../src/ssrf.js';
+
+const production = { allowPrivateTargets: false };
+const sandbox = { allowPrivateTargets: true };
+const fakeDns = (table: Record<string, string[]>): Resolver => async (host) => {
+  const addresses = table[host];
+  if (!addresses) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+};
+
+describe('SSRF guard (production configuration)', () => {
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://10.0.0.1/hook',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://[::ffff:7f00:1]/hook',
+    'https://192.168.1.10/hook',
+    'https://172.16.5.4/hook',
+    'https://100.64.0.1/hook',
+    'https://[fd00::1]/hook',
+    'https://[fe80::1]/hook',
+    'https://0.0.0.0/hook',
+    'https://[::]/hook',
+  ])('refuses %s', async (url) => {
+    expect(await checkTargetUrl(url, production, fakeDns({}))).toMatch(/private, loopback or reserved/);
+  });
+
+  it('refuses a host name that resolves to loopback (one bad address is enough)', async () => {
+    const dns = fakeDns({ 'evil.example': ['93.184.216.34', '127.0.0.1'], 'local.example': ['::1'] });
+    expect(await checkTargetUrl('https://evil.example/hook', production, dns)).toMatch(/resolves to/);
+    expect(await checkTargetUrl('https://local.example/hook', production, dns)).toMatch(/resolves to/);
+  });
+
+  it.each([
+    ['file:///etc/passwd', /https/],
+    ['http://hooks.example.com/x', /https/],
+    ['ftp://hooks.example.com/x', /https/],
+    ['not a url', /valid absolute URL/],
+    ['https://user:pw@hooks.example.com/x', /credentials/],
+  ])('refuses %s', async (url, message) => {
+    expect(await checkTargetUrl(url, production, fakeDns({ 'hooks.example.com': ['93.184.216.34'] }))).toMatch(message);
+  });
+
+  it('accepts an https URL resolving to public addresses', async () => {
+    expect(await checkTargetUrl('https://hooks.example.com/x', production, fakeDns({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] }))).toBeNull();
+  });
+
+  it('sandbox configuration allows loopback http targets explicitly', async () => {
+    expect(await checkTargetUrl('http://127.0.0.1:4000/hook', sandbox)).toBeNull();
+    expect(await checkTargetUrl('file:///etc/passwd', sandbox)).toMatch(/http or https/);
+  });
+
+  it('classifies addresses', () => {
+    expect(isBlockedAddress('8.8.8.8')).toBe(false);
+    expect(isBlockedAddress('2606:4700::1111')).toBe(false);
+    expect(isBlockedAddress('64:ff9b::10.0.0.1')).toBe(true);
+    expect(isBlockedAddress('not-an-ip')).toBe(true);
+  });
+});
+
+describe('guardedLookup (used for the connection itself)', () => {
+  const lookup = (host: string, table: Record<string, string[]>, all = true) =>
+    new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+      guardedLookup(production, fakeDns(table))(host, { all }, (error, address) => resolve({ error, address })),
+    );
+
+  it('connects only to checked public addresses, dropping blocked ones', async () => {
+    const { error, address } = await lookup('mixed.example', { 'mixed.example': ['127.0.0.1', '93.184.216.34'] });
+    expect(error).toBeNull();
+    expect(address).toEqual([{ address: '93.184.216.34', family: 4 }]);
+  });
+
+  it('fails when a rebinding answer holds only blocked addresses', async () => {
+    const { error } = await lookup('rebind.example', { 'rebind.example': ['10.0.0.5'] });
+    expect(error?.code).toBe('EBLOCKED');
+  });
+});
