@@ -26,13 +26,13 @@ describe('GET /v1/openapi.json', () => {
       ),
     );
     const expected: Record<string, [string, string, string[]]> = {
-      'POST /v1/agents': ['createAgent', 'agents:write', ['201', '400', '401', '403', '415', '422']],
+      'POST /v1/agents': ['createAgent', 'agents:write', ['201', '400', '401', '403', '413', '415', '422']],
       'GET /v1/agents': ['listAgents', 'agents:read', ['200', '400', '401', '403', '422']],
       'GET /v1/agents/{agentId}': ['getAgent', 'agents:read', ['200', '400', '401', '403', '404']],
-      'PATCH /v1/agents/{agentId}': ['updateAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '415', '422']],
-      'POST /v1/agents/{agentId}/retire': ['retireAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '415', '422']],
+      'PATCH /v1/agents/{agentId}': ['updateAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/agents/{agentId}/retire': ['retireAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
       'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
-      'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '415', '422']],
+      'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '413', '415', '422']],
       'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
     };
     expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());

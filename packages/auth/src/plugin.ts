@@ -14,8 +14,6 @@ declare module 'fastify' {
   }
 }
 
-const KEY_IN_QUERY = /[?&](apikey|api_key)=/i;
-
 /**
  * Authenticates every request of the context it is registered in from the `apikey` header and
  * checks the route's scope, before the body is read or validated.
@@ -35,7 +33,6 @@ export const authPlugin = fp<{ verifier: KeyVerifier }>(
       } as typeof route.schema;
     });
     app.addHook('onRequest', async (request) => {
-      if (KEY_IN_QUERY.test(request.url)) throw new ApiError('api_key_in_query');
       const config = request.routeOptions.config;
       if (config.public) return;
       request.auth = await verifier.verify(request.headers.apikey);

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db, Environment, Service } from '@platform/db';
 import {
   AUTH_ERRORS,
+  BODY_ERRORS,
   ApiError,
   type CursorCodec,
   NEWEST_FIRST,
@@ -92,7 +93,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         operationId: 'createApiKey',
         description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here.`,
         body: CreateKeySchema,
-        response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
+        response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
       },
     },
     async (request, reply) => {

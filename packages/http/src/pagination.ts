@@ -111,6 +111,10 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   map: (row: Row) => Item;
 }): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
   const { cursors, scope, limit } = options;
+  // Query coercion turns "1e400" into Infinity, which the schema's bounds do not catch.
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw validationError([{ field: 'limit', reason: 'out_of_range' }]);
+  }
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
   const rows = await options.fetch(afterCursor(position), limit + 1);
   const page = toPage(rows, limit, (p) => cursors.encode(p, scope));

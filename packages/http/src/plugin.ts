@@ -2,6 +2,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, errorBody, type Dialect } from './errors.js';
 import { mapAjvErrors, validatorCompiler } from './validation.js';
+import { urlCarriesApiKey } from './server-options.js';
+
+const MAX_ID_LENGTH = 100;
 
 export interface HttpPluginOptions {
   /** Which error dialect a request speaks; the property service answers `/leads/` in German. */
@@ -31,11 +34,19 @@ export const httpPlugin = fp<HttpPluginOptions>(
     app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
       const text = body.toString();
       if (text.trim() === '') done(null, undefined);
-      else parseJson(request, text, done);
+      else parseJson(request, text, (error, value) => done(error ?? (text.includes('\\u0000') ? nulCharacterError(value) : null), value));
     });
     app.decorateRequest('dialect', 'en');
     app.addHook('onRequest', async (request) => {
       request.dialect = dialectFor(request.url);
+      // Keys belong in the apikey header only; one in the URL is refused on every route.
+      if (urlCarriesApiKey(request.url)) throw new ApiError('api_key_in_query');
+    });
+    // Path ids that cannot exist (too long, control characters) are answered like missing records.
+    app.addHook('preValidation', async (request) => {
+      for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value))) throw new ApiError('not_found');
+      }
     });
     app.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -76,4 +87,27 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   }
   if (status >= 400 && status < 500) return new ApiError('invalid_json', { message: 'The request is malformed.' });
   return new ApiError('internal_error', { message: `An unexpected error occurred (request ${request.id}).` });
+}
+
+/** PostgreSQL text cannot hold NUL characters; name the field that carries one. */
+function nulCharacterError(value: unknown): ApiError | null {
+  const field = findNul(value, []);
+  return field ? new ApiError('validation_failed', { details: [{ field, reason: 'invalid_format' }] }) : null;
+}
+
+function findNul(value: unknown, path: string[]): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : undefined;
+  if (value && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      if (key.includes('\u0000')) return [...path, key].join('.');
+      const found = findNul(member, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 32) return true;
+  return false;
 }

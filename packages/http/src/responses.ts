@@ -38,3 +38,6 @@ export function errorResponses(statuses: readonly number[], dialect: Dialect = '
 
 /** Statuses every authenticated operation can answer. */
 export const AUTH_ERRORS = [400, 401, 403] as const;
+
+/** Statuses every operation with a JSON body can answer. */
+export const BODY_ERRORS = [413, 415, 422] as const;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { ApiError, errorBody, type Dialect } from './errors.js';
 
 /** Log paths that never reach the log: the API key header and anything secret. */
 export const REDACTED_PATHS = [
@@ -23,11 +24,29 @@ export interface ServerOptionsInput {
   trustProxy?: boolean | string;
   bodyLimit?: number;
   requestTimeoutMs?: number;
+  /** Error dialect of a URL, for errors raised before routing. */
+  dialectFor?: (url: string) => Dialect;
 }
 
-/** Strips API keys from a URL before it is logged (a key in the query string is refused anyway). */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+
+const SECRET_PARAM = /([?&;](?:api[_-]?key|key|secret|token)[^=&;#]*=)[^&;#]*/gi;
+const KEY_PARAM = /[?&;]api[_-]?key[^=&;#]*=/i;
+
+/** Strips secrets from a URL before it is logged, percent-encoded parameter names included. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:apikey|api_key|key)=)[^&#]*/gi, '$1[REDACTED]');
+  return decoded(url).replace(SECRET_PARAM, '$1[REDACTED]');
+}
+
+/** True when the URL carries an API key (`apikey`, `api_key`, `api-key`, however encoded). */
+export function urlCarriesApiKey(url: string): boolean {
+  return KEY_PARAM.test(decoded(url));
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -54,12 +73,27 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
     keepAliveTimeout: 72_000,
     bodyLimit: input.bodyLimit ?? 1_048_576,
     trustProxy: input.trustProxy ?? false,
-    requestIdHeader: 'x-request-id',
+    // The client's X-Request-Id is taken only when it is a sane token (checked here, so not
+    // through requestIdHeader, which Fastify would use unchecked).
+    requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;
     },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Malformed or over-long URLs never reach a route: answer them like an unknown record.
+    frameworkErrors: (error, request, reply) => {
+      const url = request.raw.url ?? '';
+      const dialect = input.dialectFor?.(url) ?? 'en';
+      const apiError = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('not_found') : new ApiError('invalid_json', { message: 'The request is malformed.' });
+      const raw = reply as unknown as FastifyReply;
+      void raw
+        .status(apiError.status)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .type('application/json')
+        .send(JSON.stringify(errorBody(apiError, dialect)));
+    },
   };
 }

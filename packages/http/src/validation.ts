@@ -20,9 +20,31 @@ function createAjv(options: { coerce: boolean }): Ajv {
     verbose: true, // errors carry their parent schema, for the read-only keyword
     strict: 'log',
   });
-  addFormats(ajv, ['date', 'date-time', 'email', 'uri', 'uuid']);
+  addFormats(ajv, ['email', 'uri', 'uuid']);
+  ajv.addFormat('date', isStorableDate);
+  ajv.addFormat('date-time', isStorableDateTime);
   ajv.addKeyword({ keyword: READ_ONLY_KEYWORD, schemaType: 'array' });
   return ajv;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A real calendar date in years 1000–9999 (PostgreSQL and our clients agree on those). */
+function isStorableDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1000) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** RFC 3339 date-time with a storable date. */
+function isStorableDateTime(value: string): boolean {
+  const match = DATE_TIME.exec(value);
+  if (!match || !isStorableDate(match[1])) return false;
+  return Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60 && !Number.isNaN(Date.parse(value));
 }
 
 const bodyAjv = createAjv({ coerce: false });

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import { AgentInputSchema, AgentListQuerySchema, AgentParamsSchema, AgentPatchSchema, AgentSchema } from './schemas.js';
 import type { AgentService } from './service.js';
 import { AGENT_TRANSITIONS, type AgentAction } from './transitions.js';
@@ -21,7 +21,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
         operationId: 'createAgent',
         description: 'Registers an agent deployment in status `active`.',
         body: AgentInputSchema,
-        response: { 201: AgentSchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
+        response: { 201: AgentSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
       },
     },
     async (request, reply) => reply.status(201).send(await agents.create(request.auth.accountId, request.body)),
@@ -69,7 +69,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
           '`chargeback_rate` cannot be cleared. A retired agent cannot be changed (409 `conflict`).',
         params: AgentParamsSchema,
         body: AgentPatchSchema,
-        response: { 200: AgentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
+        response: { 200: AgentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
     async (request) => agents.update(request.auth.accountId, request.params.agentId, request.body),
@@ -86,7 +86,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: AgentParamsSchema,
           body: EmptyBodySchema,
-          response: { 200: AgentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
+          response: { 200: AgentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
         },
       },
       async (request) => agents.transition(request.auth.accountId, request.params.agentId, action as AgentAction),

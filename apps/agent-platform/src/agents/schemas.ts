@@ -57,6 +57,6 @@ export const AgentSchema = Type.Object(
 );
 export type Agent = Static<typeof AgentSchema>;
 
-export const AgentParamsSchema = Type.Object({ agentId: Type.String({ maxLength: 100 }) });
+export const AgentParamsSchema = Type.Object({ agentId: Type.String() });
 
 export const AgentListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ status: Type.Optional(StringEnum(AGENT_STATUSES)) })]);

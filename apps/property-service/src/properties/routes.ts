@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import {
   PropertyInputSchema,
   PropertyListQuerySchema,
@@ -27,7 +27,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
         operationId: 'createProperty',
         description: 'Creates a property in status `draft`.',
         body: PropertyInputSchema,
-        response: { 201: PropertySchema, ...errorResponses([...AUTH_ERRORS, 415, 422]) },
+        response: { 201: PropertySchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
       },
     },
     async (request, reply) => reply.status(201).send(await properties.create(request.auth.accountId, request.body)),
@@ -75,7 +75,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
           'Generated listings do not change.',
         params: PropertyParamsSchema,
         body: PropertyPatchSchema,
-        response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
+        response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
     async (request) => properties.update(request.auth.accountId, request.params.propertyId, request.body),
@@ -92,7 +92,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: PropertyParamsSchema,
           body: EmptyBodySchema,
-          response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 415, 422]) },
+          response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
         },
       },
       async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction),

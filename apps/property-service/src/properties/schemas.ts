@@ -123,7 +123,7 @@ export const PropertySchema = Type.Object(
 );
 export type Property = Static<typeof PropertySchema>;
 
-export const PropertyParamsSchema = Type.Object({ propertyId: Type.String({ maxLength: 100 }) });
+export const PropertyParamsSchema = Type.Object({ propertyId: Type.String() });
 
 export const PropertyListQuerySchema = Type.Composite([
   PageQuerySchema,

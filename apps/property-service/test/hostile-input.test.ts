@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from '@platform/testkit';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+let id: string;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+  id = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
+});
+afterAll(() => ctx.close());
+
+const raw = (method: string, url: string, headers: Record<string, string> = {}, payload?: string) =>
+  ctx.app.inject({ method: method as 'GET', url, headers: { apikey: ctx.tenant.key, ...headers }, payload });
+
+describe('hostile input never yields a 500 or a foreign error shape', () => {
+  it.each([
+    ['GET', '/v1/properties/abc%00def'],
+    ['PATCH', '/v1/properties/abc%00def'],
+    ['POST', '/v1/properties/abc%00def/archive'],
+    ['DELETE', '/v1/api-keys/a%00b'],
+    ['GET', `/v1/properties/${'a'.repeat(150)}`],
+    ['GET', `/v1/properties/${'a'.repeat(300)}`],
+    ['GET', '/v1/properties/%E0%A4%A'],
+  ])('%s %s is 404 not_found', async (method, url) => {
+    const res = await raw(method, url, { 'content-type': 'application/json' }, method === 'PATCH' ? '{"rooms":1}' : undefined);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'not_found', message: expect.any(String) });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it.each([
+    [{ ...validProperty(), title: 'a\u0000b' }, 'title'],
+    [{ ...validProperty(), address: { postal_code: '10115', city: 'Berlin', street: 'x\u0000' } }, 'address.street'],
+  ])('a NUL character in a body string is 422 invalid_format (%#)', async (body, field) => {
+    const res = await raw('POST', '/v1/properties', { 'content-type': 'application/json' }, JSON.stringify(body));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ field, reason: 'invalid_format' }]);
+  });
+
+  it('a NUL character in a patch is 422 too', async () => {
+    const res = await raw('PATCH', `/v1/properties/${id}`, { 'content-type': 'application/json' }, JSON.stringify({ description: '\u0000' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ field: 'description', reason: 'invalid_format' }]);
+  });
+
+  it('an escaped backslash before u0000 is ordinary text', async () => {
+    const res = await raw('PATCH', `/v1/properties/${id}`, { 'content-type': 'application/json' }, '{"description":"C:\\\\u0000"}');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().description).toBe('C:\\u0000');
+  });
+
+  it.each(['1e400', '-1e400', '1.5', '', '25abc'])('limit=%s is 422 on limit', async (limit) => {
+    const res = await raw('GET', `/v1/properties?limit=${limit}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details[0].field).toBe('limit');
+  });
+
+  it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
+    const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ field: 'available_from', reason: 'invalid_format' }]);
+  });
+
+  it('does not echo a forged or oversized X-Request-Id', async () => {
+    for (const forged of ['forged id here', 'x'.repeat(3000), '<script>']) {
+      const res = await raw('GET', '/v1/properties', { 'x-request-id': forged });
+      expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+    const ok = await raw('GET', '/v1/properties', { 'x-request-id': 'trace-123.abc' });
+    expect(ok.headers['x-request-id']).toBe('trace-123.abc');
+  });
+
+  it('refuses an API key in the URL however it is spelt or encoded, on every route, and never logs it', async () => {
+    for (const url of [
+      `/v1/properties?api%6Bey=${ctx.tenant.key}`,
+      `/v1/properties?APIKEY=${ctx.tenant.key}`,
+      `/v1/properties?api-key=${ctx.tenant.key}`,
+      `/v1/properties?apikey%5B%5D=${ctx.tenant.key}`,
+      `/v1/openapi.json?apikey=${ctx.tenant.key}`,
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().code).toBe('api_key_in_query');
+    }
+    await ctx.app.inject({ method: 'GET', url: `/v1/properties;apikey=${ctx.tenant.key}` });
+    expect(ctx.logs.text).not.toContain(ctx.tenant.key);
+  });
+
+  it('answers a cursor walk with equal timestamps completely (id breaks ties)', async () => {
+    const { key: tenantKey } = await createTenant(ctx.db.prisma, { service: 'property' });
+    ctx.clock.now = new Date('2026-06-01T00:00:00Z'); // every row gets the same created_at
+    const ids = new Set<string>();
+    for (let i = 0; i < 7; i++) ids.add((await ctx.send('POST', '/v1/properties', validProperty(), tenantKey)).json().id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: { id: string }[]; page: { next_cursor: string | null } } = (await ctx.send('GET', `/v1/properties?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, tenantKey)).json();
+      seen.push(...page.data.map((p: { id: string }) => p.id));
+      cursor = page.page.next_cursor;
+    } while (cursor);
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen)).toEqual(ids);
+  });
+});
