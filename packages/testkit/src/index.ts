@@ -4,3 +4,4 @@ export { LogCapture } from './log-capture.js';
 export { describeSecurity, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, type TestApp, type AppBuildDeps } from './app-harness.js';
+export { testRedis } from './redis.js';

@@ -1,0 +1,138 @@
+import type { PrismaClient, Service } from '@platform/db';
+import { newId } from '@platform/db';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { HeaderNames } from './catalogue.js';
+import { DELIVERY_TIMEOUT_MS, PAUSE_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from './schedule.js';
+import type { SecretBox } from './secret-box.js';
+import { signatureHeader } from './signature.js';
+import { guardedLookup, type SsrfPolicy } from './ssrf.js';
+
+export interface DeliveryDeps {
+  db: PrismaClient;
+  secrets: SecretBox;
+  headersFor: (service: Service) => HeaderNames;
+  now: () => Date;
+  dispatcher: Dispatcher;
+  retryDelaysMs?: readonly number[];
+  timeoutMs?: number;
+}
+
+export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'held' | 'skipped';
+
+const EXCERPT_BYTES = 512;
+
+/** The HTTP client of deliveries: every connection goes to an address the SSRF guard checked. */
+export function deliveryDispatcher(policy: SsrfPolicy): Agent {
+  return new Agent({
+    connect: { lookup: guardedLookup(policy) as never, timeout: DELIVERY_TIMEOUT_MS },
+    headersTimeout: DELIVERY_TIMEOUT_MS,
+    bodyTimeout: DELIVERY_TIMEOUT_MS,
+  });
+}
+
+interface AttemptResult {
+  statusCode: number | null;
+  errorClass: string | null;
+  excerpt: string | null;
+}
+
+async function send(deps: DeliveryDeps, url: string, payload: string, headers: Record<string, string>): Promise<AttemptResult> {
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json', 'user-agent': 'platform-webhooks/1.0', ...headers },
+      dispatcher: deps.dispatcher,
+      signal: AbortSignal.timeout(deps.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+    });
+    let excerpt = '';
+    for await (const chunk of res.body) {
+      excerpt += chunk.toString();
+      if (excerpt.length >= EXCERPT_BYTES) break; // the rest is not read
+    }
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    const errorClass = ok ? null : res.statusCode >= 300 && res.statusCode < 400 ? 'redirect' : 'http_status';
+    return { statusCode: res.statusCode, errorClass, excerpt: excerpt.slice(0, EXCERPT_BYTES) || null };
+  } catch (error) {
+    const err = error as { name?: string; code?: string; cause?: { code?: string } };
+    const code = err.code ?? err.cause?.code;
+    const errorClass =
+      err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? 'timeout'
+        : code === 'EBLOCKED'
+          ? 'blocked_address'
+          : 'connection_error';
+    return { statusCode: null, errorClass, excerpt: null };
+  }
+}
+
+/**
+ * One attempt of one delivery. `attempt` is 1 for the first try; the caller (the BullMQ worker)
+ * retries on `retry` after the schedule's delay. Safe to run twice for the same attempt
+ * (BullMQ is at-least-once): finished deliveries are skipped.
+ */
+export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
+  const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
+  if (!delivery || delivery.status !== 'pending') return 'skipped';
+  const { endpoint, event } = delivery;
+  if (endpoint.status === 'paused') {
+    await deps.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'held', next_attempt_at: null, updated_at: deps.now() } });
+    return 'held';
+  }
+  const startedAt = deps.now();
+  const secrets = [deps.secrets.decrypt(endpoint.secret_encrypted)];
+  if (endpoint.previous_secret_encrypted && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > startedAt) {
+    secrets.push(deps.secrets.decrypt(endpoint.previous_secret_encrypted));
+  }
+  const names = deps.headersFor(endpoint.service);
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const clockStart = performance.now();
+  const result = await send(deps, endpoint.url, event.payload, {
+    [names.event]: event.type,
+    [names.delivery]: delivery.id,
+    [names.signature]: signatureHeader(secrets, timestamp, event.payload),
+  });
+  const durationMs = Math.round(performance.now() - clockStart);
+  const at = deps.now();
+  const outcome = decide(deps, result, attempt, endpoint.failing_since ?? at, at);
+  const delay = outcome === 'retry' ? retryDelay(attempt, deps.retryDelaysMs ?? RETRY_DELAYS_MS)! : 0;
+
+  await deps.db.$transaction([
+    deps.db.deliveryAttempt.create({
+      data: {
+        id: newId('att', at.getTime()),
+        delivery_id: delivery.id,
+        attempted_at: startedAt,
+        status_code: result.statusCode,
+        duration_ms: durationMs,
+        error_class: result.errorClass,
+        response_excerpt: result.excerpt,
+      },
+    }),
+    deps.db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: {
+        status: outcome === 'retry' ? 'pending' : outcome,
+        attempt_count: { increment: 1 },
+        next_attempt_at: outcome === 'retry' ? new Date(at.getTime() + delay) : null,
+        updated_at: at,
+      },
+    }),
+    outcome === 'succeeded'
+      ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { last_success_at: at, failing_since: null } })
+      : deps.db.webhookEndpoint.updateMany({
+          where: { id: endpoint.id, failing_since: null },
+          data: { failing_since: at },
+        }),
+    ...(outcome === 'held'
+      ? [deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: 'paused', paused_at: at, updated_at: at } })]
+      : []),
+  ]);
+  return outcome;
+}
+
+function decide(deps: DeliveryDeps, result: AttemptResult, attempt: number, failingSince: Date, at: Date): Exclude<DeliveryOutcome, 'skipped'> {
+  if (result.errorClass === null) return 'succeeded';
+  if (at.getTime() - failingSince.getTime() >= PAUSE_AFTER_MS) return 'held'; // 24 h without success: pause the endpoint
+  return retryDelay(attempt, deps.retryDelaysMs ?? RETRY_DELAYS_MS) === undefined ? 'failed' : 'retry';
+}

@@ -1,0 +1,44 @@
+import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { RETRY_DELAYS_MS } from './schedule.js';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+
+export interface DeliveryJob {
+  deliveryId: string;
+}
+
+/** One job per delivery, job id = delivery id, so enqueueing twice is a no-op. */
+export function deliveryJobOptions(deliveryId: string, delays: readonly number[] = RETRY_DELAYS_MS): JobsOptions {
+  return {
+    jobId: deliveryId,
+    attempts: delays.length + 1,
+    backoff: { type: 'custom' }, // the worker's backoffStrategy applies the schedule
+    // Kept for a week, so a relay that re-enqueues after a crash finds the job and adds nothing.
+    removeOnComplete: { age: 7 * 24 * 3600 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+export function createDeliveryQueue(connection: ConnectionOptions, prefix?: string): Queue<DeliveryJob> {
+  return new Queue<DeliveryJob>(DELIVERY_QUEUE, { connection, prefix });
+}
+
+export async function enqueueDeliveries(queue: Queue<DeliveryJob>, deliveryIds: readonly string[], delays?: readonly number[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await queue.addBulk(deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: deliveryJobOptions(deliveryId, delays) })));
+}
+
+/**
+ * Puts a delivery back on the queue with a fresh schedule (manual retry, resume): the old job
+ * of the same id is removed first, as adding would otherwise be a no-op.
+ * Returns false when the job is running right now.
+ */
+export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[]): Promise<boolean> {
+  const job = await queue.getJob(deliveryId);
+  if (job) {
+    if (await job.isActive()) return false;
+    await job.remove();
+  }
+  await enqueueDeliveries(queue, [deliveryId], delays);
+  return true;
+}
