@@ -8,3 +8,4 @@ export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, requeueDelivery
 export { relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
 export { attemptDelivery, deliveryDispatcher, type DeliveryDeps, type DeliveryOutcome } from './delivery.js';
 export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js';
+export { resumeEndpoint, pauseEndpoint } from './endpoint-ops.js';

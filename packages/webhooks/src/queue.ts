@@ -30,14 +30,23 @@ export async function enqueueDeliveries(queue: Queue<DeliveryJob>, deliveryIds: 
 
 /**
  * Puts a delivery back on the queue with a fresh schedule (manual retry, resume): the old job
- * of the same id is removed first, as adding would otherwise be a no-op.
- * Returns false when the job is running right now.
+ * of the same id is removed first, as adding would otherwise be a no-op. A job that is running
+ * is waited for (an attempt lasts at most a few seconds); false if it is still running then.
  */
-export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[]): Promise<boolean> {
-  const job = await queue.getJob(deliveryId);
-  if (job) {
-    if (await job.isActive()) return false;
-    await job.remove();
+export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[], waitMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const job = await queue.getJob(deliveryId);
+    if (!job) break;
+    if (!(await job.isActive())) {
+      const removed = await job.remove().then(
+        () => true,
+        () => false, // it became active in between: wait for it like any running job
+      );
+      if (removed) break;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await enqueueDeliveries(queue, [deliveryId], delays);
   return true;

@@ -13,7 +13,8 @@ export async function startPipeline() {
   const db: TestDatabase = await createTestDatabase();
   const redis = testRedis();
   const queue: Queue<DeliveryJob> = createDeliveryQueue(redis.connection, redis.prefix);
-  const secrets = new SecretBox(randomBytes(32).toString('hex'));
+  const secretKey = randomBytes(32).toString('hex');
+  const secrets = new SecretBox(secretKey);
   const tenant: Tenant = await createTenant(db.prisma, { service: 'property' });
   const clock = { now: new Date() };
   const deps: DeliveryDeps = {
@@ -29,6 +30,7 @@ export async function startPipeline() {
     redis,
     queue,
     secrets,
+    secretKey,
     tenant,
     clock,
     deps,
