@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 const entries = {
   'property-service': 'apps/property-service/src/main.ts',
   'agent-platform': 'apps/agent-platform/src/main.ts',
+  worker: 'apps/worker/src/main.ts',
   start: 'scripts/start.ts',
   migrate: 'scripts/migrate.ts',
   cli: 'apps/cli/src/main.ts',

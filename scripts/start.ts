@@ -3,4 +3,4 @@ import { serve } from '@platform/runtime';
 import { propertyService } from '@platform/property-service';
 import { agentPlatformService } from '@platform/agent-platform';
 
-await serve([propertyService, agentPlatformService]);
+await serve([propertyService, agentPlatformService], { worker: true });

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
+import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
+import { AGENT_EVENTS } from './events.js';
 import { agentRoutes } from './agents/routes.js';
 import { createAgentService } from './agents/service.js';
 
-export type AgentPlatformAppDeps = ServiceAppDeps;
+export interface AgentPlatformAppDeps extends ServiceAppDeps {
+  webhooks: WebhookInfrastructure;
+}
 
 /** The agent platform: agent-platform API at `/v1`, English error dialect only. */
 export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<FastifyInstance> {
@@ -17,6 +21,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     },
     routes: async (v1, { db, cursors, now }) => {
       await v1.register(agentRoutes, { agents: createAgentService({ db, cursors, now }) });
+      await v1.register(webhookRoutes, { ...deps.webhooks, db, cursors, now, catalogue: AGENT_EVENTS, service: 'agents' });
     },
   });
 }

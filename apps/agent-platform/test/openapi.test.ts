@@ -34,13 +34,28 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
       'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '413', '415', '422']],
       'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
+      // webhook operations: the scope follows from the subscribed event types
+      'POST /v1/webhooks': ['createWebhook', '', ['201', '400', '401', '403', '413', '415', '422']],
+      'GET /v1/webhooks': ['listWebhooks', '', ['200', '400', '401', '403', '422']],
+      'GET /v1/webhooks/{webhookId}': ['getWebhook', '', ['200', '400', '401', '403', '404']],
+      'PATCH /v1/webhooks/{webhookId}': ['updateWebhook', '', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'DELETE /v1/webhooks/{webhookId}': ['deleteWebhook', '', ['204', '400', '401', '403', '404']],
+      'GET /v1/webhooks/{webhookId}/deliveries': ['listWebhookDeliveries', '', ['200', '400', '401', '403', '404', '422']],
+      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry': ['retryWebhookDelivery', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/webhooks/{webhookId}/test': ['testWebhook', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/webhooks/{webhookId}/rotate-secret': ['rotateWebhookSecret', '', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'GET /v1/event-types': ['listEventTypes', '', ['200', '400', '401', '403']],
     };
     expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());
     for (const [name, [operationId, scope, statuses]] of Object.entries(expected)) {
       const op = operations[name];
       expect(op.operationId, name).toBe(operationId);
-      expect(op.security, name).toEqual([{ apikey: [scope] }]);
-      expect(op.description, name).toContain(`Required scope: \`${scope}\`.`);
+      if (scope) {
+        expect(op.security, name).toEqual([{ apikey: [scope] }]);
+        expect(op.description, name).toContain(`Required scope: \`${scope}\`.`);
+      } else {
+        expect(op.description, name).toMatch(/Required scope: (the scope of each event type|none beyond a valid key)/);
+      }
       expect(Object.keys(op.responses).sort(), name).toEqual(statuses);
     }
   });

@@ -24,7 +24,14 @@ export const authPlugin = fp<{ verifier: KeyVerifier }>(
     // Every operation states its scope in OpenAPI: as the security requirement and in its text.
     app.addHook('onRoute', (route) => {
       const scope = route.config?.scope;
-      if (!scope || !route.schema) return;
+      if (!route.schema || route.config?.public) return;
+      if (!scope) {
+        const note = 'Required scope: none beyond a valid key of the account.';
+        if (!route.schema.description?.includes('Required scope')) {
+          route.schema = { ...route.schema, description: route.schema.description ? `${route.schema.description}\n\n${note}` : note };
+        }
+        return;
+      }
       const text = `Required scope: \`${scope}\`.`;
       route.schema = {
         ...route.schema,

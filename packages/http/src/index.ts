@@ -6,4 +6,4 @@ export * from './responses.js';
 export { serverOptions, redactUrl, REDACTED_PATHS, type ServerOptionsInput } from './server-options.js';
 export { httpPlugin, type HttpPluginOptions } from './plugin.js';
 export { createApiServer, type ApiServerOptions, type ApiDocument } from './server.js';
-export { mergePatch, withoutNulls, applyMergePatch } from './merge-patch.js';
+export { mergePatch, withoutNulls, applyMergePatch, changedPaths } from './merge-patch.js';

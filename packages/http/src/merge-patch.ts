@@ -38,3 +38,13 @@ export type { Json };
 export function applyMergePatch<T>(current: object, patch: object, validate: (value: unknown) => value is T): T {
   return assertValid(validate, withoutNulls(mergePatch(withoutNulls(current), patch)));
 }
+
+/** Dotted paths of the leaves that differ between two documents (arrays compare as a whole). */
+export function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
+  if (!isObject(before) && !isObject(after)) return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix];
+  const a = isObject(before) ? before : {};
+  const b = isObject(after) ? after : {};
+  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => changedPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key));
+  // an empty object that appeared or disappeared changes the object itself
+  return paths.length === 0 && isObject(before) !== isObject(after) ? [prefix] : paths;
+}

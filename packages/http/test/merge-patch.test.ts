@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePatch, withoutNulls } from '../src/merge-patch.js';
+import { changedPaths, mergePatch, withoutNulls } from '../src/merge-patch.js';
 
 describe('mergePatch (RFC 7396)', () => {
   it.each([
@@ -23,5 +23,15 @@ describe('mergePatch (RFC 7396)', () => {
 
   it('withoutNulls drops null members at every depth', () => {
     expect(withoutNulls({ a: null, b: { c: null, d: 1 }, e: [1] })).toEqual({ b: { d: 1 }, e: [1] });
+  });
+});
+
+describe('changedPaths', () => {
+  it('lists the dotted paths of changed leaves', () => {
+    const before = { a: 1, b: { c: 'x', d: null }, e: [1, 2], f: null };
+    const after = { a: 1, b: { c: 'y', d: null }, e: [1, 3], f: { g: 1 } };
+    expect(changedPaths(before, after).sort()).toEqual(['b.c', 'e', 'f.g']);
+    expect(changedPaths(after, after)).toEqual([]);
+    expect(changedPaths({ f: { g: 1 } }, { f: null })).toEqual(['f.g']);
   });
 });

@@ -15,6 +15,13 @@ export interface Config {
   apiKeyPepper: string;
   logLevel: string;
   trustProxy: boolean;
+  /** Unset: a local redis-server child process on `redisPort` (data under DATA_DIR/redis). */
+  redisUrl: string | undefined;
+  redisPort: number;
+  /** 32-byte key (64 hex characters) that encrypts webhook signing secrets at rest. */
+  webhookSecretKey: string;
+  /** Sandbox/tests only: webhooks may target http, loopback and private addresses. */
+  webhookAllowPrivateTargets: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -36,6 +43,10 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'API_KEY_PEPPER', default: '(sandbox: generated)', description: 'Secret (≥ 32 characters) mixed into stored key hashes and cursor signatures. Required in production; in sandbox generated once into DATA_DIR.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug or trace.' },
   { name: 'TRUST_PROXY', default: 'false', description: 'true when behind a reverse proxy that sets X-Forwarded-For.' },
+  { name: 'REDIS_URL', default: '(local)', description: 'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.' },
+  { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
+  { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
+  { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
 ];
 
 export class ConfigError extends Error {
@@ -67,6 +78,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const trustProxy = env.TRUST_PROXY ?? 'false';
   if (trustProxy !== 'true' && trustProxy !== 'false') problems.push(`TRUST_PROXY must be true or false (got "${trustProxy}").`);
+  const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'false';
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false (got "${allowPrivate}").`);
+  if (allowPrivate === 'true' && environment === 'production') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused in production (SSRF guard).');
+  const webhookSecretKey = env.WEBHOOK_SECRET_KEY ?? '';
+  if (webhookSecretKey && !/^[0-9a-fA-F]{64}$/.test(webhookSecretKey)) problems.push('WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes).');
+  if (!webhookSecretKey && environment === 'production') problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
   const apiKeyPepper = env.API_KEY_PEPPER ?? '';
   if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
   if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
@@ -81,19 +100,24 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     apiKeyPepper,
     logLevel,
     trustProxy: trustProxy === 'true',
+    redisUrl,
+    redisPort: port(env, 'REDIS_PORT', 56379, problems),
+    webhookSecretKey,
+    webhookAllowPrivateTargets: allowPrivate === 'true',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');
+  if (!webhookSecretKey) config.webhookSecretKey = sandboxSecret(dataDir, 'webhook_secret_key', 'hex');
   return config;
 }
 
 /** Sandbox convenience: a secret generated once and kept in DATA_DIR, so keys survive restarts. */
-function sandboxSecret(dataDir: string, name: string): string {
+function sandboxSecret(dataDir: string, name: string, encoding: 'base64url' | 'hex' = 'base64url'): string {
   const file = join(dataDir, 'sandbox-secrets.json');
   mkdirSync(dataDir, { recursive: true });
   const secrets = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
   if (!secrets[name]) {
-    secrets[name] = randomBytes(32).toString('base64url');
+    secrets[name] = randomBytes(32).toString(encoding);
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets[name];

@@ -1,8 +1,18 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient } from '@platform/db';
+import {
+  SecretBox,
+  createDeliveryQueue,
+  deliveryDispatcher,
+  headersForService,
+  startDeliveryWorker,
+  startRelay,
+  type WebhookInfrastructure,
+} from '@platform/webhooks';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
+import { openRedis, RedisUnavailableError } from './redis.js';
 
 export interface ServiceDeps {
   db: PrismaClient;
@@ -10,6 +20,7 @@ export interface ServiceDeps {
   pepper: string;
   logLevel: string;
   trustProxy: boolean;
+  webhooks: WebhookInfrastructure;
 }
 
 export interface ServiceEntry {
@@ -31,31 +42,58 @@ export function configOrExit(): Config {
   }
 }
 
+const log = (line: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), msg: line }));
+
 /**
- * Starts services on one database (migrated first) and closes everything gracefully on
- * SIGINT/SIGTERM: stop accepting, finish in-flight requests, then close the database.
+ * Starts services (and, with `worker`, the webhook relay and delivery worker) on one database
+ * (migrated first) and one Redis, and closes everything gracefully on SIGINT/SIGTERM: stop
+ * accepting, finish in-flight requests and attempts, then close queues and connections.
  */
-export async function serve(entries: ServiceEntry[]): Promise<void> {
+export async function serve(entries: ServiceEntry[], options: { worker?: boolean } = {}): Promise<void> {
   const config = configOrExit();
-  const log = (line: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), msg: line }));
   const database = await openDatabase(config, { log });
+  let redis;
+  try {
+    redis = await openRedis(config, log);
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) {
+      console.error(error.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
   const db = createPrisma({ url: database.url });
+  const webhooks: WebhookInfrastructure = {
+    queue: createDeliveryQueue(redis.connection),
+    secrets: new SecretBox(config.webhookSecretKey),
+    policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+  };
   const apps: FastifyInstance[] = [];
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  const stoppers: (() => Promise<unknown>)[] = [];
+  closeWithGrace({ delay: 15_000 }, async ({ err, signal }) => {
     if (err) console.error(err);
-    log(`shutting down (${signal ?? 'error'}): finishing in-flight requests`);
+    log(`shutting down (${signal ?? 'error'}): finishing in-flight requests and delivery attempts`);
     for (const app of apps) await app.close();
+    for (const stop of stoppers) await stop();
+    await webhooks.queue.close();
     await db.$disconnect();
+    await redis.close();
     await database.close();
   });
+  if (options.worker) {
+    const now = () => new Date();
+    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => log(`relay error: ${String(error)}`) });
+    const worker = startDeliveryWorker(
+      { db, secrets: webhooks.secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(webhooks.policy) },
+      { connection: redis.connection },
+    );
+    worker.on('error', (error) => log(`delivery worker error: ${String(error)}`));
+    stoppers.push(() => relay.stop(), () => worker.close());
+    log('webhook relay and delivery worker running');
+  }
   for (const entry of entries) {
-    const app = await entry.build({
-      db,
-      environment: config.environment,
-      pepper: config.apiKeyPepper,
-      logLevel: config.logLevel,
-      trustProxy: config.trustProxy,
-    });
+    const app = await entry.build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks });
     apps.push(app);
     await app.listen({ host: config.host, port: entry.port(config) });
     app.log.info(`${entry.name} listening on http://${config.host}:${entry.port(config)} (docs: /v1/docs)`);

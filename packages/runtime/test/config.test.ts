@@ -28,6 +28,8 @@ describe('loadConfig', () => {
 
   it('requires a pepper in production', () => {
     expect(() => loadConfig({ APP_ENV: 'production' }, dir())).toThrow(/API_KEY_PEPPER is required in production/);
-    expect(loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32) }, dir()).apiKeyPepper).toBe('p'.repeat(32));
+    expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32) }, dir())).toThrow(/WEBHOOK_SECRET_KEY is required/);
+    expect(loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), WEBHOOK_SECRET_KEY: 'a'.repeat(64) }, dir()).apiKeyPepper).toBe('p'.repeat(32));
+    expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), WEBHOOK_SECRET_KEY: 'a'.repeat(64), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, dir())).toThrow(/refused in production/);
   });
 });

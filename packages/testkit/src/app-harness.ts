@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import type { Queue } from 'bullmq';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { SecretBox, createDeliveryQueue, type DeliveryJob, type WebhookInfrastructure } from '@platform/webhooks';
+import { testRedis } from './redis.js';
 import type { PrismaClient, Service } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
@@ -6,6 +10,7 @@ import { LogCapture } from './log-capture.js';
 
 export interface AppBuildDeps {
   db: PrismaClient;
+  webhooks: WebhookInfrastructure;
   environment: 'sandbox';
   pepper: string;
   logLevel: string;
@@ -16,6 +21,8 @@ export interface AppBuildDeps {
 
 export interface TestApp {
   db: TestDatabase;
+  /** The app's webhook queue (its own Redis prefix) and secret box. */
+  webhooks: WebhookInfrastructure & { queue: Queue<DeliveryJob> };
   app: FastifyInstance;
   logs: LogCapture;
   /** Two tenants holding every scope of the service. */
@@ -33,12 +40,19 @@ export async function startTestApp(service: Service, build: (deps: AppBuildDeps)
   const db = await createTestDatabase();
   const logs = new LogCapture();
   const clock = { now: new Date() };
-  const app = await build({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now });
+  const redis = testRedis();
+  const webhooks = {
+    queue: createDeliveryQueue(redis.connection, redis.prefix),
+    secrets: new SecretBox(randomBytes(32).toString('hex')),
+    policy: { allowPrivateTargets: true },
+  };
+  const app = await build({ db: db.prisma, webhooks, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now });
   await app.ready();
   const tenant = await createTenant(db.prisma, { service });
   const other = await createTenant(db.prisma, { service });
   return {
     db,
+    webhooks,
     app,
     logs,
     tenant,
@@ -48,6 +62,8 @@ export async function startTestApp(service: Service, build: (deps: AppBuildDeps)
       app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) }),
     close: async () => {
       await app.close();
+      await webhooks.queue.obliterate({ force: true });
+      await webhooks.queue.close();
       await db.drop();
     },
   };

@@ -21,3 +21,8 @@ export interface HeaderNames {
 export function headerNames(prefix: 'Service' | 'Platform'): HeaderNames {
   return { event: `X-${prefix}-Event`, delivery: `X-${prefix}-Delivery`, signature: `X-${prefix}-Signature` };
 }
+
+/** The property-marketing service sends `X-Service-*`, the agent platform `X-Platform-*`. */
+export function headersForService(service: 'property' | 'agents'): HeaderNames {
+  return headerNames(service === 'property' ? 'Service' : 'Platform');
+}

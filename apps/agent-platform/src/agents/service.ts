@@ -1,6 +1,7 @@
 import type { AgentStatus, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
-import { ApiError, NEWEST_FIRST, applyMergePatch, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
+import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
+import { recordEvent } from '@platform/webhooks';
 import { toAgent, toColumns } from './mapping.js';
 import { AgentInputSchema, type Agent, type AgentInput, type AgentPatch } from './schemas.js';
 import { AGENT_TRANSITIONS, canTransition, type AgentAction } from './transitions.js';
@@ -24,6 +25,9 @@ export type AgentService = ReturnType<typeof createAgentService>;
 
 /** Agent deployments of one account at a time; every query is scoped by `account_id`. */
 export function createAgentService({ db, cursors, now }: AgentServiceDeps) {
+  const emit = (tx: Pick<PrismaClient, 'outboxEvent'>, accountId: string, type: string, data: Record<string, unknown>, at: Date) =>
+    recordEvent(tx, { accountId, service: 'agents', type, data, now: at });
+
   async function find(accountId: string, id: string) {
     const row = await db.agentDeployment.findFirst({ where: { id, account_id: accountId } });
     if (!row) throw notFound(NOT_FOUND_MESSAGE);
@@ -33,10 +37,13 @@ export function createAgentService({ db, cursors, now }: AgentServiceDeps) {
   return {
     async create(accountId: string, input: AgentInput): Promise<Agent> {
       const at = now();
-      const row = await db.agentDeployment.create({
-        data: { id: newId('agt'), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+      return db.$transaction(async (tx) => {
+        const row = await tx.agentDeployment.create({
+          data: { id: newId('agt', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+        });
+        await emit(tx, accountId, 'agent.created', { agent_id: row.id, status: row.status }, at);
+        return toAgent(row);
       });
-      return toAgent(row);
     },
 
     async get(accountId: string, id: string): Promise<Agent> {
@@ -67,10 +74,14 @@ export function createAgentService({ db, cursors, now }: AgentServiceDeps) {
         if (row.status === 'retired') {
           throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });
         }
-        if (Object.keys(patch).length === 0) return toAgent(row);
-        const { id: _id, status: _s, created_at: _c, updated_at: _u, retired_at: _r, ...current } = toAgent(row);
+        const before = toAgent(row);
+        const { id: _id, status: _s, created_at: _c, updated_at: _u, retired_at: _r, ...current } = before;
         const input = applyMergePatch(current, patch, validateInput);
-        const updated = await tx.agentDeployment.update({ where: { id }, data: { ...toColumns(input), updated_at: now() } });
+        const at = now();
+        const changed = changedPaths(before, toAgent({ ...row, ...(toColumns(input) as Partial<typeof row>) }));
+        if (changed.length === 0) return before; // nothing to write, nothing to announce
+        const updated = await tx.agentDeployment.update({ where: { id }, data: { ...toColumns(input), updated_at: at } });
+        await emit(tx, accountId, 'agent.updated', { agent_id: id, changed_fields: changed }, at);
         return toAgent(updated);
       });
     },
@@ -79,18 +90,22 @@ export function createAgentService({ db, cursors, now }: AgentServiceDeps) {
     async transition(accountId: string, id: string, action: AgentAction): Promise<Agent> {
       const { from, to } = AGENT_TRANSITIONS[action];
       const at = now();
-      const result = await db.agentDeployment.updateMany({
-        where: { id, account_id: accountId, status: { in: [...from] } },
-        data: { status: to, updated_at: at, ...(to === 'retired' ? { retired_at: at } : {}) },
-      });
-      const row = await find(accountId, id);
-      if (result.count === 0 && !canTransition(action, row.status)) {
-        throw new ApiError('invalid_transition', {
-          message: `Cannot ${action} an agent in status ${row.status}; allowed from: ${from.join(', ')}.`,
-          details: [{ field: 'status', reason: 'not_allowed' }],
+      return db.$transaction(async (tx) => {
+        const result = await tx.agentDeployment.updateMany({
+          where: { id, account_id: accountId, status: { in: [...from] } },
+          data: { status: to, updated_at: at, ...(to === 'retired' ? { retired_at: at } : {}) },
         });
-      }
-      return toAgent(row);
+        const row = await tx.agentDeployment.findFirst({ where: { id, account_id: accountId } });
+        if (!row) throw notFound(NOT_FOUND_MESSAGE);
+        if (result.count === 0 && !canTransition(action, row.status)) {
+          throw new ApiError('invalid_transition', {
+            message: `Cannot ${action} an agent in status ${row.status}; allowed from: ${from.join(', ')}.`,
+            details: [{ field: 'status', reason: 'not_allowed' }],
+          });
+        }
+        if (result.count === 1) await emit(tx, accountId, 'agent.archived', { agent_id: id, status: 'retired' }, at);
+        return toAgent(row);
+      });
     },
   };
 }

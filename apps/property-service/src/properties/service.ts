@@ -1,6 +1,7 @@
 import type { PrismaClient, PropertyStatus, PropertyType } from '@platform/db';
 import { newId } from '@platform/db';
-import { ApiError, NEWEST_FIRST, applyMergePatch, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
+import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
+import { recordEvent } from '@platform/webhooks';
 import { toColumns, toProperty } from './mapping.js';
 import { PropertyInputSchema, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
 import { PROPERTY_TRANSITIONS, canTransition, type PropertyAction } from './transitions.js';
@@ -25,6 +26,9 @@ export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
 export function createPropertyService({ db, cursors, now }: PropertyServiceDeps) {
+  const emit = (tx: Pick<PrismaClient, 'outboxEvent'>, accountId: string, type: string, data: Record<string, unknown>, at: Date) =>
+    recordEvent(tx, { accountId, service: 'property', type, data, now: at });
+
   async function find(accountId: string, id: string) {
     const row = await db.property.findFirst({ where: { id, account_id: accountId } });
     if (!row) throw notFound(NOT_FOUND_MESSAGE);
@@ -34,10 +38,13 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
   return {
     async create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
-      const row = await db.property.create({
-        data: { id: newId('prop'), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+      return db.$transaction(async (tx) => {
+        const row = await tx.property.create({
+          data: { id: newId('prop', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+        });
+        await emit(tx, accountId, 'property.created', { property_id: row.id, status: row.status, type: row.type }, at);
+        return toProperty(row);
       });
-      return toProperty(row);
     },
 
     async get(accountId: string, id: string): Promise<Property> {
@@ -68,10 +75,15 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
         if (row.status === 'archived') {
           throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
         }
-        if (Object.keys(patch).length === 0) return toProperty(row);
-        const { id: _id, status: _s, media_count: _m, created_at: _c, updated_at: _u, ...current } = toProperty(row);
+        const before = toProperty(row);
+        const { id: _id, status: _s, media_count: _m, created_at: _c, updated_at: _u, ...current } = before;
         const input = applyMergePatch(current, patch, validateInput);
-        const updated = await tx.property.update({ where: { id }, data: { ...toColumns(input), updated_at: now() } });
+        const at = now();
+        const after = toProperty({ ...row, ...(toColumns(input) as Partial<typeof row>) });
+        const changed = changedPaths(before, after);
+        if (changed.length === 0) return before; // nothing to write, nothing to announce
+        const updated = await tx.property.update({ where: { id }, data: { ...toColumns(input), updated_at: at } });
+        await emit(tx, accountId, 'property.updated', { property_id: id, changed_fields: changed }, at);
         return toProperty(updated);
       });
     },
@@ -79,18 +91,26 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
     /** Applies a status action of the transition table; an illegal one is 409 `invalid_transition`. */
     async transition(accountId: string, id: string, action: PropertyAction): Promise<Property> {
       const { from, to } = PROPERTY_TRANSITIONS[action];
-      const result = await db.property.updateMany({
-        where: { id, account_id: accountId, status: { in: [...from] } },
-        data: { status: to, updated_at: now() },
-      });
-      const row = await find(accountId, id);
-      if (result.count === 0 && !canTransition(action, row.status)) {
-        throw new ApiError('invalid_transition', {
-          message: `Cannot ${action.replace('-', ' ')} a property in status ${row.status}; allowed from: ${from.join(', ')}.`,
-          details: [{ field: 'status', reason: 'not_allowed' }],
+      const at = now();
+      return db.$transaction(async (tx) => {
+        const result = await tx.property.updateMany({
+          where: { id, account_id: accountId, status: { in: [...from] } },
+          data: { status: to, updated_at: at },
         });
-      }
-      return toProperty(row);
+        const row = await tx.property.findFirst({ where: { id, account_id: accountId } });
+        if (!row) throw notFound(NOT_FOUND_MESSAGE);
+        if (result.count === 0 && !canTransition(action, row.status)) {
+          throw new ApiError('invalid_transition', {
+            message: `Cannot ${action.replace('-', ' ')} a property in status ${row.status}; allowed from: ${from.join(', ')}.`,
+            details: [{ field: 'status', reason: 'not_allowed' }],
+          });
+        }
+        if (result.count === 1) {
+          if (to === 'archived') await emit(tx, accountId, 'property.archived', { property_id: id, status: 'archived' }, at);
+          else await emit(tx, accountId, 'property.updated', { property_id: id, changed_fields: ['status'] }, at);
+        }
+        return toProperty(row);
+      });
     },
   };
 }

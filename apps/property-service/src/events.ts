@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { EventCatalogue } from '@platform/webhooks';
+
+const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.' });
+
+/** The ten event types of the property-marketing service. `data` holds ids and non-personal fields only. */
+export const PROPERTY_EVENTS = [
+  {
+    type: 'property.created',
+    description: 'A new property was saved.',
+    scope: 'properties:read',
+    data: Type.Object({ property_id: Type.String(), status: Type.String(), type: Type.String() }),
+  },
+  {
+    type: 'property.updated',
+    description: 'Master data, price, status or media changed.',
+    scope: 'properties:read',
+    data: Type.Object({ property_id: Type.String(), changed_fields: ChangedFields }),
+  },
+  {
+    type: 'property.archived',
+    description: 'The property was taken off the market.',
+    scope: 'properties:read',
+    data: Type.Object({ property_id: Type.String(), status: Type.Literal('archived') }),
+  },
+  {
+    type: 'listing.completed',
+    description: 'Generation finished, the PDF is ready.',
+    scope: 'listings:read',
+    data: Type.Object({ listing_id: Type.String(), property_id: Type.String(), status: Type.Literal('completed'), pdf_url: Type.String() }),
+  },
+  {
+    type: 'listing.published',
+    description: 'The listing is live on at least one channel.',
+    scope: 'listings:read',
+    data: Type.Object({ listing_id: Type.String(), property_id: Type.String(), channels: Type.Array(Type.String()) }),
+  },
+  {
+    type: 'inquiry.received',
+    description: 'A lead reached out about a property.',
+    scope: 'leads:read',
+    data: Type.Object({ inquiry_id: Type.String(), property_id: Type.String(), interessent_id: Type.String() }),
+  },
+  {
+    type: 'inquiry.scored',
+    description: 'Matching scored an inquiry.',
+    scope: 'leads:read',
+    data: Type.Object({ inquiry_id: Type.String(), property_id: Type.String(), score: Type.Integer({ minimum: 0, maximum: 100 }) }),
+  },
+  {
+    type: 'appointment.confirmed',
+    description: 'A viewing appointment was confirmed.',
+    scope: 'appointments:write',
+    data: Type.Object({ appointment_id: Type.String(), property_id: Type.String(), starts_at: Type.String({ format: 'date-time' }) }),
+  },
+  {
+    type: 'appointment.cancelled',
+    description: 'An appointment was cancelled by either side.',
+    scope: 'appointments:write',
+    data: Type.Object({ appointment_id: Type.String(), property_id: Type.String(), cancelled_by: Type.String() }),
+  },
+  {
+    type: 'settlement.created',
+    description: 'A commission settlement was generated.',
+    scope: 'commissions:read',
+    data: Type.Object({ settlement_id: Type.String(), property_id: Type.String(), amount_cents: Type.Integer() }),
+  },
+] as const satisfies EventCatalogue;

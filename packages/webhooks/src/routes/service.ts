@@ -1,0 +1,185 @@
+import type { PrismaClient, Service } from '@platform/db';
+import { newId } from '@platform/db';
+import { ApiError, NEWEST_FIRST, cursorPage, notFound, validationError, type CursorCodec } from '@platform/http';
+import type { Queue } from 'bullmq';
+import type { EventCatalogue } from '../catalogue.js';
+import { pauseEndpoint, resumeEndpoint } from '../endpoint-ops.js';
+import { enqueueDeliveries, requeueDelivery, type DeliveryJob } from '../queue.js';
+import { SECRET_OVERLAP_MS } from '../schedule.js';
+import { generateSigningSecret, type SecretBox } from '../secret-box.js';
+import { checkTargetUrl, type Resolver, type SsrfPolicy } from '../ssrf.js';
+import { toDelivery, toWebhook } from './mapping.js';
+
+export interface WebhookInfrastructure {
+  queue: Queue<DeliveryJob>;
+  secrets: SecretBox;
+  policy: SsrfPolicy;
+  resolver?: Resolver;
+}
+
+export interface WebhookServiceDeps extends WebhookInfrastructure {
+  db: PrismaClient;
+  catalogue: EventCatalogue;
+  cursors: CursorCodec;
+  now: () => Date;
+  service: Service;
+}
+
+export interface Caller {
+  accountId: string;
+  scopes: ReadonlySet<string>;
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/** Webhook endpoints of one account and service; a key manages only endpoints whose events it could read. */
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const { db, catalogue, service } = deps;
+  const scopeOf = new Map(catalogue.map((e) => [e.type, e.scope]));
+
+  function requireScopesFor(caller: Caller, events: readonly string[]): void {
+    const missing = [...new Set(events.map((type) => scopeOf.get(type)).filter((s): s is string => !!s && !caller.scopes.has(s)))];
+    if (missing.length > 0) {
+      throw new ApiError('scope_missing', {
+        message: 'A key can only receive events whose data it may read.',
+        details: missing.map((scope) => ({ field: scope, reason: 'not_granted' as const })),
+      });
+    }
+  }
+
+  async function checkUrl(url: string): Promise<void> {
+    const problem = await checkTargetUrl(url, deps.policy, deps.resolver);
+    if (problem) throw validationError([{ field: 'url', reason: problem.startsWith('not a valid') ? 'invalid_format' : 'not_allowed' }], `The url ${problem}.`);
+  }
+
+  async function find(caller: Caller, id: string) {
+    const endpoint = await db.webhookEndpoint.findFirst({ where: { id, account_id: caller.accountId, service } });
+    if (!endpoint) throw notFound('No webhook with this id.');
+    requireScopesFor(caller, endpoint.events);
+    return endpoint;
+  }
+
+  return {
+    async create(caller: Caller, body: { url: string; events: string[]; description?: string }) {
+      requireScopesFor(caller, body.events);
+      await checkUrl(body.url);
+      const secret = generateSigningSecret();
+      const at = deps.now();
+      const row = await db.webhookEndpoint.create({
+        data: {
+          id: newId('whk', at.getTime()),
+          account_id: caller.accountId,
+          service,
+          url: body.url,
+          events: body.events,
+          description: body.description ?? null,
+          secret_encrypted: deps.secrets.encrypt(secret),
+          created_at: at,
+          updated_at: at,
+        },
+      });
+      return { ...toWebhook(row), signing_secret: secret };
+    },
+
+    list(caller: Caller, query: { limit: number; cursor?: string }) {
+      return cursorPage({
+        cursors: deps.cursors,
+        scope: `webhooks:${caller.accountId}:${service}`,
+        cursor: query.cursor,
+        limit: query.limit,
+        fetch: (after, take) => db.webhookEndpoint.findMany({ where: { account_id: caller.accountId, service, ...after }, orderBy: NEWEST_FIRST, take }),
+        map: toWebhook,
+      });
+    },
+
+    async get(caller: Caller, id: string) {
+      return toWebhook(await find(caller, id));
+    },
+
+    async update(caller: Caller, id: string, body: { url?: string; events?: string[]; description?: string | null; status?: 'active' | 'paused' }) {
+      const endpoint = await find(caller, id);
+      if (body.events) requireScopesFor(caller, body.events);
+      if (body.url !== undefined) await checkUrl(body.url);
+      const at = deps.now();
+      await db.webhookEndpoint.update({
+        where: { id },
+        data: { url: body.url, events: body.events, description: body.description, updated_at: at },
+      });
+      if (body.status === 'active' && endpoint.status === 'paused') await resumeEndpoint(db, deps.queue, id, at);
+      if (body.status === 'paused' && endpoint.status === 'active') await pauseEndpoint(db, id, at);
+      return toWebhook(await db.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
+    },
+
+    async remove(caller: Caller, id: string) {
+      await find(caller, id);
+      await db.webhookEndpoint.delete({ where: { id } });
+    },
+
+    async deliveries(caller: Caller, id: string, query: { limit: number; cursor?: string; status?: 'pending' | 'succeeded' | 'failed' | 'held' }) {
+      await find(caller, id);
+      return cursorPage({
+        cursors: deps.cursors,
+        scope: `deliveries:${id}:${query.status ?? ''}`,
+        cursor: query.cursor,
+        limit: query.limit,
+        fetch: (after, take) =>
+          db.webhookDelivery.findMany({
+            where: { endpoint_id: id, status: query.status, ...after },
+            orderBy: NEWEST_FIRST,
+            take,
+            include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } },
+          }),
+        map: toDelivery,
+      });
+    },
+
+    async retry(caller: Caller, id: string, deliveryId: string) {
+      const endpoint = await find(caller, id);
+      const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint_id: id } });
+      if (!delivery) throw notFound('No delivery with this id.');
+      if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
+      const at = deps.now();
+      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, updated_at: at } });
+      if (!(await requeueDelivery(deps.queue, deliveryId))) throw new ApiError('conflict', { message: 'The delivery is being attempted right now.' });
+      return toDelivery(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } } }));
+    },
+
+    /** A signed `webhook.test` event for this endpoint only. */
+    async test(caller: Caller, id: string) {
+      const endpoint = await find(caller, id);
+      if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
+      const at = deps.now();
+      const eventId = newId('evt', at.getTime());
+      const deliveryId = newId('dlv', at.getTime());
+      const payload = JSON.stringify({ id: eventId, type: 'webhook.test', created_at: at.toISOString(), data: { webhook_id: id } });
+      await db.$transaction([
+        db.outboxEvent.create({ data: { id: eventId, account_id: caller.accountId, service, type: 'webhook.test', payload, created_at: at, relayed_at: at } }),
+        db.webhookDelivery.create({ data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, created_at: at, updated_at: at } }),
+      ]);
+      await enqueueDeliveries(deps.queue, [deliveryId]);
+      return { event_id: eventId, delivery_id: deliveryId };
+    },
+
+    /** New secret; for 24 h both sign, so receivers can switch without losing deliveries. */
+    async rotateSecret(caller: Caller, id: string) {
+      const endpoint = await find(caller, id);
+      const at = deps.now();
+      const secret = generateSigningSecret();
+      const expires = new Date(at.getTime() + SECRET_OVERLAP_MS);
+      await db.webhookEndpoint.update({
+        where: { id },
+        data: {
+          secret_encrypted: deps.secrets.encrypt(secret),
+          previous_secret_encrypted: endpoint.secret_encrypted,
+          previous_secret_expires_at: expires,
+          updated_at: at,
+        },
+      });
+      return { id, signing_secret: secret, previous_secret_expires_at: expires.toISOString() };
+    },
+
+    eventTypes() {
+      return { data: catalogue.map((e) => ({ type: e.type, description: e.description, scope: e.scope, data_schema: e.data })) };
+    },
+  };
+}
