@@ -6,6 +6,15 @@ let ctx: AgentTestContext;
 let mine: string;
 let theirs: string;
 let spareKeyId: string;
+let myHook: string;
+let theirHook: string;
+const onHook = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', suffix: string, body?: unknown) => ({
+  method,
+  url: `/v1/webhooks/${myHook}${suffix}`,
+  otherTenantUrl: `/v1/webhooks/${theirHook}${suffix}`,
+  missingUrl: `/v1/webhooks/whk_missing${suffix}`,
+  body,
+});
 
 beforeAll(async () => {
   ctx = await startAgentApp();
@@ -14,6 +23,9 @@ beforeAll(async () => {
   theirs = (await create(ctx.other.key)).json().id;
   // The DELETE route points at a spare key, so that a wrong success would not revoke the tenant's own key.
   spareKeyId = (await addKey(ctx.db.prisma, ctx.tenant, { service: 'agents', scopes: ['agents:read'] })).id;
+  const hook = { url: 'https://hooks.example.com/x', events: ['agent.created'] };
+  myHook = (await ctx.send('POST', '/v1/webhooks', hook)).json().id;
+  theirHook = (await ctx.send('POST', '/v1/webhooks', hook, ctx.other.key)).json().id;
 });
 afterAll(() => ctx.close());
 
@@ -52,6 +64,16 @@ describeSecurity('agent platform /v1', () => ({
       otherTenantUrl: `/v1/api-keys/${ctx.other.keyId}`,
       missingUrl: '/v1/api-keys/key_doesnotexist',
     },
+    { method: 'POST', url: '/v1/webhooks', body: { url: 'https://hooks.example.com/y', events: ['agent.created'] } },
+    { method: 'GET', url: '/v1/webhooks' },
+    { method: 'GET', url: '/v1/event-types' },
+    onHook('GET', ''),
+    onHook('PATCH', '', { description: 'changed' }),
+    onHook('DELETE', ''),
+    onHook('GET', '/deliveries'),
+    onHook('POST', '/deliveries/dlv_missing/retry'),
+    onHook('POST', '/test'),
+    onHook('POST', '/rotate-secret'),
   ],
 }));
 

@@ -4,7 +4,7 @@ import { buildPropertyApp } from '../src/app.js';
 export type PropertyTestContext = TestApp;
 
 /** The property app on its own database, with two tenants holding every scope. */
-export const startPropertyApp = () => startTestApp('property', buildPropertyApp);
+export const startPropertyApp = (options: { allowPrivateTargets?: boolean } = {}) => startTestApp('property', buildPropertyApp, options);
 
 export const validProperty = () => ({
   type: 'apartment',

@@ -21,6 +21,16 @@ beforeAll(async () => {
     body,
   });
   const theirKey = (await ctx.db.prisma.apiKey.findFirstOrThrow({ where: { application_id: ctx.other.applicationId } })).id;
+  const hook = { url: 'https://hooks.example.com/x', events: ['property.created'] };
+  const myHook = (await ctx.send('POST', '/v1/webhooks', hook)).json().id;
+  const theirHook = (await ctx.send('POST', '/v1/webhooks', hook, ctx.other.key)).json().id;
+  const onHook = (method: SecurityRoute['method'], suffix: string, body?: unknown): SecurityRoute => ({
+    method,
+    url: `/v1/webhooks/${myHook}${suffix}`,
+    otherTenantUrl: `/v1/webhooks/${theirHook}${suffix}`,
+    missingUrl: `/v1/webhooks/whk_missing${suffix}`,
+    body,
+  });
   routes.push(
     { method: 'POST', url: '/v1/properties', scope: 'properties:write', body: validProperty() },
     { method: 'GET', url: '/v1/properties', scope: 'properties:read' },
@@ -30,6 +40,16 @@ beforeAll(async () => {
     { method: 'GET', url: '/v1/api-keys', scope: 'keys:manage' },
     { method: 'POST', url: '/v1/api-keys', scope: 'keys:manage', body: {} },
     { method: 'DELETE', url: `/v1/api-keys/${ctx.tenant.keyId}`, otherTenantUrl: `/v1/api-keys/${theirKey}`, missingUrl: '/v1/api-keys/key_missing', scope: 'keys:manage' },
+    { method: 'POST', url: '/v1/webhooks', body: hook },
+    { method: 'GET', url: '/v1/webhooks' },
+    { method: 'GET', url: '/v1/event-types' },
+    onHook('GET', ''),
+    onHook('PATCH', '', { description: 'changed' }),
+    onHook('DELETE', ''),
+    onHook('GET', '/deliveries'),
+    onHook('POST', '/deliveries/dlv_missing/retry'),
+    onHook('POST', '/test'),
+    onHook('POST', '/rotate-secret'),
   );
 });
 afterAll(() => ctx.close());

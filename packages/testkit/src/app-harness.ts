@@ -35,8 +35,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds an app on a database of its own with captured logs and an adjustable clock. */
-export async function startTestApp(service: Service, build: (deps: AppBuildDeps) => Promise<FastifyInstance>): Promise<TestApp> {
+/** Builds an app on a database of its own with captured logs, an adjustable clock and a webhook queue of its own. */
+export async function startTestApp(
+  service: Service,
+  build: (deps: AppBuildDeps) => Promise<FastifyInstance>,
+  options: { allowPrivateTargets?: boolean } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs = new LogCapture();
   const clock = { now: new Date() };
@@ -44,7 +48,7 @@ export async function startTestApp(service: Service, build: (deps: AppBuildDeps)
   const webhooks = {
     queue: createDeliveryQueue(redis.connection, redis.prefix),
     secrets: new SecretBox(randomBytes(32).toString('hex')),
-    policy: { allowPrivateTargets: true },
+    policy: { allowPrivateTargets: options.allowPrivateTargets ?? true },
   };
   const app = await build({ db: db.prisma, webhooks, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now });
   await app.ready();

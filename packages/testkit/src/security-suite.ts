@@ -12,7 +12,8 @@ export interface SecurityRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path to a record of the suite's tenant (or a collection). */
   url: string;
-  scope: string;
+  /** The route's scope; omitted where the scope follows from the data (webhooks), so no 403 case. */
+  scope?: string;
   body?: unknown;
   /** Same route on a record of another account: must be 404 like a missing record. */
   otherTenantUrl?: string;
@@ -93,7 +94,7 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
     });
 
     it('answers 403 with the exact scope body when the scope is missing', async () => {
-      for (const route of fx.routes) {
+      for (const route of fx.routes.filter((r): r is SecurityRoute & { scope: string } => r.scope !== undefined)) {
         const others = SCOPES[fx.service].filter((scope) => scope !== route.scope);
         const { key } = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others });
         const res = await call(route, { apikey: key });

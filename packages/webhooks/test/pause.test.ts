@@ -4,7 +4,7 @@ import { resumeEndpoint } from '../src/endpoint-ops.js';
 import { recordEvent } from '../src/outbox.js';
 import { relayOnce } from '../src/relay.js';
 import { startPipeline } from './pipeline.js';
-import { startReceiver, until } from './receiver.js';
+import { startReceiver, until } from '@platform/testkit';
 
 let p: Awaited<ReturnType<typeof startPipeline>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,23 +1,21 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received {
+export interface ReceivedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   raw: Buffer;
 }
 
-/** A real HTTP receiver on loopback that records raw bodies; `respond` decides each answer. */
-export async function startReceiver(respond: (req: Received, res: ServerResponse) => void = (_r, res) => res.writeHead(200).end('ok')) {
-  const received: Received[] = [];
-  const waiters: (() => void)[] = [];
+/** A real HTTP receiver on loopback that keeps every raw body; `respond` decides each answer. */
+export async function startReceiver(respond: (req: ReceivedRequest, res: ServerResponse) => void = (_r, res) => res.writeHead(200).end('ok')) {
+  const received: ReceivedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const entry = { path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks) };
       received.push(entry);
-      waiters.splice(0).forEach((w) => w());
       receiver.respond(entry, res);
     });
   });
@@ -26,23 +24,25 @@ export async function startReceiver(respond: (req: Received, res: ServerResponse
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     respond,
-    /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
-    async waitFor(count: number, timeoutMs = 10_000): Promise<Received[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} requests`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-      return received;
+    /** Resolves with the requests once `count` have arrived at `path` (any path when omitted). */
+    async waitFor(count: number, path?: string, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+      return until(async () => {
+        const matching = received.filter((r) => path === undefined || r.path === path);
+        return matching.length >= count ? matching : undefined;
+      }, timeoutMs);
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return receiver;
 }
 
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Polls until `probe` returns something truthy. */
 export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '@platform/testkit';
+import { deliveryDispatcher, headersForService, startDeliveryWorker, startRelay, verifySignature } from '@platform/webhooks';
+import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
+
+let ctx: AgentTestContext;
+let receiver: Receiver;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  ctx = await startAgentApp();
+  receiver = await startReceiver();
+  const { queue, secrets, policy } = ctx.webhooks;
+  const now = () => new Date();
+  const relay = startRelay({ db: ctx.db.prisma, queue, now }, { intervalMs: 20 });
+  const worker = startDeliveryWorker(
+    { db: ctx.db.prisma, secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(policy) },
+    { connection: queue.opts.connection as never, prefix: queue.opts.prefix },
+  );
+  stop = async () => {
+    await relay.stop();
+    await worker.close();
+  };
+});
+afterAll(async () => {
+  await stop();
+  await receiver.close();
+  await ctx.close();
+});
+
+describe('agent platform webhooks', () => {
+  it('delivers agent.created, .updated and .archived with X-Platform-* headers', async () => {
+    const hook = (await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/agents`, events: ['agent.created', 'agent.updated', 'agent.archived'] })).json();
+    const agent = (await ctx.send('POST', '/v1/agents', validAgent())).json();
+    await ctx.send('PATCH', `/v1/agents/${agent.id}`, { chargeback_rate: { amount_cents: 150 } });
+    await ctx.send('POST', `/v1/agents/${agent.id}/retire`);
+    const got = await receiver.waitFor(3, '/agents');
+    for (const request of got) {
+      expect(request.headers['x-service-signature']).toBeUndefined();
+      expect(verifySignature(request.raw, String(request.headers['x-platform-signature']), hook.signing_secret).valid).toBe(true);
+      expect(request.headers['x-platform-delivery']).toMatch(/^dlv_/);
+    }
+    const byType = Object.fromEntries(got.map((r) => [String(r.headers['x-platform-event']), JSON.parse(r.raw.toString())]));
+    expect(byType['agent.created'].data).toEqual({ agent_id: agent.id, status: 'active' });
+    expect(byType['agent.updated'].data).toEqual({ agent_id: agent.id, changed_fields: ['chargeback_rate.amount_cents'] });
+    expect(byType['agent.archived'].data).toEqual({ agent_id: agent.id, status: 'retired' });
+  });
+
+  it('has its own catalogue of ten event types', async () => {
+    const types = (await ctx.send('GET', '/v1/event-types')).json().data.map((e: { type: string }) => e.type);
+    expect(types).toHaveLength(10);
+    expect(types).toContain('catalog_entry.completed');
+    expect(types).not.toContain('property.created');
+    const res = await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/x`, events: ['property.created'] });
+    expect(res.statusCode).toBe(422);
+  });
+});
