@@ -60,6 +60,8 @@ async function startRedisServer(dir: string, port: number): Promise<ChildProcess
   mkdirSync(dir, { recursive: true });
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--save', ''];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
+  // Also on an abrupt exit (a second Ctrl-C skips the graceful close): never leave it orphaned.
+  process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {
     child.once('error', () =>
       reject(new RedisUnavailableError('redis-server was not found: install it (e.g. apt-get install redis-server) or set REDIS_URL to a running Redis.')),
