@@ -66,68 +66,94 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
   }
 }
 
+interface DeliveryRow {
+  id: string;
+  status: string;
+  type: string;
+  payload: string;
+  endpoint_id: string;
+  url: string;
+  service: Service;
+  endpoint_status: string;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+}
+
+/** Decrypted secrets by ciphertext: decrypting once per endpoint and rotation is enough. */
+const secretCache = new Map<string, string>();
+function decryptCached(box: SecretBox, ciphertext: string): string {
+  let plain = secretCache.get(ciphertext);
+  if (plain === undefined) {
+    if (secretCache.size > 10_000) secretCache.clear();
+    plain = box.decrypt(ciphertext);
+    secretCache.set(ciphertext, plain);
+  }
+  return plain;
+}
+
 /**
  * One attempt of one delivery. `attempt` is 1 for the first try; the caller (the BullMQ worker)
  * retries on `retry` after the schedule's delay. Safe to run twice for the same attempt
- * (BullMQ is at-least-once): finished deliveries are skipped.
+ * (BullMQ is at-least-once): finished deliveries are skipped. The hot path is one read and one
+ * write statement.
  */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
-  const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
+  const [delivery] = await deps.db.$queryRaw<DeliveryRow[]>`
+    SELECT d.id, d.status::text AS status, e.type, e.payload, ep.id AS endpoint_id, ep.url, ep.service::text AS service,
+           ep.status::text AS endpoint_status, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since
+    FROM webhook_deliveries d
+    JOIN outbox_events e ON e.id = d.event_id
+    JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+    WHERE d.id = ${deliveryId}`;
   if (!delivery || delivery.status !== 'pending') return 'skipped';
-  const { endpoint, event } = delivery;
-  if (endpoint.status === 'paused') {
+  if (delivery.endpoint_status === 'paused') {
     await deps.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'held', next_attempt_at: null, updated_at: deps.now() } });
     return 'held';
   }
   const startedAt = deps.now();
-  const secrets = [deps.secrets.decrypt(endpoint.secret_encrypted)];
-  if (endpoint.previous_secret_encrypted && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > startedAt) {
-    secrets.push(deps.secrets.decrypt(endpoint.previous_secret_encrypted));
+  const secrets = [decryptCached(deps.secrets, delivery.secret_encrypted)];
+  if (delivery.previous_secret_encrypted && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > startedAt) {
+    secrets.push(decryptCached(deps.secrets, delivery.previous_secret_encrypted));
   }
-  const names = deps.headersFor(endpoint.service);
-  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const names = deps.headersFor(delivery.service);
   const clockStart = performance.now();
-  const result = await send(deps, endpoint.url, event.payload, {
-    [names.event]: event.type,
+  const result = await send(deps, delivery.url, delivery.payload, {
+    [names.event]: delivery.type,
     [names.delivery]: delivery.id,
-    [names.signature]: signatureHeader(secrets, timestamp, event.payload),
+    [names.signature]: signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), delivery.payload),
   });
   const durationMs = Math.round(performance.now() - clockStart);
   const at = deps.now();
-  const outcome = decide(deps, result, attempt, endpoint.failing_since ?? at, at);
+  const outcome = decide(deps, result, attempt, delivery.failing_since ?? at, at);
   const delay = outcome === 'retry' ? retryDelay(attempt, deps.retryDelaysMs ?? RETRY_DELAYS_MS)! : 0;
-
-  await deps.db.$transaction([
-    deps.db.deliveryAttempt.create({
-      data: {
-        id: newId('att', at.getTime()),
-        delivery_id: delivery.id,
-        attempted_at: startedAt,
-        status_code: result.statusCode,
-        duration_ms: durationMs,
-        error_class: result.errorClass,
-        response_excerpt: result.excerpt,
-      },
-    }),
-    deps.db.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        status: outcome === 'retry' ? 'pending' : outcome,
-        attempt_count: { increment: 1 },
-        next_attempt_at: outcome === 'retry' ? new Date(at.getTime() + delay) : null,
-        updated_at: at,
-      },
-    }),
-    outcome === 'succeeded'
-      ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { last_success_at: at, failing_since: null } })
-      : deps.db.webhookEndpoint.updateMany({
-          where: { id: endpoint.id, failing_since: null },
-          data: { failing_since: at },
-        }),
-    ...(outcome === 'held'
-      ? [deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: 'paused', paused_at: at, updated_at: at } })]
-      : []),
-  ]);
+  const status = outcome === 'retry' ? 'pending' : outcome;
+  const nextAttempt = outcome === 'retry' ? new Date(at.getTime() + delay) : null;
+  const ok = outcome === 'succeeded';
+  const pause = outcome === 'held';
+  // One statement: the attempt, the delivery and (only when something changes) the endpoint. The
+  // endpoint row is touched at most about once a second on success, so parallel deliveries to one
+  // endpoint do not queue up behind its row lock.
+  await deps.db.$executeRaw`
+    WITH attempt AS (
+      INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error_class, response_excerpt)
+      VALUES (${newId('att', at.getTime())}, ${delivery.id}, ${startedAt}, ${result.statusCode}, ${durationMs}, ${result.errorClass}, ${result.excerpt})
+    ), delivery AS (
+      UPDATE webhook_deliveries
+      SET status = ${status}::"DeliveryStatus", attempt_count = attempt_count + 1, next_attempt_at = ${nextAttempt}, updated_at = ${at}
+      WHERE id = ${delivery.id}
+    )
+    UPDATE webhook_endpoints SET
+      last_success_at = CASE WHEN ${ok} THEN ${at} ELSE last_success_at END,
+      failing_since = CASE WHEN ${ok} THEN NULL ELSE COALESCE(failing_since, ${at}) END,
+      status = CASE WHEN ${pause} THEN 'paused'::"WebhookStatus" ELSE status END,
+      paused_at = CASE WHEN ${pause} THEN ${at} ELSE paused_at END,
+      updated_at = CASE WHEN ${pause} THEN ${at} ELSE updated_at END
+    WHERE id = ${delivery.endpoint_id}
+      AND (${pause}
+        OR (${ok} AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < ${new Date(at.getTime() - 1000)}))
+        OR (NOT ${ok} AND failing_since IS NULL))`;
   return outcome;
 }
 

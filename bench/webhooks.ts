@@ -1,0 +1,158 @@
+// Webhook throughput and latency: events are created through the property API (real HTTP), relayed,
+// queued in Redis and delivered to a local receiver. Reports deliveries/s and commit → receipt latency.
+//   pnpm bench:webhooks [--events 4000] [--rate 200] [--seconds 15] [--endpoints 1] [--workers 1]
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'undici';
+import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
+import { createApiKey } from '@platform/auth';
+import { buildPropertyApp } from '@platform/property-service';
+import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '4000' },
+    rate: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '15' },
+    endpoints: { type: 'string', default: '1' },
+    workers: { type: 'string', default: '1' },
+  },
+});
+const EVENTS = Number(values.events);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const ENDPOINTS = Number(values.endpoints);
+const WORKERS = Number(values.workers);
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+const pgPort = 20_000 + Math.floor(Math.random() * 10_000);
+const redisPort = pgPort + 10_000;
+const pg = await startEmbeddedPostgres({ dataDir: dir, port: pgPort, persistent: false, durable: false });
+const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+await new Promise((resolve) => setTimeout(resolve, 500));
+await runMigrations(pg.adminUrl);
+const db = createPrisma({ url: pg.adminUrl, maxConnections: 20 });
+const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
+const queue = createDeliveryQueue(connection);
+const secretKey = randomBytes(32).toString('hex');
+const webhooks = { queue, secrets: new SecretBox(secretKey), policy: { allowPrivateTargets: true } };
+const pepper = randomBytes(32).toString('hex');
+
+const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+// Receiver: records when each event id arrives.
+const receivedAt = new Map<string, number[]>();
+let received = 0;
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const now = Date.now();
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as { id: string; created_at: string };
+    received++;
+    const list = receivedAt.get(event.id) ?? [];
+    list.push(now - Date.parse(event.created_at));
+    receivedAt.set(event.id, list);
+    res.writeHead(202).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+const account = await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
+await db.application.create({ data: { id: 'app_bench', account_id: account.id, service: 'property', name: 'bench' } });
+const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: 'property', environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
+const client = new Agent({ connections: 64 });
+const call = (method: 'POST' | 'GET', path: string, body?: object) =>
+  request(`${apiUrl}${path}`, { method, dispatcher: client, headers: { apikey: key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then(async (r) => {
+    const text = await r.body.text();
+    if (r.statusCode >= 300) throw new Error(`${r.statusCode} ${text}`);
+    return text;
+  });
+for (let i = 0; i < ENDPOINTS; i++) await call('POST', '/v1/webhooks', { url: `${receiverUrl}/hook/${i}`, events: ['property.created'] });
+
+const property = { type: 'apartment', title: 'Benchmark flat', address: { postal_code: '10115', city: 'Berlin' } };
+
+/** The relay and worker run in their own process (as in production), so they get a core of their own. */
+async function startWorkerProcess() {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname], {
+    env: { ...process.env, BENCH_DATABASE_URL: pg.adminUrl, BENCH_REDIS_PORT: String(redisPort), BENCH_SECRET_KEY: secretKey },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return child;
+}
+
+async function waitForDeliveries(expected: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (received < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+// 1. Throughput: EVENTS events created through the API (outbox rows, relay stopped), then the
+//    relay and worker start and drain them; deliveries/s = deliveries / drain time.
+received = 0;
+receivedAt.clear();
+const start = Date.now();
+let next = 0;
+await Promise.all(Array.from({ length: 32 }, async () => {
+  while (next < EVENTS) {
+    next++;
+    await call('POST', '/v1/properties', property);
+  }
+}));
+const created = Date.now();
+const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess()));
+await waitForDeliveries(EVENTS * ENDPOINTS, 180_000);
+const end = Date.now();
+const throughput = {
+  events: EVENTS,
+  deliveries: received,
+  api_events_per_second: Math.round(EVENTS / ((created - start) / 1000)),
+  drain_seconds: (end - created) / 1000,
+  deliveries_per_second: Math.round(received / ((end - created) / 1000)),
+};
+
+// 2. Latency at a steady RATE events/s for SECONDS seconds: commit (event created_at) → receipt.
+received = 0;
+receivedAt.clear();
+const total = RATE * SECONDS;
+const paceStart = Date.now();
+const inflight: Promise<unknown>[] = [];
+for (let i = 0; i < total; i++) {
+  const due = paceStart + (i * 1000) / RATE;
+  const wait = due - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  inflight.push(call('POST', '/v1/properties', property));
+}
+await Promise.all(inflight);
+await waitForDeliveries(total * ENDPOINTS, 60_000);
+const latencies = [...receivedAt.values()].flat().sort((a, b) => a - b);
+const latency = { rate_per_second: RATE, events: total, deliveries: latencies.length, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), max_ms: latencies.at(-1) };
+
+console.log(JSON.stringify({ endpoints_per_event: ENDPOINTS, worker_processes: WORKERS, throughput, latency }, null, 2));
+
+for (const worker of workers) {
+  worker.kill('SIGTERM');
+  await new Promise((resolve) => worker.once('exit', resolve));
+}
+await queue.close();
+await app.close();
+receiver.close();
+await client.close();
+await db.$disconnect();
+redis.kill();
+await pg.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);

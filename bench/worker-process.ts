@@ -1,0 +1,21 @@
+// The relay and delivery worker in a process of their own, as apps/worker runs them in production.
+import { createPrisma } from '@platform/db';
+import { SecretBox, createDeliveryQueue, deliveryDispatcher, headersForService, startDeliveryWorker, startRelay } from '@platform/webhooks';
+
+const env = process.env as Record<string, string>;
+const db = createPrisma({ url: env.BENCH_DATABASE_URL, maxConnections: 20 });
+const connection = { host: '127.0.0.1', port: Number(env.BENCH_REDIS_PORT), maxRetriesPerRequest: null };
+const queue = createDeliveryQueue(connection);
+const now = () => new Date();
+const relay = startRelay({ db, queue, now }, { intervalMs: 10 });
+const worker = startDeliveryWorker(
+  { db, secrets: new SecretBox(env.BENCH_SECRET_KEY), headersFor: headersForService, now, dispatcher: deliveryDispatcher({ allowPrivateTargets: true }) },
+  { connection, concurrency: Number(env.BENCH_CONCURRENCY ?? 100) },
+);
+process.stdout.write('ready\n');
+process.on('SIGTERM', async () => {
+  await relay.stop();
+  await worker.close();
+  await queue.close();
+  process.exit(0);
+});
