@@ -5,6 +5,7 @@ import type { HeaderNames } from './catalogue.js';
 import { DELIVERY_TIMEOUT_MS, PAUSE_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from './schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeader } from './signature.js';
+import { recordPause, storeFor, type AttemptRecord } from './delivery-store.js';
 import { guardedLookup, type SsrfPolicy } from './ssrf.js';
 
 export interface DeliveryDeps {
@@ -66,20 +67,6 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
   }
 }
 
-interface DeliveryRow {
-  id: string;
-  status: string;
-  type: string;
-  payload: string;
-  endpoint_id: string;
-  url: string;
-  service: Service;
-  endpoint_status: string;
-  secret_encrypted: string;
-  previous_secret_encrypted: string | null;
-  previous_secret_expires_at: Date | null;
-  failing_since: Date | null;
-}
 
 /** Decrypted secrets by ciphertext: decrypting once per endpoint and rotation is enough. */
 const secretCache = new Map<string, string>();
@@ -100,13 +87,8 @@ function decryptCached(box: SecretBox, ciphertext: string): string {
  * write statement.
  */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
-  const [delivery] = await deps.db.$queryRaw<DeliveryRow[]>`
-    SELECT d.id, d.status::text AS status, e.type, e.payload, ep.id AS endpoint_id, ep.url, ep.service::text AS service,
-           ep.status::text AS endpoint_status, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since
-    FROM webhook_deliveries d
-    JOIN outbox_events e ON e.id = d.event_id
-    JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
-    WHERE d.id = ${deliveryId}`;
+  const store = storeFor(deps.db);
+  const delivery = await store.load.call(deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'skipped';
   if (delivery.endpoint_status === 'paused') {
     await deps.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'held', next_attempt_at: null, updated_at: deps.now() } });
@@ -128,32 +110,22 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
   const at = deps.now();
   const outcome = decide(deps, result, attempt, delivery.failing_since ?? at, at);
   const delay = outcome === 'retry' ? retryDelay(attempt, deps.retryDelaysMs ?? RETRY_DELAYS_MS)! : 0;
-  const status = outcome === 'retry' ? 'pending' : outcome;
-  const nextAttempt = outcome === 'retry' ? new Date(at.getTime() + delay) : null;
-  const ok = outcome === 'succeeded';
-  const pause = outcome === 'held';
-  // One statement: the attempt, the delivery and (only when something changes) the endpoint. The
-  // endpoint row is touched at most about once a second on success, so parallel deliveries to one
-  // endpoint do not queue up behind its row lock.
-  await deps.db.$executeRaw`
-    WITH attempt AS (
-      INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error_class, response_excerpt)
-      VALUES (${newId('att', at.getTime())}, ${delivery.id}, ${startedAt}, ${result.statusCode}, ${durationMs}, ${result.errorClass}, ${result.excerpt})
-    ), delivery AS (
-      UPDATE webhook_deliveries
-      SET status = ${status}::"DeliveryStatus", attempt_count = attempt_count + 1, next_attempt_at = ${nextAttempt}, updated_at = ${at}
-      WHERE id = ${delivery.id}
-    )
-    UPDATE webhook_endpoints SET
-      last_success_at = CASE WHEN ${ok} THEN ${at} ELSE last_success_at END,
-      failing_since = CASE WHEN ${ok} THEN NULL ELSE COALESCE(failing_since, ${at}) END,
-      status = CASE WHEN ${pause} THEN 'paused'::"WebhookStatus" ELSE status END,
-      paused_at = CASE WHEN ${pause} THEN ${at} ELSE paused_at END,
-      updated_at = CASE WHEN ${pause} THEN ${at} ELSE updated_at END
-    WHERE id = ${delivery.endpoint_id}
-      AND (${pause}
-        OR (${ok} AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < ${new Date(at.getTime() - 1000)}))
-        OR (NOT ${ok} AND failing_since IS NULL))`;
+  const record: AttemptRecord = {
+    attemptId: newId('att', at.getTime()),
+    deliveryId: delivery.id,
+    endpointId: delivery.endpoint_id,
+    startedAt,
+    at,
+    statusCode: result.statusCode,
+    durationMs,
+    errorClass: result.errorClass,
+    excerpt: result.excerpt,
+    status: outcome === 'retry' ? 'pending' : outcome,
+    nextAttemptAt: outcome === 'retry' ? new Date(at.getTime() + delay) : null,
+    ok: outcome === 'succeeded',
+  };
+  if (outcome === 'held') await recordPause(deps.db, record);
+  else await store.record.call(record);
   return outcome;
 }
 

@@ -13,7 +13,9 @@ beforeAll(async () => {
   p = await startPipeline();
   receiver = await startReceiver();
 });
+const cleanup: (() => void)[] = [];
 afterAll(async () => {
+  cleanup.forEach((fn) => fn());
   await receiver.close();
   await p.close();
 });
@@ -47,6 +49,7 @@ describe('a worker killed during an attempt', () => {
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    cleanup.push(() => child.kill('SIGKILL')); // never leave it running if the test fails early
     await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the child's worker connects
     const eventId = await emit();
