@@ -85,7 +85,7 @@ const property = { type: 'apartment', title: 'Benchmark flat', address: { postal
 async function startWorkerProcess() {
   const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname], {
     env: { ...process.env, BENCH_DATABASE_URL: pg.adminUrl, BENCH_REDIS_PORT: String(redisPort), BENCH_SECRET_KEY: secretKey },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return child;
@@ -100,8 +100,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-// 1. Throughput: EVENTS events created through the API (outbox rows, relay stopped), then the
-//    relay and worker start and drain them; deliveries/s = deliveries / drain time.
+// 1. Throughput: EVENTS events created through the API (outbox rows, relay not yet running), then
+//    the relay and worker (started and connected beforehand) drain them; deliveries/s = deliveries / drain time.
+const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess()));
 received = 0;
 receivedAt.clear();
 const start = Date.now();
@@ -113,7 +114,7 @@ await Promise.all(Array.from({ length: 32 }, async () => {
   }
 }));
 const created = Date.now();
-const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess()));
+for (const worker of workers) worker.stdin!.write('start\n');
 await waitForDeliveries(EVENTS * ENDPOINTS, 180_000);
 const end = Date.now();
 const throughput = {

@@ -7,12 +7,15 @@ const db = createPrisma({ url: env.BENCH_DATABASE_URL, maxConnections: 20 });
 const connection = { host: '127.0.0.1', port: Number(env.BENCH_REDIS_PORT), maxRetriesPerRequest: null };
 const queue = createDeliveryQueue(connection);
 const now = () => new Date();
+await db.$queryRaw`SELECT 1`; // connected before the clock starts
+process.stdout.write('ready\n');
+// Start on the first line of stdin, so that the measured time is delivery only, not process start-up.
+await new Promise((resolve) => process.stdin.once('data', resolve));
 const relay = startRelay({ db, queue, now }, { intervalMs: 10 });
 const worker = startDeliveryWorker(
   { db, secrets: new SecretBox(env.BENCH_SECRET_KEY), headersFor: headersForService, now, dispatcher: deliveryDispatcher({ allowPrivateTargets: true }) },
   { connection, concurrency: Number(env.BENCH_CONCURRENCY ?? 100) },
 );
-process.stdout.write('ready\n');
 process.on('SIGTERM', async () => {
   await relay.stop();
   await worker.close();
