@@ -1,6 +1,6 @@
 // Webhook throughput and latency: events are created through the property API (real HTTP), relayed,
 // queued in Redis and delivered to a local receiver. Reports deliveries/s and commit → receipt latency.
-//   pnpm bench:webhooks [--events 4000] [--rate 200] [--seconds 15] [--endpoints 1] [--workers 1]
+//   pnpm bench:webhooks [--events 10000] [--rate 200] [--seconds 15] [--warmup 10] [--endpoints 1] [--workers 1]
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,11 +17,12 @@ import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
 
 const { values } = parseArgs({
   options: {
-    events: { type: 'string', default: '4000' },
+    events: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '15' },
     endpoints: { type: 'string', default: '1' },
     workers: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '10' },
   },
 });
 const EVENTS = Number(values.events);
@@ -29,6 +30,7 @@ const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const ENDPOINTS = Number(values.endpoints);
 const WORKERS = Number(values.workers);
+const WARMUP = Number(values.warmup);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-'));
 const pgPort = 20_000 + Math.floor(Math.random() * 10_000);
@@ -49,7 +51,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 // Receiver: records when each event id arrives.
-const receivedAt = new Map<string, number[]>();
+const receivedAt = new Map<string, { createdAt: number; latency: number }[]>();
 let received = 0;
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -59,7 +61,7 @@ const receiver = createServer((req, res) => {
     const event = JSON.parse(Buffer.concat(chunks).toString()) as { id: string; created_at: string };
     received++;
     const list = receivedAt.get(event.id) ?? [];
-    list.push(now - Date.parse(event.created_at));
+    list.push({ createdAt: Date.parse(event.created_at), latency: now - Date.parse(event.created_at) });
     receivedAt.set(event.id, list);
     res.writeHead(202).end();
   });
@@ -91,6 +93,13 @@ async function startWorkerProcess() {
   return child;
 }
 
+async function stopWorkers(children: Awaited<ReturnType<typeof startWorkerProcess>>[]): Promise<void> {
+  for (const child of children) {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
 async function waitForDeliveries(expected: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (received < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -100,7 +109,29 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-// 1. Throughput: EVENTS events created through the API (outbox rows, relay not yet running), then
+// 1. Latency at a steady RATE events/s for SECONDS seconds, on a fresh system: commit (event created_at) → receipt.
+const latencyWorkers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess()));
+for (const worker of latencyWorkers) worker.stdin!.write('start\n');
+received = 0;
+receivedAt.clear();
+const total = RATE * (WARMUP + SECONDS); // the first WARMUP seconds warm the JIT and pools and are not counted
+const paceStart = Date.now();
+const inflight: Promise<unknown>[] = [];
+for (let i = 0; i < total; i++) {
+  const due = paceStart + (i * 1000) / RATE;
+  const wait = due - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  inflight.push(call('POST', '/v1/properties', property));
+}
+await Promise.all(inflight);
+await waitForDeliveries(total * ENDPOINTS, 60_000);
+const measuredFrom = paceStart + WARMUP * 1000;
+const latencies = [...receivedAt.values()].flat().filter((r) => r.createdAt >= measuredFrom).map((r) => r.latency).sort((a, b) => a - b);
+const latency = { rate_per_second: RATE, warmup_seconds: WARMUP, measured_seconds: SECONDS, deliveries: latencies.length, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), max_ms: latencies.at(-1) };
+
+await stopWorkers(latencyWorkers);
+
+// 2. Throughput: EVENTS events created through the API (outbox rows, relay not yet running), then
 //    the relay and worker (started and connected beforehand) drain them; deliveries/s = deliveries / drain time.
 const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorkerProcess()));
 received = 0;
@@ -125,29 +156,9 @@ const throughput = {
   deliveries_per_second: Math.round(received / ((end - created) / 1000)),
 };
 
-// 2. Latency at a steady RATE events/s for SECONDS seconds: commit (event created_at) → receipt.
-received = 0;
-receivedAt.clear();
-const total = RATE * SECONDS;
-const paceStart = Date.now();
-const inflight: Promise<unknown>[] = [];
-for (let i = 0; i < total; i++) {
-  const due = paceStart + (i * 1000) / RATE;
-  const wait = due - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  inflight.push(call('POST', '/v1/properties', property));
-}
-await Promise.all(inflight);
-await waitForDeliveries(total * ENDPOINTS, 60_000);
-const latencies = [...receivedAt.values()].flat().sort((a, b) => a - b);
-const latency = { rate_per_second: RATE, events: total, deliveries: latencies.length, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), max_ms: latencies.at(-1) };
-
 console.log(JSON.stringify({ endpoints_per_event: ENDPOINTS, worker_processes: WORKERS, throughput, latency }, null, 2));
 
-for (const worker of workers) {
-  worker.kill('SIGTERM');
-  await new Promise((resolve) => worker.once('exit', resolve));
-}
+await stopWorkers(workers);
 await queue.close();
 await app.close();
 receiver.close();
