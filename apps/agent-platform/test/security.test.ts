@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addKey, describeSecurity } from '@platform/testkit';
+import { addKey, describeSecurity, webhookSecurityRoutes } from '@platform/testkit';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
@@ -8,13 +8,6 @@ let theirs: string;
 let spareKeyId: string;
 let myHook: string;
 let theirHook: string;
-const onHook = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', suffix: string, body?: unknown) => ({
-  method,
-  url: `/v1/webhooks/${myHook}${suffix}`,
-  otherTenantUrl: `/v1/webhooks/${theirHook}${suffix}`,
-  missingUrl: `/v1/webhooks/whk_missing${suffix}`,
-  body,
-});
 
 beforeAll(async () => {
   ctx = await startAgentApp();
@@ -64,16 +57,7 @@ describeSecurity('agent platform /v1', () => ({
       otherTenantUrl: `/v1/api-keys/${ctx.other.keyId}`,
       missingUrl: '/v1/api-keys/key_doesnotexist',
     },
-    { method: 'POST', url: '/v1/webhooks', body: { url: 'https://hooks.example.com/y', events: ['agent.created'] } },
-    { method: 'GET', url: '/v1/webhooks' },
-    { method: 'GET', url: '/v1/event-types' },
-    onHook('GET', ''),
-    onHook('PATCH', '', { description: 'changed' }),
-    onHook('DELETE', ''),
-    onHook('GET', '/deliveries'),
-    onHook('POST', '/deliveries/dlv_missing/retry'),
-    onHook('POST', '/test'),
-    onHook('POST', '/rotate-secret'),
+    ...webhookSecurityRoutes(myHook, theirHook, { url: 'https://hooks.example.com/y', events: ['agent.created'] }),
   ],
 }));
 

@@ -1,29 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '@platform/testkit';
-import { deliveryDispatcher, headersForService, startDeliveryWorker, startRelay, verifySignature } from '@platform/webhooks';
+import { verifySignature } from '@platform/webhooks';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
 let receiver: Receiver;
-let stop: () => Promise<void>;
+let stopWorkers: () => Promise<void>;
 
 beforeAll(async () => {
   ctx = await startAgentApp();
   receiver = await startReceiver();
-  const { queue, secrets, policy } = ctx.webhooks;
-  const now = () => new Date();
-  const relay = startRelay({ db: ctx.db.prisma, queue, now }, { intervalMs: 20 });
-  const worker = startDeliveryWorker(
-    { db: ctx.db.prisma, secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(policy) },
-    { connection: queue.opts.connection as never, prefix: queue.opts.prefix },
-  );
-  stop = async () => {
-    await relay.stop();
-    await worker.close();
-  };
+  stopWorkers = await ctx.startWebhookDelivery();
 });
 afterAll(async () => {
-  await stop();
+  await stopWorkers();
   await receiver.close();
   await ctx.close();
 });

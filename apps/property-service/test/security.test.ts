@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { describeSecurity, type SecurityRoute } from '@platform/testkit';
+import { describeSecurity, webhookSecurityRoutes, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 import { PROPERTY_TRANSITIONS } from '../src/properties/transitions.js';
 
@@ -24,13 +24,6 @@ beforeAll(async () => {
   const hook = { url: 'https://hooks.example.com/x', events: ['property.created'] };
   const myHook = (await ctx.send('POST', '/v1/webhooks', hook)).json().id;
   const theirHook = (await ctx.send('POST', '/v1/webhooks', hook, ctx.other.key)).json().id;
-  const onHook = (method: SecurityRoute['method'], suffix: string, body?: unknown): SecurityRoute => ({
-    method,
-    url: `/v1/webhooks/${myHook}${suffix}`,
-    otherTenantUrl: `/v1/webhooks/${theirHook}${suffix}`,
-    missingUrl: `/v1/webhooks/whk_missing${suffix}`,
-    body,
-  });
   routes.push(
     { method: 'POST', url: '/v1/properties', scope: 'properties:write', body: validProperty() },
     { method: 'GET', url: '/v1/properties', scope: 'properties:read' },
@@ -40,16 +33,7 @@ beforeAll(async () => {
     { method: 'GET', url: '/v1/api-keys', scope: 'keys:manage' },
     { method: 'POST', url: '/v1/api-keys', scope: 'keys:manage', body: {} },
     { method: 'DELETE', url: `/v1/api-keys/${ctx.tenant.keyId}`, otherTenantUrl: `/v1/api-keys/${theirKey}`, missingUrl: '/v1/api-keys/key_missing', scope: 'keys:manage' },
-    { method: 'POST', url: '/v1/webhooks', body: hook },
-    { method: 'GET', url: '/v1/webhooks' },
-    { method: 'GET', url: '/v1/event-types' },
-    onHook('GET', ''),
-    onHook('PATCH', '', { description: 'changed' }),
-    onHook('DELETE', ''),
-    onHook('GET', '/deliveries'),
-    onHook('POST', '/deliveries/dlv_missing/retry'),
-    onHook('POST', '/test'),
-    onHook('POST', '/rotate-secret'),
+    ...webhookSecurityRoutes(myHook, theirHook, hook),
   );
 });
 afterAll(() => ctx.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startReceiver, until, type Receiver } from '@platform/testkit';
-import { deliveryDispatcher, headersForService, startDeliveryWorker, startRelay, verifySignature } from '@platform/webhooks';
+import { verifySignature } from '@platform/webhooks';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -10,17 +10,7 @@ let stopWorkers: () => Promise<void>;
 beforeAll(async () => {
   ctx = await startPropertyApp();
   receiver = await startReceiver();
-  const { queue, secrets, policy } = ctx.webhooks;
-  const now = () => new Date();
-  const relay = startRelay({ db: ctx.db.prisma, queue, now }, { intervalMs: 20 });
-  const worker = startDeliveryWorker(
-    { db: ctx.db.prisma, secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(policy) },
-    { connection: queue.opts.connection as never, prefix: queue.opts.prefix },
-  );
-  stopWorkers = async () => {
-    await relay.stop();
-    await worker.close();
-  };
+  stopWorkers = await ctx.startWebhookDelivery();
 });
 afterAll(async () => {
   await stopWorkers();

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { SecretBox, createDeliveryQueue, type DeliveryJob, type WebhookInfrastructure } from '@platform/webhooks';
+import {
+  SecretBox,
+  createDeliveryQueue,
+  deliveryDispatcher,
+  headersForService,
+  startDeliveryWorker,
+  startRelay,
+  type DeliveryJob,
+  type WebhookInfrastructure,
+} from '@platform/webhooks';
 import { testRedis } from './redis.js';
 import type { PrismaClient, Service } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -30,6 +39,8 @@ export interface TestApp {
   other: Tenant;
   /** The app's clock; tests move it by assigning `clock.now`. */
   clock: { now: Date };
+  /** Runs the outbox relay and a delivery worker for this app; resolves to their stop function. */
+  startWebhookDelivery(): Promise<() => Promise<void>>;
   /** Calls the app with a key (the tenant's by default) and, if given, a JSON body. */
   send(method: string, url: string, payload?: unknown, key?: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -62,6 +73,18 @@ export async function startTestApp(
     tenant,
     other,
     clock,
+    startWebhookDelivery: async () => {
+      const now = () => new Date();
+      const relay = startRelay({ db: db.prisma, queue: webhooks.queue, now }, { intervalMs: 20 });
+      const worker = startDeliveryWorker(
+        { db: db.prisma, secrets: webhooks.secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(webhooks.policy) },
+        { connection: redis.connection, prefix: redis.prefix },
+      );
+      return async () => {
+        await relay.stop();
+        await worker.close();
+      };
+    },
     send: (method, url, payload, key = tenant.key) =>
       app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) }),
     close: async () => {

@@ -135,3 +135,26 @@ async function databaseSnapshot(prisma: PrismaClient): Promise<Record<string, st
   }
   return snapshot;
 }
+
+/** The webhook routes for the suite, on an endpoint of the tenant and one of another account. */
+export function webhookSecurityRoutes(mine: string, theirs: string, newEndpoint: { url: string; events: string[] }): SecurityRoute[] {
+  const on = (method: SecurityRoute['method'], suffix: string, body?: unknown): SecurityRoute => ({
+    method,
+    url: `/v1/webhooks/${mine}${suffix}`,
+    otherTenantUrl: `/v1/webhooks/${theirs}${suffix}`,
+    missingUrl: `/v1/webhooks/whk_missing${suffix}`,
+    body,
+  });
+  return [
+    { method: 'POST', url: '/v1/webhooks', body: newEndpoint },
+    { method: 'GET', url: '/v1/webhooks' },
+    { method: 'GET', url: '/v1/event-types' },
+    on('GET', ''),
+    on('PATCH', '', { description: 'changed' }),
+    on('DELETE', ''),
+    on('GET', '/deliveries'),
+    on('POST', '/deliveries/dlv_missing/retry'),
+    on('POST', '/test'),
+    on('POST', '/rotate-secret'),
+  ];
+}
