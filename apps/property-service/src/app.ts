@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
 import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
 import { PROPERTY_EVENTS } from './events.js';
+import { prospectRoutes } from './leads/prospect-routes.js';
+import { createProspectService } from './leads/prospect-service.js';
 import { propertyRoutes } from './properties/routes.js';
 import { createPropertyService } from './properties/service.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
   webhooks: WebhookInfrastructure;
+  /** Retention of prospects in days after their last activity (default 180). */
+  leadsRetentionDays?: number;
 }
 
 /** The property-marketing service: property API at `/v1` (the leads API will live at `/leads/v1`). */
@@ -23,5 +27,13 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       await v1.register(propertyRoutes, { properties: createPropertyService({ db, cursors, now }) });
       await v1.register(webhookRoutes, { ...deps.webhooks, db, cursors, now, catalogue: PROPERTY_EVENTS, service: 'property' });
     },
+    extraApis: [
+      {
+        prefix: '/leads/v1',
+        routes: async (leads, { db, cursors, now }) => {
+          await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays: deps.leadsRetentionDays ?? 180 }) });
+        },
+      },
+    ],
   });
 }

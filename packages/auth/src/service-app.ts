@@ -29,6 +29,8 @@ export interface ServiceAppOptions {
   dialectFor?: (url: string) => Dialect;
   /** Registers the domain routes inside the authenticated `/v1` context. */
   routes: (v1: FastifyInstance, context: ApiContext) => Promise<void>;
+  /** Further authenticated APIs of the service under their own prefix (same keys), e.g. `/leads/v1`. */
+  extraApis?: { prefix: string; routes: (api: FastifyInstance, context: ApiContext) => Promise<void> }[];
 }
 
 /**
@@ -55,5 +57,14 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
     },
     { prefix: '/v1' },
   );
+  for (const extra of options.extraApis ?? []) {
+    await app.register(
+      async (api) => {
+        await api.register(authPlugin, { verifier });
+        await extra.routes(api, { db: deps.db, cursors, now });
+      },
+      { prefix: extra.prefix },
+    );
+  }
   return app;
 }

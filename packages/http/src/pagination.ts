@@ -120,3 +120,8 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   const page = toPage(rows, limit, (p) => cursors.encode(p, scope));
   return { data: page.items.map(options.map), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
 }
+
+/** The leads API's list body: `{daten, seite: {naechster_cursor, hat_weitere}}`. */
+export function toSeite<T>(page: { data: T[]; page: { next_cursor: string | null; has_more: boolean } }) {
+  return { daten: page.data, seite: { naechster_cursor: page.page.next_cursor, hat_weitere: page.page.has_more } };
+}

@@ -1,0 +1,58 @@
+import type { Prisma } from '@platform/db';
+import type { Interessent, InteressentAnlegen } from './prospect-schemas.js';
+
+type Row = Prisma.ProspectGetPayload<object>;
+type Columns = Pick<
+  Prisma.ProspectUncheckedCreateInput,
+  | 'vorname' | 'nachname' | 'email' | 'telefon' | 'einwilligung_zweck' | 'einwilligung_erteilt_am' | 'has_profile' | 'profil_aktiv'
+  | 'profil_vermarktung' | 'profil_typ' | 'profil_orte' | 'profil_zimmer_min' | 'profil_kaufpreis_max' | 'profil_kaltmiete_max' | 'profil_wohnflaeche_min'
+>;
+
+export function toColumns(input: InteressentAnlegen): Columns {
+  const profil = input.suchprofil;
+  return {
+    vorname: input.vorname ?? null,
+    nachname: input.nachname,
+    email: input.email,
+    telefon: input.telefon ?? null,
+    einwilligung_zweck: input.einwilligung.zweck,
+    einwilligung_erteilt_am: new Date(input.einwilligung.erteilt_am),
+    has_profile: profil !== undefined,
+    profil_aktiv: profil ? (profil.aktiv ?? true) : false,
+    profil_vermarktung: profil ? (profil.vermarktung ?? 'kauf') : null,
+    profil_typ: profil?.typ ?? [],
+    profil_orte: profil?.orte ?? [],
+    profil_zimmer_min: profil?.zimmer_min ?? null,
+    profil_kaufpreis_max: profil?.kaufpreis_max_eur ?? null,
+    profil_kaltmiete_max: profil?.kaltmiete_max_eur ?? null,
+    profil_wohnflaeche_min: profil?.wohnflaeche_min_qm ?? null,
+  };
+}
+
+export function toInteressent(row: Row): Interessent {
+  return {
+    id: row.id,
+    vorname: row.vorname,
+    nachname: row.nachname,
+    email: row.email,
+    telefon: row.telefon,
+    einwilligung:
+      row.einwilligung_zweck && row.einwilligung_erteilt_am ? { zweck: row.einwilligung_zweck, erteilt_am: row.einwilligung_erteilt_am.toISOString() } : null,
+    suchprofil: row.has_profile
+      ? {
+          vermarktung: row.profil_vermarktung ?? 'kauf',
+          typ: row.profil_typ,
+          orte: row.profil_orte,
+          zimmer_min: row.profil_zimmer_min,
+          kaufpreis_max_eur: row.profil_kaufpreis_max,
+          kaltmiete_max_eur: row.profil_kaltmiete_max,
+          wohnflaeche_min_qm: row.profil_wohnflaeche_min,
+          aktiv: row.profil_aktiv,
+        }
+      : null,
+    aufbewahrung_bis: row.retention_until.toISOString().slice(0, 10),
+    angelegt_am: row.created_at.toISOString(),
+    aktualisiert_am: row.updated_at.toISOString(),
+    anonymisiert: row.anonymised_at !== null,
+  };
+}

@@ -1,0 +1,80 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, BODY_ERRORS, SeiteSchema, errorResponses } from '@platform/http';
+import {
+  InteressentAnlegenSchema,
+  InteressentListQuerySchema,
+  InteressentParamsSchema,
+  InteressentPatchSchema,
+  InteressentSchema,
+} from './prospect-schemas.js';
+import type { ProspectService } from './prospect-service.js';
+
+const READ = 'leads:read';
+const WRITE = 'leads:write';
+const tags = ['Leads: Interessenten'];
+
+export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> = async (plugin, { prospects }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/interessenten',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'interessentAnlegen',
+        description: '`nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).',
+        body: InteressentAnlegenSchema,
+        response: { 201: InteressentSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS], 'de') },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await prospects.create(request.auth.accountId, request.body)),
+  );
+
+  app.get(
+    '/interessenten',
+    {
+      config: { scope: READ },
+      schema: {
+        tags,
+        operationId: 'interessentenAuflisten',
+        description: 'Neueste zuerst; Filter `suchprofil_aktiv`; `limit` 1..100 (Standard 25), `cursor`.',
+        querystring: InteressentListQuerySchema,
+        response: { 200: SeiteSchema(InteressentSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
+      },
+    },
+    async (request) => prospects.list(request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/interessenten/:interessentId',
+    {
+      config: { scope: READ },
+      schema: {
+        tags,
+        operationId: 'interessentAbrufen',
+        description: 'Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.',
+        params: InteressentParamsSchema,
+        response: { 200: InteressentSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
+      },
+    },
+    async (request) => prospects.get(request.auth.accountId, request.params.interessentId),
+  );
+
+  app.patch(
+    '/interessenten/:interessentId',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'interessentAendern',
+        description: 'JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.',
+        params: InteressentParamsSchema,
+        body: InteressentPatchSchema,
+        response: { 200: InteressentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
+      },
+    },
+    async (request) => prospects.update(request.auth.accountId, request.params.interessentId, request.body),
+  );
+};

@@ -1,0 +1,77 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
+import { PROPERTY_TYPES } from '../properties/schemas.js';
+
+const Euros = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
+
+export const EinwilligungSchema = Type.Object(
+  {
+    zweck: Type.String({ minLength: 1, maxLength: 500, description: 'Wofür die Einwilligung gilt.' }),
+    erteilt_am: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false, description: 'Nachweis der Einwilligung in die Datenverarbeitung.' },
+);
+
+export const SuchprofilSchema = Type.Object(
+  {
+    vermarktung: Type.Optional(StringEnum(['kauf', 'miete'], { default: 'kauf', description: 'Kauf oder Miete.' })),
+    typ: Type.Optional(Type.Array(StringEnum(PROPERTY_TYPES), { uniqueItems: true, maxItems: PROPERTY_TYPES.length, description: 'Gesuchte Objektarten.' })),
+    orte: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20, description: 'Orte oder Postleitzahlen.' })),
+    zimmer_min: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    kaufpreis_max_eur: Type.Optional(Euros),
+    kaltmiete_max_eur: Type.Optional(Euros),
+    wohnflaeche_min_qm: Type.Optional(Type.Number({ minimum: 0, maximum: 100_000 })),
+    aktiv: Type.Optional(Type.Boolean({ default: true, description: 'Nur aktive Suchprofile werden abgeglichen.' })),
+  },
+  { additionalProperties: false },
+);
+
+const inputFields = {
+  vorname: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  nachname: Type.String({ minLength: 1, maxLength: 100 }),
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  telefon: Type.Optional(Type.String({ pattern: '^[+0-9 ()/-]{3,40}$' })),
+  einwilligung: EinwilligungSchema,
+  suchprofil: Type.Optional(SuchprofilSchema),
+};
+
+export const PROSPECT_READ_ONLY = ['id', 'aufbewahrung_bis', 'angelegt_am', 'aktualisiert_am', 'anonymisiert'] as const;
+
+export const InteressentAnlegenSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export type InteressentAnlegen = Static<typeof InteressentAnlegenSchema>;
+
+export const InteressentPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export type InteressentPatch = Patch<InteressentAnlegen>;
+
+export const InteressentSchema = Type.Object(
+  {
+    id: Type.String(),
+    vorname: Nullable(Type.String()),
+    nachname: Nullable(Type.String({ description: '`null` nach der Anonymisierung.' })),
+    email: Nullable(Type.String()),
+    telefon: Nullable(Type.String()),
+    einwilligung: Nullable(Type.Object({ zweck: Type.String(), erteilt_am: Type.String({ format: 'date-time' }) })),
+    suchprofil: Nullable(
+      Type.Object({
+        vermarktung: StringEnum(['kauf', 'miete']),
+        typ: Type.Array(Type.String()),
+        orte: Type.Array(Type.String()),
+        zimmer_min: Nullable(Type.Number()),
+        kaufpreis_max_eur: Nullable(Type.Integer()),
+        kaltmiete_max_eur: Nullable(Type.Integer()),
+        wohnflaeche_min_qm: Nullable(Type.Number()),
+        aktiv: Type.Boolean(),
+      }),
+    ),
+    aufbewahrung_bis: Type.String({ format: 'date', description: 'Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.' }),
+    angelegt_am: Type.String({ format: 'date-time' }),
+    aktualisiert_am: Type.String({ format: 'date-time' }),
+    anonymisiert: Type.Boolean({ description: '`true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik.' }),
+  },
+  { description: 'Ein Interessent.' },
+);
+export type Interessent = Static<typeof InteressentSchema>;
+
+export const InteressentParamsSchema = Type.Object({ interessentId: Type.String() });
+
+export const InteressentListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
