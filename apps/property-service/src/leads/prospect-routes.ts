@@ -1,12 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, BODY_ERRORS, SeiteSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, SeiteSchema, errorResponses } from '@platform/http';
 import {
   InteressentAnlegenSchema,
   InteressentListQuerySchema,
   InteressentParamsSchema,
   InteressentPatchSchema,
   InteressentSchema,
+  LoeschungSchema,
 } from './prospect-schemas.js';
 import type { ProspectService } from './prospect-service.js';
 
@@ -60,6 +61,25 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       },
     },
     async (request) => prospects.get(request.auth.accountId, request.params.interessentId),
+  );
+
+  app.post(
+    '/interessenten/:interessentId/loeschung',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'interessentLoeschen',
+        description:
+          'Löscht sofort und unwiderruflich alle personenbezogenen Daten des Interessenten (Namen, E-Mail, Telefon, Einwilligung; ' +
+          'künftig auch Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Suchprofil, Monat der Anlage). ' +
+          'Eine Wiederholung ist unschädlich und bestätigt die erste Löschung.',
+        params: InteressentParamsSchema,
+        body: EmptyBodySchema,
+        response: { 200: LoeschungSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
+      },
+    },
+    async (request) => prospects.erase(request.auth.accountId, request.params.interessentId),
   );
 
   app.patch(

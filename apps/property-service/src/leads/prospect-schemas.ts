@@ -75,3 +75,12 @@ export type Interessent = Static<typeof InteressentSchema>;
 export const InteressentParamsSchema = Type.Object({ interessentId: Type.String() });
 
 export const InteressentListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
+
+export const LoeschungSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Literal('geloescht'),
+    geloescht_am: Type.String({ format: 'date-time', description: 'Zeitpunkt der (ersten) Löschung.' }),
+  },
+  { description: 'Bestätigung der Löschung.' },
+);

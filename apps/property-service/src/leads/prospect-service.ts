@@ -2,6 +2,7 @@ import type { PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, applyMergePatch, compileBodyValidator, cursorPage, toSeite, type CursorCodec } from '@platform/http';
 import { toColumns, toInteressent } from './prospect-mapping.js';
+import { eraseProspect } from './retention.js';
 import { InteressentAnlegenSchema, type Interessent, type InteressentAnlegen, type InteressentPatch } from './prospect-schemas.js';
 
 export interface ProspectServiceDeps {
@@ -65,6 +66,13 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
         map: toInteressent,
       });
       return toSeite(page);
+    },
+
+    /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
+    async erase(accountId: string, id: string) {
+      const erasedAt = await eraseProspect(db, accountId, id, now());
+      if (!erasedAt) throw prospectNotFound();
+      return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },
 
     /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */

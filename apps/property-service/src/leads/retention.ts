@@ -1,0 +1,41 @@
+import type { PrismaClient } from '@platform/db';
+
+/**
+ * The personal columns of a prospect, and what is kept: the search profile, the retention date
+ * and the month (only) of creation and last activity, as statistics.
+ */
+const ANONYMISE = `
+  vorname = NULL, nachname = NULL, email = NULL, telefon = NULL,
+  einwilligung_zweck = NULL, einwilligung_erteilt_am = NULL,
+  created_at = date_trunc('month', created_at), updated_at = date_trunc('month', created_at),
+  last_activity_at = date_trunc('month', last_activity_at)`;
+
+/**
+ * Anonymises every prospect whose retention date has passed (the date is the last day kept).
+ * Set-based, in batches; running it again changes nothing. Returns how many were anonymised.
+ */
+export async function anonymiseExpired(db: PrismaClient, now: Date, batchSize = 10_000): Promise<number> {
+  const today = now.toISOString().slice(0, 10);
+  let total = 0;
+  for (;;) {
+    const count = await db.$executeRawUnsafe(
+      `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
+       WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)`,
+      now,
+      today,
+      batchSize,
+    );
+    total += count;
+    if (count < batchSize) return total;
+  }
+}
+
+/**
+ * Erases a prospect's personal data at once and for good (GDPR Art. 17). Returns the time of
+ * erasure; erasing again returns the first time and changes nothing.
+ */
+export async function eraseProspect(db: PrismaClient, accountId: string, id: string, now: Date): Promise<Date | null> {
+  await db.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
+  const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
+  return row?.anonymised_at ?? null;
+}

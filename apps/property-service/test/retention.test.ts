@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from '@platform/testkit';
+import { anonymiseExpired } from '../src/leads/retention.js';
+import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+});
+afterAll(() => ctx.close());
+
+const person = (n: number) => ({
+  vorname: `Vorname${n}`,
+  nachname: `Nachname${n}`,
+  email: `person${n}@example.de`,
+  telefon: `+49 30 555 010${n}`,
+  einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' },
+  suchprofil: { typ: ['house'], orte: ['Leipzig'], zimmer_min: 4 },
+});
+
+/** Every text-like value of every table, to prove that no personal value is left anywhere. */
+async function everyTextValue(): Promise<string> {
+  const columns = await ctx.db.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns
+     WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'ARRAY', 'jsonb')`,
+  );
+  let all = '';
+  for (const { table_name, column_name } of columns) {
+    const rows = await ctx.db.query<{ v: string | null }>(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
+    all += rows.map((r) => r.v ?? '').join('\n');
+  }
+  return all;
+}
+
+describe('retention', () => {
+  it('anonymises prospects past aufbewahrung_bis and leaves the others; running again changes nothing', async () => {
+    const tenant = await createTenant(ctx.db.prisma, { service: 'property' });
+    ctx.clock.now = new Date('2026-01-10T12:00:00Z'); // retention until 2026-07-09
+    const old = (await ctx.send('POST', '/leads/v1/interessenten', person(1), tenant.key)).json();
+    ctx.clock.now = new Date('2026-03-01T12:00:00Z'); // retention until 2026-08-28
+    const recent = (await ctx.send('POST', '/leads/v1/interessenten', person(2), tenant.key)).json();
+    expect(old.aufbewahrung_bis).toBe('2026-07-09');
+
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-09T23:59:00Z'))).toBe(0); // the date itself is still kept
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'))).toBe(1);
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'))).toBe(0);
+
+    const anonymised = (await ctx.send('GET', `/leads/v1/interessenten/${old.id}`, undefined, tenant.key)).json();
+    expect(anonymised).toEqual({
+      ...old,
+      vorname: null,
+      nachname: null,
+      email: null,
+      telefon: null,
+      einwilligung: null,
+      angelegt_am: '2026-01-01T00:00:00.000Z', // only the month stays
+      aktualisiert_am: '2026-01-01T00:00:00.000Z',
+      anonymisiert: true,
+    });
+    expect(anonymised.suchprofil).toEqual(old.suchprofil);
+    const untouched = (await ctx.send('GET', `/leads/v1/interessenten/${recent.id}`, undefined, tenant.key)).json();
+    expect(untouched).toEqual(recent);
+    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${old.id}`, { vorname: 'Wieder' }, tenant.key)).statusCode).toBe(409);
+  });
+});
+
+describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
+  it('erases at once: no personal value is left anywhere in the database; repeating is harmless', async () => {
+    ctx.clock.now = new Date('2026-11-22T10:00:00Z');
+    const created = (await ctx.send('POST', '/leads/v1/interessenten', person(3))).json();
+    const before = await everyTextValue();
+    expect(before).toContain('Nachname3');
+    expect(before).toContain('person3@example.de');
+
+    const res = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: created.id, status: 'geloescht', geloescht_am: '2026-11-22T10:00:00.000Z' });
+
+    const after = await everyTextValue();
+    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103']) expect(after).not.toContain(value);
+    expect(after).toContain('Nachname2'); // the search does see personal data that is still there
+
+    ctx.clock.now = new Date('2026-11-23T10:00:00Z');
+    const again = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
+    expect(again.json()).toEqual(res.json());
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${created.id}`)).json()).toMatchObject({ anonymisiert: true, nachname: null });
+  });
+
+  it("answers another account's prospect with 404 and erases nothing", async () => {
+    const theirs = (await ctx.send('POST', '/leads/v1/interessenten', person(4), ctx.other.key)).json();
+    const res = await ctx.send('POST', `/leads/v1/interessenten/${theirs.id}/loeschung`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('nicht_gefunden');
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname).toBe('Nachname4');
+  });
+});
