@@ -1,6 +1,7 @@
 import type { Environment, PrismaClient, Service } from '@platform/db';
 import { newId } from '@platform/db';
 import { SCOPES, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
+import type { ScheduledJob } from '@platform/runtime';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -63,4 +64,11 @@ export async function revokeKey(ctx: CommandContext, keyId: string | undefined) 
   if (!(await revokeApiKey(ctx.db, { id: keyId }))) throw new UsageError(`No API key ${keyId}.`);
   const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   return { id: key.id, revoked_at: key.revoked_at?.toISOString() ?? null };
+}
+
+/** Runs a scheduled job now (the same code the worker runs at its scheduled time). */
+export async function runJob(ctx: CommandContext, name: string | undefined, jobs: readonly ScheduledJob[]) {
+  const job = jobs.find((j) => j.name === name);
+  if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
+  return { job: job.name, ...(await job.run(ctx.db, new Date())) };
 }

@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
-import { createAccount, createApplication, createKey, listKeys, revokeKey, UsageError, type CommandContext } from './commands.js';
+import { PROPERTY_JOBS } from '@platform/property-service';
+import { createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name>
   app create --account <accountId> --service property|agents --name <name>
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
-  key revoke <keyId>`;
+  key revoke <keyId>
+  jobs run anonymise`;
 
 export interface CliResult {
   exitCode: number;
@@ -42,6 +44,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
+    'jobs run': (c) => runJob(c, argument, PROPERTY_JOBS),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };

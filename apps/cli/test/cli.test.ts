@@ -85,3 +85,18 @@ describe('pnpm cli as a process', () => {
     expect(await db.prisma.account.findUnique({ where: { id: output.id } })).toMatchObject({ name: 'From the shell' });
   });
 });
+
+describe('jobs run anonymise', () => {
+  it('anonymises prospects past their retention date, now', async () => {
+    const accountId = (await cli('account create --name Retention --json')).json().id;
+    const base = { account_id: accountId, last_activity_at: new Date('2025-01-01'), created_at: new Date('2025-01-01'), updated_at: new Date('2025-01-01') };
+    await db.prisma.prospect.create({ data: { ...base, id: 'int_expired', nachname: 'Alt', email: 'alt@example.de', retention_until: new Date('2025-06-30') } });
+    await db.prisma.prospect.create({ data: { ...base, id: 'int_kept', nachname: 'Neu', email: 'neu@example.de', retention_until: new Date('2099-01-01') } });
+    const result = await cli('jobs run anonymise --json');
+    expect(result.exitCode).toBe(0);
+    expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
+    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
+    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
+    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise.');
+  });
+});

@@ -6,5 +6,6 @@ export { buildPropertyApp, type PropertyAppDeps } from './app.js';
 export const propertyService: ServiceEntry = {
   name: 'property-marketing service',
   port: (config) => config.propertyPort,
-  build: (deps) => buildPropertyApp(deps),
+  build: (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: deps.config.leadsRetentionDays }),
 };
+export { PROPERTY_JOBS } from './jobs.js';

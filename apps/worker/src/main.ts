@@ -1,4 +1,5 @@
-// The webhook relay and delivery worker of both services, alone (containers).
+// The webhook relay, the delivery worker and the scheduled jobs of both services, alone (containers).
+import { PROPERTY_JOBS } from '@platform/property-service';
 import { serve } from '@platform/runtime';
 
-await serve([], { worker: true });
+await serve([], { worker: true, jobs: PROPERTY_JOBS });

@@ -22,6 +22,8 @@ export interface Config {
   webhookSecretKey: string;
   /** Sandbox/tests only: webhooks may target http, loopback and private addresses. */
   webhookAllowPrivateTargets: boolean;
+  /** Days a prospect is kept after its last activity before it is anonymised. */
+  leadsRetentionDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -46,6 +48,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'REDIS_URL', default: '(local)', description: 'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.' },
   { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
   { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
+  { name: 'LEADS_RETENTION_DAYS', default: '180', description: 'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.' },
   { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
 ];
 
@@ -86,6 +89,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (!webhookSecretKey && environment === 'production') problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
+  const retentionDays = Number(env.LEADS_RETENTION_DAYS ?? '180');
+  if (!Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 3650) {
+    problems.push(`LEADS_RETENTION_DAYS must be a whole number of days, 1 to 3650 (got "${env.LEADS_RETENTION_DAYS}").`);
+  }
   const apiKeyPepper = env.API_KEY_PEPPER ?? '';
   if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
   if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
@@ -104,6 +111,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     redisPort: port(env, 'REDIS_PORT', 56379, problems),
     webhookSecretKey,
     webhookAllowPrivateTargets: allowPrivate === 'true',
+    leadsRetentionDays: retentionDays,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');

@@ -13,6 +13,7 @@ import {
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
+import { startScheduledJobs, type ScheduledJob } from './jobs.js';
 
 export interface ServiceDeps {
   db: PrismaClient;
@@ -21,6 +22,8 @@ export interface ServiceDeps {
   logLevel: string;
   trustProxy: boolean;
   webhooks: WebhookInfrastructure;
+  /** The whole configuration, for settings of one service only. */
+  config: Config;
 }
 
 export interface ServiceEntry {
@@ -49,7 +52,7 @@ const log = (line: string) => console.log(JSON.stringify({ level: 30, time: Date
  * (migrated first) and one Redis, and closes everything gracefully on SIGINT/SIGTERM: stop
  * accepting, finish in-flight requests and attempts, then close queues and connections.
  */
-export async function serve(entries: ServiceEntry[], options: { worker?: boolean } = {}): Promise<void> {
+export async function serve(entries: ServiceEntry[], options: { worker?: boolean; jobs?: readonly ScheduledJob[] } = {}): Promise<void> {
   const config = configOrExit();
   const database = await openDatabase(config, { log });
   let redis;
@@ -91,9 +94,15 @@ export async function serve(entries: ServiceEntry[], options: { worker?: boolean
     worker.on('error', (error) => log(`delivery worker error: ${String(error)}`));
     stoppers.push(() => relay.stop(), () => worker.close());
     log('webhook relay and delivery worker running');
+    if (options.jobs?.length) {
+      const scheduled = startScheduledJobs(db, redis.connection, options.jobs, log);
+      await scheduled.ready;
+      stoppers.push(() => scheduled.stop());
+      log(`scheduled jobs: ${options.jobs.map((j) => `${j.name} (${j.pattern}, ${j.tz})`).join(', ')}`);
+    }
   }
   for (const entry of entries) {
-    const app = await entry.build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks });
+    const app = await entry.build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, config });
     apps.push(app);
     await app.listen({ host: config.host, port: entry.port(config) });
     app.log.info(`${entry.name} listening on http://${config.host}:${entry.port(config)} (docs: /v1/docs)`);
