@@ -18,9 +18,16 @@ export async function anonymiseExpired(db: PrismaClient, now: Date, batchSize = 
   const today = now.toISOString().slice(0, 10);
   let total = 0;
   for (;;) {
-    const count = await db.$executeRawUnsafe(
-      `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
-       WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)`,
+    // The inquiry messages of those prospects are personal free text too: removed in the same statement.
+    const [{ count }] = await db.$queryRawUnsafe<{ count: number }[]>(
+      `WITH batch AS (
+         UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
+         WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
+         RETURNING id
+       ), messages AS (
+         UPDATE inquiries SET nachricht = NULL WHERE prospect_id IN (SELECT id FROM batch)
+       )
+       SELECT count(*)::int AS count FROM batch`,
       now,
       today,
       batchSize,
@@ -35,7 +42,10 @@ export async function anonymiseExpired(db: PrismaClient, now: Date, batchSize = 
  * erasure; erasing again returns the first time and changes nothing.
  */
 export async function eraseProspect(db: PrismaClient, accountId: string, id: string, now: Date): Promise<Date | null> {
-  await db.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
+  await db.$transaction([
+    db.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId),
+    db.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId),
+  ]);
   const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
   return row?.anonymised_at ?? null;
 }
