@@ -1,0 +1,129 @@
+import type { Prisma } from '@platform/db';
+import { atLeast, atMost, defineModel, score, type ScoreResult } from '@platform/scoring';
+
+type PropertyRow = Prisma.PropertyGetPayload<object>;
+type ProspectRow = Prisma.ProspectGetPayload<object>;
+
+export interface InquirySubject {
+  property: PropertyRow;
+  prospect: ProspectRow;
+}
+
+const PRICE_TOLERANCE = 0.2; // up to 20 % above budget still earns points; beyond that: knockout
+const ROOMS_TOLERANCE = 0.5;
+const AREA_TOLERANCE = 0.3;
+
+function wantsRent(p: ProspectRow): boolean {
+  return p.profil_vermarktung === 'miete';
+}
+
+function priceAndBudget({ property, prospect }: InquirySubject): { price: number | null; budget: number | null; label: string } {
+  return wantsRent(prospect)
+    ? { price: property.cold_rent_eur, budget: prospect.profil_kaltmiete_max, label: 'Kaltmiete' }
+    : { price: property.purchase_price_eur, budget: prospect.profil_kaufpreis_max, label: 'Kaufpreis' };
+}
+
+const eur = (n: number) => `${n.toLocaleString('de-DE')} €`;
+
+/** The weights and rules for inquiries about properties; the version is stored with every score. */
+export const INQUIRY_MODEL = defineModel<InquirySubject>({
+  version: 'anfrage-2026-11',
+  knockouts: [
+    {
+      key: 'status',
+      check: ({ property }) => (['active', 'reserved'].includes(property.status) ? null : `Immobilie ist nicht in der Vermarktung (Status ${property.status}).`),
+    },
+    {
+      key: 'objektart',
+      check: ({ property, prospect }) =>
+        prospect.has_profile && prospect.profil_typ.length > 0 && !prospect.profil_typ.includes(property.type)
+          ? `Objektart ${property.type} ist nicht gesucht (${prospect.profil_typ.join(', ')}).`
+          : null,
+    },
+    {
+      key: 'vermarktung',
+      check: (subject) => {
+        const { price, label } = priceAndBudget(subject);
+        return subject.prospect.has_profile && price === null ? `Kein ${label}: das Objekt wird nicht so angeboten, wie gesucht.` : null;
+      },
+    },
+    {
+      key: 'preis_weit_ueber_budget',
+      check: (subject) => {
+        const { price, budget, label } = priceAndBudget(subject);
+        return price !== null && budget !== null && price > budget * (1 + PRICE_TOLERANCE)
+          ? `${label} ${eur(price)} liegt mehr als ${PRICE_TOLERANCE * 100} % über dem Budget von ${eur(budget)}.`
+          : null;
+      },
+    },
+  ],
+  criteria: [
+    {
+      key: 'preis',
+      weight: 40,
+      assess: (subject) => {
+        const { price, budget, label } = priceAndBudget(subject);
+        if (budget === null) return { fraction: 1, reason: 'Kein Budget angegeben.' };
+        if (price === null) return { fraction: 0, reason: `Kein ${label} angegeben.` };
+        return { fraction: atMost(price, budget, PRICE_TOLERANCE), reason: `${label} ${eur(price)} bei einem Budget von ${eur(budget)} (Toleranz ${PRICE_TOLERANCE * 100} %).` };
+      },
+    },
+    {
+      key: 'lage',
+      weight: 25,
+      assess: ({ property, prospect }) => {
+        if (prospect.profil_orte.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
+        const wanted = prospect.profil_orte.map((o) => o.trim().toLowerCase());
+        const hit = wanted.some((o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o));
+        return {
+          fraction: hit ? 1 : 0,
+          reason: hit ? `${property.address_postal_code} ${property.address_city} liegt in den gesuchten Orten.` : `${property.address_city} gehört nicht zu: ${prospect.profil_orte.join(', ')}.`,
+        };
+      },
+    },
+    {
+      key: 'zimmer',
+      weight: 20,
+      assess: ({ property, prospect }) => {
+        if (prospect.profil_zimmer_min === null) return { fraction: 1, reason: 'Keine Mindestzimmerzahl angegeben.' };
+        if (property.rooms === null) return { fraction: 0.5, reason: 'Zimmerzahl des Objekts unbekannt.' };
+        return { fraction: atLeast(property.rooms, prospect.profil_zimmer_min, ROOMS_TOLERANCE), reason: `${property.rooms} Zimmer bei mindestens ${prospect.profil_zimmer_min} gewünscht.` };
+      },
+    },
+    {
+      key: 'wohnflaeche',
+      weight: 15,
+      assess: ({ property, prospect }) => {
+        if (prospect.profil_wohnflaeche_min === null) return { fraction: 1, reason: 'Keine Mindestwohnfläche angegeben.' };
+        if (property.living_area_sqm === null) return { fraction: 0.5, reason: 'Wohnfläche des Objekts unbekannt.' };
+        return {
+          fraction: atLeast(property.living_area_sqm, prospect.profil_wohnflaeche_min, AREA_TOLERANCE),
+          reason: `${property.living_area_sqm} m² bei mindestens ${prospect.profil_wohnflaeche_min} m² gewünscht.`,
+        };
+      },
+    },
+  ],
+});
+
+/** The German explanation stored with the inquiry and returned by the API. */
+export function bewertung(result: ScoreResult) {
+  return {
+    gesamt: result.total,
+    gewichtungsversion: result.weights_version,
+    ausgeschlossen: result.knocked_out,
+    ausschlussgruende: result.knockouts.map((k) => ({ kriterium: k.key, grund: k.reason })),
+    kriterien: result.criteria.map((c) => ({
+      kriterium: c.key,
+      gewicht: c.weight,
+      punkte: c.points,
+      ergebnis: c.outcome === 'met' ? ('erfuellt' as const) : ('abweichend' as const),
+      grund: c.reason,
+    })),
+  };
+}
+
+export type Bewertung = ReturnType<typeof bewertung>;
+
+export function scoreInquiry(subject: InquirySubject): Bewertung {
+  return bewertung(score(INQUIRY_MODEL, subject));
+}
