@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
 import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
 import { PROPERTY_EVENTS } from './events.js';
+import { createHmac } from 'node:crypto';
+import { ScoredCursorCodec } from '@platform/http';
+import { inquiryRoutes } from './leads/inquiry-routes.js';
+import { createInquiryService } from './leads/inquiry-service.js';
 import { prospectRoutes } from './leads/prospect-routes.js';
 import { createProspectService } from './leads/prospect-service.js';
 import { propertyRoutes } from './properties/routes.js';
@@ -31,7 +35,10 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       {
         prefix: '/leads/v1',
         routes: async (leads, { db, cursors, now }) => {
-          await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays: deps.leadsRetentionDays ?? 180 }) });
+          const retentionDays = deps.leadsRetentionDays ?? 180;
+          await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays }) });
+          const scored = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
+          await leads.register(inquiryRoutes, { inquiries: createInquiryService({ db, cursors: scored, now, retentionDays }) });
         },
       },
     ],

@@ -68,7 +68,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
   it('erases at once: no personal value is left anywhere in the database; repeating is harmless', async () => {
     ctx.clock.now = new Date('2026-11-22T10:00:00Z');
     const created = (await ctx.send('POST', '/leads/v1/interessenten', person(3))).json();
+    const property = (await ctx.send('POST', '/v1/properties', { type: 'house', title: 'Haus', address: { postal_code: '04109', city: 'Leipzig' } })).json();
+    await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property.id, interessent_id: created.id, nachricht: 'Gruesse von Person drei' });
     const before = await everyTextValue();
+    expect(before).toContain('Gruesse von Person drei');
     expect(before).toContain('Nachname3');
     expect(before).toContain('person3@example.de');
 
@@ -77,7 +80,7 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     expect(res.json()).toEqual({ id: created.id, status: 'geloescht', geloescht_am: '2026-11-22T10:00:00.000Z' });
 
     const after = await everyTextValue();
-    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103']) expect(after).not.toContain(value);
+    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei']) expect(after).not.toContain(value);
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
 
     ctx.clock.now = new Date('2026-11-23T10:00:00Z');

@@ -125,3 +125,42 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
 export function toSeite<T>(page: { data: T[]; page: { next_cursor: string | null; has_more: boolean } }) {
   return { daten: page.data, seite: { naechster_cursor: page.page.next_cursor, hat_weitere: page.page.has_more } };
 }
+
+/** Position after the last row of a `(score DESC, created_at DESC, id DESC)` ordering. */
+export interface ScoredPosition {
+  score: number;
+  createdAt: Date;
+  id: string;
+}
+
+/** Cursor for lists ordered by a score first; signed and scoped like `CursorCodec`. */
+export class ScoredCursorCodec {
+  private readonly inner: CursorCodec;
+
+  constructor(secret: string) {
+    this.inner = new CursorCodec(`${secret}:scored`);
+  }
+
+  encode(position: ScoredPosition, scope: string): string {
+    return this.inner.encode({ createdAt: position.createdAt, id: `${position.score}|${position.id}` }, scope);
+  }
+
+  decode(cursor: string, scope: string): ScoredPosition {
+    const { createdAt, id } = this.inner.decode(cursor, scope);
+    const [score, rest] = [id.slice(0, id.indexOf('|')), id.slice(id.indexOf('|') + 1)];
+    if (!/^\d{1,3}$/.test(score)) throw validationError([{ field: 'cursor', reason: 'invalid_format' }]);
+    return { score: Number(score), createdAt, id: rest };
+  }
+}
+
+/** Prisma `where` fragment for the rows after a scored position. */
+export function afterScored(position: ScoredPosition | undefined) {
+  if (!position) return {};
+  return {
+    OR: [
+      { score: { lt: position.score } },
+      { score: position.score, created_at: { lt: position.createdAt } },
+      { score: position.score, created_at: position.createdAt, id: { lt: position.id } },
+    ],
+  };
+}

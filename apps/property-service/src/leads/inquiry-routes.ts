@@ -1,0 +1,52 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, BODY_ERRORS, SeiteSchema, errorResponses } from '@platform/http';
+import { AnfrageAnlegenSchema, AnfrageListQuerySchema, AnfrageParamsSchema, AnfrageSchema } from './inquiry-schemas.js';
+import type { InquiryService } from './inquiry-service.js';
+
+const tags = ['Leads: Anfragen'];
+
+export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = async (plugin, { inquiries }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/anfragen',
+    {
+      config: { scope: 'leads:write' },
+      schema: {
+        tags,
+        operationId: 'anfrageAnlegen',
+        description:
+          'Nimmt eine Anfrage zu einer Immobilie an (bestehender Interessent per `interessent_id` oder neuer inline mit Einwilligung) und bewertet sie sofort: ' +
+          'erst Ausschlusskriterien, dann gewichtete Kriterien mit Toleranzen; jede Punktzahl mit Grund. Löst `inquiry.received` und `inquiry.scored` aus.',
+        body: AnfrageAnlegenSchema,
+        response: { 201: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await inquiries.create(request.auth.accountId, request.body)),
+  );
+
+  app.get(
+    '/anfragen',
+    {
+      config: { scope: 'leads:read' },
+      schema: {
+        tags,
+        operationId: 'anfragenAuflisten',
+        description: 'Beste Bewertung zuerst; Filter `immobilie_id`.',
+        querystring: AnfrageListQuerySchema,
+        response: { 200: SeiteSchema(AnfrageSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
+      },
+    },
+    async (request) => inquiries.list(request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/anfragen/:anfrageId',
+    {
+      config: { scope: 'leads:read' },
+      schema: { tags, operationId: 'anfrageAbrufen', params: AnfrageParamsSchema, response: { 200: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') } },
+    },
+    async (request) => inquiries.get(request.auth.accountId, request.params.anfrageId),
+  );
+};

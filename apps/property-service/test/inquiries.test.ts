@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+let propertyId: string;
+let prospectId: string;
+
+const einwilligung = { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' };
+
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+  propertyId = (await ctx.send('POST', '/v1/properties', { ...validProperty(), living_area_sqm: 64.5, rooms: 2, purchase_price_eur: 420000 })).json().id;
+  await ctx.send('POST', `/v1/properties/${propertyId}/activate`);
+  prospectId = (
+    await ctx.send('POST', '/leads/v1/interessenten', {
+      nachname: 'Passend',
+      email: 'passend@example.de',
+      einwilligung,
+      suchprofil: { typ: ['apartment'], orte: ['Berlin'], zimmer_min: 2, kaufpreis_max_eur: 420000 },
+    })
+  ).json().id;
+});
+afterAll(() => ctx.close());
+
+describe('POST /leads/v1/anfragen', () => {
+  it('scores an inquiry of an existing prospect, traceably, and moves the retention date', async () => {
+    ctx.clock.now = new Date('2026-12-01T10:00:00Z');
+    const res = await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: propertyId, interessent_id: prospectId, nachricht: 'Ist die Wohnung noch frei?' });
+    expect(res.statusCode).toBe(201);
+    const anfrage = res.json();
+    expect(anfrage).toMatchObject({ immobilie_id: propertyId, interessent_id: prospectId, nachricht: 'Ist die Wohnung noch frei?', eingegangen_am: '2026-12-01T10:00:00.000Z' });
+    expect(anfrage.bewertung.gesamt).toBe(100);
+    expect(anfrage.bewertung.gewichtungsversion).toBe('anfrage-2026-11');
+    expect(anfrage.bewertung.kriterien.reduce((acc: number, k: { punkte: number }) => acc + k.punkte, 0)).toBe(anfrage.bewertung.gesamt);
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${prospectId}`)).json().aufbewahrung_bis).toBe('2027-05-30');
+    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type: { in: ['inquiry.received', 'inquiry.scored'] } }, orderBy: { type: 'asc' } });
+    expect(events.map((e) => JSON.parse(e.payload).data)).toEqual([
+      { inquiry_id: anfrage.id, property_id: propertyId, interessent_id: prospectId },
+      { inquiry_id: anfrage.id, property_id: propertyId, score: 100 },
+    ]);
+    expect(events.map((e) => e.payload).join()).not.toContain('passend@example.de');
+  });
+
+  it('creates a new prospect inline and scores a knockout with its reason', async () => {
+    const res = await ctx.send('POST', '/leads/v1/anfragen', {
+      immobilie_id: propertyId,
+      interessent: { nachname: 'Hausfan', email: 'haus@example.de', einwilligung, suchprofil: { typ: ['house'] } },
+    });
+    expect(res.statusCode).toBe(201);
+    const anfrage = res.json();
+    expect(anfrage.bewertung).toMatchObject({ gesamt: 0, ausgeschlossen: true });
+    expect(anfrage.bewertung.ausschlussgruende).toEqual([{ kriterium: 'objektart', grund: expect.stringContaining('apartment') }]);
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json().nachname).toBe('Hausfan');
+  });
+
+  it.each([
+    [{ immobilie_id: 'x' }, [{ feld: 'interessent_id', grund: 'fehlt' }]],
+    [{ immobilie_id: 'x', interessent_id: 'a', interessent: { nachname: 'A', email: 'a@example.de', einwilligung } }, [{ feld: 'interessent', grund: 'nicht_erlaubt' }]],
+    [{ immobilie_id: 'x', interessent: { nachname: 'A', email: 'a@example.de' } }, [{ feld: 'interessent.einwilligung', grund: 'fehlt' }]],
+  ])('refuses %j', async (body, details) => {
+    const res = await ctx.send('POST', '/leads/v1/anfragen', body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual(details);
+  });
+
+  it("refuses another account's property or prospect like a missing one", async () => {
+    const theirProperty = (await ctx.send('POST', '/v1/properties', validProperty(), ctx.other.key)).json().id;
+    const a = await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: theirProperty, interessent_id: prospectId });
+    expect(a.statusCode).toBe(404);
+    expect(a.json().code).toBe('nicht_gefunden');
+    const theirProspect = (await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'X', email: 'x@example.de', einwilligung }, ctx.other.key)).json().id;
+    expect((await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: propertyId, interessent_id: theirProspect })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /leads/v1/anfragen', () => {
+  it('orders by score, filters by property, and walks the cursor completely', async () => {
+    for (const [i, zimmer] of [1, 2, 3, 4, 5, 6].entries()) {
+      ctx.clock.now = new Date(Date.parse('2026-12-02T00:00:00Z') + i * 1000);
+      await ctx.send('POST', '/leads/v1/anfragen', {
+        immobilie_id: propertyId,
+        interessent: { nachname: `Z${zimmer}`, email: `z${zimmer}@example.de`, einwilligung, suchprofil: { typ: ['apartment'], zimmer_min: zimmer } },
+      });
+    }
+    const all: { bewertung: { gesamt: number }; immobilie_id: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { daten: typeof all; seite: { naechster_cursor: string | null } } = (
+        await ctx.send('GET', `/leads/v1/anfragen?immobilie_id=${propertyId}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      ).json();
+      all.push(...page.daten);
+      cursor = page.seite.naechster_cursor;
+    } while (cursor);
+    const scores = all.map((a) => a.bewertung.gesamt);
+    expect(all).toHaveLength(8);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(all.every((a) => a.immobilie_id === propertyId)).toBe(true);
+    expect((await ctx.send('GET', '/leads/v1/anfragen?cursor=abc')).statusCode).toBe(422);
+  });
+
+  it("answers another account's inquiry with 404", async () => {
+    const mine = (await ctx.send('GET', `/leads/v1/anfragen?immobilie_id=${propertyId}&limit=1`)).json().daten[0];
+    expect((await ctx.send('GET', `/leads/v1/anfragen/${mine.id}`)).statusCode).toBe(200);
+    const res = await ctx.send('GET', `/leads/v1/anfragen/${mine.id}`, undefined, ctx.other.key);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Anfrage mit dieser ID.' });
+  });
+});
