@@ -5,6 +5,8 @@ import { PROPERTY_EVENTS } from './events.js';
 import { createHmac } from 'node:crypto';
 import { ScoredCursorCodec } from '@platform/http';
 import { inquiryRoutes } from './leads/inquiry-routes.js';
+import { matchingRoutes } from './leads/matching-routes.js';
+import { createMatchingService } from './leads/matching.js';
 import { createInquiryService } from './leads/inquiry-service.js';
 import { prospectRoutes } from './leads/prospect-routes.js';
 import { createProspectService } from './leads/prospect-service.js';
@@ -39,6 +41,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays }) });
           const scored = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
           await leads.register(inquiryRoutes, { inquiries: createInquiryService({ db, cursors: scored, now, retentionDays }) });
+          await leads.register(matchingRoutes, { matching: createMatchingService({ db, cursors }) });
         },
       },
     ],

@@ -1,0 +1,48 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, PageQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
+import { BewertungSchema } from './inquiry-schemas.js';
+import type { MatchingService } from './matching.js';
+import { InteressentParamsSchema, InteressentSchema } from './prospect-schemas.js';
+
+const tags = ['Leads: Abgleich'];
+
+export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> = async (plugin, { matching }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/interessenten/:interessentId/treffer',
+    {
+      config: { scope: 'leads:read' },
+      schema: {
+        tags,
+        operationId: 'trefferFuerInteressent',
+        description: 'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
+        params: InteressentParamsSchema,
+        querystring: PageQuerySchema,
+        response: {
+          200: SeiteSchema(Type.Object({ immobilie_id: Type.String(), titel: Type.String(), status: Type.String(), bewertung: BewertungSchema })),
+          ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
+        },
+      },
+    },
+    async (request) => matching.propertiesForProspect(request.auth.accountId, request.params.interessentId, request.query),
+  );
+
+  app.get(
+    '/immobilien/:immobilieId/interessenten',
+    {
+      config: { scope: 'leads:read' },
+      schema: {
+        tags,
+        operationId: 'interessentenFuerImmobilie',
+        description: 'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
+        params: Type.Object({ immobilieId: Type.String() }),
+        querystring: PageQuerySchema,
+        response: { 200: SeiteSchema(Type.Object({ interessent: InteressentSchema, bewertung: BewertungSchema })), ...errorResponses([...AUTH_ERRORS, 404, 422], 'de') },
+      },
+    },
+    async (request) => matching.prospectsForProperty(request.auth.accountId, request.params.immobilieId, request.query),
+  );
+};
