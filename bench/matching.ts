@@ -1,0 +1,51 @@
+// Matching a new property against 100,000 search profiles (goal: p95 under 100 ms). pnpm bench:matching [--profiles 100000]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
+import { CursorCodec } from '@platform/http';
+import { createMatchingService } from '../apps/property-service/src/leads/matching.js';
+
+const { values } = parseArgs({ options: { profiles: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' } } });
+const PROFILES = Number(values.profiles);
+const dir = mkdtempSync(join(tmpdir(), 'bench-match-'));
+const pg = await startEmbeddedPostgres({ dataDir: dir, port: 26_000 + Math.floor(Math.random() * 4_000), persistent: false });
+await runMigrations(pg.adminUrl);
+const db = createPrisma({ url: pg.adminUrl });
+await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
+await db.account.create({ data: { id: 'acct_other', name: 'other' } });
+// Profiles spread over types, places, budgets and rent/buy, as an agency's database would be.
+await db.$executeRawUnsafe(`
+  INSERT INTO prospects (id, account_id, nachname, email, einwilligung_zweck, einwilligung_erteilt_am, has_profile, profil_aktiv,
+    profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min,
+    last_activity_at, retention_until, created_at, updated_at)
+  SELECT 'int_' || g, CASE WHEN g % 10 = 0 THEN 'acct_other' ELSE 'acct_bench' END, 'N' || g, 'p' || g || '@example.de', 'Kontakt', now(), true, g % 7 <> 0,
+    (CASE WHEN g % 5 = 0 THEN 'miete' ELSE 'kauf' END)::"Marketing",
+    (CASE g % 5 WHEN 0 THEN '{apartment}' WHEN 1 THEN '{house}' WHEN 2 THEN '{apartment,house}' WHEN 3 THEN '{land}' ELSE '{}' END)::"PropertyType"[],
+    ARRAY[(ARRAY['Berlin','Hamburg','München','Köln','Leipzig','Potsdam','Dresden','Bremen'])[1 + g % 8]],
+    1 + g % 5, 150000 + (g * 7919) % 750000, 500 + (g * 31) % 2500, 30 + g % 120,
+    now(), current_date + 180, now(), now()
+  FROM generate_series(1, ${PROFILES}) AS g`);
+await db.$executeRawUnsafe('ANALYZE prospects');
+await db.property.create({
+  data: { id: 'prop_bench', account_id: 'acct_bench', status: 'active', type: 'apartment', title: 'Neue Wohnung', address_postal_code: '10115', address_city: 'Berlin', rooms: 3, living_area_sqm: 78, purchase_price_eur: 420000 },
+});
+const matching = createMatchingService({ db, cursors: new CursorCodec('bench') });
+const times: number[] = [];
+let found = 0;
+for (let i = 0; i < Number(values.runs); i++) {
+  const start = performance.now();
+  const page = await matching.prospectsForProperty('acct_bench', 'prop_bench', { limit: 25 });
+  times.push(performance.now() - start);
+  found = page.daten.length;
+}
+const candidates = await db.prospect.count({ where: { account_id: 'acct_bench', profil_aktiv: true } });
+times.splice(0, 5); // warm-up
+times.sort((a, b) => a - b);
+const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1));
+console.log(JSON.stringify({ profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, p50_ms: pct(50), p95_ms: pct(95), max_ms: pct(100) }, null, 2));
+await db.$disconnect();
+await pg.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
