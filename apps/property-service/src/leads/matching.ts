@@ -10,27 +10,7 @@ const PRICE_KNOCKOUT = 1.2; // the scoring model's knockout: price more than 20 
 type PropertyRow = Prisma.PropertyGetPayload<object>;
 type ProspectRow = Prisma.ProspectGetPayload<object>;
 
-/**
- * The knockouts of the scoring model as SQL conditions on prospects, so that only profiles that
- * can match are read (GIN index on `profil_typ`, b-tree on account, activity and budget).
- */
-export function prospectCandidates(property: PropertyRow): Prisma.ProspectWhereInput {
-  const offers: Prisma.ProspectWhereInput[] = [];
-  if (property.purchase_price_eur !== null) {
-    offers.push({ profil_vermarktung: 'kauf', OR: [{ profil_kaufpreis_max: null }, { profil_kaufpreis_max: { gte: Math.ceil(property.purchase_price_eur / PRICE_KNOCKOUT) } }] });
-  }
-  if (property.cold_rent_eur !== null) {
-    offers.push({ profil_vermarktung: 'miete', OR: [{ profil_kaltmiete_max: null }, { profil_kaltmiete_max: { gte: Math.ceil(property.cold_rent_eur / PRICE_KNOCKOUT) } }] });
-  }
-  return {
-    account_id: property.account_id,
-    profil_aktiv: true,
-    anonymised_at: null,
-    AND: [{ OR: [{ profil_typ: { isEmpty: true } }, { profil_typ: { has: property.type } }] }, { OR: offers.length > 0 ? offers : [{ id: '' }] }],
-  };
-}
-
-/** The same knockouts from the prospect's side, as SQL conditions on properties. */
+/** The model's knockouts from the prospect's side, as SQL conditions on properties. */
 function propertyCandidates(prospect: ProspectRow): Prisma.PropertyWhereInput {
   const rent = prospect.profil_vermarktung === 'miete';
   const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
