@@ -16,6 +16,7 @@ export function toColumns(input: AgentInput): Columns {
     capabilities: input.capabilities ?? [],
     chargeback_amount_cents: input.chargeback_rate.amount_cents,
     chargeback_unit: input.chargeback_rate.unit,
+    data_classification: input.data_classification ?? 'internal',
   };
 }
 
@@ -29,6 +30,7 @@ export function toAgent(row: Row): Agent {
     owning_team: row.owning_team,
     capabilities: row.capabilities ?? [],
     chargeback_rate: { amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit },
+    data_classification: row.data_classification,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     retired_at: row.retired_at?.toISOString() ?? null,

@@ -3,6 +3,10 @@ import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, typ
 
 export const AGENT_STATUSES = ['active', 'retired'] as const;
 export const CHARGEBACK_UNITS = ['per_request', 'per_1k_tokens', 'per_hour', 'per_month'] as const;
+/** From least to most sensitive; clearance for a level covers every lower one. */
+export const DATA_CLASSIFICATIONS = ['public', 'internal', 'confidential', 'restricted'] as const;
+export type DataClassification = (typeof DATA_CLASSIFICATIONS)[number];
+export const CAPABILITY_NAME_PATTERN = '^[a-z0-9][a-z0-9_.:-]{0,63}$';
 
 export const ChargebackRateSchema = Type.Object(
   {
@@ -17,7 +21,7 @@ const inputFields = {
   description: Type.Optional(Type.String({ maxLength: 5000 })),
   owning_team: Type.String({ minLength: 1, maxLength: 120, description: 'The team that runs the agent and pays its chargeback.' }),
   capabilities: Type.Optional(
-    Type.Array(Type.String({ pattern: '^[a-z0-9][a-z0-9_.:-]{0,63}$' }), {
+    Type.Array(Type.String({ pattern: CAPABILITY_NAME_PATTERN }), {
       maxItems: 50,
       uniqueItems: true,
       default: [],
@@ -25,6 +29,12 @@ const inputFields = {
     }),
   ),
   chargeback_rate: ChargebackRateSchema,
+  data_classification: Type.Optional(
+    StringEnum(DATA_CLASSIFICATIONS, {
+      default: 'internal',
+      description: 'The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.',
+    }),
+  ),
 };
 
 export const READ_ONLY_FIELDS = ['id', 'status', 'created_at', 'updated_at', 'retired_at'] as const;
@@ -49,6 +59,7 @@ export const AgentSchema = Type.Object(
     owning_team: Type.String(),
     capabilities: Type.Array(Type.String()),
     chargeback_rate: Type.Object({ amount_cents: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
+    data_classification: StringEnum(DATA_CLASSIFICATIONS),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     retired_at: Nullable(Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' })),

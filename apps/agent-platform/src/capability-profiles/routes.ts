@@ -1,0 +1,70 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
+import { ProfileInputSchema, ProfileListQuerySchema, ProfileParamsSchema, ProfilePatchSchema, ProfileSchema } from './schemas.js';
+import type { ProfileService } from './service.js';
+
+const READ = 'requests:read';
+const WRITE = 'requests:write';
+const tags = ['Capability profiles'];
+
+export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = async (plugin, { profiles }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/capability-profiles',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'createCapabilityProfile',
+        description: 'Records what a team needs from an agent: required capabilities, data classification and budget.',
+        body: ProfileInputSchema,
+        response: { 201: ProfileSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await profiles.create(request.auth.accountId, request.body)),
+  );
+
+  app.get(
+    '/capability-profiles',
+    {
+      config: { scope: READ },
+      schema: {
+        tags,
+        operationId: 'listCapabilityProfiles',
+        description: 'Capability profiles of the account, newest first, optionally of one `team`.',
+        querystring: ProfileListQuerySchema,
+        response: { 200: PageSchema(ProfileSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
+      },
+    },
+    async (request) => profiles.list(request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/capability-profiles/:profileId',
+    {
+      config: { scope: READ },
+      schema: { tags, operationId: 'getCapabilityProfile', params: ProfileParamsSchema, response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+    },
+    async (request) => profiles.get(request.auth.accountId, request.params.profileId),
+  );
+
+  app.patch(
+    '/capability-profiles/:profileId',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'updateCapabilityProfile',
+        description:
+          'Changes individual fields (JSON merge patch); `budget` merges field by field, `required_capabilities` is replaced as a whole. ' +
+          'Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again.',
+        params: ProfileParamsSchema,
+        body: ProfilePatchSchema,
+        response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },
+      },
+    },
+    async (request) => profiles.update(request.auth.accountId, request.params.profileId, request.body),
+  );
+};
