@@ -12,3 +12,12 @@ export const validAgent = () => ({
   capabilities: ['ocr', 'classify:invoice'],
   chargeback_rate: { amount_cents: 120, unit: 'per_1k_tokens' },
 });
+
+export const validProfile = () => ({
+  team: 'Accounts payable',
+  name: 'Invoice intake',
+  required_capabilities: ['ocr', 'classify:invoice'],
+  data_classification: 'internal',
+  // 250 × 120 cents (validAgent's rate) = 30,000 cents a month
+  budget: { monthly_limit_cents: 40_000, expected_usage: { quantity: 250, unit: 'per_1k_tokens' } },
+});

@@ -56,6 +56,15 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(res.json().details[0].field).toBe('limit');
   });
 
+  it.each(['/leads/v1/interessenten', '/leads/v1/anfragen', '/leads/v1/immobilien/prop_x/interessenten', '/leads/v1/interessenten/int_x/treffer', '/v1/webhooks'])(
+    'limit=1e400 is 422 on every list, also %s',
+    async (path) => {
+      const res = await raw('GET', `${path}?limit=1e400`);
+      expect(res.statusCode).toBe(422);
+      expect(JSON.stringify(res.json().details)).toContain('"limit"');
+    },
+  );
+
   it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
     const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
     expect(res.statusCode).toBe(422);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, errorBody, type Dialect } from './errors.js';
+import { ApiError, errorBody, validationError, type Dialect } from './errors.js';
 import { mapAjvErrors, validatorCompiler } from './validation.js';
 import { urlCarriesApiKey } from './server-options.js';
 
@@ -47,6 +47,11 @@ export const httpPlugin = fp<HttpPluginOptions>(
       for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
         if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value))) throw new ApiError('not_found');
       }
+    });
+    // Query coercion turns `limit=1e400` into Infinity, which passes the schema's integer bounds.
+    app.addHook('preHandler', async (request) => {
+      const limit = (request.query as Record<string, unknown> | undefined)?.limit;
+      if (typeof limit === 'number' && !Number.isSafeInteger(limit)) throw validationError([{ field: 'limit', reason: 'out_of_range' }]);
     });
     app.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
