@@ -19,7 +19,7 @@ export interface PropertyAppDeps extends ServiceAppDeps {
   leadsRetentionDays?: number;
 }
 
-/** The property-marketing service: property API at `/v1` (the leads API will live at `/leads/v1`). */
+/** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   return createServiceApp(deps, {
     service: 'property',
@@ -35,7 +35,13 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
     },
     extraApis: [
       {
-        prefix: '/leads/v1',
+        document: {
+          prefix: '/leads/v1',
+          title: 'Property Marketing Service: Leads API',
+          description:
+            'Interessenten mit Einwilligung und Suchprofil, Aufbewahrung, Anonymisierung und Löschung; Anfragen mit nachvollziehbarer Bewertung; ' +
+            'automatisches Matching. Authentifizierung mit einem API-Key im Header `apikey` (dieselben Keys wie die Property API).',
+        },
         routes: async (leads, { db, cursors, now }) => {
           const retentionDays = deps.leadsRetentionDays ?? 180;
           await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays }) });

@@ -45,10 +45,54 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '422']));
   });
 
+  it('holds the property API only; the leads API has a document of its own', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    expect(doc.info.title).toBe('Property Marketing Service: Property API');
+    expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/v1/'))).toEqual([]);
+  });
+
   it('serves an interactive documentation page', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('swagger');
+  });
+});
+
+describe('GET /leads/v1/openapi.json', () => {
+  const operationsOf = (doc: { paths: Record<string, Record<string, Operation>> }) =>
+    Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+
+  it('is the leads API’s own OpenAPI 3.1 document, without a key, German error responses', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/leads/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: 'Property Marketing Service: Leads API', version: '1.0.0' });
+    const operations = operationsOf(doc);
+    expect(operations.map(([name]) => name).sort()).toEqual(
+      [
+        'POST /leads/v1/interessenten',
+        'GET /leads/v1/interessenten',
+        'GET /leads/v1/interessenten/{interessentId}',
+        'PATCH /leads/v1/interessenten/{interessentId}',
+        'POST /leads/v1/interessenten/{interessentId}/loeschung',
+        'GET /leads/v1/interessenten/{interessentId}/treffer',
+        'POST /leads/v1/anfragen',
+        'GET /leads/v1/anfragen',
+        'GET /leads/v1/anfragen/{anfrageId}',
+        'GET /leads/v1/immobilien/{immobilieId}/interessenten',
+      ].sort(),
+    );
+    for (const [name, op] of operations) {
+      expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
+      expect(JSON.stringify(op.responses['403']), name).toContain('Fehler');
+    }
+  });
+
+  it('serves its own documentation page', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/leads/v1/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
   });
 });

@@ -30,7 +30,7 @@ export interface ServiceAppOptions {
   /** Registers the domain routes inside the authenticated `/v1` context. */
   routes: (v1: FastifyInstance, context: ApiContext) => Promise<void>;
   /** Further authenticated APIs of the service under their own prefix (same keys), e.g. `/leads/v1`. */
-  extraApis?: { prefix: string; routes: (api: FastifyInstance, context: ApiContext) => Promise<void> }[];
+  extraApis?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext) => Promise<void> }[];
 }
 
 /**
@@ -39,7 +39,8 @@ export interface ServiceAppOptions {
  */
 export async function createServiceApp(deps: ServiceAppDeps, options: ServiceAppOptions): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
-  const app = await createApiServer({ ...deps, dialectFor: options.dialectFor, document: options.document });
+  const extraApis = options.extraApis ?? [];
+  const app = await createApiServer({ ...deps, dialectFor: options.dialectFor, document: options.document, extraDocuments: extraApis.map((api) => api.document) });
   const verifier = new KeyVerifier({
     db: deps.db,
     service: options.service,
@@ -57,13 +58,13 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
     },
     { prefix: '/v1' },
   );
-  for (const extra of options.extraApis ?? []) {
+  for (const extra of extraApis) {
     await app.register(
       async (api) => {
         await api.register(authPlugin, { verifier });
         await extra.routes(api, { db: deps.db, cursors, now });
       },
-      { prefix: extra.prefix },
+      { prefix: extra.document.prefix },
     );
   }
   return app;

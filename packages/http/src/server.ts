@@ -14,9 +14,17 @@ export interface ApiDocument {
 
 export interface ApiServerOptions extends ServerOptionsInput, HttpPluginOptions {
   document: ApiDocument;
+  /** Further APIs of the same server with documents of their own (e.g. `/leads/v1`). */
+  extraDocuments?: ApiDocument[];
 }
 
+type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Record<string, unknown>;
 
+/** The part of the server's OpenAPI document under `document.prefix`, with that API's title. */
+function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiDocument): OpenApiDocument {
+  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`)));
+  return { ...spec, info: { ...spec.info, title, description }, paths };
+}
 
 /**
  * A Fastify instance with the common stack (limits, ids, redacted logs, errors, headers) and an
@@ -27,17 +35,23 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   await app.register(httpPlugin, { dialectFor: options.dialectFor });
   app.addSchema(ErrorSchema);
   app.addSchema(FehlerSchema);
-  const { prefix, title, description } = options.document;
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title, description, version: '1.0.0' },
+      info: { title: options.document.title, description: options.document.description, version: '1.0.0' },
       components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } } },
       security: [{ apikey: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  app.get(`${prefix}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: `${prefix}/docs`, uiConfig: { deepLinking: true } });
+  for (const document of [options.document, ...(options.extraDocuments ?? [])]) {
+    const spec = () => documentFor(app.swagger() as unknown as OpenApiDocument, document);
+    app.get(`${document.prefix}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => spec());
+    await app.register(
+      async (docs) => {
+        await docs.register(swaggerUi, { routePrefix: `${document.prefix}/docs`, uiConfig: { deepLinking: true }, transformSpecification: () => spec() });
+      },
+    );
+  }
   return app;
 }
