@@ -55,7 +55,10 @@ describe('POST /v1/capability-profiles', () => {
 
 describe('GET /v1/capability-profiles', () => {
   it('lists newest first, filters by team and walks the cursor', async () => {
-    for (let i = 0; i < 3; i++) await create({ ...validProfile(), team: 'Legal', name: `Legal ${i}` });
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.now = new Date(ctx.clock.now.getTime() + 1000);
+      await create({ ...validProfile(), team: 'Legal', name: `Legal ${i}` });
+    }
     const names: string[] = [];
     let url = '/v1/capability-profiles?team=Legal&limit=2';
     for (;;) {
