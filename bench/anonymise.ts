@@ -16,9 +16,9 @@ await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
 // COUNT expired prospects plus as many that must stay untouched.
 await db.$executeRawUnsafe(`
   INSERT INTO prospects (id, account_id, vorname, nachname, email, telefon, einwilligung_zweck, einwilligung_erteilt_am,
-    has_profile, profil_aktiv, profil_typ, profil_orte, profil_zimmer_min, last_activity_at, retention_until, created_at, updated_at)
+    has_profile, profil_aktiv, profil_typ, profil_orte, profil_orte_norm, profil_zimmer_min, last_activity_at, retention_until, created_at, updated_at)
   SELECT 'int_' || g, 'acct_bench', 'Vorname' || g, 'Nachname' || g, 'p' || g || '@example.de', '+49 30 ' || g, 'Kontakt', now(),
-    true, true, ARRAY['apartment']::"PropertyType"[], ARRAY['Berlin'], 2, now() - interval '200 days',
+    true, true, ARRAY['apartment']::"PropertyType"[], ARRAY['Berlin'], ARRAY['berlin'], 2, now() - interval '200 days',
     CASE WHEN g <= ${COUNT} THEN current_date - 1 ELSE current_date + 30 END, now() - interval '200 days', now()
   FROM generate_series(1, ${COUNT * 2}) AS g`);
 await db.$executeRawUnsafe('ANALYZE prospects');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { CursorCodec } from '@platform/http';
+import { normaliseLocation } from '../apps/property-service/src/leads/inquiry-scoring.js';
 import { createMatchingService } from '../apps/property-service/src/leads/matching.js';
 
 const { values } = parseArgs({ options: { profiles: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' } } });
@@ -16,14 +17,16 @@ const db = createPrisma({ url: pg.adminUrl });
 await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
 await db.account.create({ data: { id: 'acct_other', name: 'other' } });
 // Profiles spread over types, places, budgets and rent/buy, as an agency's database would be.
+const PLACES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Leipzig', 'Potsdam', 'Dresden', 'Bremen'];
+const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]`;
 await db.$executeRawUnsafe(`
   INSERT INTO prospects (id, account_id, nachname, email, einwilligung_zweck, einwilligung_erteilt_am, has_profile, profil_aktiv,
-    profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min,
+    profil_vermarktung, profil_typ, profil_orte, profil_orte_norm, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min,
     last_activity_at, retention_until, created_at, updated_at)
   SELECT 'int_' || g, CASE WHEN g % 10 = 0 THEN 'acct_other' ELSE 'acct_bench' END, 'N' || g, 'p' || g || '@example.de', 'Kontakt', now(), true, g % 7 <> 0,
     (CASE WHEN g % 5 = 0 THEN 'miete' ELSE 'kauf' END)::"Marketing",
     (CASE g % 5 WHEN 0 THEN '{apartment}' WHEN 1 THEN '{house}' WHEN 2 THEN '{apartment,house}' WHEN 3 THEN '{land}' ELSE '{}' END)::"PropertyType"[],
-    ARRAY[(ARRAY['Berlin','Hamburg','München','Köln','Leipzig','Potsdam','Dresden','Bremen'])[1 + g % 8]],
+    ARRAY[(${sqlArray(PLACES)})[1 + g % 8]], ARRAY[(${sqlArray(PLACES.map(normaliseLocation))})[1 + g % 8]],
     1 + g % 5, 150000 + (g * 7919) % 750000, 500 + (g * 31) % 2500, 30 + g % 120,
     now(), current_date + 180, now(), now()
   FROM generate_series(1, ${PROFILES}) AS g`);

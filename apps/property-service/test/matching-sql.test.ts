@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
-import { scoreInquiry } from '../src/leads/inquiry-scoring.js';
-import { rankProspectsInSql } from '../src/leads/matching.js';
+import { normaliseLocation, scoreInquiry } from '../src/leads/inquiry-scoring.js';
+import { minimumBudget, rankProspectsInSql } from '../src/leads/matching.js';
+import { toColumns } from '../src/leads/prospect-mapping.js';
+import type { InteressentAnlegen } from '../src/leads/prospect-schemas.js';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -10,42 +13,115 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const einwilligung = { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' };
+
+// Locations the model treats in particular ways: case and whitespace (also Unicode: no-break and
+// ideographic spaces, non-ASCII capitals, Greek final sigma), postal-code prefixes (also longer
+// than the code, and LIKE's wildcards, which are plain characters to the model), blank entries
+// (the empty prefix matches every code).
+const ORTE: string[][] = [
+  [], ['Berlin'], ['berlin '], ['\u00a0BERLIN\t'], ['101'], ['10115'], ['101150'], ['1_1'], ['10%'], ['%'], [' '], ['\u3000'],
+  ['Hamburg'], ['Hamburg', '10'], ['München'], ['MÜNCHEN'], ['münchen\u2009'], ['8'], ['80331'], ['Köln', 'Bonn'], ['KÖLN'], ['5066'], ['ΟΔΟΣ'], ['οδος'],
+];
+
 describe('the SQL ranking follows the inquiry scoring model', () => {
-  it('finds exactly the prospects the model does not knock out, with the same points', async () => {
+  it('finds exactly the prospects the model does not knock out, with the same points, for properties of every kind', async () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-    const property = await ctx.db.prisma.property.create({
-      data: { id: newId('prop'), account_id: ctx.tenant.accountId, status: 'active', type: 'apartment', title: 'T', address_postal_code: '10115', address_city: 'Berlin', rooms: 3, living_area_sqm: 75, purchase_price_eur: 400000, cold_rent_eur: 1200 },
-    });
-    for (let i = 0; i < 200; i++) {
+    const base = { account_id: ctx.tenant.accountId, status: 'active' as const, title: 'T' };
+    const properties = [
+      // bought or rented; budgets just below and above the knockout (400,000 / 1.2, 1,200 / 1.2)
+      { ...base, id: newId('prop'), type: 'apartment' as const, address_postal_code: '10115', address_city: 'Berlin', rooms: 3, living_area_sqm: 75, purchase_price_eur: 400000, cold_rent_eur: 1200 },
+      // a non-ASCII city, rooms and area unknown (half the points), bought only
+      { ...base, id: newId('prop'), type: 'house' as const, address_postal_code: '80331', address_city: 'MÜNCHEN', rooms: null, living_area_sqm: null, purchase_price_eur: 650000, cold_rent_eur: null },
+      // rented only
+      { ...base, id: newId('prop'), type: 'apartment' as const, address_postal_code: '50667', address_city: 'Köln', rooms: 2.5, living_area_sqm: 60, purchase_price_eur: null, cold_rent_eur: 950 },
+      { ...base, id: newId('prop'), type: 'house' as const, address_postal_code: '01067', address_city: 'Οδος', rooms: 4, living_area_sqm: 120, purchase_price_eur: 541667, cold_rent_eur: null },
+    ];
+    for (const data of properties) await ctx.db.prisma.property.create({ data });
+    for (let i = 0; i < 400; i++) {
+      const suchprofil: Record<string, unknown> = {
+        aktiv: rnd() > 0.1,
+        vermarktung: pick(['kauf', 'miete'] as const),
+        typ: pick([[], ['apartment'], ['house'], ['apartment', 'house']]),
+        orte: pick(ORTE),
+        zimmer_min: pick([undefined, 0, 1, 2.5, 3, 4, 6]),
+        kaufpreis_max_eur: pick([undefined, 0, 300000, 333333, 333334, 380000, 420000, 541666, 541667, 600000]),
+        kaltmiete_max_eur: pick([undefined, 0, 791, 792, 900, 999, 1000, 1100, 1500]),
+        wohnflaeche_min_qm: pick([undefined, 0, 50, 60, 75, 90, 120, 150]),
+      };
+      const input = { nachname: `N${i}`, email: `n${i}@example.de`, einwilligung, suchprofil } as InteressentAnlegen;
       await ctx.db.prisma.prospect.create({
-        data: {
-          id: newId('int'),
-          account_id: ctx.tenant.accountId,
-          has_profile: true,
-          profil_aktiv: rnd() > 0.1,
-          profil_vermarktung: pick(['kauf', 'miete'] as const),
-          profil_typ: pick([[], ['apartment'], ['house'], ['apartment', 'house']] as ('apartment' | 'house')[][]),
-          profil_orte: pick([[], ['Berlin'], ['berlin '], ['101'], ['Hamburg'], ['Hamburg', '10']]),
-          profil_zimmer_min: pick([null, 1, 2.5, 3, 4, 6]),
-          profil_kaufpreis_max: pick([null, 300000, 340000, 380000, 420000, 600000]),
-          profil_kaltmiete_max: pick([null, 900, 1000, 1100, 1500]),
-          profil_wohnflaeche_min: pick([null, 50, 75, 90, 120]),
-          last_activity_at: new Date(),
-          retention_until: new Date('2099-01-01'),
-        },
+        // the app's own mapping, so the stored normalised locations are written as in production
+        data: { id: newId('int'), account_id: ctx.tenant.accountId, ...toColumns(input), last_activity_at: new Date(), retention_until: new Date('2099-01-01') },
       });
     }
     const prospects = await ctx.db.prisma.prospect.findMany({ where: { account_id: ctx.tenant.accountId, profil_aktiv: true } });
-    const expected = new Map(
-      prospects.map((p) => [p.id, scoreInquiry({ property, prospect: p })] as const).filter(([, b]) => !b.ausgeschlossen).map(([id, b]) => [id, b.gesamt]),
-    );
-    const ranked = await rankProspectsInSql(ctx.db.prisma, property, 1000, 0);
-    expect(new Set(ranked.map((r) => r.id))).toEqual(new Set(expected.keys()));
-    expect(expected.size).toBeGreaterThan(20);
-    for (const r of ranked) expect(Math.abs(Number(r.points) - expected.get(r.id)!), r.id).toBeLessThanOrEqual(0.5);
-    const points = ranked.map((r) => Number(r.points));
-    expect(points).toEqual([...points].sort((a, b) => b - a));
+    for (const property of await ctx.db.prisma.property.findMany({ where: { id: { in: properties.map((p) => p.id) } } })) {
+      const expected = new Map(
+        prospects.map((p) => [p.id, scoreInquiry({ property, prospect: p })] as const).filter(([, b]) => !b.ausgeschlossen).map(([id, b]) => [id, b.gesamt]),
+      );
+      const ranked = await rankProspectsInSql(ctx.db.prisma, property, 1000, 0);
+      expect(new Set(ranked.map((r) => r.id)), property.address_city).toEqual(new Set(expected.keys()));
+      expect(expected.size).toBeGreaterThan(20);
+      expect(new Set(ranked.map((r) => Number(r.points))).size, 'points of every kind').toBeGreaterThan(5);
+      for (const r of ranked) expect(Math.abs(Number(r.points) - expected.get(r.id)!), r.id).toBeLessThanOrEqual(0.5);
+      const points = ranked.map((r) => Number(r.points));
+      expect(points).toEqual([...points].sort((a, b) => b - a));
+      // pages are slices of the same order
+      const page = await rankProspectsInSql(ctx.db.prisma, property, 7, 5);
+      expect(page).toEqual(ranked.slice(5, 12));
+    }
+  });
+
+  it('the price knockout as an integer bound agrees with the model to the last bit', () => {
+    const out = (price: number, budget: number) => price > budget * 1.2;
+    for (let price = 0; price < 5000; price++) {
+      const min = minimumBudget(price);
+      expect(out(price, min), `price ${price}`).toBe(false);
+      expect(out(price, min - 1), `price ${price}`).toBe(true);
+    }
+    for (const price of [120_000_001, 400_000, 420_000, 2_147_483_647, 999_999_999]) {
+      const min = minimumBudget(price);
+      expect([out(price, min), out(price, min - 1)]).toEqual([false, true]);
+    }
+  });
+});
+
+describe('the stored normalised locations (profil_orte_norm)', () => {
+  const stored = async (id: string) => (await ctx.db.query<{ orte: string[]; norm: string[] }>('SELECT profil_orte AS orte, profil_orte_norm AS norm FROM prospects WHERE id = $1', [id]))[0];
+
+  it('are written with the locations by every API that writes them', async () => {
+    const created = await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'Ort', email: 'ort@example.de', einwilligung, suchprofil: { orte: [' Berlin ', 'MÜNCHEN', '101'] } });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id;
+    expect(await stored(id)).toEqual({ orte: [' Berlin ', 'MÜNCHEN', '101'], norm: ['berlin', 'münchen', '101'] });
+    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { suchprofil: { orte: ['\u00a0KÖLN'] } })).statusCode).toBe(200);
+    expect(await stored(id)).toEqual({ orte: ['\u00a0KÖLN'], norm: ['köln'] });
+    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { suchprofil: null })).statusCode).toBe(200);
+    expect(await stored(id)).toEqual({ orte: [], norm: [] });
+
+    const property = await ctx.db.prisma.property.create({
+      data: { id: newId('prop'), account_id: ctx.tenant.accountId, status: 'active', type: 'apartment', title: 'T', address_postal_code: '10115', address_city: 'Berlin', purchase_price_eur: 1 },
+    });
+    const inquiry = await ctx.send('POST', '/leads/v1/anfragen', {
+      immobilie_id: property.id,
+      interessent: { nachname: 'Neu', email: 'neu@example.de', einwilligung, suchprofil: { orte: ['Potsdam '] } },
+    });
+    expect(inquiry.statusCode).toBe(201);
+    expect(await stored(inquiry.json().interessent_id)).toEqual({ orte: ['Potsdam '], norm: ['potsdam'] });
+  });
+
+  it('are backfilled by the migration exactly as the app writes them', async () => {
+    const rows = await ctx.db.query<{ id: string; orte: string[]; norm: string[] }>('SELECT id, profil_orte AS orte, profil_orte_norm AS norm FROM prospects');
+    expect(rows.length).toBeGreaterThan(100);
+    for (const row of rows) expect(row.norm, row.id).toEqual(row.orte.map(normaliseLocation));
+    // The migration's UPDATE recomputes every row: nothing may change.
+    const migration = readFileSync(new URL('../../../prisma/migrations/20261122180000_profil_orte_norm/migration.sql', import.meta.url), 'utf8');
+    const backfill = migration.slice(migration.indexOf('UPDATE "prospects"'));
+    await ctx.db.query(backfill);
+    const after = await ctx.db.query<{ id: string; norm: string[] }>('SELECT id, profil_orte_norm AS norm FROM prospects');
+    expect(new Map(after.map((r) => [r.id, r.norm]))).toEqual(new Map(rows.map((r) => [r.id, r.norm])));
   });
 });

@@ -9,9 +9,9 @@ export interface InquirySubject {
   prospect: ProspectRow;
 }
 
-const PRICE_TOLERANCE = 0.2; // up to 20 % above budget still earns points; beyond that: knockout
-const ROOMS_TOLERANCE = 0.5;
-const AREA_TOLERANCE = 0.3;
+export const PRICE_TOLERANCE = 0.2; // up to 20 % above budget still earns points; beyond that: knockout
+export const ROOMS_TOLERANCE = 0.5;
+export const AREA_TOLERANCE = 0.3;
 
 function wantsRent(p: ProspectRow): boolean {
   return p.profil_vermarktung === 'miete';
@@ -24,6 +24,22 @@ function priceAndBudget({ property, prospect }: InquirySubject): { price: number
 }
 
 const eur = (n: number) => `${n.toLocaleString('de-DE')} €`;
+
+/** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profil_orte_norm`). */
+export function normaliseLocation(wanted: string): string {
+  return wanted.trim().toLowerCase();
+}
+
+/**
+ * Every normalised location that matches the property: its lower-cased city and every prefix of
+ * its postal code, the empty one included (a blank entry is a prefix of any code). A search
+ * profile's location matches exactly when its normalised form is one of these.
+ */
+export function locationKeys(property: Pick<PropertyRow, 'address_city' | 'address_postal_code'>): string[] {
+  const postal = property.address_postal_code;
+  const prefixes = Array.from({ length: postal.length + 1 }, (_, n) => postal.slice(0, n));
+  return [...new Set([property.address_city.toLowerCase(), ...prefixes])];
+}
 
 /** The weights and rules for inquiries about properties; the version is stored with every score. */
 export const INQUIRY_MODEL = defineModel<InquirySubject>({
@@ -73,7 +89,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       weight: 25,
       assess: ({ property, prospect }) => {
         if (prospect.profil_orte.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
-        const wanted = prospect.profil_orte.map((o) => o.trim().toLowerCase());
+        const wanted = prospect.profil_orte.map(normaliseLocation);
         const hit = wanted.some((o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o));
         return {
           fraction: hit ? 1 : 0,

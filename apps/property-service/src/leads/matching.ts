@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '@platform/db';
 import { ApiError, type CursorCodec, toSeite, validationError } from '@platform/http';
-import { scoreInquiry, type Bewertung } from './inquiry-scoring.js';
+import { AREA_TOLERANCE, locationKeys, PRICE_TOLERANCE, ROOMS_TOLERANCE, scoreInquiry, type Bewertung } from './inquiry-scoring.js';
 import { toInteressent } from './prospect-mapping.js';
 import { prospectNotFound } from './prospect-service.js';
 
@@ -85,44 +85,68 @@ export function createMatchingService({ db, cursors }: { db: PrismaClient; curso
 }
 
 /**
+ * The smallest whole budget that survives the model's price knockout (`price > budget × 1.2`),
+ * computed with the model's own floating-point arithmetic, so the SQL condition
+ * `budget >= minimum` is a plain integer comparison (indexable) that agrees with the model to
+ * the last bit. `budget × 1.2` grows with the budget, so the surviving budgets are all from one
+ * value up.
+ */
+export function minimumBudget(price: number): number {
+  const out = (budget: number) => price > budget * (1 + PRICE_TOLERANCE);
+  let budget = Math.floor(price / (1 + PRICE_TOLERANCE));
+  while (out(budget)) budget++;
+  while (!out(budget - 1)) budget--;
+  return budget;
+}
+
+/**
  * The inquiry model (`inquiry-scoring.ts`) in SQL: the knockouts as WHERE conditions and the
- * weighted points (Preis 40, Lage 25, Zimmer 20, Wohnfläche 15, same tolerances) as the ORDER BY.
- * A test keeps this in step with the model.
+ * weighted points (Preis 40, Lage 25, Zimmer 20, Wohnfläche 15, same tolerances and the same
+ * floating-point operations in the same order) as the ORDER BY. What depends on the property
+ * alone is decided here, so PostgreSQL evaluates only plain comparisons per profile: the price
+ * knockout as `budget >= minimumBudget(price)`, the location as an overlap of the stored
+ * normalised locations with the property's `locationKeys`. A test keeps this in step with the
+ * model.
  */
 export async function rankProspectsInSql(db: PrismaClient, property: PropertyRow, limit: number, offset: number): Promise<{ id: string; points: number }[]> {
-  const { purchase_price_eur: purchase, cold_rent_eur: rent, rooms, living_area_sqm: area } = property;
-  return db.$queryRaw<{ id: string; points: number }[]>`
+  // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  // Price (40): one branch per way the property is offered; a profile looking for the other way is knocked out.
+  const branches = (
+    [
+      ['kauf', property.purchase_price_eur, 'profil_kaufpreis_max'],
+      ['miete', property.cold_rent_eur, 'profil_kaltmiete_max'],
+    ] as const
+  ).flatMap(([marketing, price, budget]) => {
+    if (price === null) return [];
+    const p = param(price, 'float8');
+    const where = `(profil_vermarktung = '${marketing}' AND (${budget} IS NULL OR ${budget} >= ${param(minimumBudget(price), 'int')}))`;
+    const points = `CASE WHEN ${budget} IS NULL OR ${budget} >= ${p} THEN 40 ELSE 40 * GREATEST(0, 1 - (${p} - ${budget}) / (${budget} * ${param(PRICE_TOLERANCE, 'float8')})) END`;
+    return [{ marketing, where, points }];
+  });
+  if (branches.length === 0) return [];
+  const pricePoints =
+    branches.length === 1 ? branches[0].points : `CASE WHEN profil_vermarktung = 'miete' THEN ${branches.find((b) => b.marketing === 'miete')!.points} ELSE ${branches[0].points} END`;
+  // Rooms (20) and living area (15): 1 at or above the minimum, then falling linearly; half the points if the property's value is unknown.
+  const atLeast = (column: string, value: number | null, weight: number, tolerance: number) => {
+    if (value === null) return `CASE WHEN ${column} IS NULL THEN ${weight} ELSE ${weight * 0.5}::float8 END`;
+    const v = param(value, 'float8');
+    return `CASE WHEN ${column} IS NULL OR ${column} <= ${v} THEN ${weight} ELSE ${weight} * GREATEST(0, 1 - (${column} - ${v}) / (${column} * ${param(tolerance, 'float8')})) END`;
+  };
+  const sql = `
     SELECT id, points FROM (
       SELECT id,
-        40 * (CASE
-          WHEN budget IS NULL THEN 1
-          WHEN price <= budget THEN 1
-          ELSE GREATEST(0, 1 - (price - budget) / (budget * 0.2)) END)
-      + 25 * (CASE
-          WHEN cardinality(profil_orte) = 0 THEN 1
-          WHEN EXISTS (SELECT 1 FROM unnest(profil_orte) AS o WHERE lower(trim(o)) = lower(${property.address_city}) OR ${property.address_postal_code} LIKE trim(o) || '%') THEN 1
-          ELSE 0 END)
-      + 20 * (CASE
-          WHEN profil_zimmer_min IS NULL THEN 1
-          WHEN ${rooms}::float8 IS NULL THEN 0.5
-          WHEN ${rooms}::float8 >= profil_zimmer_min THEN 1
-          ELSE GREATEST(0, 1 - (profil_zimmer_min - ${rooms}::float8) / (profil_zimmer_min * 0.5)) END)
-      + 15 * (CASE
-          WHEN profil_wohnflaeche_min IS NULL THEN 1
-          WHEN ${area}::float8 IS NULL THEN 0.5
-          WHEN ${area}::float8 >= profil_wohnflaeche_min THEN 1
-          ELSE GREATEST(0, 1 - (profil_wohnflaeche_min - ${area}::float8) / (profil_wohnflaeche_min * 0.3)) END) AS points
-      FROM (
-        SELECT id, profil_orte, profil_zimmer_min, profil_wohnflaeche_min,
-          (CASE WHEN profil_vermarktung = 'miete' THEN ${rent}::float8 ELSE ${purchase}::float8 END) AS price,
-          (CASE WHEN profil_vermarktung = 'miete' THEN profil_kaltmiete_max ELSE profil_kaufpreis_max END)::float8 AS budget
-        FROM prospects
-        WHERE account_id = ${property.account_id} AND profil_aktiv AND anonymised_at IS NULL
-          AND (cardinality(profil_typ) = 0 OR profil_typ @> ARRAY[${property.type}]::"PropertyType"[])
-          AND ((profil_vermarktung = 'kauf' AND ${purchase}::int IS NOT NULL AND (profil_kaufpreis_max IS NULL OR profil_kaufpreis_max * 1.2 >= ${purchase}::int))
-            OR (profil_vermarktung = 'miete' AND ${rent}::int IS NOT NULL AND (profil_kaltmiete_max IS NULL OR profil_kaltmiete_max * 1.2 >= ${rent}::int)))
-      ) AS candidates
+        (${pricePoints})
+        + (CASE WHEN cardinality(profil_orte_norm) = 0 OR profil_orte_norm && ${param(locationKeys(property), 'text[]')} THEN 25 ELSE 0 END)
+        + (${atLeast('profil_zimmer_min', property.rooms, 20, ROOMS_TOLERANCE)})
+        + (${atLeast('profil_wohnflaeche_min', property.living_area_sqm, 15, AREA_TOLERANCE)}) AS points
+      FROM prospects
+      WHERE account_id = ${param(property.account_id, 'text')} AND profil_aktiv AND anonymised_at IS NULL
+        AND (cardinality(profil_typ) = 0 OR profil_typ @> ARRAY[${param(property.type, '"PropertyType"')}])
+        AND (${branches.map((b) => b.where).join(' OR ')})
     ) AS scored
     ORDER BY points DESC, id ASC
-    LIMIT ${limit} OFFSET ${offset}`;
+    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+  return db.$queryRawUnsafe<{ id: string; points: number }[]>(sql, ...params);
 }

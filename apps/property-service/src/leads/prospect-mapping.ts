@@ -1,11 +1,12 @@
 import type { Prisma } from '@platform/db';
+import { normaliseLocation } from './inquiry-scoring.js';
 import type { Interessent, InteressentAnlegen } from './prospect-schemas.js';
 
 type Row = Prisma.ProspectGetPayload<object>;
 type Columns = Pick<
   Prisma.ProspectUncheckedCreateInput,
   | 'vorname' | 'nachname' | 'email' | 'telefon' | 'einwilligung_zweck' | 'einwilligung_erteilt_am' | 'has_profile' | 'profil_aktiv'
-  | 'profil_vermarktung' | 'profil_typ' | 'profil_orte' | 'profil_zimmer_min' | 'profil_kaufpreis_max' | 'profil_kaltmiete_max' | 'profil_wohnflaeche_min'
+  | 'profil_vermarktung' | 'profil_typ' | 'profil_orte' | 'profil_orte_norm' | 'profil_zimmer_min' | 'profil_kaufpreis_max' | 'profil_kaltmiete_max' | 'profil_wohnflaeche_min'
 >;
 
 export function toColumns(input: InteressentAnlegen): Columns {
@@ -22,6 +23,7 @@ export function toColumns(input: InteressentAnlegen): Columns {
     profil_vermarktung: profil ? (profil.vermarktung ?? 'kauf') : null,
     profil_typ: profil?.typ ?? [],
     profil_orte: profil?.orte ?? [],
+    profil_orte_norm: (profil?.orte ?? []).map(normaliseLocation),
     profil_zimmer_min: profil?.zimmer_min ?? null,
     profil_kaufpreis_max: profil?.kaufpreis_max_eur ?? null,
     profil_kaltmiete_max: profil?.kaltmiete_max_eur ?? null,
