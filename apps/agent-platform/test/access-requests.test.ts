@@ -109,6 +109,36 @@ describe('POST /v1/access-requests', () => {
     }
   });
 
+  it('waits for a retire in progress and then refuses with 409 (the agent is read under a share lock)', async () => {
+    const agent = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;
+    const waiting = async () =>
+      Number((await ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n);
+    // A retire that has written but not yet committed; a plain read would still see the agent active.
+    const { pending } = await ctx.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`UPDATE agent_deployments SET status = 'retired', retired_at = now() WHERE id = ${agent}`;
+        const pending = ctx.send('POST', '/v1/access-requests', request({ agent_id: agent }));
+        let settled = false;
+        void pending.then(() => (settled = true));
+        for (let i = 0; i < 200 && !settled && (await waiting()) < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return { pending };
+      },
+      { timeout: 10_000 },
+    );
+    const res = await pending;
+    expect(res.statusCode, res.body).toBe(409);
+    expect(await ctx.db.prisma.accessRequest.count({ where: { agent_id: agent } })).toBe(0);
+  });
+
+  it('keeps a used profile’s team: 409 on a team change, other fields may change', async () => {
+    const profile = (await ctx.send('POST', '/v1/capability-profiles', validProfile())).json().id;
+    await submit(request({ profile_id: profile }));
+    const res = await ctx.send('PATCH', `/v1/capability-profiles/${profile}`, { team: 'Moved' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'conflict', message: expect.stringContaining('team cannot change'), details: [{ field: 'team', reason: 'not_allowed' }] });
+    expect((await ctx.send('PATCH', `/v1/capability-profiles/${profile}`, { name: 'Renamed' })).json()).toMatchObject({ team: 'Accounts payable', name: 'Renamed' });
+  });
+
   it('refuses a retired agent with 409 and writes nothing', async () => {
     const before = await ctx.db.prisma.accessRequest.count();
     const res = await ctx.send('POST', '/v1/access-requests', request({ agent_id: retiredAgentId }));
@@ -189,6 +219,11 @@ describe('GET /v1/access-requests', () => {
     const res = await ctx.send('GET', `/v1/access-requests?limit=1&cursor=${encodeURIComponent(first.page.next_cursor)}`);
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field: 'cursor', reason: 'invalid_format' }]);
+    for (const filter of ['team', 'agent_id']) {
+      const nul = await ctx.send('GET', `/v1/access-requests?${filter}=%00`);
+      expect(nul.statusCode, filter).toBe(422);
+      expect(nul.json().details).toEqual([{ field: filter, reason: 'invalid_format' }]);
+    }
     for (const limit of ['0', '101', '1e400', 'x']) {
       expect((await ctx.send('GET', `/v1/access-requests?limit=${limit}`)).statusCode, limit).toBe(422);
     }

@@ -34,7 +34,7 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/capability-profiles': ['createCapabilityProfile', 'requests:write', ['201', '400', '401', '403', '413', '415', '422']],
       'GET /v1/capability-profiles': ['listCapabilityProfiles', 'requests:read', ['200', '400', '401', '403', '422']],
       'GET /v1/capability-profiles/{profileId}': ['getCapabilityProfile', 'requests:read', ['200', '400', '401', '403', '404']],
-      'PATCH /v1/capability-profiles/{profileId}': ['updateCapabilityProfile', 'requests:write', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'PATCH /v1/capability-profiles/{profileId}': ['updateCapabilityProfile', 'requests:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
       'POST /v1/access-requests': ['createAccessRequest', 'requests:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
       'GET /v1/access-requests': ['listAccessRequests', 'requests:read', ['200', '400', '401', '403', '422']],
       'GET /v1/access-requests/{requestId}': ['getAccessRequest', 'requests:read', ['200', '400', '401', '403', '404']],

@@ -65,6 +65,13 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     },
   );
 
+  it.each(['/leads/v1/anfragen?immobilie_id=%00', '/v1/properties?status=%00', '/v1/webhooks?cursor=a%01b'])('a control character in a query value is 422 invalid_format: %s', async (url) => {
+    const res = await raw('GET', url);
+    expect(res.statusCode).toBe(422);
+    const field = url.slice(url.indexOf('?') + 1, url.indexOf('='));
+    expect(JSON.stringify(res.json().details)).toMatch(new RegExp(`"(field|feld)":"${field}","(reason|grund)":"(invalid_format|ungueltiges_format)"`));
+  });
+
   it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
     const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
     expect(res.statusCode).toBe(422);

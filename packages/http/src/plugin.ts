@@ -47,6 +47,11 @@ export const httpPlugin = fp<HttpPluginOptions>(
       for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
         if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value))) throw new ApiError('not_found');
       }
+      // PostgreSQL refuses NUL in text; control characters are never meaningful in a filter.
+      for (const [field, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+        const values = Array.isArray(value) ? value : [value];
+        if (values.some((v) => typeof v === 'string' && hasControlCharacter(v))) throw validationError([{ field: field.slice(0, MAX_ID_LENGTH), reason: 'invalid_format' }]);
+      }
     });
     // Query coercion turns `limit=1e400` into Infinity, which passes the schema's integer bounds.
     app.addHook('preHandler', async (request) => {

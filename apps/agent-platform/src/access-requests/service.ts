@@ -60,8 +60,10 @@ export function createAccessRequestService({ db, cursors, now }: AccessRequestSe
         data: { id: newId('cap', at.getTime()), account_id: accountId, ...profileColumns({ ...body.profile, team: body.team }), created_at: at, updated_at: at },
       });
     }
-    const profile = await tx.capabilityProfile.findFirst({ where: { id: body.profile_id, account_id: accountId } });
-    if (!profile) throw notFound('No capability profile with the profile_id.');
+    // FOR SHARE: a concurrent change of the profile's team waits until the request is stored.
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM capability_profiles WHERE id = ${body.profile_id} AND account_id = ${accountId} FOR SHARE`;
+    if (locked.length === 0) throw notFound('No capability profile with the profile_id.');
+    const profile = await tx.capabilityProfile.findUniqueOrThrow({ where: { id: locked[0].id } });
     if (profile.team !== body.team) {
       throw validationError([{ field: 'team', reason: 'not_allowed' }], `The capability profile belongs to team "${profile.team}", not to "${body.team}".`);
     }
@@ -74,8 +76,10 @@ export function createAccessRequestService({ db, cursors, now }: AccessRequestSe
       if (body.profile_id !== undefined && body.profile !== undefined) throw validationError([{ field: 'profile', reason: 'not_allowed' }]);
       const at = now();
       return db.$transaction(async (tx) => {
-        const agent = await tx.agentDeployment.findFirst({ where: { id: body.agent_id, account_id: accountId } });
-        if (!agent) throw notFound('No agent with the agent_id.');
+        // FOR SHARE: a concurrent retire waits until the request is stored (and so is never lost to it).
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM agent_deployments WHERE id = ${body.agent_id} AND account_id = ${accountId} FOR SHARE`;
+        if (locked.length === 0) throw notFound('No agent with the agent_id.');
+        const agent = await tx.agentDeployment.findUniqueOrThrow({ where: { id: locked[0].id } });
         if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; access cannot be requested.` });
         const profile = await profileFor(tx, accountId, body, at);
         const explanation = scoreAccessRequest({ agent, profile });

@@ -59,10 +59,11 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
         operationId: 'updateCapabilityProfile',
         description:
           'Changes individual fields (JSON merge patch); `budget` merges field by field, `required_capabilities` is replaced as a whole. ' +
-          'Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again.',
+          'Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again. ' +
+          'The `team` cannot change once access requests use the profile (409 `conflict`).',
         params: ProfileParamsSchema,
         body: ProfilePatchSchema,
-        response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },
+        response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
     async (request) => profiles.update(request.auth.accountId, request.params.profileId, request.body),

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
-import { NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
+import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
 import { toColumns, toProfile, type ProfileRow } from './mapping.js';
 import { ProfileInputSchema, type Profile, type ProfileInput, type ProfilePatch } from './schemas.js';
 
@@ -49,7 +49,14 @@ export function createProfileService({ db, cursors, now }: ProfileServiceDeps) {
         const before = toProfile(await tx.capabilityProfile.findUniqueOrThrow({ where: { id } }));
         const { id: _id, created_at: _c, updated_at: _u, ...current } = before;
         const input = applyMergePatch(current, patch, validateInput);
-        if (changedPaths(current, { ...input, required_capabilities: input.required_capabilities ?? [] }).length === 0) return before;
+        const changed = changedPaths(current, { ...input, required_capabilities: input.required_capabilities ?? [] });
+        if (changed.length === 0) return before;
+        if (changed.includes('team') && (await tx.accessRequest.count({ where: { profile_id: id } })) > 0) {
+          throw new ApiError('conflict', {
+            message: `Access requests of team "${before.team}" use this profile, so its team cannot change; create a profile for the other team.`,
+            details: [{ field: 'team', reason: 'not_allowed' }],
+          });
+        }
         return toProfile(await tx.capabilityProfile.update({ where: { id }, data: { ...toColumns(input), updated_at: now() } }));
       });
     },
