@@ -49,6 +49,7 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     expect(doc.info.title).toBe('Property Marketing Service: Property API');
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/v1/'))).toEqual([]);
+    expect(Object.keys(doc.components.schemas)).toEqual(['Error']);
   });
 
   it('serves an interactive documentation page', async () => {
@@ -84,6 +85,7 @@ describe('GET /leads/v1/openapi.json', () => {
         'GET /leads/v1/immobilien/{immobilieId}/interessenten',
       ].sort(),
     );
+    expect(Object.keys(doc.components.schemas)).toEqual(['Fehler']);
     for (const [name, op] of operations) {
       expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
       expect(JSON.stringify(op.responses['403']), name).toContain('Fehler');

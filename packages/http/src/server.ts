@@ -20,10 +20,26 @@ export interface ApiServerOptions extends ServerOptionsInput, HttpPluginOptions 
 
 type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Record<string, unknown>;
 
-/** The part of the server's OpenAPI document under `document.prefix`, with that API's title. */
+/**
+ * The part of the server's OpenAPI document under `document.prefix`, with that API's title and
+ * only the component schemas its paths use (the English `Error` or the German `Fehler`).
+ */
 function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiDocument): OpenApiDocument {
   const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`)));
-  return { ...spec, info: { ...spec.info, title, description }, paths };
+  const components = (spec.components ?? {}) as { schemas?: Record<string, unknown> };
+  const all = components.schemas ?? {};
+  const used = new Set<string>();
+  const collect = (value: unknown) => {
+    for (const [, name] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (!used.has(name) && name in all) {
+        used.add(name);
+        collect(all[name]);
+      }
+    }
+  };
+  collect(paths);
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  return { ...spec, info: { ...spec.info, title, description }, paths, components: { ...components, schemas } };
 }
 
 /**
