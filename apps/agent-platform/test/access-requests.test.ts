@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilLockWaiters } from '@platform/testkit';
 import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
@@ -111,8 +112,6 @@ describe('POST /v1/access-requests', () => {
 
   it('waits for a retire in progress and then refuses with 409 (the agent is read under a share lock)', async () => {
     const agent = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;
-    const waiting = async () =>
-      Number((await ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n);
     // A retire that has written but not yet committed; a plain read would still see the agent active.
     const { pending } = await ctx.db.prisma.$transaction(
       async (tx) => {
@@ -120,7 +119,7 @@ describe('POST /v1/access-requests', () => {
         const pending = ctx.send('POST', '/v1/access-requests', request({ agent_id: agent }));
         let settled = false;
         void pending.then(() => (settled = true));
-        for (let i = 0; i < 200 && !settled && (await waiting()) < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        await untilLockWaiters(ctx.db, 1, () => settled);
         return { pending };
       },
       { timeout: 10_000 },

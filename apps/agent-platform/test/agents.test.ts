@@ -1,4 +1,4 @@
-import type { TestApp } from '@platform/testkit';
+import { untilLockWaiters, type TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
@@ -226,8 +226,6 @@ describe('PATCH /v1/agents/{agentId}', () => {
 
   it('keeps both changes when two patches wait on the same row', async () => {
     const before = await full();
-    const waiting = async () =>
-      Number((await ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n);
     // Hold the row so that both patches start before either has written; without the row lock
     // both would merge into the same old document and the second write would undo the first.
     const { pending } = await ctx.db.prisma.$transaction(async (tx) => {
@@ -236,8 +234,7 @@ describe('PATCH /v1/agents/{agentId}', () => {
         send('PATCH', `/v1/agents/${before.id}`, { description: 'New description' }),
         send('PATCH', `/v1/agents/${before.id}`, { chargeback_rate: { amount_cents: 7 } }),
       ]);
-      for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(await waiting()).toBe(2);
+      expect(await untilLockWaiters(ctx.db, 2)).toBe(2);
       return { pending }; // not the promise itself, or the transaction would wait for the patches
     }, { timeout: 10_000 });
     const patches = await pending;

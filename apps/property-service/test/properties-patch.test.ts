@@ -1,4 +1,4 @@
-import type { TestApp } from '@platform/testkit';
+import { untilLockWaiters, type TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
@@ -100,12 +100,20 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     );
   });
 
-  it('keeps both fields when two patches run at the same time', async () => {
+  it('keeps both fields when two patches wait on the same row', async () => {
     const before = await createFull();
-    const [a, b] = await Promise.all([
-      send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }),
-      send('PATCH', `/v1/properties/${before.id}`, { floor: 7 }),
-    ]);
+    // Hold the row so that both patches start before either has written; without the row lock
+    // both would merge into the same old document and the second write would undo the first.
+    const { pending } = await ctx.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM properties WHERE id = ${before.id} FOR UPDATE`;
+        const pending = Promise.all([send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }), send('PATCH', `/v1/properties/${before.id}`, { floor: 7 })]);
+        expect(await untilLockWaiters(ctx.db, 2)).toBe(2);
+        return { pending }; // not the promise itself, or the transaction would wait for the patches
+      },
+      { timeout: 10_000 },
+    );
+    const [a, b] = await pending;
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect((await send('GET', `/v1/properties/${before.id}`)).json()).toMatchObject({ rooms: 5, floor: 7 });
   });
