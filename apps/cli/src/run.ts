@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PROPERTY_JOBS } from '@platform/property-service';
+import { WEBHOOK_HISTORY_JOB } from '@platform/runtime';
 import { createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
@@ -8,7 +9,7 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
-  jobs run anonymise`;
+  jobs run anonymise|prune-webhook-history`;
 
 export interface CliResult {
   exitCode: number;
@@ -44,7 +45,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
-    'jobs run': (c) => runJob(c, argument, PROPERTY_JOBS),
+    'jobs run': (c) => runJob(c, argument, [...PROPERTY_JOBS, WEBHOOK_HISTORY_JOB]),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };

@@ -97,6 +97,6 @@ describe('jobs run anonymise', () => {
     expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
-    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise.');
+    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise, prune-webhook-history.');
   });
 });

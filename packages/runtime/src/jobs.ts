@@ -1,5 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { PrismaClient } from '@platform/db';
+import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
 
 /** A job that runs on a schedule in the worker and by hand with `pnpm cli jobs run <name>`. */
 export interface ScheduledJob {
@@ -11,6 +12,14 @@ export interface ScheduledJob {
 }
 
 export const SCHEDULED_JOBS_QUEUE = 'scheduled-jobs';
+
+/** Part of the webhook mechanism of both services: the worker always schedules it. */
+export const WEBHOOK_HISTORY_JOB: ScheduledJob = {
+  name: 'prune-webhook-history',
+  pattern: '30 3 * * *',
+  tz: 'Europe/Berlin',
+  run: async (db, now) => ({ removed_events: await pruneDeliveryHistory(db, now), kept_days: DELIVERY_HISTORY_DAYS }),
+};
 
 /** Registers (or updates) each job's scheduler; idempotent, so every worker start may call it. */
 export async function registerSchedules(queue: Queue, jobs: readonly ScheduledJob[]): Promise<void> {

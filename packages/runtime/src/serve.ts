@@ -13,7 +13,7 @@ import {
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
-import { startScheduledJobs, type ScheduledJob } from './jobs.js';
+import { WEBHOOK_HISTORY_JOB, startScheduledJobs, type ScheduledJob } from './jobs.js';
 
 export interface ServiceDeps {
   db: PrismaClient;
@@ -94,12 +94,11 @@ export async function serve(entries: ServiceEntry[], options: { worker?: boolean
     worker.on('error', (error) => log(`delivery worker error: ${String(error)}`));
     stoppers.push(() => relay.stop(), () => worker.close());
     log('webhook relay and delivery worker running');
-    if (options.jobs?.length) {
-      const scheduled = startScheduledJobs(db, redis.connection, options.jobs, log);
-      await scheduled.ready;
-      stoppers.push(() => scheduled.stop());
-      log(`scheduled jobs: ${options.jobs.map((j) => `${j.name} (${j.pattern}, ${j.tz})`).join(', ')}`);
-    }
+    const jobs = [...(options.jobs ?? []), WEBHOOK_HISTORY_JOB];
+    const scheduled = startScheduledJobs(db, redis.connection, jobs, log);
+    await scheduled.ready;
+    stoppers.push(() => scheduled.stop());
+    log(`scheduled jobs: ${jobs.map((j) => `${j.name} (${j.pattern}, ${j.tz})`).join(', ')}`);
   }
   for (const entry of entries) {
     const app = await entry.build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, config });
