@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
-import { normaliseLocation, scoreInquiry } from '../src/leads/inquiry-scoring.js';
-import { minimumBudget, rankProspectsInSql } from '../src/leads/matching.js';
+import { INQUIRY_MODEL, normaliseLocation, scoreInquiry, type InquirySubject } from '../src/leads/inquiry-scoring.js';
+import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching.js';
 import { toColumns } from '../src/leads/prospect-mapping.js';
 import type { InteressentAnlegen } from '../src/leads/prospect-schemas.js';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
@@ -72,6 +72,138 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       // pages are slices of the same order
       const page = await rankProspectsInSql(ctx.db.prisma, property, 7, 5);
       expect(page).toEqual(ranked.slice(5, 12));
+    }
+  });
+
+  it('finds exactly the properties the model does not knock out, in the order of its ranking, for prospects of every kind', async () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    // Cities whose lower case only a full Unicode mapping gets right (JavaScript's toLowerCase, ICU):
+    // non-ASCII capitals, the Greek final sigma, the dotted capital I (two code points in lower
+    // case), the capital sharp s; a city equal to a postal-code prefix; postal codes holding
+    // LIKE's wildcards, which are plain characters to the model.
+    const PLACES = [
+      ['10115', 'Berlin'], ['10117', 'BERLIN'], ['10115', 'berlin'], ['80331', 'München'], ['80335', 'MÜNCHEN'], ['50667', 'KÖLN'], ['50668', 'Köln'],
+      ['01067', 'ΟΔΟΣ'], ['01069', 'Οδος'], ['34000', 'İZMIR'], ['01558', 'GROẞENHAIN'], ['20095', 'Hamburg'], ['1_115', 'Bonn'], ['10%15', 'Bonn'], ['53111', '101'],
+    ] as const;
+    const property = (account_id: string) => {
+      const [address_postal_code, address_city] = pick(PLACES);
+      return {
+        id: newId('prop'),
+        account_id,
+        title: 'T',
+        status: pick(['draft', 'active', 'active', 'active', 'reserved', 'sold', 'rented', 'archived'] as const),
+        type: pick(['apartment', 'apartment', 'house', 'house', 'land', 'commercial', 'parking'] as const),
+        address_postal_code,
+        address_city,
+        rooms: pick([null, 0, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 7]),
+        living_area_sqm: pick([null, 0, 25.5, 35, 50, 52.5, 60, 62.9, 75, 90, 120, 200]),
+        // around the budgets below and their knockouts (budget × 1.2)
+        purchase_price_eur: pick([null, null, 0, 150000, 300000, 360000, 399999, 400000, 400001, 420000, 456789, 480000, 500000, 541667, 650000, 720000]),
+        cold_rent_eur: pick([null, null, 0, 450, 790, 950, 999, 1000, 1100, 1199, 1200, 1201, 1320, 1800]),
+      };
+    };
+    const ours = Array.from({ length: 300 }, () => property(ctx.tenant.accountId));
+    const theirs = Array.from({ length: 40 }, () => property(ctx.other.accountId));
+    await ctx.db.prisma.property.createMany({ data: [...ours, ...theirs] });
+
+    const tricky = [['İzmir'], ['izmir'], ['i\u0307zmir'], ['GROẞENHAIN'], ['großenhain'], ['grossenhain'], ['οδοσ'], ['Bonn', '1_1'], ['101', 'München']];
+    const profiles: Record<string, unknown>[] = [
+      {}, // buy, no budget, no locations, no minimums
+      { vermarktung: 'miete' },
+      { vermarktung: 'miete', typ: ['apartment'], orte: ['Berlin'], kaltmiete_max_eur: 1000, zimmer_min: 3, wohnflaeche_min_qm: 75 },
+      { typ: ['house', 'apartment'], orte: ['MÜNCHEN', '1'], kaufpreis_max_eur: 400000, zimmer_min: 2.5, wohnflaeche_min_qm: 60 },
+      { kaufpreis_max_eur: 0, zimmer_min: 0, wohnflaeche_min_qm: 0 },
+      // every list of locations twice, the rest at random
+      ...[...ORTE, ...tricky, ...ORTE, ...tricky].map((orte) => ({
+        vermarktung: pick(['kauf', 'miete'] as const),
+        typ: pick([[], ['apartment'], ['house'], ['apartment', 'house'], ['land', 'parking']]),
+        orte,
+        zimmer_min: pick([undefined, 0, 1, 2.5, 3, 4, 6]),
+        kaufpreis_max_eur: pick([undefined, 0, 300000, 333333, 333334, 380000, 400000, 420000, 541666, 541667, 600000]),
+        kaltmiete_max_eur: pick([undefined, 0, 791, 792, 900, 999, 1000, 1100, 1500]),
+        wohnflaeche_min_qm: pick([undefined, 0, 50, 60, 75, 90, 120, 150]),
+      })),
+    ];
+    const columns = (suchprofil: Record<string, unknown> | undefined, i: number) =>
+      toColumns({ nachname: `P${i}`, email: `p${i}@example.de`, einwilligung, ...(suchprofil ? { suchprofil } : {}) } as InteressentAnlegen);
+    const prospects = [
+      ...profiles.map((suchprofil, i) => columns(suchprofil, i)),
+      // without a profile the model knocks out neither by type nor by a missing price (matching asks only for active
+      // profiles, but the ranking follows the model for any prospect), also with a budget left behind
+      columns(undefined, 1000),
+      { ...columns(undefined, 1001), profil_typ: ['house' as const], profil_kaufpreis_max: 400000, profil_zimmer_min: 3 },
+    ];
+    const created = [];
+    for (const data of prospects) {
+      created.push(
+        await ctx.db.prisma.prospect.create({
+          data: { id: newId('int'), account_id: ctx.tenant.accountId, ...data, last_activity_at: new Date(), retention_until: new Date('2099-01-01') },
+        }),
+      );
+    }
+
+    // The model's unrounded sum of points (the engine's clamp and order of addition), which the SQL ranks by.
+    const clamp = (n: number) => Math.min(1, Math.max(0, Number.isFinite(n) ? n : 0));
+    const rawPoints = (subject: InquirySubject) => INQUIRY_MODEL.criteria.reduce((acc, c) => acc + c.weight * clamp(c.assess(subject).fraction), 0);
+    // every property of the account, those of other tests in this file included
+    const properties = await ctx.db.prisma.property.findMany({ where: { account_id: ctx.tenant.accountId } });
+    const theirIds = new Set(theirs.map((p) => p.id));
+    const totals = new Set<number>();
+    let tiesAgainstRawOrder = 0;
+    let sizes = 0;
+    for (const prospect of created) {
+      // the model's ranking as the service had it before: not knocked out, total descending, then id
+      const expected = properties
+        .map((property) => ({ id: property.id, bewertung: scoreInquiry({ property, prospect }), points: rawPoints({ property, prospect }) }))
+        .filter((e) => !e.bewertung.ausgeschlossen)
+        .sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.id < b.id ? -1 : 1));
+      for (const e of expected) expect(Math.round(e.points), 'the raw points are the model\'s').toBe(e.bewertung.gesamt);
+      const ranked = await rankPropertiesInSql(ctx.db.prisma, prospect, 10_000, 0);
+      const { has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min } = prospect;
+      const label = JSON.stringify({ has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min });
+      expect(ranked.map((r) => r.id), label).toEqual(expected.map((e) => e.id));
+      // the same floating-point sum to the last bit, and the model's rounded total
+      expect(ranked.map((r) => [Number(r.points), Number(r.gesamt)]), label).toEqual(expected.map((e) => [e.points, e.bewertung.gesamt]));
+      expect(ranked.some((r) => theirIds.has(r.id))).toBe(false);
+      for (const e of expected) totals.add(e.bewertung.gesamt);
+      for (let i = 1; i < expected.length; i++) {
+        const [a, b] = [expected[i - 1], expected[i]];
+        if (a.bewertung.gesamt === b.bewertung.gesamt && a.points < b.points) tiesAgainstRawOrder++;
+      }
+      sizes += expected.length;
+      // pages are slices of the same order, and together hold every match exactly once
+      const paged: string[] = [];
+      for (let offset = 0; ; offset += 17) {
+        const page = await rankPropertiesInSql(ctx.db.prisma, prospect, 17, offset);
+        paged.push(...page.map((r) => r.id));
+        if (page.length < 17) break;
+      }
+      expect(paged, label).toEqual(expected.map((e) => e.id));
+    }
+    // the data reach every kind of outcome: many totals, rounding ties the raw points would order otherwise
+    expect(totals.size).toBeGreaterThan(30);
+    expect(tiesAgainstRawOrder).toBeGreaterThan(0);
+    expect(sizes / created.length).toBeGreaterThan(20);
+
+    // The endpoint pages over the same ranking with the model's explanation of each match.
+    for (const prospect of created.slice(0, 8)) {
+      const expected = properties
+        .map((property) => ({ immobilie_id: property.id, titel: property.title, status: property.status, bewertung: scoreInquiry({ property, prospect }) }))
+        .filter((e) => !e.bewertung.ausgeschlossen)
+        .sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.immobilie_id < b.immobilie_id ? -1 : 1));
+      const seen: unknown[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await ctx.send('GET', `/leads/v1/interessenten/${prospect.id}/treffer?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.statusCode).toBe(200);
+        const body = res.json() as { daten: unknown[]; seite: { naechster_cursor: string | null; hat_weitere: boolean } };
+        seen.push(...body.daten);
+        expect(body.seite.hat_weitere).toBe(body.seite.naechster_cursor !== null);
+        cursor = body.seite.naechster_cursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
     }
   });
 

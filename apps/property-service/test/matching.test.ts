@@ -25,6 +25,12 @@ beforeAll(async () => {
   await prospect('renter', { vermarktung: 'miete', kaltmiete_max_eur: 1500 });
   await prospect('inactive', { typ: ['apartment'], aktiv: false });
   await prospect('theirs', { typ: ['apartment'] }, ctx.other.key);
+  await property('shop1', { type: 'commercial', rooms: 4, purchase_price_eur: 900000 });
+  await property('shop2', { type: 'commercial', rooms: 2, purchase_price_eur: 300000 });
+  await property('theirShop', { type: 'commercial', rooms: 3, purchase_price_eur: 500000 }, ctx.other.key);
+  await prospect('shopBuyer', { typ: ['commercial'] }); // no budget, place or minimum: 100 points for both shops
+  await prospect('anonymised', { typ: ['apartment'] });
+  await ctx.db.prisma.prospect.update({ where: { id: ids.anonymised }, data: { anonymised_at: new Date() } });
 });
 afterAll(() => ctx.close());
 
@@ -55,5 +61,32 @@ describe('GET /leads/v1/interessenten/{id}/treffer', () => {
     expect(house.daten.map((d: { immobilie_id: string }) => d.immobilie_id)).toEqual([ids.house]);
     expect((await ctx.send('GET', `/leads/v1/interessenten/${ids.renter}/treffer`)).json().daten).toEqual([]);
     expect((await ctx.send('GET', `/leads/v1/interessenten/${ids.theirs}/treffer`)).statusCode).toBe(404);
+  });
+
+  it('has no matches for an inactive or anonymised profile', async () => {
+    for (const name of ['inactive', 'anonymised']) {
+      const res = await ctx.send('GET', `/leads/v1/interessenten/${ids[name]}/treffer`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ daten: [], seite: { naechster_cursor: null, hat_weitere: false } });
+    }
+  });
+
+  it('pages with the cursor, equal totals by id, each match with its title, status and explanation; never another account\'s property', async () => {
+    const first = await ctx.send('GET', `/leads/v1/interessenten/${ids.shopBuyer}/treffer?limit=1`);
+    expect(first.statusCode).toBe(200);
+    const page1 = first.json();
+    expect(page1.seite.hat_weitere).toBe(true);
+    const second = (await ctx.send('GET', `/leads/v1/interessenten/${ids.shopBuyer}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`)).json();
+    expect(second.seite).toEqual({ naechster_cursor: null, hat_weitere: false });
+    const daten = [...page1.daten, ...second.daten];
+    expect(daten.map((d: { immobilie_id: string }) => d.immobilie_id)).toEqual([ids.shop1, ids.shop2].sort());
+    for (const d of daten) {
+      expect(Object.keys(d).sort()).toEqual(['bewertung', 'immobilie_id', 'status', 'titel']);
+      expect(d).toMatchObject({ titel: validProperty().title, status: 'active', bewertung: { gesamt: 100, ausgeschlossen: false, ausschlussgruende: [] } });
+      expect(d.bewertung.kriterien.map((k: { kriterium: string }) => k.kriterium)).toEqual(['preis', 'lage', 'zimmer', 'wohnflaeche']);
+    }
+    // a cursor of another list is refused
+    const foreign = await ctx.send('GET', `/leads/v1/interessenten/${ids.perfect}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`);
+    expect(foreign.statusCode).toBe(422);
   });
 });

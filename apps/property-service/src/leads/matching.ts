@@ -1,48 +1,26 @@
 import type { Prisma, PrismaClient } from '@platform/db';
 import { ApiError, type CursorCodec, toSeite, validationError } from '@platform/http';
-import { AREA_TOLERANCE, locationKeys, PRICE_TOLERANCE, ROOMS_TOLERANCE, scoreInquiry, type Bewertung } from './inquiry-scoring.js';
+import { AREA_TOLERANCE, locationKeys, normaliseLocation, PRICE_TOLERANCE, ROOMS_TOLERANCE, scoreInquiry } from './inquiry-scoring.js';
 import { toInteressent } from './prospect-mapping.js';
 import { prospectNotFound } from './prospect-service.js';
 
 const MARKETED = ['active', 'reserved'] as const;
-const PRICE_KNOCKOUT = 1.2; // the scoring model's knockout: price more than 20 % above budget
 
 type PropertyRow = Prisma.PropertyGetPayload<object>;
 type ProspectRow = Prisma.ProspectGetPayload<object>;
-
-/** The model's knockouts from the prospect's side, as SQL conditions on properties. */
-function propertyCandidates(prospect: ProspectRow): Prisma.PropertyWhereInput {
-  const rent = prospect.profil_vermarktung === 'miete';
-  const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
-  const priceField = rent ? 'cold_rent_eur' : 'purchase_price_eur';
-  return {
-    account_id: prospect.account_id,
-    status: { in: [...MARKETED] },
-    ...(prospect.profil_typ.length > 0 ? { type: { in: prospect.profil_typ } } : {}),
-    [priceField]: budget === null ? { not: null } : { not: null, lte: Math.floor(budget * PRICE_KNOCKOUT) },
-  };
-}
-
-interface Ranked<T> {
-  item: T;
-  bewertung: Bewertung;
-}
-
-function rank<T extends { id: string }>(items: Ranked<T>[]): Ranked<T>[] {
-  return items.filter((r) => !r.bewertung.ausgeschlossen).sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.item.id < b.item.id ? -1 : 1));
-}
 
 export type MatchingService = ReturnType<typeof createMatchingService>;
 
 /** Automatic matching in both directions, ranked by the inquiry scoring model, with the same explanation. */
 export function createMatchingService({ db, cursors }: { db: PrismaClient; cursors: CursorCodec }) {
-  function page<T>(ranked: T[], scope: string, query: { limit: number; cursor?: string }) {
-    const offset = query.cursor ? Number(cursors.decode(query.cursor, scope).id) : 0;
+  /** Both directions page by offset into the ranking; the cursor carries the offset of the next page. */
+  function offsetOf(cursor: string | undefined, scope: string): number {
+    const offset = cursor ? Number(cursors.decode(cursor, scope).id) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw validationError([{ field: 'cursor', reason: 'invalid_format' }]);
-    const items = ranked.slice(offset, offset + query.limit);
-    const more = offset + query.limit < ranked.length;
-    const next = more ? cursors.encode({ createdAt: new Date(0), id: String(offset + query.limit) }, scope) : null;
-    return toSeite({ data: items, page: { next_cursor: next, has_more: more } });
+    return offset;
+  }
+  function nextCursor(more: boolean, offset: number, limit: number, scope: string): string | null {
+    return more ? cursors.encode({ createdAt: new Date(0), id: String(offset + limit) }, scope) : null;
   }
 
   return {
@@ -55,8 +33,7 @@ export function createMatchingService({ db, cursors }: { db: PrismaClient; curso
       const property = await db.property.findFirst({ where: { id: propertyId, account_id: accountId } });
       if (!property) throw new ApiError('not_found', { message: 'No property with this id.', messageDe: 'Keine Immobilie mit dieser ID.' });
       const scope = `matches:property:${propertyId}`;
-      const offset = query.cursor ? Number(cursors.decode(query.cursor, scope).id) : 0;
-      if (!Number.isInteger(offset) || offset < 0) throw validationError([{ field: 'cursor', reason: 'invalid_format' }]);
+      const offset = offsetOf(query.cursor, scope);
       if (!(MARKETED as readonly string[]).includes(property.status)) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
       const ranked = await rankProspectsInSql(db, property, query.limit + 1, offset);
       const rows = ranked.length > 0 ? await db.prospect.findMany({ where: { id: { in: ranked.map((r) => r.id) } } }) : [];
@@ -66,20 +43,31 @@ export function createMatchingService({ db, cursors }: { db: PrismaClient; curso
         return { interessent: toInteressent(prospect), bewertung: scoreInquiry({ property, prospect }) };
       });
       const more = ranked.length > query.limit;
-      const next = more ? cursors.encode({ createdAt: new Date(0), id: String(offset + query.limit) }, scope) : null;
-      return toSeite({ data: items, page: { next_cursor: next, has_more: more } });
+      return toSeite({ data: items, page: { next_cursor: nextCursor(more, offset, query.limit, scope), has_more: more } });
     },
 
+    /**
+     * The mirror: ranked in SQL by `rankPropertiesInSql` (the model's knockouts as conditions,
+     * its points as the order), so only the page's properties are read and scored exactly by the
+     * model. Only an active, not anonymised search profile has matches.
+     */
     async propertiesForProspect(accountId: string, prospectId: string, query: { limit: number; cursor?: string }) {
       const prospect = await db.prospect.findFirst({ where: { id: prospectId, account_id: accountId } });
       if (!prospect) throw prospectNotFound();
-      const candidates = prospect.profil_aktiv && !prospect.anonymised_at ? await db.property.findMany({ where: propertyCandidates(prospect) }) : [];
-      const ranked = rank(candidates.map((property) => ({ item: property, bewertung: scoreInquiry({ property, prospect }) })));
-      return page(
-        ranked.map((r) => ({ immobilie_id: r.item.id, titel: r.item.title, status: r.item.status, bewertung: r.bewertung })),
-        `matches:prospect:${prospectId}`,
-        query,
-      );
+      const scope = `matches:prospect:${prospectId}`;
+      const offset = offsetOf(query.cursor, scope);
+      if (!prospect.profil_aktiv || prospect.anonymised_at) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
+      const ranked = await rankPropertiesInSql(db, prospect, query.limit + 1, offset);
+      const pageIds = ranked.slice(0, query.limit).map((r) => r.id);
+      const rows = pageIds.length > 0 ? await db.property.findMany({ where: { id: { in: pageIds }, account_id: accountId } }) : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // in the ranking's order; a property deleted since the ranking is left out
+      const items = pageIds.flatMap((id) => {
+        const property = byId.get(id);
+        return property ? [{ immobilie_id: property.id, titel: property.title, status: property.status, bewertung: scoreInquiry({ property, prospect }) }] : [];
+      });
+      const more = ranked.length > query.limit;
+      return toSeite({ data: items, page: { next_cursor: nextCursor(more, offset, query.limit, scope), has_more: more } });
     },
   };
 }
@@ -149,4 +137,74 @@ export async function rankProspectsInSql(db: PrismaClient, property: PropertyRow
     ORDER BY points DESC, id ASC
     LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
   return db.$queryRawUnsafe<{ id: string; points: number }[]>(sql, ...params);
+}
+
+/**
+ * The inquiry model from the prospect's side in SQL: the knockouts as WHERE conditions on the
+ * account's properties, the weighted points as an expression (Preis 40, Lage 25, Zimmer 20,
+ * Wohnfläche 15; the prospect's values as `float8` parameters, the property's as columns, the
+ * same floating-point operations in the same order as the model), ordered as the model's
+ * ranking is: by the total rounded as the model rounds it (`Math.round`, halves up), then by id
+ * (byte order, as JavaScript compares the ASCII ids). `points` is the model's unrounded sum,
+ * `gesamt` its total. What depends on the prospect alone is decided here (no budget, no
+ * locations, no minimum: constant points). A test keeps this in step with the model.
+ *
+ * Matching (the service) asks only for active, not anonymised profiles; this follows the model
+ * for any prospect, including the type and offer-way knockouts that apply only with a profile.
+ */
+export async function rankPropertiesInSql(
+  db: PrismaClient,
+  prospect: ProspectRow,
+  limit: number,
+  offset: number,
+): Promise<{ id: string; points: number; gesamt: number }[]> {
+  // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  const rent = prospect.profil_vermarktung === 'miete';
+  const price = rent ? 'cold_rent_eur' : 'purchase_price_eur';
+  const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
+
+  const where = [`account_id = ${param(prospect.account_id, 'text')}`, `status = ANY(${param([...MARKETED], '"PropertyStatus"[]')})`];
+  if (prospect.has_profile && prospect.profil_typ.length > 0) where.push(`type = ANY(${param(prospect.profil_typ, '"PropertyType"[]')})`);
+  if (prospect.has_profile) where.push(`${price} IS NOT NULL`);
+  if (budget !== null) {
+    // out when price > budget × 1.2, with the model's own product
+    const bound = `${price} <= ${param(budget * (1 + PRICE_TOLERANCE), 'float8')}`;
+    where.push(prospect.has_profile ? bound : `(${price} IS NULL OR ${bound})`);
+  }
+
+  // Price (40): `atMost` with the model's tolerance; a zero divisor is only reached by prices the model scores 0.
+  let pricePoints = '40';
+  if (budget !== null) {
+    const b = param(budget, 'float8');
+    const span = budget * PRICE_TOLERANCE;
+    const falling = span === 0 ? '0' : `40 * GREATEST(0, 1 - (${price} - ${b}) / ${param(span, 'float8')})`;
+    pricePoints = `CASE WHEN ${price} IS NULL THEN 0 WHEN ${price} <= ${b} THEN 40 ELSE ${falling} END`;
+  }
+  // Location (25): a wanted location (normalised as the model does) equal to the city lower-cased
+  // as JavaScript does it (ICU's full Unicode mapping; the database's collation may be "C", which
+  // lower-cases ASCII only), or a prefix of the postal code (compared byte for byte, no LIKE).
+  let locationPoints = '25';
+  const wanted = [...new Set(prospect.profil_orte.map(normaliseLocation))];
+  if (prospect.profil_orte.length > 0) {
+    const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C") = ANY(${param(wanted, 'text[]')})`;
+    const postal = wanted.map((o) => `starts_with(address_postal_code COLLATE "C", ${param(o, 'text')})`);
+    locationPoints = `CASE WHEN ${[city, ...postal].join(' OR ')} THEN 25 ELSE 0 END`;
+  }
+  // Rooms (20) and living area (15): `atLeast`; half the points if the property's value is unknown.
+  const atLeast = (column: string, minimum: number | null, weight: number, tolerance: number) => {
+    if (minimum === null) return `${weight}`;
+    const m = param(minimum, 'float8');
+    const span = minimum * tolerance;
+    const falling = span === 0 ? '0' : `${weight} * GREATEST(0, 1 - (${m} - ${column}) / ${param(span, 'float8')})`;
+    return `CASE WHEN ${column} IS NULL THEN ${weight * 0.5}::float8 WHEN ${column} >= ${m} THEN ${weight} ELSE ${falling} END`;
+  };
+  const points = `(${pricePoints})::float8 + (${locationPoints}) + (${atLeast('rooms', prospect.profil_zimmer_min, 20, ROOMS_TOLERANCE)}) + (${atLeast('living_area_sqm', prospect.profil_wohnflaeche_min, 15, AREA_TOLERANCE)})`;
+  const sql = `
+    SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
+    FROM (SELECT id, ${points} AS points FROM properties WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+    ORDER BY gesamt DESC, id COLLATE "C" ASC
+    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+  return db.$queryRawUnsafe<{ id: string; points: number; gesamt: number }[]>(sql, ...params);
 }
