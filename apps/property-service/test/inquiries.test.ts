@@ -28,7 +28,13 @@ describe('POST /leads/v1/anfragen', () => {
     const res = await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: propertyId, interessent_id: prospectId, nachricht: 'Ist die Wohnung noch frei?' });
     expect(res.statusCode).toBe(201);
     const anfrage = res.json();
-    expect(anfrage).toMatchObject({ immobilie_id: propertyId, interessent_id: prospectId, nachricht: 'Ist die Wohnung noch frei?', eingegangen_am: '2026-12-01T10:00:00.000Z' });
+    expect(anfrage).toMatchObject({
+      immobilie_id: propertyId,
+      interessent_id: prospectId,
+      nachricht: 'Ist die Wohnung noch frei?',
+      bewertet_am: '2026-12-01T10:00:00.000Z',
+      eingegangen_am: '2026-12-01T10:00:00.000Z',
+    });
     expect(anfrage.bewertung.gesamt).toBe(100);
     expect(anfrage.bewertung.gewichtungsversion).toBe('anfrage-2026-11');
     expect(anfrage.bewertung.kriterien.reduce((acc: number, k: { punkte: number }) => acc + k.punkte, 0)).toBe(anfrage.bewertung.gesamt);
@@ -104,5 +110,38 @@ describe('GET /leads/v1/anfragen', () => {
     const res = await ctx.send('GET', `/leads/v1/anfragen/${mine.id}`, undefined, ctx.other.key);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Anfrage mit dieser ID.' });
+  });
+});
+
+describe('POST /leads/v1/anfragen/{anfrageId}/bewertung', () => {
+  it('scores again with the property as it is now, stores it with bewertet_am and emits inquiry.scored', async () => {
+    const property = (await ctx.send('POST', '/v1/properties', { ...validProperty(), living_area_sqm: 64.5, rooms: 2, purchase_price_eur: 420000 })).json().id;
+    await ctx.send('POST', `/v1/properties/${property}/activate`);
+    ctx.clock.now = new Date('2026-12-02T09:00:00Z');
+    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent_id: prospectId })).json();
+    expect(anfrage.bewertung.gesamt).toBe(100);
+    // 462,000 € against a budget of 420,000 €: 10 % over a 20 % tolerance → half of Preis 40
+    await ctx.send('PATCH', `/v1/properties/${property}`, { purchase_price_eur: 462000 });
+    ctx.clock.now = new Date('2026-12-03T09:00:00Z');
+    const res = await ctx.send('POST', `/leads/v1/anfragen/${anfrage.id}/bewertung`);
+    expect(res.statusCode).toBe(200);
+    const neu = res.json();
+    expect(neu).toMatchObject({ id: anfrage.id, bewertet_am: '2026-12-03T09:00:00.000Z', eingegangen_am: anfrage.eingegangen_am });
+    expect(neu.bewertung.gesamt).toBe(80);
+    expect(neu.bewertung.kriterien.find((k: { kriterium: string }) => k.kriterium === 'preis')).toMatchObject({ punkte: 20, ergebnis: 'abweichend' });
+    expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json()).toEqual(neu);
+    const scored = await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'inquiry.scored' }, orderBy: { created_at: 'asc' } });
+    expect(scored.map((e) => JSON.parse(e.payload).data).filter((d) => d.inquiry_id === anfrage.id)).toEqual([
+      { inquiry_id: anfrage.id, property_id: property, score: 100 },
+      { inquiry_id: anfrage.id, property_id: property, score: 80 },
+    ]);
+  });
+
+  it("answers another account's inquiry with 404 and changes nothing", async () => {
+    const mine = (await ctx.send('GET', '/leads/v1/anfragen?limit=1')).json().daten[0];
+    const res = await ctx.send('POST', `/leads/v1/anfragen/${mine.id}/bewertung`, undefined, ctx.other.key);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Anfrage mit dieser ID.' });
+    expect((await ctx.send('GET', `/leads/v1/anfragen/${mine.id}`)).json()).toEqual(mine);
   });
 });

@@ -39,6 +39,13 @@ beforeAll(async () => {
       scope: 'leads:read',
     },
     {
+      method: 'POST',
+      url: `/leads/v1/anfragen/${myInquiry}/bewertung`,
+      otherTenantUrl: `/leads/v1/anfragen/${theirInquiry}/bewertung`,
+      missingUrl: '/leads/v1/anfragen/anf_missing/bewertung',
+      scope: 'leads:write',
+    },
+    {
       method: 'GET',
       url: `/leads/v1/immobilien/${myProperty}/interessenten`,
       otherTenantUrl: `/leads/v1/immobilien/${theirProperty}/interessenten`,

@@ -82,6 +82,7 @@ describe('GET /leads/v1/openapi.json', () => {
         'POST /leads/v1/anfragen',
         'GET /leads/v1/anfragen',
         'GET /leads/v1/anfragen/{anfrageId}',
+        'POST /leads/v1/anfragen/{anfrageId}/bewertung',
         'GET /leads/v1/immobilien/{immobilieId}/interessenten',
       ].sort(),
     );

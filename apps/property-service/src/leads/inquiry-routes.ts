@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, BODY_ERRORS, SeiteSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, SeiteSchema, errorResponses } from '@platform/http';
 import { AnfrageAnlegenSchema, AnfrageListQuerySchema, AnfrageParamsSchema, AnfrageSchema } from './inquiry-schemas.js';
 import type { InquiryService } from './inquiry-service.js';
 
@@ -48,5 +48,23 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
       schema: { tags, operationId: 'anfrageAbrufen', params: AnfrageParamsSchema, response: { 200: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') } },
     },
     async (request) => inquiries.get(request.auth.accountId, request.params.anfrageId),
+  );
+
+  app.post(
+    '/anfragen/:anfrageId/bewertung',
+    {
+      config: { scope: 'leads:write' },
+      schema: {
+        tags,
+        operationId: 'anfrageNeuBewerten',
+        description:
+          'Bewertet die Anfrage neu, mit der Immobilie und dem Suchprofil, wie sie jetzt sind (z. B. nach einer Preisänderung); ersetzt die gespeicherte Bewertung ' +
+          'und setzt `bewertet_am`. Löst `inquiry.scored` aus.',
+        params: AnfrageParamsSchema,
+        body: EmptyBodySchema,
+        response: { 200: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
+      },
+    },
+    async (request) => inquiries.rescore(request.auth.accountId, request.params.anfrageId),
   );
 };

@@ -39,6 +39,7 @@ export const AnfrageSchema = Type.Object({
   interessent_id: Type.String(),
   nachricht: Nullable(Type.String({ description: '`null` nach Löschung oder Anonymisierung des Interessenten.' })),
   bewertung: BewertungSchema,
+  bewertet_am: Type.String({ format: 'date-time', description: 'Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.' }),
   eingegangen_am: Type.String({ format: 'date-time' }),
 });
 export type Anfrage = Static<typeof AnfrageSchema>;

@@ -23,6 +23,7 @@ function toAnfrage(row: InquiryRow): Anfrage {
     interessent_id: row.prospect_id,
     nachricht: row.nachricht,
     bewertung: row.score_details as unknown as Bewertung,
+    bewertet_am: row.scored_at.toISOString(),
     eingegangen_am: row.created_at.toISOString(),
   };
 }
@@ -65,12 +66,34 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
             score: bewertung.gesamt,
             weights_version: bewertung.gewichtungsversion,
             score_details: bewertung as unknown as Prisma.InputJsonValue,
+            scored_at: at,
             created_at: at,
           },
         });
         const ids = { inquiry_id: row.id, property_id: property.id };
         await recordEvent(tx, { accountId, service: 'property', type: 'inquiry.received', data: { ...ids, interessent_id: prospect.id }, now: at });
         await recordEvent(tx, { accountId, service: 'property', type: 'inquiry.scored', data: { ...ids, score: row.score }, now: at });
+        return toAnfrage(row);
+      });
+    },
+
+    /**
+     * Scores the inquiry again with the property and the search profile as they are now (after
+     * a price change, say). Prospects that were anonymised keep their search profile, so they
+     * can still be scored. Emits `inquiry.scored`.
+     */
+    async rescore(accountId: string, id: string): Promise<Anfrage> {
+      return db.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM inquiries WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
+        if (locked.length === 0) throw inquiryNotFound();
+        const inquiry = await tx.inquiry.findUniqueOrThrow({ where: { id }, include: { property: true, prospect: true } });
+        const at = now();
+        const bewertung = scoreInquiry({ property: inquiry.property, prospect: inquiry.prospect });
+        const row = await tx.inquiry.update({
+          where: { id },
+          data: { score: bewertung.gesamt, weights_version: bewertung.gewichtungsversion, score_details: bewertung as unknown as Prisma.InputJsonValue, scored_at: at },
+        });
+        await recordEvent(tx, { accountId, service: 'property', type: 'inquiry.scored', data: { inquiry_id: id, property_id: row.property_id, score: row.score }, now: at });
         return toAnfrage(row);
       });
     },
