@@ -72,6 +72,29 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(JSON.stringify(res.json().details)).toMatch(new RegExp(`"(field|feld)":"${field}","(reason|grund)":"(invalid_format|ungueltiges_format)"`));
   });
 
+  it.each([
+    ['a consent date that is year 10000 in UTC', { einwilligung: { zweck: 'Kontakt', erteilt_am: '9999-12-31T23:59:59-23:59' } }, 'einwilligung.erteilt_am', 'ungueltiges_format'],
+    ['a consent date that is year 999 in UTC', { einwilligung: { zweck: 'Kontakt', erteilt_am: '1000-01-01T00:30:00+01:00' } }, 'einwilligung.erteilt_am', 'ungueltiges_format'],
+    ['a room minimum of 5e-324 (underflows in SQL)', { suchprofil: { zimmer_min: 5e-324 } }, 'suchprofil.zimmer_min', 'ungueltiges_format'],
+    ['a room minimum of 2.3', { suchprofil: { zimmer_min: 2.3 } }, 'suchprofil.zimmer_min', 'ungueltiges_format'],
+    ['a living-area minimum of 5e-324', { suchprofil: { wohnflaeche_min_qm: 5e-324 } }, 'suchprofil.wohnflaeche_min_qm', 'ungueltiger_typ'],
+  ])('refuses %s with 422 (was stored, then 500 on reading or matching)', async (_name, change, feld, grund) => {
+    const res = await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'Hostile', email: 'hostile@example.de', einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' }, ...change });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ feld, grund }]);
+  });
+
+  it('accepts half rooms and whole square metres', async () => {
+    const res = await ctx.send('POST', '/leads/v1/interessenten', {
+      nachname: 'Halb',
+      email: 'halb@example.de',
+      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00+01:00' },
+      suchprofil: { zimmer_min: 2.5, wohnflaeche_min_qm: 60 },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().suchprofil).toMatchObject({ zimmer_min: 2.5, wohnflaeche_min_qm: 60 });
+  });
+
   it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
     const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
     expect(res.statusCode).toBe(422);

@@ -40,11 +40,16 @@ function isStorableDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** RFC 3339 date-time with a storable date. */
+/**
+ * RFC 3339 date-time with a storable date, written and in UTC: `9999-12-31T23:59:59-23:59` is
+ * year 10000 in UTC, which PostgreSQL stores but the database driver cannot read back.
+ */
 function isStorableDateTime(value: string): boolean {
   const match = DATE_TIME.exec(value);
   if (!match || !isStorableDate(match[1])) return false;
-  return Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60 && !Number.isNaN(Date.parse(value));
+  if (!(Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4]) < 60)) return false;
+  const utcYear = new Date(value).getUTCFullYear();
+  return utcYear >= 1000 && utcYear <= 9999;
 }
 
 const bodyAjv = createAjv({ coerce: false });
