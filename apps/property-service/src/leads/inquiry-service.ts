@@ -50,8 +50,11 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
             data: { id: newId('int', at.getTime()), account_id: accountId, ...toColumns(body.interessent), ...activity, created_at: at },
           });
         } else {
-          const existing = await tx.prospect.findFirst({ where: { id: body.interessent_id, account_id: accountId } });
-          if (!existing) throw prospectNotFound();
+          // FOR UPDATE: an erasure or anonymisation running now finishes first (and is then seen),
+          // or waits for this inquiry (and then removes its message too).
+          const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM prospects WHERE id = ${body.interessent_id} AND account_id = ${accountId} FOR UPDATE`;
+          if (locked.length === 0) throw prospectNotFound();
+          const existing = await tx.prospect.findUniqueOrThrow({ where: { id: locked[0].id } });
           if (existing.anonymised_at) throw new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe: 'Der Interessent wurde anonymisiert.' });
           prospect = await tx.prospect.update({ where: { id: existing.id }, data: activity });
         }
