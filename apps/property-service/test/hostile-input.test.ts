@@ -95,6 +95,20 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(res.json().suchprofil).toMatchObject({ zimmer_min: 2.5, wohnflaeche_min_qm: 60 });
   });
 
+  it('answers the leads API in German also for an unknown route, a foreign cursor and an empty body', async () => {
+    const route = await ctx.send('DELETE', '/leads/v1/interessenten');
+    expect(route.statusCode).toBe(404);
+    expect(route.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Route DELETE /leads/v1/interessenten.' });
+    const propertyCursor = (await ctx.send('GET', '/v1/properties?limit=1')).json().page.next_cursor;
+    const cursor = await ctx.send('GET', `/leads/v1/interessenten?cursor=${encodeURIComponent(propertyCursor ?? 'x.y')}`);
+    expect(cursor.statusCode).toBe(422);
+    expect(cursor.json()).toEqual({ code: 'validierung_fehlgeschlagen', message: 'Der Cursor gilt nicht für diese Liste.', details: [{ feld: 'cursor', grund: 'ungueltiges_format' }] });
+    const empty = await ctx.app.inject({ method: 'POST', url: '/leads/v1/interessenten', headers: { apikey: ctx.tenant.key, 'content-type': 'application/json' }, payload: '{' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().code).toBe('json_ungueltig');
+    expect(empty.json().message).not.toMatch(/\b(the|is|not)\b/i);
+  });
+
   it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
     const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
     expect(res.statusCode).toBe(422);

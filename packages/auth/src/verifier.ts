@@ -34,6 +34,8 @@ export interface VerifierOptions {
 }
 
 const SERVICE_NAME: Record<Service, string> = { property: 'property-marketing service', agents: 'agent platform' };
+const SERVICE_NAME_DE: Record<Service, string> = { property: 'Property-Marketing-Service', agents: 'Agent-Plattform' };
+const ENVIRONMENT_DE: Record<string, string> = { production: 'Produktions', sandbox: 'Sandbox' };
 const MAX_CACHE_ENTRIES = 10_000;
 
 /** Verifies `apikey` headers: format and checksum first, then a cached lookup by hash. */
@@ -52,19 +54,25 @@ export class KeyVerifier {
 
   async verify(header: string | string[] | undefined): Promise<AuthContext> {
     if (header === undefined || header === '') throw new ApiError('api_key_missing');
-    if (Array.isArray(header)) throw invalid('Send exactly one apikey header.');
+    if (Array.isArray(header)) throw invalid('Send exactly one apikey header.', 'Genau einen Header apikey senden.');
     const parsed = parseKey(header);
-    if (!parsed) throw invalid('The API key is malformed.');
+    if (!parsed) throw invalid('The API key is malformed.', 'Der API-Schlüssel ist nicht richtig aufgebaut.');
     if (parsed.service !== this.options.service) {
-      throw invalid(`This API key belongs to the ${SERVICE_NAME[parsed.service]}, not the ${SERVICE_NAME[this.options.service]}.`);
+      throw invalid(
+        `This API key belongs to the ${SERVICE_NAME[parsed.service]}, not the ${SERVICE_NAME[this.options.service]}.`,
+        `Dieser API-Schlüssel gehört zum ${SERVICE_NAME_DE[parsed.service]}, nicht zum ${SERVICE_NAME_DE[this.options.service]}.`,
+      );
     }
     if (parsed.environment !== this.options.environment) {
-      throw invalid(`This is a ${parsed.environment} key; this is the ${this.options.environment} environment.`);
+      throw invalid(
+        `This is a ${parsed.environment} key; this is the ${this.options.environment} environment.`,
+        `Dies ist ein ${ENVIRONMENT_DE[parsed.environment]}-Schlüssel; dies ist die ${ENVIRONMENT_DE[this.options.environment]}-Umgebung.`,
+      );
     }
     const hash = hashKey(header, this.options.pepper);
     const key = await this.lookup(hash);
-    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid('The API key is not known.');
-    if (key.revoked) throw invalid('The API key was revoked.');
+    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
+    if (key.revoked) throw invalid('The API key was revoked.', 'Der API-Schlüssel wurde widerrufen.');
     await this.touch(key.id);
     return { keyId: key.id, applicationId: key.applicationId, accountId: key.accountId, scopes: key.scopes };
   }
@@ -117,6 +125,6 @@ export class KeyVerifier {
   }
 }
 
-function invalid(message: string): ApiError {
-  return new ApiError('api_key_invalid', { message });
+function invalid(message: string, messageDe: string): ApiError {
+  return new ApiError('api_key_invalid', { message, messageDe });
 }

@@ -73,14 +73,10 @@ export class ApiError extends Error {
     return ERROR_CODES[this.code].status;
   }
 
-  /** True when the message is the code's default (so the German default may replace it). */
-  get hasDefaultMessage(): boolean {
-    return this.message === ERROR_CODES[this.code].en_message;
-  }
 }
 
-export function validationError(details: ErrorDetail[], message?: string): ApiError {
-  return new ApiError('validation_failed', { details, message });
+export function validationError(details: ErrorDetail[], message?: string, messageDe?: string): ApiError {
+  return new ApiError('validation_failed', { details, message, messageDe });
 }
 
 export function notFound(message?: string): ApiError {
@@ -107,7 +103,8 @@ export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody |
   }
   return {
     code: spec.de,
-    message: error.messageDe ?? (error.hasDefaultMessage ? spec.de_message : error.message),
+    // Never English in the German dialect: a message without a German version falls back to the code's.
+    message: error.messageDe ?? spec.de_message,
     ...(error.details
       ? { details: error.details.map((d) => ({ feld: d.field, grund: REASONS[d.reason] })) }
       : {}),

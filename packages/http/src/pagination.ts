@@ -46,7 +46,7 @@ export class CursorCodec {
   }
 
   decode(cursor: string, scope: string, field = 'cursor'): CursorPosition {
-    const invalid = () => validationError([{ field, reason: 'invalid_format' }], 'The cursor is not valid for this list.');
+    const invalid = () => validationError([{ field, reason: 'invalid_format' }], 'The cursor is not valid for this list.', 'Der Cursor gilt nicht für diese Liste.');
     const [payload, signature, extra] = cursor.split('.');
     if (!payload || !signature || extra !== undefined) throw invalid();
     const expected = Buffer.from(this.sign(payload, scope));

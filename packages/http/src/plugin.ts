@@ -64,7 +64,8 @@ export const httpPlugin = fp<HttpPluginOptions>(
       reply.header('x-request-id', request.id);
     });
     app.setNotFoundHandler((request, reply) => {
-      sendError(request, reply, new ApiError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+      const route = `${request.method} ${request.url.split('?')[0]}`;
+      sendError(request, reply, new ApiError('not_found', { message: `No route ${route}.`, messageDe: `Keine Route ${route}.` }));
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const apiError = toApiError(error, request);
@@ -93,10 +94,13 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (status === 429) return new ApiError('rate_limited');
   if (status === 404) return new ApiError('not_found');
   if (status === 400 && (error.code?.startsWith('FST_ERR_CTP') || error.name === 'SyntaxError')) {
-    return new ApiError('invalid_json', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? { message: 'The request body is empty.' } : {});
+    return new ApiError('invalid_json', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? { message: 'The request body is empty.', messageDe: 'Der Anfrageinhalt ist leer.' } : {});
   }
-  if (status >= 400 && status < 500) return new ApiError('invalid_json', { message: 'The request is malformed.' });
-  return new ApiError('internal_error', { message: `An unexpected error occurred (request ${request.id}).` });
+  if (status >= 400 && status < 500) return new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
+  return new ApiError('internal_error', {
+    message: `An unexpected error occurred (request ${request.id}).`,
+    messageDe: `Ein unerwarteter Fehler ist aufgetreten (Anfrage ${request.id}).`,
+  });
 }
 
 /** PostgreSQL text cannot hold NUL characters; name the field that carries one. */

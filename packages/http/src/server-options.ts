@@ -86,7 +86,7 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
     frameworkErrors: (error, request, reply) => {
       const url = request.raw.url ?? '';
       const dialect = input.dialectFor?.(url) ?? 'en';
-      const apiError = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('not_found') : new ApiError('invalid_json', { message: 'The request is malformed.' });
+      const apiError = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('not_found') : new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
       const raw = reply as unknown as FastifyReply;
       void raw
         .status(apiError.status)
