@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, createTenant } from '@platform/testkit';
-import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
 beforeAll(async () => {
@@ -120,5 +120,31 @@ describe('GET and PATCH /leads/v1/interessenten/{id}', () => {
     const cleared = await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { einwilligung: null });
     expect(cleared.statusCode).toBe(422);
     expect(cleared.json().details).toEqual([{ feld: 'einwilligung', grund: 'ungueltiger_typ' }]);
+  });
+});
+
+describe('query strings and logs', () => {
+  it('refuses an unknown filter instead of returning the whole list, and logs no personal value of it', async () => {
+    const res = await ctx.send('GET', '/leads/v1/interessenten?email=erika.unknown@example.de');
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ code: 'validierung_fehlgeschlagen', message: expect.any(String), details: [{ feld: 'email', grund: 'unbekanntes_feld' }] });
+    expect(ctx.logs.text).toContain('/leads/v1/interessenten?email=[REDACTED]');
+    expect(ctx.logs.text).not.toContain('erika.unknown');
+  });
+
+  it('logs the values of its own filters', async () => {
+    await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=true&limit=3');
+    expect(ctx.logs.text).toContain('/leads/v1/interessenten?suchprofil_aktiv=true&limit=3');
+  });
+
+  it('never logs the personal data of a prospect or an inquiry message', async () => {
+    const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
+    await ctx.send('POST', `/v1/properties/${property}/activate`);
+    const created = (await ctx.send('POST', '/leads/v1/interessenten', { ...prospect(), vorname: 'Lotte', nachname: 'Loggmann', email: 'lotte.loggmann@example.de', telefon: '+49 40 999888' })).json();
+    await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { email: 'not-an-email' });
+    expect((await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent_id: created.id, nachricht: 'Rückruf unter 0151 7777777' })).statusCode).toBe(201);
+    await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
+    expect(ctx.logs.lines.length).toBeGreaterThan(4);
+    for (const value of ['Lotte', 'Loggmann', 'lotte.loggmann', '999888', '7777777']) expect(ctx.logs.text, value).not.toContain(value);
   });
 });

@@ -39,9 +39,19 @@ function decoded(url: string): string {
 const SECRET_PARAM = /([?&;](?:api[_-]?key|key|secret|token)[^=&;#]*=)[^&;#]*/gi;
 const KEY_PARAM = /[?&;]api[_-]?key[^=&;#]*=/i;
 
-/** Strips secrets from a URL before it is logged, percent-encoded parameter names included. */
+/** Query parameters whose values are logged: our filters and paging, none of them personal. */
+const LOGGED_PARAMS = new Set(['limit', 'cursor', 'status', 'type', 'team', 'agent_id', 'immobilie_id', 'suchprofil_aktiv']);
+const ANY_PARAM = /([?&;])([^=&;#]*)=([^&;#]*)/g;
+
+/**
+ * Strips secrets from a URL before it is logged (percent-encoded parameter names included) and
+ * the values of every query parameter that is not one of our filters: a client that puts an
+ * e-mail address into the URL must not put it into our logs.
+ */
 export function redactUrl(url: string): string {
-  return decoded(url).replace(SECRET_PARAM, '$1[REDACTED]');
+  return decoded(url)
+    .replace(SECRET_PARAM, '$1[REDACTED]')
+    .replace(ANY_PARAM, (all, separator: string, name: string) => (LOGGED_PARAMS.has(name) ? all : `${separator}${name}=[REDACTED]`));
 }
 
 /** True when the URL carries an API key (`apikey`, `api_key`, `api-key`, however encoded). */

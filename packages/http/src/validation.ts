@@ -57,10 +57,14 @@ const queryAjv = createAjv({ coerce: true });
 
 /**
  * Bodies are validated strictly (no type coercion: `"3"` is not a number, unknown fields are
- * refused, not dropped); query strings and path parameters are coerced from text.
+ * refused, not dropped); query strings and path parameters are coerced from text. Unknown query
+ * parameters are refused too (`unknown_field`): a misspelt filter must not return the whole list.
  */
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema) as ValidateFunction;
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') return bodyAjv.compile(schema) as ValidateFunction;
+  const strict = httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
+  return queryAjv.compile(strict ? { ...schema, additionalProperties: false } : schema) as ValidateFunction;
+};
 
 /** Compiles a schema with the body rules, for validating merged documents in services. */
 export function compileBodyValidator<T>(schema: object): (value: unknown) => value is T {
