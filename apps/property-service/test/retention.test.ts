@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant } from '@platform/testkit';
+import { createTenant, startTestApp } from '@platform/testkit';
+import { buildPropertyApp } from '../src/app.js';
+import { PROPERTY_JOBS } from '../src/jobs.js';
 import { anonymiseExpired } from '../src/leads/retention.js';
-import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
 beforeAll(async () => {
@@ -55,9 +57,11 @@ describe('retention', () => {
       einwilligung: null,
       angelegt_am: '2026-01-01T00:00:00.000Z', // only the month stays
       aktualisiert_am: '2026-01-01T00:00:00.000Z',
+      aufbewahrung_bis: '2026-07-01', // (with the day, it would give away the day of the last activity)
+      suchprofil: { ...old.suchprofil, aktiv: false }, // the criteria stay; nobody can be contacted any more
       anonymisiert: true,
     });
-    expect(anonymised.suchprofil).toEqual(old.suchprofil);
+    expect((await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=true&limit=100', undefined, tenant.key)).json().daten.map((p: { id: string }) => p.id)).not.toContain(old.id);
     const untouched = (await ctx.send('GET', `/leads/v1/interessenten/${recent.id}`, undefined, tenant.key)).json();
     expect(untouched).toEqual(recent);
     expect((await ctx.send('PATCH', `/leads/v1/interessenten/${old.id}`, { vorname: 'Wieder' }, tenant.key)).statusCode).toBe(409);
@@ -95,5 +99,35 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('nicht_gefunden');
     expect((await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname).toBe('Nachname4');
+  });
+});
+
+describe('the nightly job', () => {
+  it('runs at 03:00 Europe/Berlin and anonymises expired prospects, their inquiry messages included', async () => {
+    const job = PROPERTY_JOBS.find((j) => j.name === 'anonymise')!;
+    expect([job.pattern, job.tz]).toEqual(['0 3 * * *', 'Europe/Berlin']);
+    ctx.clock.now = new Date('2025-03-10T12:00:00Z'); // retention until 2025-09-06
+    const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
+    await ctx.send('POST', `/v1/properties/${property}/activate`);
+    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(7), nachricht: 'Bitte unter 0160 4444 zurückrufen' })).json();
+    expect(anfrage.nachricht).toContain('0160 4444');
+    const result = await job.run(ctx.db.prisma, new Date('2025-09-07T01:00:00Z'));
+    expect(result.anonymised).toBeGreaterThanOrEqual(1);
+    expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json().nachricht).toBeNull();
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json()).toMatchObject({ nachname: null, anonymisiert: true });
+    expect(await job.run(ctx.db.prisma, new Date('2025-09-07T01:00:00Z'))).toEqual({ anonymised: 0 });
+  });
+});
+
+describe('a retention period other than 180 days', () => {
+  it('sets aufbewahrung_bis from the configured period', async () => {
+    const app = await startTestApp('property', (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: 30 }));
+    try {
+      app.clock.now = new Date('2026-11-22T10:00:00Z');
+      const res = await app.send('POST', '/leads/v1/interessenten', person(8));
+      expect(res.json().aufbewahrung_bis).toBe('2026-12-22');
+    } finally {
+      await app.close();
+    }
   });
 });

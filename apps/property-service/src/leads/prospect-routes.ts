@@ -71,8 +71,9 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         tags,
         operationId: 'interessentLoeschen',
         description:
-          'Löscht sofort und unwiderruflich alle personenbezogenen Daten des Interessenten (Namen, E-Mail, Telefon, Einwilligung; ' +
-          'künftig auch Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Suchprofil, Monat der Anlage). ' +
+          'Löscht sofort und unwiderruflich alle personenbezogenen Daten des Interessenten (Namen, E-Mail, Telefon, Einwilligung und die ' +
+          'Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Kriterien des Suchprofils, nicht mehr aktiv; ' +
+          'Monat der Anlage). ' +
           'Eine Wiederholung ist unschädlich und bestätigt die erste Löschung.',
         params: InteressentParamsSchema,
         body: EmptyBodySchema,

@@ -1,14 +1,17 @@
 import type { PrismaClient } from '@platform/db';
 
 /**
- * The personal columns of a prospect, and what is kept: the search profile, the retention date
- * and the month (only) of creation and last activity, as statistics.
+ * The personal columns of a prospect, and what is kept: the search-profile criteria and the
+ * month (only) of creation, last activity and retention date, as statistics. The profile is no
+ * longer active: nobody can be contacted about matches.
  */
 const ANONYMISE = `
   vorname = NULL, nachname = NULL, email = NULL, telefon = NULL,
   einwilligung_zweck = NULL, einwilligung_erteilt_am = NULL,
   created_at = date_trunc('month', created_at), updated_at = date_trunc('month', created_at),
-  last_activity_at = date_trunc('month', last_activity_at)`;
+  last_activity_at = date_trunc('month', last_activity_at),
+  retention_until = date_trunc('month', retention_until)::date,
+  profil_aktiv = false`;
 
 /**
  * Anonymises every prospect whose retention date has passed (the date is the last day kept).
