@@ -89,6 +89,8 @@ describe('GET /leads/v1/openapi.json', () => {
     expect(Object.keys(doc.components.schemas)).toEqual(['Fehler']);
     for (const [name, op] of operations) {
       expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
+      expect(op.description, name).toContain(`Erforderlicher Scope: \`${op.security![0].apikey[0]}\`.`);
+      expect(JSON.stringify(op.responses), name).not.toMatch(/Required scope|Validation failed|Not found/);
       expect(JSON.stringify(op.responses['403']), name).toContain('Fehler');
     }
   });

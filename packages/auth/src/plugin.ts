@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { ApiError } from '@platform/http';
+import { ApiError, type Dialect } from '@platform/http';
 import type { AuthContext, KeyVerifier } from './verifier.js';
 
 declare module 'fastify' {
@@ -18,21 +18,21 @@ declare module 'fastify' {
  * Authenticates every request of the context it is registered in from the `apikey` header and
  * checks the route's scope, before the body is read or validated.
  */
-export const authPlugin = fp<{ verifier: KeyVerifier }>(
-  async (app, { verifier }) => {
+export const authPlugin = fp<{ verifier: KeyVerifier; dialect?: Dialect }>(
+  async (app, { verifier, dialect = 'en' }) => {
     app.decorateRequest('auth', null as unknown as AuthContext);
     // Every operation states its scope in OpenAPI: as the security requirement and in its text.
     app.addHook('onRoute', (route) => {
       const scope = route.config?.scope;
       if (!route.schema || route.config?.public) return;
       if (!scope) {
-        const note = 'Required scope: none beyond a valid key of the account.';
-        if (!route.schema.description?.includes('Required scope')) {
+        const note = dialect === 'de' ? 'Erforderlicher Scope: keiner außer einem gültigen Schlüssel des Kontos.' : 'Required scope: none beyond a valid key of the account.';
+        if (!/Required scope|Erforderlicher Scope/.test(route.schema.description ?? '')) {
           route.schema = { ...route.schema, description: route.schema.description ? `${route.schema.description}\n\n${note}` : note };
         }
         return;
       }
-      const text = `Required scope: \`${scope}\`.`;
+      const text = dialect === 'de' ? `Erforderlicher Scope: \`${scope}\`.` : `Required scope: \`${scope}\`.`;
       route.schema = {
         ...route.schema,
         security: [{ apikey: [scope] }],

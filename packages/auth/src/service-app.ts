@@ -61,7 +61,7 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
   for (const extra of extraApis) {
     await app.register(
       async (api) => {
-        await api.register(authPlugin, { verifier });
+        await api.register(authPlugin, { verifier, dialect: options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en' });
         await extra.routes(api, { db: deps.db, cursors, now });
       },
       { prefix: extra.document.prefix },

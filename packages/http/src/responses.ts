@@ -30,10 +30,22 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Validation failed; one detail per problem.',
 };
 
-/** The error responses of an operation, for its schema (and so for OpenAPI). */
+const BESCHREIBUNGEN: Record<number, string> = {
+  400: 'Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL).',
+  401: 'API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst.',
+  403: 'Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`).',
+  404: 'Nicht gefunden (auch für Datensätze anderer Konten).',
+  409: 'Konflikt mit dem aktuellen Zustand.',
+  413: 'Anfrageinhalt zu groß.',
+  415: 'Inhalt ist nicht application/json.',
+  422: 'Validierung fehlgeschlagen; ein Detail je Problem.',
+};
+
+/** The error responses of an operation, for its schema (and so for OpenAPI), in the dialect's language. */
 export function errorResponses(statuses: readonly number[], dialect: Dialect = 'en') {
   const ref = Type.Ref(dialect === 'en' ? 'Error' : 'Fehler');
-  return Object.fromEntries(statuses.map((status) => [status, { ...ref, description: DESCRIPTIONS[status] ?? 'Error.' }]));
+  const texts = dialect === 'en' ? DESCRIPTIONS : BESCHREIBUNGEN;
+  return Object.fromEntries(statuses.map((status) => [status, { ...ref, description: texts[status] ?? (dialect === 'en' ? 'Error.' : 'Fehler.') }]));
 }
 
 /** Statuses every authenticated operation can answer. */
