@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> };
+type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown>; parameters?: unknown[] };
 
 describe('GET /v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document, version 1.0.0, without a key', async () => {
@@ -91,6 +91,7 @@ describe('GET /leads/v1/openapi.json', () => {
       expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
       expect(op.description, name).toContain(`Erforderlicher Scope: \`${op.security![0].apikey[0]}\`.`);
       expect(JSON.stringify(op.responses), name).not.toMatch(/Required scope|Validation failed|Not found/);
+      expect(JSON.stringify(op.parameters ?? []), name).not.toMatch(/Page size|Opaque cursor/);
       expect(JSON.stringify(op.responses['403']), name).toContain('Fehler');
     }
   });

@@ -11,6 +11,12 @@ export const PageQuerySchema = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'Opaque cursor from `next_cursor` of the previous page.' })),
 });
 
+/** The same parameters, described in German for the leads API's document. */
+export const SeitenQuerySchema = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Seitengröße, 1 bis 100.' }),
+  cursor: Type.Optional(Type.String({ maxLength: 512, description: 'Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite.' })),
+});
+
 /** English list body: `{data, page: {next_cursor, has_more}}`. */
 export function PageSchema<T extends TSchema>(item: T) {
   return Type.Object({

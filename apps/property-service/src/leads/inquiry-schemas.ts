@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Nullable, SeitenQuerySchema, StringEnum } from '@platform/http';
 import { InteressentAnlegenSchema } from './prospect-schemas.js';
 
 export const AnfrageAnlegenSchema = Type.Object(
@@ -46,4 +46,4 @@ export type Anfrage = Static<typeof AnfrageSchema>;
 
 export const AnfrageParamsSchema = Type.Object({ anfrageId: Type.String() });
 
-export const AnfrageListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ immobilie_id: Type.Optional(Type.String({ maxLength: 100 })) })]);
+export const AnfrageListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ immobilie_id: Type.Optional(Type.String({ maxLength: 100 })) })]);

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, PageQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, SeitenQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
 import { BewertungSchema } from './inquiry-schemas.js';
 import type { MatchingService } from './matching.js';
 import { InteressentParamsSchema, InteressentSchema } from './prospect-schemas.js';
@@ -20,7 +20,7 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         operationId: 'trefferFuerInteressent',
         description: 'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
         params: InteressentParamsSchema,
-        querystring: PageQuerySchema,
+        querystring: SeitenQuerySchema,
         response: {
           200: SeiteSchema(Type.Object({ immobilie_id: Type.String(), titel: Type.String(), status: Type.String(), bewertung: BewertungSchema })),
           ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
@@ -39,7 +39,7 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         operationId: 'interessentenFuerImmobilie',
         description: 'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
         params: Type.Object({ immobilieId: Type.String() }),
-        querystring: PageQuerySchema,
+        querystring: SeitenQuerySchema,
         response: { 200: SeiteSchema(Type.Object({ interessent: InteressentSchema, bewertung: BewertungSchema })), ...errorResponses([...AUTH_ERRORS, 404, 422], 'de') },
       },
     },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
+import { Nullable, SeitenQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
 import { PROPERTY_TYPES } from '../properties/schemas.js';
 
 const Euros = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
@@ -74,7 +74,7 @@ export type Interessent = Static<typeof InteressentSchema>;
 
 export const InteressentParamsSchema = Type.Object({ interessentId: Type.String() });
 
-export const InteressentListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
+export const InteressentListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
 
 export const LoeschungSchema = Type.Object(
   {
