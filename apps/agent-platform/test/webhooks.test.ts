@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '@platform/testkit';
+import { addKey, startReceiver, type Receiver } from '@platform/testkit';
 import { verifySignature } from '@platform/webhooks';
-import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
+import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
 let receiver: Receiver;
@@ -34,6 +34,25 @@ describe('agent platform webhooks', () => {
     expect(byType['agent.created'].data).toEqual({ agent_id: agent.id, status: 'active' });
     expect(byType['agent.updated'].data).toEqual({ agent_id: agent.id, changed_fields: ['chargeback_rate.amount_cents'] });
     expect(byType['agent.archived'].data).toEqual({ agent_id: agent.id, status: 'retired' });
+  });
+
+  it('delivers request.received and request.scored, valid against the catalogue, only to a key that may read requests', async () => {
+    const hook = (await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/requests`, events: ['request.received', 'request.scored'] })).json();
+    const agent = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;
+    const profile = (await ctx.send('POST', '/v1/capability-profiles', validProfile())).json().id;
+    const request = (await ctx.send('POST', '/v1/access-requests', { agent_id: agent, profile_id: profile, team: validProfile().team, purpose: 'Webhook test.' })).json();
+    const got = await receiver.waitFor(2, '/requests');
+    for (const r of got) expect(verifySignature(r.raw, String(r.headers['x-platform-signature']), hook.signing_secret).valid).toBe(true);
+    const byType = Object.fromEntries(got.map((r) => [String(r.headers['x-platform-event']), JSON.parse(r.raw.toString())]));
+    expect(byType['request.received'].data).toEqual({ request_id: request.id, agent_id: agent });
+    expect(byType['request.scored'].data).toEqual({ request_id: request.id, agent_id: agent, score: 100 });
+
+    const types = (await ctx.send('GET', '/v1/event-types')).json().data as { type: string; scope: string }[];
+    expect(types.filter((t) => t.type.startsWith('request.')).map((t) => t.scope)).toEqual(['requests:read', 'requests:read']);
+    const agentsOnly = (await addKey(ctx.db.prisma, ctx.tenant, { service: 'agents', scopes: ['agents:read'] })).key;
+    const refused = await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/requests`, events: ['request.scored'] }, agentsOnly);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'scope_missing', details: [{ field: 'requests:read', reason: 'not_granted' }] });
   });
 
   it('has its own catalogue of ten event types', async () => {
