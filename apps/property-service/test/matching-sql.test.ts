@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
 import { INQUIRY_MODEL, normaliseLocation, scoreInquiry, type InquirySubject } from '../src/leads/inquiry-scoring.js';
-import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching.js';
+import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching-sql.js';
 import { toColumns } from '../src/leads/prospect-mapping.js';
 import type { InteressentAnlegen } from '../src/leads/prospect-schemas.js';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';

@@ -1,0 +1,145 @@
+import type { Prisma, PrismaClient } from '@platform/db';
+import { AREA_TOLERANCE, locationKeys, normaliseLocation, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './inquiry-scoring.js';
+
+/** Statuses in which a property is on the market (the model's status knockout). */
+export const MARKETED = ['active', 'reserved'] as const;
+
+type PropertyRow = Prisma.PropertyGetPayload<object>;
+type ProspectRow = Prisma.ProspectGetPayload<object>;
+
+/**
+ * The smallest whole budget that survives the model's price knockout (`price > budget × 1.2`),
+ * computed with the model's own floating-point arithmetic, so the SQL condition
+ * `budget >= minimum` is a plain integer comparison (indexable) that agrees with the model to
+ * the last bit. `budget × 1.2` grows with the budget, so the surviving budgets are all from one
+ * value up.
+ */
+export function minimumBudget(price: number): number {
+  const out = (budget: number) => price > budget * (1 + PRICE_TOLERANCE);
+  let budget = Math.floor(price / (1 + PRICE_TOLERANCE));
+  while (out(budget)) budget++;
+  while (!out(budget - 1)) budget--;
+  return budget;
+}
+
+/**
+ * The inquiry model (`inquiry-scoring.ts`) in SQL: the knockouts as WHERE conditions and the
+ * weighted points (Preis 40, Lage 25, Zimmer 20, Wohnfläche 15, same tolerances and the same
+ * floating-point operations in the same order) as the ORDER BY. What depends on the property
+ * alone is decided here, so PostgreSQL evaluates only plain comparisons per profile: the price
+ * knockout as `budget >= minimumBudget(price)`, the location as an overlap of the stored
+ * normalised locations with the property's `locationKeys`. A test keeps this in step with the
+ * model.
+ */
+export async function rankProspectsInSql(db: PrismaClient, property: PropertyRow, limit: number, offset: number): Promise<{ id: string; points: number }[]> {
+  // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  // Price (40): one branch per way the property is offered; a profile looking for the other way is knocked out.
+  const branches = (
+    [
+      ['kauf', property.purchase_price_eur, 'profil_kaufpreis_max'],
+      ['miete', property.cold_rent_eur, 'profil_kaltmiete_max'],
+    ] as const
+  ).flatMap(([marketing, price, budget]) => {
+    if (price === null) return [];
+    const p = param(price, 'float8');
+    const where = `(profil_vermarktung = '${marketing}' AND (${budget} IS NULL OR ${budget} >= ${param(minimumBudget(price), 'int')}))`;
+    const points = `CASE WHEN ${budget} IS NULL OR ${budget} >= ${p} THEN 40 ELSE 40 * GREATEST(0, 1 - (${p} - ${budget}) / (${budget} * ${param(PRICE_TOLERANCE, 'float8')})) END`;
+    return [{ marketing, where, points }];
+  });
+  if (branches.length === 0) return [];
+  const pricePoints =
+    branches.length === 1 ? branches[0].points : `CASE WHEN profil_vermarktung = 'miete' THEN ${branches.find((b) => b.marketing === 'miete')!.points} ELSE ${branches[0].points} END`;
+  // Rooms (20) and living area (15): 1 at or above the minimum, then falling linearly; half the points if the property's value is unknown.
+  const atLeast = (column: string, value: number | null, weight: number, tolerance: number) => {
+    if (value === null) return `CASE WHEN ${column} IS NULL THEN ${weight} ELSE ${weight * 0.5}::float8 END`;
+    const v = param(value, 'float8');
+    return `CASE WHEN ${column} IS NULL OR ${column} <= ${v} THEN ${weight} ELSE ${weight} * GREATEST(0, 1 - (${column} - ${v}) / (${column} * ${param(tolerance, 'float8')})) END`;
+  };
+  const sql = `
+    SELECT id, points FROM (
+      SELECT id,
+        (${pricePoints})
+        + (CASE WHEN cardinality(profil_orte_norm) = 0 OR profil_orte_norm && ${param(locationKeys(property), 'text[]')} THEN 25 ELSE 0 END)
+        + (${atLeast('profil_zimmer_min', property.rooms, 20, ROOMS_TOLERANCE)})
+        + (${atLeast('profil_wohnflaeche_min', property.living_area_sqm, 15, AREA_TOLERANCE)}) AS points
+      FROM prospects
+      WHERE account_id = ${param(property.account_id, 'text')} AND profil_aktiv AND anonymised_at IS NULL
+        AND (cardinality(profil_typ) = 0 OR profil_typ @> ARRAY[${param(property.type, '"PropertyType"')}])
+        AND (${branches.map((b) => b.where).join(' OR ')})
+    ) AS scored
+    ORDER BY points DESC, id ASC
+    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+  return db.$queryRawUnsafe<{ id: string; points: number }[]>(sql, ...params);
+}
+
+/**
+ * The inquiry model from the prospect's side in SQL: the knockouts as WHERE conditions on the
+ * account's properties, the weighted points as an expression (Preis 40, Lage 25, Zimmer 20,
+ * Wohnfläche 15; the prospect's values as `float8` parameters, the property's as columns, the
+ * same floating-point operations in the same order as the model), ordered as the model's
+ * ranking is: by the total rounded as the model rounds it (`Math.round`, halves up), then by id
+ * (byte order, as JavaScript compares the ASCII ids). `points` is the model's unrounded sum,
+ * `gesamt` its total. What depends on the prospect alone is decided here (no budget, no
+ * locations, no minimum: constant points). A test keeps this in step with the model.
+ *
+ * Matching (the service) asks only for active, not anonymised profiles; this follows the model
+ * for any prospect, including the type and offer-way knockouts that apply only with a profile.
+ */
+export async function rankPropertiesInSql(
+  db: PrismaClient,
+  prospect: ProspectRow,
+  limit: number,
+  offset: number,
+): Promise<{ id: string; points: number; gesamt: number }[]> {
+  // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+  const rent = prospect.profil_vermarktung === 'miete';
+  const price = rent ? 'cold_rent_eur' : 'purchase_price_eur';
+  const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
+
+  const where = [`account_id = ${param(prospect.account_id, 'text')}`, `status = ANY(${param([...MARKETED], '"PropertyStatus"[]')})`];
+  if (prospect.has_profile && prospect.profil_typ.length > 0) where.push(`type = ANY(${param(prospect.profil_typ, '"PropertyType"[]')})`);
+  if (prospect.has_profile) where.push(`${price} IS NOT NULL`);
+  if (budget !== null) {
+    // out when price > budget × 1.2, with the model's own product
+    const bound = `${price} <= ${param(budget * (1 + PRICE_TOLERANCE), 'float8')}`;
+    where.push(prospect.has_profile ? bound : `(${price} IS NULL OR ${bound})`);
+  }
+
+  // Price (40): `atMost` with the model's tolerance; a zero divisor is only reached by prices the model scores 0.
+  let pricePoints = '40';
+  if (budget !== null) {
+    const b = param(budget, 'float8');
+    const span = budget * PRICE_TOLERANCE;
+    const falling = span === 0 ? '0' : `40 * GREATEST(0, 1 - (${price} - ${b}) / ${param(span, 'float8')})`;
+    pricePoints = `CASE WHEN ${price} IS NULL THEN 0 WHEN ${price} <= ${b} THEN 40 ELSE ${falling} END`;
+  }
+  // Location (25): a wanted location (normalised as the model does) equal to the city lower-cased
+  // as JavaScript does it (ICU's full Unicode mapping; the database's collation may be "C", which
+  // lower-cases ASCII only), or a prefix of the postal code (compared byte for byte, no LIKE).
+  let locationPoints = '25';
+  const wanted = [...new Set(prospect.profil_orte.map(normaliseLocation))];
+  if (prospect.profil_orte.length > 0) {
+    const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C") = ANY(${param(wanted, 'text[]')})`;
+    const postal = wanted.map((o) => `starts_with(address_postal_code COLLATE "C", ${param(o, 'text')})`);
+    locationPoints = `CASE WHEN ${[city, ...postal].join(' OR ')} THEN 25 ELSE 0 END`;
+  }
+  // Rooms (20) and living area (15): `atLeast`; half the points if the property's value is unknown.
+  const atLeast = (column: string, minimum: number | null, weight: number, tolerance: number) => {
+    if (minimum === null) return `${weight}`;
+    const m = param(minimum, 'float8');
+    const span = minimum * tolerance;
+    const falling = span === 0 ? '0' : `${weight} * GREATEST(0, 1 - (${m} - ${column}) / ${param(span, 'float8')})`;
+    return `CASE WHEN ${column} IS NULL THEN ${weight * 0.5}::float8 WHEN ${column} >= ${m} THEN ${weight} ELSE ${falling} END`;
+  };
+  const points = `(${pricePoints})::float8 + (${locationPoints}) + (${atLeast('rooms', prospect.profil_zimmer_min, 20, ROOMS_TOLERANCE)}) + (${atLeast('living_area_sqm', prospect.profil_wohnflaeche_min, 15, AREA_TOLERANCE)})`;
+  const sql = `
+    SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
+    FROM (SELECT id, ${points} AS points FROM properties WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+    ORDER BY gesamt DESC, id COLLATE "C" ASC
+    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+  return db.$queryRawUnsafe<{ id: string; points: number; gesamt: number }[]>(sql, ...params);
+}
