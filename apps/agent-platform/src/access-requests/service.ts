@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, afterScored, notFound, toPage, validationError, type ScoredCursorCodec } from '@platform/http';
 import { recordEvent } from '@platform/webhooks';
 import { toColumns as profileColumns } from '../capability-profiles/mapping.js';
@@ -61,9 +61,8 @@ export function createAccessRequestService({ db, cursors, now }: AccessRequestSe
       });
     }
     // FOR SHARE: a concurrent change of the profile's team waits until the request is stored.
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM capability_profiles WHERE id = ${body.profile_id} AND account_id = ${accountId} FOR SHARE`;
-    if (locked.length === 0) throw notFound('No capability profile with the profile_id.');
-    const profile = await tx.capabilityProfile.findUniqueOrThrow({ where: { id: locked[0].id } });
+    if (!(await lockOwnRow(tx, 'capability_profiles', body.profile_id!, accountId, 'share'))) throw notFound('No capability profile with the profile_id.');
+    const profile = await tx.capabilityProfile.findUniqueOrThrow({ where: { id: body.profile_id } });
     if (profile.team !== body.team) {
       throw validationError([{ field: 'team', reason: 'not_allowed' }], `The capability profile belongs to team "${profile.team}", not to "${body.team}".`);
     }
@@ -77,9 +76,8 @@ export function createAccessRequestService({ db, cursors, now }: AccessRequestSe
       const at = now();
       return db.$transaction(async (tx) => {
         // FOR SHARE: a concurrent retire waits until the request is stored (and so is never lost to it).
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM agent_deployments WHERE id = ${body.agent_id} AND account_id = ${accountId} FOR SHARE`;
-        if (locked.length === 0) throw notFound('No agent with the agent_id.');
-        const agent = await tx.agentDeployment.findUniqueOrThrow({ where: { id: locked[0].id } });
+        if (!(await lockOwnRow(tx, 'agent_deployments', body.agent_id, accountId, 'share'))) throw notFound('No agent with the agent_id.');
+        const agent = await tx.agentDeployment.findUniqueOrThrow({ where: { id: body.agent_id } });
         if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; access cannot be requested.` });
         const profile = await profileFor(tx, accountId, body, at);
         const explanation = scoreAccessRequest({ agent, profile });
@@ -112,8 +110,7 @@ export function createAccessRequestService({ db, cursors, now }: AccessRequestSe
     /** Scores the request again with the agent and profile as they are now (after changes to either). */
     async rescore(accountId: string, id: string): Promise<Score> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM access_requests WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw notFound(NOT_FOUND_MESSAGE);
+        if (!(await lockOwnRow(tx, 'access_requests', id, accountId))) throw notFound(NOT_FOUND_MESSAGE);
         const row = await tx.accessRequest.findUniqueOrThrow({ where: { id }, include: { agent: true, profile: true } });
         const at = now();
         const explanation = scoreAccessRequest({ agent: row.agent, profile: row.profile });

@@ -1,5 +1,5 @@
 import type { AgentStatus, PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
 import { recordEvent } from '@platform/webhooks';
 import { toAgent, toColumns } from './mapping.js';
@@ -68,8 +68,7 @@ export function createAgentService({ db, cursors, now }: AgentServiceDeps) {
      */
     async update(accountId: string, id: string, patch: AgentPatch): Promise<Agent> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM agent_deployments WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw notFound(NOT_FOUND_MESSAGE);
+        if (!(await lockOwnRow(tx, 'agent_deployments', id, accountId))) throw notFound(NOT_FOUND_MESSAGE);
         const row = await tx.agentDeployment.findUniqueOrThrow({ where: { id } });
         if (row.status === 'retired') {
           throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
-import { toColumns, toProfile, type ProfileRow } from './mapping.js';
+import { toColumns, toProfile } from './mapping.js';
 import { ProfileInputSchema, type Profile, type ProfileInput, type ProfilePatch } from './schemas.js';
 
 export interface ProfileServiceDeps {
@@ -44,8 +44,7 @@ export function createProfileService({ db, cursors, now }: ProfileServiceDeps) {
     /** Merge patch under a row lock. Scores already given stay as they were until the request is scored again. */
     async update(accountId: string, id: string, patch: ProfilePatch): Promise<Profile> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<ProfileRow[]>`SELECT id FROM capability_profiles WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw notFound(NOT_FOUND_MESSAGE);
+        if (!(await lockOwnRow(tx, 'capability_profiles', id, accountId))) throw notFound(NOT_FOUND_MESSAGE);
         const before = toProfile(await tx.capabilityProfile.findUniqueOrThrow({ where: { id } }));
         const { id: _id, created_at: _c, updated_at: _u, ...current } = before;
         const input = applyMergePatch(current, patch, validateInput);

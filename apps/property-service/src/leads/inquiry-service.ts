@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, type ScoredCursorCodec, afterScored, toPage, toSeite, validationError } from '@platform/http';
 import { recordEvent } from '@platform/webhooks';
 import { scoreInquiry, type Bewertung } from './inquiry-scoring.js';
@@ -52,9 +52,8 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
         } else {
           // FOR UPDATE: an erasure or anonymisation running now finishes first (and is then seen),
           // or waits for this inquiry (and then removes its message too).
-          const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM prospects WHERE id = ${body.interessent_id} AND account_id = ${accountId} FOR UPDATE`;
-          if (locked.length === 0) throw prospectNotFound();
-          const existing = await tx.prospect.findUniqueOrThrow({ where: { id: locked[0].id } });
+          if (!(await lockOwnRow(tx, 'prospects', body.interessent_id!, accountId))) throw prospectNotFound();
+          const existing = await tx.prospect.findUniqueOrThrow({ where: { id: body.interessent_id } });
           if (existing.anonymised_at) throw new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe: 'Der Interessent wurde anonymisiert.' });
           prospect = await tx.prospect.update({ where: { id: existing.id }, data: activity });
         }
@@ -87,8 +86,7 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
      */
     async rescore(accountId: string, id: string): Promise<Anfrage> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM inquiries WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw inquiryNotFound();
+        if (!(await lockOwnRow(tx, 'inquiries', id, accountId))) throw inquiryNotFound();
         const inquiry = await tx.inquiry.findUniqueOrThrow({ where: { id }, include: { property: true, prospect: true } });
         const at = now();
         const bewertung = scoreInquiry({ property: inquiry.property, prospect: inquiry.prospect });

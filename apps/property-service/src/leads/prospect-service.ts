@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, applyMergePatch, compileBodyValidator, cursorPage, toSeite, type CursorCodec } from '@platform/http';
 import { toColumns, toInteressent } from './prospect-mapping.js';
 import { eraseProspect } from './retention.js';
@@ -78,8 +78,7 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
     /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */
     async update(accountId: string, id: string, patch: InteressentPatch): Promise<Interessent> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM prospects WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw prospectNotFound();
+        if (!(await lockOwnRow(tx, 'prospects', id, accountId))) throw prospectNotFound();
         const row = await tx.prospect.findUniqueOrThrow({ where: { id } });
         if (row.anonymised_at) {
           throw new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe: 'Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.' });

@@ -1,5 +1,5 @@
 import type { PrismaClient, PropertyStatus, PropertyType } from '@platform/db';
-import { newId } from '@platform/db';
+import { lockOwnRow, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, applyMergePatch, changedPaths, compileBodyValidator, cursorPage, notFound, type CursorCodec } from '@platform/http';
 import { recordEvent } from '@platform/webhooks';
 import { toColumns, toProperty } from './mapping.js';
@@ -69,8 +69,7 @@ export function createPropertyService({ db, cursors, now }: PropertyServiceDeps)
      */
     async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
       return db.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM properties WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
-        if (locked.length === 0) throw notFound(NOT_FOUND_MESSAGE);
+        if (!(await lockOwnRow(tx, 'properties', id, accountId))) throw notFound(NOT_FOUND_MESSAGE);
         const row = await tx.property.findUniqueOrThrow({ where: { id } });
         if (row.status === 'archived') {
           throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
