@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
-import { createHmac } from 'node:crypto';
-import { ScoredCursorCodec } from '@platform/http';
 import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
 import { AGENT_EVENTS } from './events.js';
 import { agentRoutes } from './agents/routes.js';
@@ -25,11 +23,10 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
       title: 'Agent Platform API',
       description: 'Agent deployments of an organisation, capability profiles of its teams and their access requests. Authenticate with an API key in the `apikey` header.',
     },
-    routes: async (v1, { db, cursors, now }) => {
+    routes: async (v1, { db, cursors, scoredCursors, now }) => {
       await v1.register(agentRoutes, { agents: createAgentService({ db, cursors, now }) });
       await v1.register(profileRoutes, { profiles: createProfileService({ db, cursors, now }) });
-      const scored = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-      await v1.register(accessRequestRoutes, { requests: createAccessRequestService({ db, cursors: scored, now }) });
+      await v1.register(accessRequestRoutes, { requests: createAccessRequestService({ db, cursors: scoredCursors, now }) });
       await v1.register(webhookRoutes, { ...deps.webhooks, db, cursors, now, catalogue: AGENT_EVENTS, service: 'agents' });
     },
   });

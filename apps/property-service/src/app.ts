@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
 import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
 import { PROPERTY_EVENTS } from './events.js';
-import { createHmac } from 'node:crypto';
-import { ScoredCursorCodec } from '@platform/http';
 import { inquiryRoutes } from './leads/inquiry-routes.js';
 import { matchingRoutes } from './leads/matching-routes.js';
 import { createMatchingService } from './leads/matching.js';
@@ -42,11 +40,10 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
             'Interessenten mit Einwilligung und Suchprofil, Aufbewahrung, Anonymisierung und Löschung; Anfragen mit nachvollziehbarer Bewertung; ' +
             'automatisches Matching. Authentifizierung mit einem API-Key im Header `apikey` (dieselben Keys wie die Property API).',
         },
-        routes: async (leads, { db, cursors, now }) => {
+        routes: async (leads, { db, cursors, scoredCursors, now }) => {
           const retentionDays = deps.leadsRetentionDays ?? 180;
           await leads.register(prospectRoutes, { prospects: createProspectService({ db, cursors, now, retentionDays }) });
-          const scored = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-          await leads.register(inquiryRoutes, { inquiries: createInquiryService({ db, cursors: scored, now, retentionDays }) });
+          await leads.register(inquiryRoutes, { inquiries: createInquiryService({ db, cursors: scoredCursors, now, retentionDays }) });
           await leads.register(matchingRoutes, { matching: createMatchingService({ db, cursors }) });
         },
       },

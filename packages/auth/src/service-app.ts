@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Environment, PrismaClient, Service } from '@platform/db';
-import { CursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
+import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
 import { authPlugin } from './plugin.js';
 import { apiKeyRoutes } from './routes.js';
 import { KeyVerifier } from './verifier.js';
@@ -20,6 +20,8 @@ export interface ServiceAppDeps extends ServerOptionsInput {
 export interface ApiContext {
   db: PrismaClient;
   cursors: CursorCodec;
+  /** For lists ordered by a score first (inquiries, access requests). */
+  scoredCursors: ScoredCursorCodec;
   now: () => Date;
 }
 
@@ -50,11 +52,13 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
     cacheTtlMs: deps.keyCacheTtlMs,
   });
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
+  const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
+  const context: ApiContext = { db: deps.db, cursors, scoredCursors, now };
   await app.register(
     async (v1) => {
       await v1.register(authPlugin, { verifier });
       await v1.register(apiKeyRoutes, { db: deps.db, service: options.service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
-      await options.routes(v1, { db: deps.db, cursors, now });
+      await options.routes(v1, context);
     },
     { prefix: '/v1' },
   );
@@ -62,7 +66,7 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
     await app.register(
       async (api) => {
         await api.register(authPlugin, { verifier, dialect: options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en' });
-        await extra.routes(api, { db: deps.db, cursors, now });
+        await extra.routes(api, context);
       },
       { prefix: extra.document.prefix },
     );

@@ -61,7 +61,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   for (const document of [options.document, ...(options.extraDocuments ?? [])]) {
-    const spec = () => documentFor(app.swagger() as unknown as OpenApiDocument, document);
+    // Built once, on first use (all routes are registered by then), not on every request.
+    let built: OpenApiDocument | undefined;
+    const spec = () => (built ??= documentFor(app.swagger() as unknown as OpenApiDocument, document));
     app.get(`${document.prefix}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => spec());
     await app.register(
       async (docs) => {
