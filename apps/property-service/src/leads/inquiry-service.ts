@@ -28,6 +28,14 @@ function toAnfrage(row: InquiryRow): Anfrage {
   };
 }
 
+/** The stored score of an inquiry: total and weights version for ordering, the whole explanation, and when. */
+const scoreColumns = (bewertung: Bewertung, at: Date) => ({
+  score: bewertung.gesamt,
+  weights_version: bewertung.gewichtungsversion,
+  score_details: bewertung as unknown as Prisma.InputJsonValue,
+  scored_at: at,
+});
+
 const inquiryNotFound = () => new ApiError('not_found', { message: 'No inquiry with this id.', messageDe: 'Keine Anfrage mit dieser ID.' });
 
 export type InquiryService = ReturnType<typeof createInquiryService>;
@@ -65,10 +73,7 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
             property_id: property.id,
             prospect_id: prospect.id,
             nachricht: body.nachricht ?? null,
-            score: bewertung.gesamt,
-            weights_version: bewertung.gewichtungsversion,
-            score_details: bewertung as unknown as Prisma.InputJsonValue,
-            scored_at: at,
+            ...scoreColumns(bewertung, at),
             created_at: at,
           },
         });
@@ -90,10 +95,7 @@ export function createInquiryService({ db, cursors, now, retentionDays }: Inquir
         const inquiry = await tx.inquiry.findUniqueOrThrow({ where: { id }, include: { property: true, prospect: true } });
         const at = now();
         const bewertung = scoreInquiry({ property: inquiry.property, prospect: inquiry.prospect });
-        const row = await tx.inquiry.update({
-          where: { id },
-          data: { score: bewertung.gesamt, weights_version: bewertung.gewichtungsversion, score_details: bewertung as unknown as Prisma.InputJsonValue, scored_at: at },
-        });
+        const row = await tx.inquiry.update({ where: { id }, data: scoreColumns(bewertung, at) });
         await recordEvent(tx, { accountId, service: 'property', type: 'inquiry.scored', data: { inquiry_id: id, property_id: row.property_id, score: row.score }, now: at });
         return toAnfrage(row);
       });
