@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilLockWaiters } from '@platform/testkit';
+import { whileHeld } from '@platform/testkit';
 import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
 
 let ctx: AgentTestContext;
@@ -113,18 +113,11 @@ describe('POST /v1/access-requests', () => {
   it('waits for a retire in progress and then refuses with 409 (the agent is read under a share lock)', async () => {
     const agent = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;
     // A retire that has written but not yet committed; a plain read would still see the agent active.
-    const { pending } = await ctx.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`UPDATE agent_deployments SET status = 'retired', retired_at = now() WHERE id = ${agent}`;
-        const pending = ctx.send('POST', '/v1/access-requests', request({ agent_id: agent }));
-        let settled = false;
-        void pending.then(() => (settled = true));
-        await untilLockWaiters(ctx.db, 1, () => settled);
-        return { pending };
-      },
-      { timeout: 10_000 },
+    const { result: res } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$executeRaw`UPDATE agent_deployments SET status = 'retired', retired_at = now() WHERE id = ${agent}`,
+      () => ctx.send('POST', '/v1/access-requests', request({ agent_id: agent })),
     );
-    const res = await pending;
     expect(res.statusCode, res.body).toBe(409);
     expect(await ctx.db.prisma.accessRequest.count({ where: { agent_id: agent } })).toBe(0);
   });

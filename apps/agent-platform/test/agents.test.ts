@@ -1,4 +1,4 @@
-import { untilLockWaiters, type TestApp } from '@platform/testkit';
+import { whileHeld, type TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
 
@@ -228,16 +228,17 @@ describe('PATCH /v1/agents/{agentId}', () => {
     const before = await full();
     // Hold the row so that both patches start before either has written; without the row lock
     // both would merge into the same old document and the second write would undo the first.
-    const { pending } = await ctx.db.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM agent_deployments WHERE id = ${before.id} FOR UPDATE`;
-      const pending = Promise.all([
-        send('PATCH', `/v1/agents/${before.id}`, { description: 'New description' }),
-        send('PATCH', `/v1/agents/${before.id}`, { chargeback_rate: { amount_cents: 7 } }),
-      ]);
-      expect(await untilLockWaiters(ctx.db, 2)).toBe(2);
-      return { pending }; // not the promise itself, or the transaction would wait for the patches
-    }, { timeout: 10_000 });
-    const patches = await pending;
+    const { result: patches, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM agent_deployments WHERE id = ${before.id} FOR UPDATE`,
+      () =>
+        Promise.all([
+          send('PATCH', `/v1/agents/${before.id}`, { description: 'New description' }),
+          send('PATCH', `/v1/agents/${before.id}`, { chargeback_rate: { amount_cents: 7 } }),
+        ]),
+      2,
+    );
+    expect(waited).toBe(2);
     expect(patches.map((res) => res.statusCode)).toEqual([200, 200]);
     expect((await send('GET', `/v1/agents/${before.id}`)).json()).toMatchObject({
       description: 'New description',

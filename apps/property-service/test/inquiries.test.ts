@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilLockWaiters } from '@platform/testkit';
+import { whileHeld } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -153,18 +153,11 @@ describe('an inquiry racing an erasure', () => {
     await ctx.send('POST', `/v1/properties/${property}/activate`);
     const prospect = (await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'Wettlauf', email: 'wettlauf@example.de', einwilligung })).json().id;
     // An erasure that has written but not committed; a plain read would still see the prospect as it was.
-    const { pending } = await ctx.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`UPDATE prospects SET nachname = NULL, email = NULL, anonymised_at = now() WHERE id = ${prospect}`;
-        const pending = ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent_id: prospect, nachricht: 'Meine Nummer ist 0171 000000' });
-        let settled = false;
-        void pending.then(() => (settled = true));
-        await untilLockWaiters(ctx.db, 1, () => settled);
-        return { pending };
-      },
-      { timeout: 10_000 },
+    const { result: res } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$executeRaw`UPDATE prospects SET nachname = NULL, email = NULL, anonymised_at = now() WHERE id = ${prospect}`,
+      () => ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent_id: prospect, nachricht: 'Meine Nummer ist 0171 000000' }),
     );
-    const res = await pending;
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json().code).toBe('konflikt');
     expect(await ctx.db.prisma.inquiry.count({ where: { prospect_id: prospect } })).toBe(0);

@@ -1,4 +1,4 @@
-import { untilLockWaiters, type TestApp } from '@platform/testkit';
+import { whileHeld, type TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
@@ -104,16 +104,13 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     const before = await createFull();
     // Hold the row so that both patches start before either has written; without the row lock
     // both would merge into the same old document and the second write would undo the first.
-    const { pending } = await ctx.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM properties WHERE id = ${before.id} FOR UPDATE`;
-        const pending = Promise.all([send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }), send('PATCH', `/v1/properties/${before.id}`, { floor: 7 })]);
-        expect(await untilLockWaiters(ctx.db, 2)).toBe(2);
-        return { pending }; // not the promise itself, or the transaction would wait for the patches
-      },
-      { timeout: 10_000 },
+    const { result: [a, b], waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM properties WHERE id = ${before.id} FOR UPDATE`,
+      () => Promise.all([send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }), send('PATCH', `/v1/properties/${before.id}`, { floor: 7 })]),
+      2,
     );
-    const [a, b] = await pending;
+    expect(waited).toBe(2);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect((await send('GET', `/v1/properties/${before.id}`)).json()).toMatchObject({ rooms: 5, floor: 7 });
   });

@@ -6,4 +6,4 @@ export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, type TestApp, type AppBuildDeps } from './app-harness.js';
 export { testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
-export { lockWaiters, untilLockWaiters } from './locks.js';
+export { whileHeld } from './locks.js';
