@@ -1,18 +1,12 @@
 // Anonymising 100,000 expired prospects (goal: under 30 s). pnpm bench:anonymise [--count 100000]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { anonymiseExpired } from '../apps/property-service/src/leads/retention.js';
+import { startBenchDatabase } from './support.js';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' } } });
 const COUNT = Number(values.count);
-const dir = mkdtempSync(join(tmpdir(), 'bench-anon-'));
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 25_000 + Math.floor(Math.random() * 5_000), persistent: false });
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl });
-await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
+const bench = await startBenchDatabase('anon');
+const { db } = bench;
 // COUNT expired prospects plus as many that must stay untouched.
 await db.$executeRawUnsafe(`
   INSERT INTO prospects (id, account_id, vorname, nachname, email, telefon, einwilligung_zweck, einwilligung_erteilt_am,
@@ -27,7 +21,5 @@ const anonymised = await anonymiseExpired(db, new Date());
 const seconds = (performance.now() - start) / 1000;
 const left = await db.prospect.count({ where: { anonymised_at: null } });
 console.log(JSON.stringify({ expired: COUNT, anonymised, untouched: left, seconds: Number(seconds.toFixed(2)), per_second: Math.round(anonymised / seconds) }, null, 2));
-await db.$disconnect();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
+await bench.close();
 process.exit(0);

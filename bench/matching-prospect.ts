@@ -1,22 +1,15 @@
 // Matching one search profile against 20,000 properties of its account (no goal set; recorded in RESULTS.md).
 // pnpm bench:matching-prospect [--properties 20000] [--runs 60]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { CursorCodec } from '@platform/http';
+import { percentiles, startBenchDatabase } from './support.js';
 import { normaliseLocation } from '../apps/property-service/src/leads/inquiry-scoring.js';
 import { createMatchingService } from '../apps/property-service/src/leads/matching.js';
 
 const { values } = parseArgs({ options: { properties: { type: 'string', default: '20000' }, runs: { type: 'string', default: '60' } } });
 const PROPERTIES = Number(values.properties);
-const dir = mkdtempSync(join(tmpdir(), 'bench-match-prospect-'));
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 26_000 + Math.floor(Math.random() * 4_000), persistent: false });
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl });
-await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
-await db.account.create({ data: { id: 'acct_other', name: 'other' } });
+const bench = await startBenchDatabase('match-prospect', ['acct_bench', 'acct_other']);
+const { db } = bench;
 // Properties spread over types, statuses, places, prices (bought and rented) as an agency's stock would be,
 // plus a tenth as many in another account.
 const PLACES = [
@@ -62,11 +55,6 @@ const marketed = await db.property.count({ where: { account_id: 'acct_bench', st
 const candidates = await db.property.count({
   where: { account_id: 'acct_bench', status: { in: ['active', 'reserved'] }, type: { in: ['apartment', 'house'] }, purchase_price_eur: { not: null, lte: 540000 } },
 });
-times.splice(0, 5); // warm-up
-times.sort((a, b) => a - b);
-const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1));
-console.log(JSON.stringify({ properties: PROPERTIES, marketed_of_account: marketed, candidates, first_page: found, p50_ms: pct(50), p95_ms: pct(95), max_ms: pct(100) }, null, 2));
-await db.$disconnect();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify({ properties: PROPERTIES, marketed_of_account: marketed, candidates, first_page: found, ...percentiles(times) }, null, 2));
+await bench.close();
 process.exit(0);

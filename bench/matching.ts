@@ -1,21 +1,14 @@
 // Matching a new property against 100,000 search profiles (goal: p95 under 100 ms). pnpm bench:matching [--profiles 100000]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { CursorCodec } from '@platform/http';
+import { percentiles, startBenchDatabase } from './support.js';
 import { normaliseLocation } from '../apps/property-service/src/leads/inquiry-scoring.js';
 import { createMatchingService } from '../apps/property-service/src/leads/matching.js';
 
 const { values } = parseArgs({ options: { profiles: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' } } });
 const PROFILES = Number(values.profiles);
-const dir = mkdtempSync(join(tmpdir(), 'bench-match-'));
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: 26_000 + Math.floor(Math.random() * 4_000), persistent: false });
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl });
-await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
-await db.account.create({ data: { id: 'acct_other', name: 'other' } });
+const bench = await startBenchDatabase('match', ['acct_bench', 'acct_other']);
+const { db } = bench;
 // Profiles spread over types, places, budgets and rent/buy, as an agency's database would be.
 const PLACES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Leipzig', 'Potsdam', 'Dresden', 'Bremen'];
 const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]`;
@@ -44,11 +37,6 @@ for (let i = 0; i < Number(values.runs); i++) {
   found = page.daten.length;
 }
 const candidates = await db.prospect.count({ where: { account_id: 'acct_bench', profil_aktiv: true } });
-times.splice(0, 5); // warm-up
-times.sort((a, b) => a - b);
-const pct = (p: number) => Number(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1));
-console.log(JSON.stringify({ profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, p50_ms: pct(50), p95_ms: pct(95), max_ms: pct(100) }, null, 2));
-await db.$disconnect();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify({ profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, ...percentiles(times) }, null, 2));
+await bench.close();
 process.exit(0);
