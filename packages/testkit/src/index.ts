@@ -7,3 +7,4 @@ export { startTestApp, type TestApp, type AppBuildDeps } from './app-harness.js'
 export { testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { whileHeld } from './locks.js';
+export { openApiSnapshot } from './openapi-snapshot.js';

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openApiSnapshot } from '@platform/testkit';
+import { startAgentApp, type AgentTestContext } from './helpers.js';
+
+let ctx: AgentTestContext;
+beforeAll(async () => {
+  ctx = await startAgentApp();
+});
+afterAll(() => ctx.close());
+
+it('/v1/openapi.json is byte-identical to the committed openapi/agent-platform-api.json', async () => {
+  const file = fileURLToPath(new URL('../openapi/agent-platform-api.json', import.meta.url));
+  const { actual, committed } = await openApiSnapshot(ctx.app, '/v1/openapi.json', file);
+  expect(committed, 'openapi/agent-platform-api.json is missing; write it with UPDATE_OPENAPI=1').not.toBeNull();
+  expect(actual).toBe(committed);
+});
