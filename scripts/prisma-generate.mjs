@@ -1,5 +1,6 @@
-// Runs `prisma generate`. Generation needs no schema engine, but the Prisma CLI insists on
-// finding one; a placeholder file satisfies that check where the engine cannot be downloaded.
+// Runs `prisma generate` on the schema folder prisma/schema/ (named in packages/db/prisma.config.ts).
+// Generation needs no schema engine, but the Prisma CLI insists on finding one; a placeholder
+// file satisfies that check where the engine cannot be downloaded.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,9 +4,10 @@ import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 import { schemaSql } from '@platform/schema-sql';
 import { catalogDiff, catalogSnapshot } from './catalog.js';
 
-const SCHEMA = fileURLToPath(new URL('../../../prisma/schema.prisma', import.meta.url));
+// The schema folder: schemaSql reads every .prisma file in it, as `prisma generate` does.
+const SCHEMA = fileURLToPath(new URL('../../../prisma/schema', import.meta.url));
 
-describe('migrations match prisma/schema.prisma', () => {
+describe('migrations match the schema folder prisma/schema/', () => {
   let migrated: TestDatabase;
   let fromSchema: TestDatabase;
 

@@ -1,8 +1,9 @@
-// pnpm schema:sql [--from <old schema>]  — prints the migration SQL for prisma/schema.prisma.
+// tsx tools/schema-sql/src/cli.ts [--from <old schema>]  — prints the migration SQL for the schema
+// folder prisma/schema/. --from and --schema each take a schema folder or a single schema file.
 import { parseArgs } from 'node:util';
 import { schemaSql } from './index.js';
 
-const { values } = parseArgs({ options: { from: { type: 'string' }, schema: { type: 'string', default: 'prisma/schema.prisma' } } });
+const { values } = parseArgs({ options: { from: { type: 'string' }, schema: { type: 'string', default: 'prisma/schema' } } });
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
   console.error('DATABASE_URL must point at a running PostgreSQL (any database; nothing is written).');
