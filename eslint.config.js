@@ -14,6 +14,25 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
+  // Boundaries: packages hold mechanisms and never import an app; the two services never import
+  // each other; the composition roots (cli, worker, scripts) use a service only through
+  // its package's public entry.
+  {
+    files: ['packages/**/*.ts', 'tools/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/apps/**'], message: 'Packages never import apps: take what you need from the app as an argument (its descriptor).' }] }] },
+  },
+  {
+    files: ['apps/property-service/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/agent-platform/**', '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' }] }] },
+  },
+  {
+    files: ['apps/agent-platform/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/cli*', '@platform/worker*', '**/property-service/**', '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' }] }] },
+  },
+  {
+    files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>). (Benchmarks, like tests, may measure internals.)' }] }] },
+  },
   {
     // Tool configuration files must default-export.
     files: ['eslint.config.js', 'vitest.config.ts', '**/prisma.config.ts', 'packages/testkit/src/global-setup.ts'],

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'undici';
 import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { createApiKey } from '@platform/auth';
-import { buildPropertyApp } from '@platform/property-service';
+import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
 import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
 
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 const account = await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
 await db.application.create({ data: { id: 'app_bench', account_id: account.id, service: 'property', name: 'bench' } });
-const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: 'property', environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
+const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
 const client = new Agent({ connections: 64 });
 const call = (method: 'POST' | 'GET', path: string, body?: object) =>
   request(`${apiUrl}${path}`, { method, dispatcher: client, headers: { apikey: key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then(async (r) => {

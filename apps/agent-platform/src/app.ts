@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
-import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
-import { AGENT_EVENTS } from './events.js';
+import { createServiceApp, type ServiceAppDeps } from '@platform/service';
+import { agentPlatformDescriptor } from './descriptor.js';
 import { agentRoutes } from './agents/routes.js';
 import { createAgentService } from './agents/service.js';
 import { accessRequestRoutes } from './access-requests/routes.js';
@@ -9,14 +8,12 @@ import { createAccessRequestService } from './access-requests/service.js';
 import { profileRoutes } from './capability-profiles/routes.js';
 import { createProfileService } from './capability-profiles/service.js';
 
-export interface AgentPlatformAppDeps extends ServiceAppDeps {
-  webhooks: WebhookInfrastructure;
-}
+export type AgentPlatformAppDeps = ServiceAppDeps;
 
 /** The agent platform: agent-platform API at `/v1`, English error dialect only. */
 export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<FastifyInstance> {
   return createServiceApp(deps, {
-    service: 'agents',
+    service: agentPlatformDescriptor,
     dialectFor: () => 'en',
     document: {
       prefix: '/v1',
@@ -27,7 +24,6 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
       await v1.register(agentRoutes, { agents: createAgentService({ db, cursors, now }) });
       await v1.register(profileRoutes, { profiles: createProfileService({ db, cursors, now }) });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService({ db, cursors: scoredCursors, now }) });
-      await v1.register(webhookRoutes, { ...deps.webhooks, db, cursors, now, catalogue: AGENT_EVENTS, service: 'agents' });
     },
   });
 }

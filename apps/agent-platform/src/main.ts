@@ -2,4 +2,4 @@
 import { serve } from '@platform/runtime';
 import { agentPlatformService } from './index.js';
 
-await serve([agentPlatformService]);
+await serve({ listen: [agentPlatformService] });

@@ -1,3 +1,4 @@
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type TestApp } from '@platform/testkit';
 import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
@@ -27,8 +28,8 @@ describe('GET /v1/agents', () => {
   const idsOf = (res: { json(): { data: { id: string }[] } }) => res.json().data.map((a) => a.id);
 
   beforeAll(async () => {
-    key = (await createTenant(ctx.db.prisma, { service: 'agents' })).key;
-    otherKey = (await createTenant(ctx.db.prisma, { service: 'agents' })).key;
+    key = (await createTenant(ctx.db.prisma, { service: agentPlatformDescriptor })).key;
+    otherKey = (await createTenant(ctx.db.prisma, { service: agentPlatformDescriptor })).key;
     for (let i = 0; i < 30; i++) {
       ctx.clock.now = new Date(ctx.clock.now.getTime() + 1000); // distinct created_at, so the order is known
       ids.push((await create({ ...validAgent(), name: `Agent ${i}` }, key)).id);

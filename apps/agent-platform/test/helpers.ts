@@ -1,10 +1,11 @@
 import { startTestApp, type TestApp } from '@platform/testkit';
 import { buildAgentPlatformApp } from '../src/app.js';
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 
 export type AgentTestContext = TestApp;
 
 /** The agent-platform app on its own database, with two tenants holding every scope. */
-export const startAgentApp = () => startTestApp('agents', buildAgentPlatformApp);
+export const startAgentApp = () => startTestApp(agentPlatformDescriptor, buildAgentPlatformApp);
 
 export const validAgent = () => ({
   name: 'Invoice triage',

@@ -1,3 +1,4 @@
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addKey, describeSecurity, webhookSecurityRoutes } from '@platform/testkit';
 import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   mine = (await create(ctx.tenant.key)).json().id;
   theirs = (await create(ctx.other.key)).json().id;
   // The DELETE route points at a spare key, so that a wrong success would not revoke the tenant's own key.
-  spareKeyId = (await addKey(ctx.db.prisma, ctx.tenant, { service: 'agents', scopes: ['agents:read'] })).id;
+  spareKeyId = (await addKey(ctx.db.prisma, ctx.tenant, { service: agentPlatformDescriptor, scopes: ['agents:read'] })).id;
   const profile = (key: string) => ctx.app.inject({ method: 'POST', url: '/v1/capability-profiles', headers: { apikey: key }, payload: validProfile() });
   myProfile = (await profile(ctx.tenant.key)).json().id;
   theirProfile = (await profile(ctx.other.key)).json().id;
@@ -35,7 +36,7 @@ afterAll(() => ctx.close());
 
 describeSecurity('agent platform /v1', () => ({
   prisma: ctx.db.prisma,
-  service: 'agents',
+  service: agentPlatformDescriptor,
   dialect: 'en',
   inject: (request) => ctx.app.inject({ ...request, method: request.method as 'GET', payload: request.payload as string | undefined }),
   tenant: ctx.tenant,

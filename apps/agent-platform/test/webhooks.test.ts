@@ -1,3 +1,4 @@
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, startReceiver, type Receiver } from '@platform/testkit';
 import { verifySignature } from '@platform/webhooks';
@@ -49,7 +50,7 @@ describe('agent platform webhooks', () => {
 
     const types = (await ctx.send('GET', '/v1/event-types')).json().data as { type: string; scope: string }[];
     expect(types.filter((t) => t.type.startsWith('request.')).map((t) => t.scope)).toEqual(['requests:read', 'requests:read']);
-    const agentsOnly = (await addKey(ctx.db.prisma, ctx.tenant, { service: 'agents', scopes: ['agents:read'] })).key;
+    const agentsOnly = (await addKey(ctx.db.prisma, ctx.tenant, { service: agentPlatformDescriptor, scopes: ['agents:read'] })).key;
     const refused = await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/requests`, events: ['request.scored'] }, agentsOnly);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'scope_missing', details: [{ field: 'requests:read', reason: 'not_granted' }] });

@@ -1,7 +1,9 @@
-import type { Environment, PrismaClient, Service } from '@platform/db';
+import type { Environment, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
-import { SCOPES, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
-import type { ScheduledJob } from '@platform/runtime';
+import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
+import { runJob as runJobNow } from '@platform/runtime';
+import type { JobCatalogue } from '@platform/service';
+import { SERVICES } from './services.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -12,7 +14,7 @@ export interface CommandContext {
   pepper: string;
 }
 
-const SERVICES: Record<string, Service> = { property: 'property', agents: 'agents' };
+const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);
 
 export async function createAccount(ctx: CommandContext, name: string | undefined) {
   if (!name?.trim()) throw new UsageError('--name is required.');
@@ -23,8 +25,8 @@ export async function createAccount(ctx: CommandContext, name: string | undefine
 export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string }) {
   if (!input.account) throw new UsageError('--account is required.');
   if (!input.name?.trim()) throw new UsageError('--name is required.');
-  const service = input.service ? SERVICES[input.service] : undefined;
-  if (!service) throw new UsageError(`--service must be property or agents (got "${input.service ?? ''}").`);
+  const service = serviceNamed(input.service)?.id;
+  if (!service) throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
   const account = await ctx.db.account.findUnique({ where: { id: input.account } });
   if (!account) throw new UsageError(`No account ${input.account}.`);
   const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim() } });
@@ -40,14 +42,15 @@ async function findApplication(ctx: CommandContext, id: string | undefined) {
 
 export async function createKey(ctx: CommandContext, input: { app?: string; scopes?: string }) {
   const app = await findApplication(ctx, input.app);
+  const service = serviceNamed(app.service)!;
   const scopes = (input.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (scopes.length === 0) throw new UsageError(`--scopes is required, e.g. --scopes ${SCOPES[app.service].slice(0, 2).join(',')}`);
+  if (scopes.length === 0) throw new UsageError(`--scopes is required, e.g. --scopes ${service.scopes.slice(0, 2).join(',')}`);
   try {
-    const { key, plaintext } = await createApiKey(ctx.db, { applicationId: app.id, service: app.service, environment: ctx.environment, scopes, pepper: ctx.pepper });
+    const { key, plaintext } = await createApiKey(ctx.db, { applicationId: app.id, service, environment: ctx.environment, scopes, pepper: ctx.pepper });
     return { ...key, environment: ctx.environment, key: plaintext };
   } catch (error) {
     if (error instanceof UnknownScopeError) {
-      throw new UsageError(`${error.message} The ${app.service} service knows: ${SCOPES[app.service].join(', ')}.`);
+      throw new UsageError(`${error.message} The ${app.service} service knows: ${service.scopes.join(', ')}.`);
     }
     throw error;
   }
@@ -67,8 +70,8 @@ export async function revokeKey(ctx: CommandContext, keyId: string | undefined) 
 }
 
 /** Runs a scheduled job now (the same code the worker runs at its scheduled time). */
-export async function runJob(ctx: CommandContext, name: string | undefined, jobs: readonly ScheduledJob[]) {
+export async function runJob(ctx: CommandContext, name: string | undefined, jobs: JobCatalogue) {
   const job = jobs.find((j) => j.name === name);
   if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
-  return { job: job.name, ...(await job.run(ctx.db, new Date())) };
+  return { job: job.name, ...(await runJobNow(job, ctx.db, new Date())) };
 }

@@ -2,10 +2,11 @@
 import { createPrisma, type PrismaClient } from '@platform/db';
 import { configOrExit, openDatabase, type ResolvedDatabase } from '@platform/runtime';
 import { runCli } from './run.js';
+import { SERVICES } from './services.js';
 
 let database: ResolvedDatabase | undefined;
 let db: PrismaClient | undefined;
-const config = configOrExit();
+const config = configOrExit(SERVICES);
 
 const result = await runCli(process.argv.slice(2), async () => {
   database = await openDatabase(config);

@@ -1,15 +1,14 @@
 import { parseArgs } from 'node:util';
-import { PROPERTY_JOBS } from '@platform/property-service';
-import { WEBHOOK_HISTORY_JOB } from '@platform/runtime';
+import { JOBS, SERVICES } from './services.js';
 import { createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name>
-  app create --account <accountId> --service property|agents --name <name>
+  app create --account <accountId> --service ${SERVICES.map((s) => s.id).join('|')} --name <name>
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
-  jobs run anonymise|prune-webhook-history`;
+  jobs run ${JOBS.map((j) => j.name).join('|')}`;
 
 export interface CliResult {
   exitCode: number;
@@ -45,7 +44,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
-    'jobs run': (c) => runJob(c, argument, [...PROPERTY_JOBS, WEBHOOK_HISTORY_JOB]),
+    'jobs run': (c) => runJob(c, argument, JOBS),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };

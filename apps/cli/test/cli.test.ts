@@ -31,7 +31,7 @@ describe('operator CLI', () => {
     const key = await cli(`key create --app ${appId} --scopes properties:read,properties:write --json`);
     expect(key.exitCode).toBe(0);
     const created = key.json();
-    expect(parseKey(created.key)).toEqual({ service: 'property', environment: 'sandbox' });
+    expect(parseKey(created.key)).toEqual({ prefix: 'pm', environment: 'sandbox' });
     const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: created.id } });
     expect(stored.key_hash).toBe(hashKey(created.key, TEST_PEPPER));
     expect(stored.scopes).toEqual(['properties:read', 'properties:write']);

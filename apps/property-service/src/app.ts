@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createServiceApp, type ServiceAppDeps } from '@platform/auth';
-import { webhookRoutes, type WebhookInfrastructure } from '@platform/webhooks';
-import { PROPERTY_EVENTS } from './events.js';
+import { createServiceApp, type ServiceAppDeps } from '@platform/service';
+import { propertyDescriptor } from './descriptor.js';
 import { inquiryRoutes } from './leads/inquiry-routes.js';
 import { matchingRoutes } from './leads/matching-routes.js';
 import { createMatchingService } from './leads/matching.js';
@@ -12,7 +11,6 @@ import { propertyRoutes } from './properties/routes.js';
 import { createPropertyService } from './properties/service.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
-  webhooks: WebhookInfrastructure;
   /** Retention of prospects in days after their last activity (default 180). */
   leadsRetentionDays?: number;
 }
@@ -20,7 +18,7 @@ export interface PropertyAppDeps extends ServiceAppDeps {
 /** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   return createServiceApp(deps, {
-    service: 'property',
+    service: propertyDescriptor,
     dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
     document: {
       prefix: '/v1',
@@ -29,7 +27,6 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
     },
     routes: async (v1, { db, cursors, now }) => {
       await v1.register(propertyRoutes, { properties: createPropertyService({ db, cursors, now }) });
-      await v1.register(webhookRoutes, { ...deps.webhooks, db, cursors, now, catalogue: PROPERTY_EVENTS, service: 'property' });
     },
     extraApis: [
       {

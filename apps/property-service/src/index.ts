@@ -1,11 +1,11 @@
 import type { ServiceEntry } from '@platform/runtime';
 import { buildPropertyApp } from './app.js';
+import { propertyDescriptor } from './descriptor.js';
 
 export { buildPropertyApp, type PropertyAppDeps } from './app.js';
+export { propertyDescriptor } from './descriptor.js';
 
 export const propertyService: ServiceEntry = {
-  name: 'property-marketing service',
-  port: (config) => config.propertyPort,
-  build: (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: deps.config.leadsRetentionDays }),
+  descriptor: propertyDescriptor,
+  build: (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: deps.settings.leadsRetentionDays }),
 };
-export { PROPERTY_JOBS } from './jobs.js';

@@ -1,18 +1,21 @@
-import type { ScheduledJob } from '@platform/runtime';
+import { Type } from '@sinclair/typebox';
+import { defineJob, type JobCatalogue } from '@platform/service';
 import { anonymiseExpired } from './leads/retention.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
-export const PROPERTY_JOBS: ScheduledJob[] = [
-  {
+export const PROPERTY_JOBS = [
+  defineJob({
     name: 'anonymise',
-    pattern: '0 3 * * *',
-    tz: 'Europe/Berlin',
-    run: async (db, now) => {
+    description: 'Anonymises every prospect whose retention date has passed (and the messages of their inquiries).',
+    payload: Type.Object({}, { additionalProperties: false }),
+    schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' },
+    retry: { attempts: 3, backoffMs: 5 * 60_000 },
+    run: async ({ db, now }) => {
       const anonymised = await anonymiseExpired(db, now);
       // Old row versions of the day's anonymised and erased records become free space (it is
       // reused, not zeroed; see README "Erasure and storage").
       await db.$executeRawUnsafe('VACUUM prospects, inquiries');
       return { anonymised };
     },
-  },
-];
+  }),
+] as const satisfies JobCatalogue;

@@ -2,4 +2,4 @@
 import { serve } from '@platform/runtime';
 import { propertyService } from './index.js';
 
-await serve([propertyService]);
+await serve({ listen: [propertyService] });

@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
@@ -12,7 +13,7 @@ const call = (method: string, url: string, key: string, payload?: unknown) => ct
 
 describe('key rotation through /v1/api-keys', () => {
   it('creates a second key, sees last_used_at per key, revokes the old key', async () => {
-    const old = await createTenant(ctx.db.prisma, { service: 'property', scopes: ['keys:manage', 'properties:read'] });
+    const old = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['keys:manage', 'properties:read'] });
     await call('GET', '/v1/properties', old.key);
 
     const created = await call('POST', '/v1/api-keys', old.key, {});
@@ -43,7 +44,7 @@ describe('key rotation through /v1/api-keys', () => {
   });
 
   it('grants only scopes the calling key has', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: 'property', scopes: ['keys:manage', 'properties:read'] });
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['keys:manage', 'properties:read'] });
     const res = await call('POST', '/v1/api-keys', tenant.key, { scopes: ['properties:read', 'properties:write'] });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ code: 'scope_missing', message: expect.any(String), details: [{ field: 'properties:write', reason: 'not_granted' }] });
@@ -72,7 +73,7 @@ describe('key rotation through /v1/api-keys', () => {
 
 describe('logs', () => {
   it('never contain a plaintext key, from the header or the query string', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: 'property' });
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
     await call('GET', '/v1/properties', tenant.key);
     await ctx.app.inject({ method: 'GET', url: `/v1/properties?apikey=${tenant.key}` });
     const created = (await call('POST', '/v1/api-keys', tenant.key, {})).json();

@@ -1,10 +1,11 @@
 import { startTestApp, type TestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 export type PropertyTestContext = TestApp;
 
 /** The property app on its own database, with two tenants holding every scope. */
-export const startPropertyApp = (options: { allowPrivateTargets?: boolean } = {}) => startTestApp('property', buildPropertyApp, options);
+export const startPropertyApp = (options: { allowPrivateTargets?: boolean } = {}) => startTestApp(propertyDescriptor, buildPropertyApp, options);
 
 export const validProperty = () => ({
   type: 'apartment',

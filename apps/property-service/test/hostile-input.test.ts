@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -141,7 +142,7 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
   });
 
   it('answers a cursor walk with equal timestamps completely (id breaks ties)', async () => {
-    const { key: tenantKey } = await createTenant(ctx.db.prisma, { service: 'property' });
+    const { key: tenantKey } = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
     ctx.clock.now = new Date('2026-06-01T00:00:00Z'); // every row gets the same created_at
     const ids = new Set<string>();
     for (let i = 0; i < 7; i++) ids.add((await ctx.send('POST', '/v1/properties', validProperty(), tenantKey)).json().id);

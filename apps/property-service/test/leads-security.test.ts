@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll } from 'vitest';
 import { describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -58,7 +59,7 @@ afterAll(() => ctx.close());
 
 describeSecurity('leads API (German dialect)', () => ({
   prisma: ctx.db.prisma,
-  service: 'property',
+  service: propertyDescriptor,
   dialect: 'de',
   inject: (request) => ctx.app.inject(request as never),
   tenant: ctx.tenant,

@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -8,7 +9,7 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   ctx = await startPropertyApp();
-  key = (await createTenant(ctx.db.prisma, { service: 'property' })).key;
+  key = (await createTenant(ctx.db.prisma, { service: propertyDescriptor })).key;
   for (let i = 0; i < 57; i++) {
     ctx.clock.now = new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000); // distinct created_at, a stable order
     const type = i % 3 === 0 ? 'house' : 'apartment';

@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, createTenant } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -57,7 +58,7 @@ describe('POST /leads/v1/interessenten', () => {
   });
 
   it('answers a missing scope with 403 scope_fehlt and the scope in details[].feld', async () => {
-    const { key } = await addKey(ctx.db.prisma, ctx.tenant, { service: 'property', scopes: ['leads:read'] });
+    const { key } = await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] });
     const res = await ctx.send('POST', '/leads/v1/interessenten', prospect(), key);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ code: 'scope_fehlt', message: 'Dieser Vorgang erfordert den Scope leads:write.', details: [{ feld: 'leads:write', grund: 'nicht_erteilt' }] });
@@ -72,7 +73,7 @@ describe('POST /leads/v1/interessenten', () => {
 
 describe('GET /leads/v1/interessenten', () => {
   it('pages with {daten, seite}: default 25, limit 0 and 101 refused, the cursor walk complete', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: 'property' });
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
     const ids = new Set<string>();
     for (let i = 0; i < 30; i++) {
       ctx.clock.now = new Date(Date.parse('2026-10-01T00:00:00Z') + i * 1000);

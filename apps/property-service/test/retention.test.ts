@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
@@ -36,7 +37,7 @@ async function everyTextValue(): Promise<string> {
 
 describe('retention', () => {
   it('anonymises prospects past aufbewahrung_bis and leaves the others; running again changes nothing', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: 'property' });
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
     ctx.clock.now = new Date('2026-01-10T12:00:00Z'); // retention until 2026-07-09
     const old = (await ctx.send('POST', '/leads/v1/interessenten', person(1), tenant.key)).json();
     ctx.clock.now = new Date('2026-03-01T12:00:00Z'); // retention until 2026-08-28
@@ -105,23 +106,23 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
 describe('the nightly job', () => {
   it('runs at 03:00 Europe/Berlin and anonymises expired prospects, their inquiry messages included', async () => {
     const job = PROPERTY_JOBS.find((j) => j.name === 'anonymise')!;
-    expect([job.pattern, job.tz]).toEqual(['0 3 * * *', 'Europe/Berlin']);
+    expect([job.schedule?.pattern, job.schedule?.tz]).toEqual(['0 3 * * *', 'Europe/Berlin']);
     ctx.clock.now = new Date('2025-03-10T12:00:00Z'); // retention until 2025-09-06
     const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
     await ctx.send('POST', `/v1/properties/${property}/activate`);
     const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(7), nachricht: 'Bitte unter 0160 4444 zurückrufen' })).json();
     expect(anfrage.nachricht).toContain('0160 4444');
-    const result = await job.run(ctx.db.prisma, new Date('2025-09-07T01:00:00Z'));
+    const result = await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z') }, {});
     expect(result.anonymised).toBeGreaterThanOrEqual(1);
     expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json().nachricht).toBeNull();
     expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json()).toMatchObject({ nachname: null, anonymisiert: true });
-    expect(await job.run(ctx.db.prisma, new Date('2025-09-07T01:00:00Z'))).toEqual({ anonymised: 0 });
+    expect(await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z') }, {})).toEqual({ anonymised: 0 });
   });
 });
 
 describe('a retention period other than 180 days', () => {
   it('sets aufbewahrung_bis from the configured period', async () => {
-    const app = await startTestApp('property', (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: 30 }));
+    const app = await startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: 30 }));
     try {
       app.clock.now = new Date('2026-11-22T10:00:00Z');
       const res = await app.send('POST', '/leads/v1/interessenten', person(8));

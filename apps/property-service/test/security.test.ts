@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll } from 'vitest';
 import { describeSecurity, webhookSecurityRoutes, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -40,7 +41,7 @@ afterAll(() => ctx.close());
 
 describeSecurity('property API', () => ({
   prisma: ctx.db.prisma,
-  service: 'property',
+  service: propertyDescriptor,
   dialect: 'en',
   inject: (request) => ctx.app.inject(request as never),
   tenant: ctx.tenant,

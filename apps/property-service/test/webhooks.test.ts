@@ -1,3 +1,4 @@
+import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startReceiver, until, type Receiver } from '@platform/testkit';
 import { verifySignature } from '@platform/webhooks';
@@ -62,7 +63,7 @@ describe('POST /v1/webhooks', () => {
   });
 
   it('lets a key subscribe only to events whose data it may read', async () => {
-    const reader = await createTenant(ctx.db.prisma, { service: 'property', scopes: ['properties:read'] });
+    const reader = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['properties:read'] });
     const res = await register({ url: `${receiver.url}/x`, events: ['property.created', 'listing.completed', 'inquiry.scored'] }, reader.key);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({

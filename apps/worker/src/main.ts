@@ -1,5 +1,6 @@
 // The webhook relay, the delivery worker and the scheduled jobs of both services, alone (containers).
-import { PROPERTY_JOBS } from '@platform/property-service';
+import { agentPlatformDescriptor } from '@platform/agent-platform';
+import { propertyDescriptor } from '@platform/property-service';
 import { serve } from '@platform/runtime';
 
-await serve([], { worker: true, jobs: PROPERTY_JOBS });
+await serve({ worker: [propertyDescriptor, agentPlatformDescriptor] });

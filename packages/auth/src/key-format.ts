@@ -1,18 +1,18 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { Environment, Service } from '@platform/db';
+import type { Environment } from '@platform/db';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32; // 32 × log2(62) ≈ 190 bits
 const CHECKSUM_LENGTH = 6;
 const DISPLAY_LENGTH = 12;
 
-const SERVICE_PREFIX: Record<Service, string> = { property: 'pm', agents: 'ap' };
 const ENVIRONMENT_PREFIX: Record<Environment, string> = { sandbox: 'test', production: 'live' };
-const KEY_PATTERN = /^(pm|ap)_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const KEY_PATTERN = /^([a-z]{2,8})_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
 export interface ParsedKey {
-  service: Service;
+  /** The service's key prefix (`pm`, ...); which service it is, the verifier knows. */
+  prefix: string;
   environment: Environment;
 }
 
@@ -34,21 +34,21 @@ function checksum(body: string): string {
  * `<service>_<env>_<32 random base62><6 base62 CRC32>` (GitHub's token scheme): secret scanners
  * recognise the prefix and a typo is caught by the checksum without a database lookup.
  */
-export function generateKey(service: Service, environment: Environment): { plaintext: string; displayPrefix: string } {
+export function generateKey(prefix: string, environment: Environment): { plaintext: string; displayPrefix: string } {
   let random = '';
   for (let i = 0; i < RANDOM_LENGTH; i++) random += BASE62[randomInt(62)];
-  const body = `${SERVICE_PREFIX[service]}_${ENVIRONMENT_PREFIX[environment]}_${random}`;
+  const body = `${prefix}_${ENVIRONMENT_PREFIX[environment]}_${random}`;
   const plaintext = body + checksum(body);
   return { plaintext, displayPrefix: plaintext.slice(0, DISPLAY_LENGTH) };
 }
 
-/** Returns service and environment of a well-formed key with a valid checksum, else null. */
+/** Returns prefix and environment of a well-formed key with a valid checksum, else null. */
 export function parseKey(candidate: string): ParsedKey | null {
   const match = KEY_PATTERN.exec(candidate);
   if (!match) return null;
-  const [, service, env, random, sum] = match;
-  if (checksum(`${service}_${env}_${random}`) !== sum) return null;
-  return { service: service === 'pm' ? 'property' : 'agents', environment: env === 'live' ? 'production' : 'sandbox' };
+  const [, prefix, env, random, sum] = match;
+  if (checksum(`${prefix}_${env}_${random}`) !== sum) return null;
+  return { prefix, environment: env === 'live' ? 'production' : 'sandbox' };
 }
 
 /** What is stored: HMAC-SHA256 with a server-side pepper (keys are random, a slow hash buys nothing). */

@@ -1,7 +1,7 @@
-import type { Db, Environment, Service } from '@platform/db';
+import type { Db, Environment } from '@platform/db';
 import { newId } from '@platform/db';
 import { generateKey, hashKey } from './key-format.js';
-import { unknownScopes } from './scopes.js';
+import { unknownScopes, type KeyOwner } from './key-owner.js';
 
 export interface ApiKeyView {
   id: string;
@@ -26,7 +26,7 @@ export function toApiKeyView(row: KeyRow): ApiKeyView {
 }
 
 export class UnknownScopeError extends Error {
-  constructor(readonly scopes: string[], service: Service) {
+  constructor(readonly scopes: string[], service: KeyOwner['id']) {
     super(`Unknown scope(s) for the ${service} service: ${scopes.join(', ')}.`);
   }
 }
@@ -37,11 +37,11 @@ export class UnknownScopeError extends Error {
  */
 export async function createApiKey(
   db: Pick<Db, 'apiKey'>,
-  input: { applicationId: string; service: Service; environment: Environment; scopes: string[]; pepper: string },
+  input: { applicationId: string; service: Pick<KeyOwner, 'id' | 'keyPrefix' | 'scopes'>; environment: Environment; scopes: string[]; pepper: string },
 ): Promise<{ key: ApiKeyView; plaintext: string }> {
   const unknown = unknownScopes(input.service, input.scopes);
-  if (unknown.length > 0) throw new UnknownScopeError(unknown, input.service);
-  const { plaintext, displayPrefix } = generateKey(input.service, input.environment);
+  if (unknown.length > 0) throw new UnknownScopeError(unknown, input.service.id);
+  const { plaintext, displayPrefix } = generateKey(input.service.keyPrefix, input.environment);
   const row = await db.apiKey.create({
     data: {
       id: newId('key'),

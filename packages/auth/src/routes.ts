@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { Db, Environment, Service } from '@platform/db';
+import type { Db, Environment } from '@platform/db';
 import {
   AUTH_ERRORS,
   BODY_ERRORS,
@@ -15,13 +15,13 @@ import {
   errorResponses,
   validationError,
 } from '@platform/http';
-import { SCOPES } from './scopes.js';
+import type { KeyOwner } from './key-owner.js';
 import { createApiKey, revokeApiKey, toApiKeyView } from './keys-service.js';
 import type { KeyVerifier } from './verifier.js';
 
 export interface ApiKeyRoutesOptions {
   db: Db;
-  service: Service;
+  service: KeyOwner;
   environment: Environment;
   pepper: string;
   verifier: KeyVerifier;
@@ -30,8 +30,8 @@ export interface ApiKeyRoutesOptions {
 
 const SCOPE = 'keys:manage';
 
-function schemas(service: Service) {
-  const ScopeSchema = StringEnum(SCOPES[service]);
+function schemas(service: KeyOwner) {
+  const ScopeSchema = StringEnum(service.scopes);
   const ApiKeySchema = Type.Object({
     id: Type.String(),
     display_prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),

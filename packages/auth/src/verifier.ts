@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Db, Environment, Service } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { hashKey, parseKey } from './key-format.js';
+import type { KeyOwner } from './key-owner.js';
 
 export interface AuthContext {
   keyId: string;
@@ -23,7 +24,10 @@ interface CachedKey {
 
 export interface VerifierOptions {
   db: Pick<Db, 'apiKey'>;
-  service: Service;
+  /** The service whose keys are accepted. */
+  service: Pick<KeyOwner, 'id' | 'keyPrefix' | 'names'>;
+  /** The deployment's other services, so that a key of one of them is named in the message. */
+  neighbours?: readonly Pick<KeyOwner, 'keyPrefix' | 'names'>[];
   environment: Environment;
   pepper: string;
   now?: () => number;
@@ -33,8 +37,6 @@ export interface VerifierOptions {
   lastUsedIntervalMs?: number;
 }
 
-const SERVICE_NAME: Record<Service, string> = { property: 'property-marketing service', agents: 'agent platform' };
-const SERVICE_NAME_DE: Record<Service, string> = { property: 'Property-Marketing-Service', agents: 'Agent-Plattform' };
 const ENVIRONMENT_DE: Record<string, string> = { production: 'Produktions', sandbox: 'Sandbox' };
 const MAX_CACHE_ENTRIES = 10_000;
 
@@ -57,10 +59,12 @@ export class KeyVerifier {
     if (Array.isArray(header)) throw invalid('Send exactly one apikey header.', 'Genau einen Header apikey senden.');
     const parsed = parseKey(header);
     if (!parsed) throw invalid('The API key is malformed.', 'Der API-Schlüssel ist nicht richtig aufgebaut.');
-    if (parsed.service !== this.options.service) {
+    const own = this.options.service;
+    if (parsed.prefix !== own.keyPrefix) {
+      const owner = this.options.neighbours?.find((service) => service.keyPrefix === parsed.prefix);
       throw invalid(
-        `This API key belongs to the ${SERVICE_NAME[parsed.service]}, not the ${SERVICE_NAME[this.options.service]}.`,
-        `Dieser API-Schlüssel gehört zum ${SERVICE_NAME_DE[parsed.service]}, nicht zum ${SERVICE_NAME_DE[this.options.service]}.`,
+        `This API key belongs to ${owner ? `the ${owner.names.en}` : 'another service'}, not the ${own.names.en}.`,
+        `Dieser API-Schlüssel gehört ${owner ? `zum ${owner.names.de}` : 'zu einem anderen Dienst'}, nicht zum ${own.names.de}.`,
       );
     }
     if (parsed.environment !== this.options.environment) {
@@ -91,7 +95,7 @@ export class KeyVerifier {
       include: { application: { select: { account_id: true, service: true } } },
     });
     const key: CachedKey | null =
-      row && row.application.service === this.options.service && row.environment === this.options.environment
+      row && row.application.service === this.options.service.id && row.environment === this.options.environment
         ? {
             id: row.id,
             hash: row.key_hash,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, TEST_PEPPER, TEST_SERVICES, type TestDatabase } from '@platform/testkit';
 import { hashKey } from '../src/key-format.js';
 import { revokeApiKey } from '../src/keys-service.js';
 import { KeyVerifier } from '../src/verifier.js';
@@ -11,12 +11,12 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 function verifierAt(clock: { now: number }) {
-  return new KeyVerifier({ db: db.prisma, service: 'property', environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
+  return new KeyVerifier({ db: db.prisma, service: TEST_SERVICES[0], neighbours: TEST_SERVICES, environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
 }
 
 describe('KeyVerifier', () => {
   it('stores only the peppered hash, never the key', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     const rows = await db.query<{ row: string }>('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [tenant.keyId]);
     expect(rows[0].row).not.toContain(tenant.key);
     expect(rows[0].row).not.toContain(tenant.key.slice(12));
@@ -24,13 +24,13 @@ describe('KeyVerifier', () => {
   });
 
   it('returns the tenant and scopes of a valid key', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property', scopes: ['properties:read'] });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0], scopes: ['things:read'] });
     const auth = await verifierAt({ now: Date.now() }).verify(tenant.key);
-    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['properties:read']) });
+    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['things:read']) });
   });
 
   it('stops accepting a key revoked elsewhere within 5 seconds', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     const clock = { now: Date.now() };
     const verifier = verifierAt(clock);
     await verifier.verify(tenant.key);
@@ -42,7 +42,7 @@ describe('KeyVerifier', () => {
   });
 
   it('stops accepting a key revoked on this instance at once', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     const verifier = verifierAt({ now: Date.now() });
     await verifier.verify(tenant.key);
     await revokeApiKey(db.prisma, { id: tenant.keyId });
@@ -51,7 +51,7 @@ describe('KeyVerifier', () => {
   });
 
   it('writes last_used_at on first use and then at most once a minute', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     const start = Date.parse('2026-11-22T10:00:00Z');
     const clock = { now: start };
     const verifier = verifierAt(clock);
@@ -70,7 +70,7 @@ describe('KeyVerifier', () => {
   });
 
   it('does not write when another instance wrote within the minute', async () => {
-    const tenant = await createTenant(db.prisma, { service: 'property' });
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     const start = Date.parse('2026-11-22T11:00:00Z');
     await verifierAt({ now: start }).verify(tenant.key);
     await verifierAt({ now: start + 20_000 }).verify(tenant.key); // a second instance, fresh memory
@@ -87,10 +87,10 @@ describe('KeyVerifier', () => {
   });
 
   it('says which environment or service a foreign key belongs to', async () => {
-    const live = await createTenant(db.prisma, { service: 'property', environment: 'production' });
-    const agents = await createTenant(db.prisma, { service: 'agents' });
+    const live = await createTenant(db.prisma, { service: TEST_SERVICES[0], environment: 'production' });
+    const agents = await createTenant(db.prisma, { service: TEST_SERVICES[1] });
     const verifier = verifierAt({ now: Date.now() });
     await expect(verifier.verify(live.key)).rejects.toMatchObject({ message: 'This is a production key; this is the sandbox environment.' });
-    await expect(verifier.verify(agents.key)).rejects.toMatchObject({ message: expect.stringContaining('agent platform') });
+    await expect(verifier.verify(agents.key)).rejects.toMatchObject({ message: expect.stringContaining('test service 2') });
   });
 });

@@ -26,6 +26,8 @@ export interface ServerOptionsInput {
   requestTimeoutMs?: number;
   /** Error dialect of a URL, for errors raised before routing. */
   dialectFor?: (url: string) => Dialect;
+  /** The service's own filters, whose values are logged besides `limit` and `cursor` (none personal). */
+  loggedQueryParameters?: readonly string[];
 }
 
 function decoded(url: string): string {
@@ -39,8 +41,8 @@ function decoded(url: string): string {
 const SECRET_PARAM = /([?&;](?:api[_-]?key|key|secret|token)[^=&;#]*=)[^&;#]*/gi;
 const KEY_PARAM = /[?&;]api[_-]?key[^=&;#]*=/i;
 
-/** Query parameters whose values are logged: our filters and paging, none of them personal. */
-const LOGGED_PARAMS = new Set(['limit', 'cursor', 'status', 'type', 'team', 'agent_id', 'immobilie_id', 'suchprofil_aktiv']);
+/** Query parameters whose values are logged for every service: paging. Each service adds its filters. */
+const PAGING_PARAMS = ['limit', 'cursor'];
 const ANY_PARAM = /([?&;])([^=&;#]*)=([^&;#]*)/g;
 
 /**
@@ -48,10 +50,10 @@ const ANY_PARAM = /([?&;])([^=&;#]*)=([^&;#]*)/g;
  * the values of every query parameter that is not one of our filters: a client that puts an
  * e-mail address into the URL must not put it into our logs.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, logged: ReadonlySet<string> = new Set(PAGING_PARAMS)): string {
   return decoded(url)
     .replace(SECRET_PARAM, '$1[REDACTED]')
-    .replace(ANY_PARAM, (all, separator: string, name: string) => (LOGGED_PARAMS.has(name) ? all : `${separator}${name}=[REDACTED]`));
+    .replace(ANY_PARAM, (all, separator: string, name: string) => (logged.has(name) ? all : `${separator}${name}=[REDACTED]`));
 }
 
 /** True when the URL carries an API key (`apikey`, `api_key`, `api-key`, however encoded). */
@@ -63,6 +65,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify constructor options shared by both services: timeouts, limits, ids, redacted logs. */
 export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOptions {
+  const logged = new Set([...PAGING_PARAMS, ...(input.loggedQueryParameters ?? [])]);
   return {
     logger: {
       level: input.logLevel ?? 'info',
@@ -72,7 +75,7 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
         // Only these three fields of a request are ever logged (no headers, so no apikey).
         req: (req: { method?: string; url?: string; ip?: string }) => ({
           method: req.method,
-          url: typeof req.url === 'string' ? redactUrl(req.url) : undefined,
+          url: typeof req.url === 'string' ? redactUrl(req.url, logged) : undefined,
           ip: req.ip,
         }),
       },

@@ -1,7 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Environment } from '@platform/db';
+import type { Environment, Service } from '@platform/db';
+import type { ServiceDescriptor } from '@platform/service';
+
+/** What the configuration needs to know of a service: its port and its own settings. */
+export type ServiceSettingsSpec = Pick<ServiceDescriptor, 'id' | 'port' | 'settings'>;
+
+/** One service's resolved port and settings. */
+export interface ServiceConfig {
+  port: number;
+  settings: Record<string, number>;
+}
 
 export interface Config {
   environment: Environment;
@@ -10,8 +20,8 @@ export interface Config {
   dataDir: string;
   embeddedPostgresPort: number;
   host: string;
-  propertyPort: number;
-  agentPlatformPort: number;
+  /** Port and settings of each service the configuration was loaded for. */
+  services: Partial<Record<Service, ServiceConfig>>;
   apiKeyPepper: string;
   logLevel: string;
   trustProxy: boolean;
@@ -22,8 +32,6 @@ export interface Config {
   webhookSecretKey: string;
   /** Sandbox/tests only: webhooks may target http, loopback and private addresses. */
   webhookAllowPrivateTargets: boolean;
-  /** Days a prospect is kept after its last activity before it is anonymised. */
-  leadsRetentionDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -33,24 +41,29 @@ interface VariableSpec {
   description: string;
 }
 
-/** Every variable the services read, for the README's table and the start-up errors. */
+/** The variables of the deployment; each service adds its port and settings (`variablesOf`). */
 export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'APP_ENV', default: 'sandbox', description: 'sandbox or production; decides the key prefixes (`_test_` / `_live_`).' },
   { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL connection string; unset starts an embedded PostgreSQL under DATA_DIR.' },
   { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
-  { name: 'PROPERTY_PORT', default: '3000', description: 'Port of the property-marketing service.' },
-  { name: 'AGENT_PLATFORM_PORT', default: '3100', description: 'Port of the agent platform.' },
   { name: 'API_KEY_PEPPER', default: '(sandbox: generated)', description: 'Secret (≥ 32 characters) mixed into stored key hashes and cursor signatures. Required in production; in sandbox generated once into DATA_DIR.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug or trace.' },
   { name: 'TRUST_PROXY', default: 'false', description: 'true when behind a reverse proxy that sets X-Forwarded-For.' },
   { name: 'REDIS_URL', default: '(local)', description: 'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.' },
   { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
   { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
-  { name: 'LEADS_RETENTION_DAYS', default: '180', description: 'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.' },
   { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
 ];
+
+/** Every variable: the deployment's and those of the given services. */
+export function variablesOf(services: readonly ServiceSettingsSpec[]): (VariableSpec & { default: string })[] {
+  return [
+    ...VARIABLES,
+    ...services.flatMap((service) => [service.port, ...service.settings].map((v) => ({ name: v.variable, default: String(v.default), description: v.description }))),
+  ];
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -66,8 +79,21 @@ function port(env: Env, name: string, fallback: number, problems: string[]): num
   return value;
 }
 
-/** Reads and validates the configuration once; every problem is reported, not just the first. */
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+function integer(env: Env, spec: ServiceSettingsSpec['settings'][number], problems: string[]): number {
+  const raw = env[spec.variable];
+  if (raw === undefined || raw === '') return spec.default;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
+    problems.push(`${spec.variable} must be a whole number of ${spec.unit}, ${spec.min} to ${spec.max} (got "${raw}").`);
+  }
+  return value;
+}
+
+/**
+ * Reads and validates the configuration once, with the ports and settings of the given services;
+ * every problem is reported, not just the first.
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), services: readonly ServiceSettingsSpec[] = []): Config {
   const problems: string[] = [];
   const appEnv = env.APP_ENV ?? 'sandbox';
   if (appEnv !== 'sandbox' && appEnv !== 'production') problems.push(`APP_ENV must be sandbox or production (got "${appEnv}").`);
@@ -89,10 +115,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (!webhookSecretKey && environment === 'production') problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
-  const retentionDays = Number(env.LEADS_RETENTION_DAYS ?? '180');
-  if (!Number.isInteger(retentionDays) || retentionDays < 1 || retentionDays > 3650) {
-    problems.push(`LEADS_RETENTION_DAYS must be a whole number of days, 1 to 3650 (got "${env.LEADS_RETENTION_DAYS}").`);
-  }
   const apiKeyPepper = env.API_KEY_PEPPER ?? '';
   if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
   if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
@@ -102,8 +124,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     embeddedPostgresPort: port(env, 'EMBEDDED_PG_PORT', 54329, problems),
     host: env.HOST ?? '127.0.0.1',
-    propertyPort: port(env, 'PROPERTY_PORT', 3000, problems),
-    agentPlatformPort: port(env, 'AGENT_PLATFORM_PORT', 3100, problems),
+    services: Object.fromEntries(
+      services.map((service) => [
+        service.id,
+        {
+          port: port(env, service.port.variable, service.port.default, problems),
+          settings: Object.fromEntries(service.settings.map((setting) => [setting.name, integer(env, setting, problems)])),
+        },
+      ]),
+    ),
     apiKeyPepper,
     logLevel,
     trustProxy: trustProxy === 'true',
@@ -111,7 +140,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     redisPort: port(env, 'REDIS_PORT', 56379, problems),
     webhookSecretKey,
     webhookAllowPrivateTargets: allowPrivate === 'true',
-    leadsRetentionDays: retentionDays,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');

@@ -1,32 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { PrismaClient } from '@platform/db';
+import { defineJob, type JobCatalogue, type JobDefinition } from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
-
-/** A job that runs on a schedule in the worker and by hand with `pnpm cli jobs run <name>`. */
-export interface ScheduledJob {
-  name: string;
-  /** Cron pattern and time zone, e.g. `0 3 * * *` in `Europe/Berlin`. */
-  pattern: string;
-  tz: string;
-  run(db: PrismaClient, now: Date): Promise<Record<string, unknown>>;
-}
 
 export const SCHEDULED_JOBS_QUEUE = 'scheduled-jobs';
 
-/** Part of the webhook mechanism of both services: the worker always schedules it. */
-export const WEBHOOK_HISTORY_JOB: ScheduledJob = {
+/** Part of the webhook mechanism of every service: the worker always schedules it. */
+export const WEBHOOK_HISTORY_JOB = defineJob({
   name: 'prune-webhook-history',
-  pattern: '30 3 * * *',
-  tz: 'Europe/Berlin',
-  run: async (db, now) => ({ removed_events: await pruneDeliveryHistory(db, now), kept_days: DELIVERY_HISTORY_DAYS }),
-};
+  description: `Removes webhook events relayed more than ${DELIVERY_HISTORY_DAYS} days ago whose deliveries are all finished.`,
+  payload: Type.Object({}, { additionalProperties: false }),
+  schedule: { pattern: '30 3 * * *', tz: 'Europe/Berlin' },
+  retry: { attempts: 3, backoffMs: 60_000 },
+  run: async ({ db, now }) => ({ removed_events: await pruneDeliveryHistory(db, now), kept_days: DELIVERY_HISTORY_DAYS }),
+});
 
-/** Registers (or updates) each job's scheduler; idempotent, so every worker start may call it. */
-export async function registerSchedules(queue: Queue, jobs: readonly ScheduledJob[]): Promise<void> {
-  for (const job of jobs) await queue.upsertJobScheduler(job.name, { pattern: job.pattern, tz: job.tz }, { name: job.name });
+/** The jobs of the given services plus the deployment's own; names are unique across them. */
+export function jobsOf(services: readonly { jobs: JobCatalogue }[]): JobCatalogue {
+  const jobs = [...services.flatMap((service) => service.jobs), WEBHOOK_HISTORY_JOB];
+  const names = jobs.map((job) => job.name);
+  const twice = names.filter((name, i) => names.indexOf(name) !== i);
+  if (twice.length > 0) throw new Error(`Job names must be unique; twice: ${twice.join(', ')}.`);
+  return jobs;
 }
 
-export function startScheduledJobs(db: PrismaClient, connection: ConnectionOptions, jobs: readonly ScheduledJob[], log: (line: string) => void) {
+/** Runs one job with a payload checked against its schema (the CLI and the worker both come here). */
+export async function runJob(job: JobDefinition, db: PrismaClient, now: Date, payload: unknown = {}): Promise<Record<string, unknown>> {
+  if (!Value.Check(job.payload, payload)) throw new Error(`Job ${job.name}: the payload does not match its schema.`);
+  return job.run({ db, now }, payload);
+}
+
+/** Registers (or updates) each scheduled job's scheduler; idempotent, so every worker start may call it. */
+export async function registerSchedules(queue: Queue, jobs: JobCatalogue): Promise<void> {
+  for (const job of jobs) {
+    if (!job.schedule) continue;
+    await queue.upsertJobScheduler(
+      job.name,
+      { pattern: job.schedule.pattern, tz: job.schedule.tz },
+      { name: job.name, data: {}, opts: { attempts: job.retry.attempts, backoff: { type: 'fixed', delay: job.retry.backoffMs } } },
+    );
+  }
+}
+
+export function startScheduledJobs(db: PrismaClient, connection: ConnectionOptions, jobs: JobCatalogue, log: (line: string) => void) {
   const queue = new Queue(SCHEDULED_JOBS_QUEUE, { connection });
   const byName = new Map(jobs.map((j) => [j.name, j]));
   const worker = new Worker(
@@ -34,7 +52,7 @@ export function startScheduledJobs(db: PrismaClient, connection: ConnectionOptio
     async (job) => {
       const definition = byName.get(job.name);
       if (!definition) return { skipped: true };
-      const result = await definition.run(db, new Date());
+      const result = await runJob(definition, db, new Date(), job.data ?? {});
       log(`job ${job.name} done: ${JSON.stringify(result)}`);
       return result;
     },

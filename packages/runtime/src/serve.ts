@@ -1,19 +1,21 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
-import { createPrisma, type Environment, type PrismaClient } from '@platform/db';
+import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
+import type { ServiceDescriptor } from '@platform/service';
 import {
   SecretBox,
   createDeliveryQueue,
   deliveryDispatcher,
-  headersForService,
+  headerNames,
   startDeliveryWorker,
   startRelay,
+  type HeaderNames,
   type WebhookInfrastructure,
 } from '@platform/webhooks';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config, type ServiceSettingsSpec } from './config.js';
 import { openDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
-import { WEBHOOK_HISTORY_JOB, startScheduledJobs, type ScheduledJob } from './jobs.js';
+import { jobsOf, startScheduledJobs } from './jobs.js';
 
 export interface ServiceDeps {
   db: PrismaClient;
@@ -22,20 +24,31 @@ export interface ServiceDeps {
   logLevel: string;
   trustProxy: boolean;
   webhooks: WebhookInfrastructure;
-  /** The whole configuration, for settings of one service only. */
-  config: Config;
+  /** The other services this process knows: a key of one of them is refused with its name. */
+  neighbours: readonly ServiceDescriptor[];
+  /** The service's own settings (its descriptor's `settings`), validated at start-up. */
+  settings: Record<string, number>;
 }
 
+/** A service that `serve` can start: what it is, and how its app is built. */
 export interface ServiceEntry {
-  name: string;
-  port: (config: Config) => number;
+  descriptor: ServiceDescriptor;
   build: (deps: ServiceDeps) => Promise<FastifyInstance>;
 }
 
-/** Loads the configuration or exits with every problem listed. */
-export function configOrExit(): Config {
+/** Delivery headers of each service, for a worker that delivers the events of several. */
+export function headersOf(services: readonly Pick<ServiceDescriptor, 'id' | 'webhookHeaderPrefix'>[]): (service: Service) => HeaderNames {
+  return (id) => {
+    const service = services.find((s) => s.id === id);
+    if (!service) throw new Error(`No descriptor for service ${id}: this worker cannot deliver its events.`);
+    return headerNames(service.webhookHeaderPrefix);
+  };
+}
+
+/** Loads the configuration (with the services' ports and settings) or exits with every problem listed. */
+export function configOrExit(services: readonly ServiceSettingsSpec[] = []): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, process.cwd(), services);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -47,13 +60,21 @@ export function configOrExit(): Config {
 
 const log = (line: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), msg: line }));
 
+export interface ServeOptions {
+  /** The services to run, each on its port. */
+  listen?: readonly ServiceEntry[];
+  /** Run the webhook relay, the delivery worker and the scheduled jobs of these services. */
+  worker?: readonly ServiceDescriptor[];
+}
+
 /**
  * Starts services (and, with `worker`, the webhook relay and delivery worker) on one database
  * (migrated first) and one Redis, and closes everything gracefully on SIGINT/SIGTERM: stop
  * accepting, finish in-flight requests and attempts, then close queues and connections.
  */
-export async function serve(entries: ServiceEntry[], options: { worker?: boolean; jobs?: readonly ScheduledJob[] } = {}): Promise<void> {
-  const config = configOrExit();
+export async function serve({ listen: entries = [], worker: workerServices }: ServeOptions): Promise<void> {
+  const known = [...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values()];
+  const config = configOrExit(known);
   const database = await openDatabase(config, { log });
   let redis;
   try {
@@ -84,26 +105,29 @@ export async function serve(entries: ServiceEntry[], options: { worker?: boolean
     await redis.close();
     await database.close();
   });
-  if (options.worker) {
+  if (workerServices) {
     const now = () => new Date();
     const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => log(`relay error: ${String(error)}`) });
     const worker = startDeliveryWorker(
-      { db, secrets: webhooks.secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(webhooks.policy) },
+      { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy) },
       { connection: redis.connection },
     );
     worker.on('error', (error) => log(`delivery worker error: ${String(error)}`));
     stoppers.push(() => relay.stop(), () => worker.close());
     log('webhook relay and delivery worker running');
-    const jobs = [...(options.jobs ?? []), WEBHOOK_HISTORY_JOB];
+    const jobs = jobsOf(workerServices);
     const scheduled = startScheduledJobs(db, redis.connection, jobs, log);
     await scheduled.ready;
     stoppers.push(() => scheduled.stop());
-    log(`scheduled jobs: ${jobs.map((j) => `${j.name} (${j.pattern}, ${j.tz})`).join(', ')}`);
+    const schedules = jobs.flatMap((j) => (j.schedule ? [`${j.name} (${j.schedule.pattern}, ${j.schedule.tz})`] : []));
+    log(`scheduled jobs: ${schedules.join(', ')}`);
   }
-  for (const entry of entries) {
-    const app = await entry.build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, config });
+  for (const { descriptor, build } of entries) {
+    const { port, settings } = config.services[descriptor.id]!;
+    const neighbours = known.filter((other) => other.id !== descriptor.id);
+    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, neighbours, settings });
     apps.push(app);
-    await app.listen({ host: config.host, port: entry.port(config) });
-    app.log.info(`${entry.name} listening on http://${config.host}:${entry.port(config)} (docs: /v1/docs)`);
+    await app.listen({ host: config.host, port });
+    app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);
   }
 }

@@ -2,27 +2,43 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, type ServiceSettingsSpec } from '../src/config.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'config-'));
+
+/** Two services as their descriptors declare port and settings (packages know no app's names). */
+const SERVICES = [
+  { id: 'property', port: { variable: 'FIRST_PORT', default: 3000, description: '' }, settings: [] },
+  {
+    id: 'agents',
+    port: { variable: 'SECOND_PORT', default: 3100, description: '' },
+    settings: [{ name: 'keepDays', variable: 'SECOND_KEEP_DAYS', default: 180, min: 1, max: 3650, unit: 'days', description: '' }],
+  },
+] as const satisfies ServiceSettingsSpec[];
 
 describe('loadConfig', () => {
   it('has working defaults for the sandbox and keeps a generated pepper across starts', () => {
     const cwd = dir();
-    const first = loadConfig({}, cwd);
-    expect(first).toMatchObject({ environment: 'sandbox', propertyPort: 3000, agentPlatformPort: 3100, databaseUrl: undefined, dataDir: join(cwd, '.data') });
+    const first = loadConfig({}, cwd, SERVICES);
+    expect(first).toMatchObject({
+      environment: 'sandbox',
+      services: { property: { port: 3000, settings: {} }, agents: { port: 3100, settings: { keepDays: 180 } } },
+      databaseUrl: undefined,
+      dataDir: join(cwd, '.data'),
+    });
     expect(first.apiKeyPepper.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({}, cwd).apiKeyPepper).toBe(first.apiKeyPepper);
   });
 
   it('lists every problem at once with the variable names', () => {
     try {
-      loadConfig({ APP_ENV: 'staging', PROPERTY_PORT: 'abc', DATABASE_URL: 'mysql://x', API_KEY_PEPPER: 'short' }, dir());
+      loadConfig({ APP_ENV: 'staging', FIRST_PORT: 'abc', DATABASE_URL: 'mysql://x', API_KEY_PEPPER: 'short', SECOND_KEEP_DAYS: '0' }, dir(), SERVICES);
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const message = (error as Error).message;
-      for (const name of ['APP_ENV', 'PROPERTY_PORT', 'DATABASE_URL', 'API_KEY_PEPPER']) expect(message).toContain(name);
+      for (const name of ['APP_ENV', 'FIRST_PORT', 'DATABASE_URL', 'API_KEY_PEPPER']) expect(message).toContain(name);
+      expect(message).toContain('SECOND_KEEP_DAYS must be a whole number of days, 1 to 3650 (got "0").');
     }
   });
 

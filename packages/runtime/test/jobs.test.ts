@@ -1,13 +1,17 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { testRedis } from '@platform/testkit';
-import { registerSchedules, type ScheduledJob } from '../src/jobs.js';
+import { Type } from '@sinclair/typebox';
+import { defineJob } from '@platform/service';
+import { registerSchedules } from '../src/jobs.js';
 
 describe('scheduled jobs', () => {
   it('register a BullMQ job scheduler per job, idempotently, with pattern and time zone', async () => {
     const redis = testRedis();
     const queue = new Queue('scheduled-jobs', { connection: redis.connection, prefix: redis.prefix });
-    const jobs: ScheduledJob[] = [{ name: 'anonymise', pattern: '0 3 * * *', tz: 'Europe/Berlin', run: async () => ({}) }];
+    const jobs = [
+      defineJob({ name: 'anonymise', description: 'test', payload: Type.Object({}), schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' }, retry: { attempts: 1, backoffMs: 0 }, run: async () => ({}) }),
+    ];
     try {
       await registerSchedules(queue, jobs);
       await registerSchedules(queue, jobs);

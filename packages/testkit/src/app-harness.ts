@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { ServiceDescriptor } from '@platform/service';
 import {
   SecretBox,
   createDeliveryQueue,
   deliveryDispatcher,
-  headersForService,
+  headerNames,
   startDeliveryWorker,
   startRelay,
   type DeliveryJob,
   type WebhookInfrastructure,
 } from '@platform/webhooks';
 import { testRedis } from './redis.js';
-import type { PrismaClient, Service } from '@platform/db';
+import type { PrismaClient } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
 import { LogCapture } from './log-capture.js';
@@ -48,7 +49,7 @@ export interface TestApp {
 
 /** Builds an app on a database of its own with captured logs, an adjustable clock and a webhook queue of its own. */
 export async function startTestApp(
-  service: Service,
+  service: ServiceDescriptor,
   build: (deps: AppBuildDeps) => Promise<FastifyInstance>,
   options: { allowPrivateTargets?: boolean } = {},
 ): Promise<TestApp> {
@@ -77,7 +78,7 @@ export async function startTestApp(
       const now = () => new Date();
       const relay = startRelay({ db: db.prisma, queue: webhooks.queue, now }, { intervalMs: 20 });
       const worker = startDeliveryWorker(
-        { db: db.prisma, secrets: webhooks.secrets, headersFor: headersForService, now, dispatcher: deliveryDispatcher(webhooks.policy) },
+        { db: db.prisma, secrets: webhooks.secrets, headersFor: () => headerNames(service.webhookHeaderPrefix), now, dispatcher: deliveryDispatcher(webhooks.policy) },
         { connection: redis.connection, prefix: redis.prefix },
       );
       return async () => {

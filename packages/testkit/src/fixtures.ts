@@ -1,6 +1,7 @@
-import type { Environment, PrismaClient, Service } from '@platform/db';
+import type { Environment, PrismaClient } from '@platform/db';
+import { Service } from '@platform/db';
+import { createApiKey, type KeyOwner } from '@platform/auth';
 import { newId } from '@platform/db';
-import { createApiKey, SCOPES } from '@platform/auth';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -11,20 +12,38 @@ export interface Tenant {
   key: string;
 }
 
+/**
+ * Services for the packages' own tests, which know no app: each stands on one value of the
+ * database's `Service` enum, with a key prefix and scopes of its own.
+ */
+export const TEST_SERVICES = Object.values(Service).map(
+  (id, i): KeyOwner => ({
+    id,
+    keyPrefix: `t${'abcdefgh'[i]}`,
+    names: { en: `test service ${i + 1}`, de: `Testdienst ${i + 1}` },
+    scopes: ['things:read', 'things:write', 'keys:manage'],
+  }),
+);
+
+/** A service other than the given one, for "a key of another service" cases. */
+export function otherServiceThan(service: Pick<KeyOwner, 'id'>): KeyOwner {
+  return TEST_SERVICES.find((other) => other.id !== service.id)!;
+}
+
 /** An account with one application and one key (all scopes of the service unless given). */
 export async function createTenant(
   prisma: PrismaClient,
-  options: { service: Service; scopes?: readonly string[]; environment?: Environment; pepper?: string },
+  options: { service: KeyOwner; scopes?: readonly string[]; environment?: Environment; pepper?: string },
 ): Promise<Tenant> {
   const accountId = newId('acct');
   await prisma.account.create({ data: { id: accountId, name: `Account ${accountId}` } });
   const applicationId = newId('app');
-  await prisma.application.create({ data: { id: applicationId, account_id: accountId, service: options.service, name: 'test app' } });
+  await prisma.application.create({ data: { id: applicationId, account_id: accountId, service: options.service.id, name: 'test app' } });
   const { key, plaintext } = await createApiKey(prisma, {
     applicationId,
     service: options.service,
     environment: options.environment ?? 'sandbox',
-    scopes: [...(options.scopes ?? SCOPES[options.service])],
+    scopes: [...(options.scopes ?? options.service.scopes)],
     pepper: options.pepper ?? TEST_PEPPER,
   });
   return { accountId, applicationId, keyId: key.id, key: plaintext };
@@ -34,7 +53,7 @@ export async function createTenant(
 export async function addKey(
   prisma: PrismaClient,
   tenant: Tenant,
-  options: { service: Service; scopes: readonly string[]; environment?: Environment },
+  options: { service: KeyOwner; scopes: readonly string[]; environment?: Environment },
 ): Promise<{ id: string; key: string }> {
   const { key, plaintext } = await createApiKey(prisma, {
     applicationId: tenant.applicationId,

@@ -1,5 +1,5 @@
 export { createTestDatabase, adminUrl, type TestDatabase } from './database.js';
-export { createTenant, addKey, TEST_PEPPER, type Tenant } from './fixtures.js';
+export { createTenant, addKey, otherServiceThan, TEST_PEPPER, TEST_SERVICES, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
 export { describeSecurity, webhookSecurityRoutes, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';

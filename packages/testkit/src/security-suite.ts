@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PrismaClient, Service } from '@platform/db';
-import { generateKey, revokeApiKey, SCOPES } from '@platform/auth';
-import { addKey, createTenant, type Tenant } from './fixtures.js';
+import type { PrismaClient } from '@platform/db';
+import { generateKey, revokeApiKey, type KeyOwner } from '@platform/auth';
+import { addKey, createTenant, otherServiceThan, type Tenant } from './fixtures.js';
 
 export interface InjectResponse {
   statusCode: number;
@@ -23,7 +23,8 @@ export interface SecurityRoute {
 
 export interface SecurityFixture {
   prisma: PrismaClient;
-  service: Service;
+  /** The service under test (its descriptor). */
+  service: KeyOwner;
   dialect: 'en' | 'de';
   inject(request: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }): Promise<InjectResponse>;
   /** A tenant with every scope of the service; `routes` point at its records. */
@@ -49,11 +50,10 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
 
     it('prepares keys', async () => {
       fx = setup();
-      const otherService: Service = fx.service === 'property' ? 'agents' : 'property';
-      keys.unknown = generateKey(fx.service, 'sandbox').plaintext;
-      keys.otherService = (await createTenant(fx.prisma, { service: otherService })).key;
-      keys.otherEnvironment = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service], environment: 'production' })).key;
-      const revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: SCOPES[fx.service] });
+      keys.unknown = generateKey(fx.service.keyPrefix, 'sandbox').plaintext;
+      keys.otherService = (await createTenant(fx.prisma, { service: otherServiceThan(fx.service) })).key;
+      keys.otherEnvironment = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: fx.service.scopes, environment: 'production' })).key;
+      const revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: fx.service.scopes });
       await revokeApiKey(fx.prisma, { id: revoked.id });
       keys.revoked = revoked.key;
       expect(fx.routes.length).toBeGreaterThan(0);
@@ -96,7 +96,7 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
 
     it('answers 403 with the exact scope body when the scope is missing', async () => {
       for (const route of fx.routes.filter((r): r is SecurityRoute & { scope: string } => r.scope !== undefined)) {
-        const others = SCOPES[fx.service].filter((scope) => scope !== route.scope);
+        const others = fx.service.scopes.filter((scope) => scope !== route.scope);
         const { key } = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others });
         const res = await call(route, { apikey: key });
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);

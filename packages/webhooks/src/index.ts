@@ -1,6 +1,6 @@
 export { computeSignature, signatureHeader, verifySignature, type VerifyOptions, type VerifyResult, type VerifyFailure } from './signature.js';
 export { checkTargetUrl, guardedLookup, isBlockedAddress, type SsrfPolicy, type Resolver } from './ssrf.js';
-export { headerNames, headersForService, type EventCatalogue, type EventDefinition, type HeaderNames } from './catalogue.js';
+export { headerNames, eventEmitter, type EventCatalogue, type EventDefinition, type EventData, type EventEmitter, type EventType, type HeaderNames } from './catalogue.js';
 export { SecretBox, generateSigningSecret } from './secret-box.js';
 export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS, retryDelay } from './schedule.js';
 export { recordEvent, type EventInput } from './outbox.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
-import { createTenant, createTestDatabase, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, TEST_SERVICES, type Tenant, type TestDatabase } from '@platform/testkit';
 import { pruneDeliveryHistory } from '../src/history.js';
 import { SecretBox } from '../src/secret-box.js';
 
@@ -28,7 +28,7 @@ async function event(relayedAt: Date | null, statuses: ('pending' | 'succeeded' 
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  tenant = await createTenant(db.prisma, { service: 'property' });
+  tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
 });
 afterAll(() => db.drop());
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Worker, Queue } from 'bullmq';
 import { newId } from '@platform/db';
-import { createTenant, createTestDatabase, testRedis, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, testRedis, TEST_SERVICES, type Tenant, type TestDatabase } from '@platform/testkit';
 import { headerNames } from '../src/catalogue.js';
 import { deliveryDispatcher, type DeliveryDeps } from '../src/delivery.js';
 import { createDeliveryQueue, type DeliveryJob } from '../src/queue.js';
@@ -15,7 +15,7 @@ export async function startPipeline() {
   const queue: Queue<DeliveryJob> = createDeliveryQueue(redis.connection, redis.prefix);
   const secretKey = randomBytes(32).toString('hex');
   const secrets = new SecretBox(secretKey);
-  const tenant: Tenant = await createTenant(db.prisma, { service: 'property' });
+  const tenant: Tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
   const clock = { now: new Date() };
   const deps: DeliveryDeps = {
     db: db.prisma,

@@ -1,51 +1,64 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Environment, PrismaClient, Service } from '@platform/db';
+import type { Environment, PrismaClient } from '@platform/db';
+import { KeyVerifier, apiKeyRoutes, authPlugin, type KeyOwner } from '@platform/auth';
 import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
-import { authPlugin } from './plugin.js';
-import { apiKeyRoutes } from './routes.js';
-import { KeyVerifier } from './verifier.js';
+import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
+import type { ServiceDescriptor } from './descriptor.js';
 
 /** The infrastructure an app is built from (tests hand in their own database and clock). */
-export interface ServiceAppDeps extends ServerOptionsInput {
+export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 'loggedQueryParameters'> {
   db: PrismaClient;
   environment: Environment;
   /** Server-side secret for key hashes; cursor signatures use a key derived from it. */
   pepper: string;
+  webhooks: WebhookInfrastructure;
   now?: () => Date;
   keyCacheTtlMs?: number;
+  /** The deployment's other services: a key of one of them is refused with its name. */
+  neighbours?: readonly KeyOwner[];
 }
 
 /** What domain routes get from the wiring. */
-export interface ApiContext {
+export interface ApiContext<C extends EventCatalogue = EventCatalogue> {
   db: PrismaClient;
   cursors: CursorCodec;
   /** For lists ordered by a score first (inquiries, access requests). */
   scoredCursors: ScoredCursorCodec;
   now: () => Date;
+  /** Records an event of the service's catalogue in the caller's transaction (type and data checked). */
+  emit: EventEmitter<C>;
 }
 
-export interface ServiceAppOptions {
-  service: Service;
+export interface ServiceAppOptions<C extends EventCatalogue> {
+  service: ServiceDescriptor<C>;
   document: ApiDocument;
   dialectFor?: (url: string) => Dialect;
   /** Registers the domain routes inside the authenticated `/v1` context. */
-  routes: (v1: FastifyInstance, context: ApiContext) => Promise<void>;
+  routes: (v1: FastifyInstance, context: ApiContext<C>) => Promise<void>;
   /** Further authenticated APIs of the service under their own prefix (same keys), e.g. `/leads/v1`. */
-  extraApis?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext) => Promise<void> }[];
+  extraApis?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> }[];
 }
 
 /**
  * The common wiring of both services: server stack and docs, key verification with scopes, the
- * `/v1/api-keys` rotation routes, then the service's own routes.
+ * `/v1/api-keys` rotation routes, the service's own routes, then its webhook routes.
  */
-export async function createServiceApp(deps: ServiceAppDeps, options: ServiceAppOptions): Promise<FastifyInstance> {
+export async function createServiceApp<const C extends EventCatalogue>(deps: ServiceAppDeps, options: ServiceAppOptions<C>): Promise<FastifyInstance> {
+  const { service } = options;
   const now = deps.now ?? (() => new Date());
   const extraApis = options.extraApis ?? [];
-  const app = await createApiServer({ ...deps, dialectFor: options.dialectFor, document: options.document, extraDocuments: extraApis.map((api) => api.document) });
+  const app = await createApiServer({
+    ...deps,
+    dialectFor: options.dialectFor,
+    loggedQueryParameters: service.loggedQueryParameters,
+    document: options.document,
+    extraDocuments: extraApis.map((api) => api.document),
+  });
   const verifier = new KeyVerifier({
     db: deps.db,
-    service: options.service,
+    service,
+    neighbours: deps.neighbours?.filter((other) => other.id !== service.id),
     environment: deps.environment,
     pepper: deps.pepper,
     now: () => now().getTime(),
@@ -53,12 +66,13 @@ export async function createServiceApp(deps: ServiceAppDeps, options: ServiceApp
   });
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
   const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-  const context: ApiContext = { db: deps.db, cursors, scoredCursors, now };
+  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events) };
   await app.register(
     async (v1) => {
       await v1.register(authPlugin, { verifier });
-      await v1.register(apiKeyRoutes, { db: deps.db, service: options.service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
+      await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
       await options.routes(v1, context);
+      await v1.register(webhookRoutes, { ...deps.webhooks, db: deps.db, cursors, now, catalogue: service.events, service: service.id });
     },
     { prefix: '/v1' },
   );

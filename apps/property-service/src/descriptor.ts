@@ -1,0 +1,39 @@
+import { defineService } from '@platform/service';
+import { PROPERTY_EVENTS } from './events.js';
+import { PROPERTY_JOBS } from './jobs.js';
+
+/** What is the property-marketing service's own; the packages get it from here. */
+export const propertyDescriptor = defineService({
+  id: 'property',
+  names: { en: 'property-marketing service', de: 'Property-Marketing-Service' },
+  keyPrefix: 'pm',
+  // The spec's scope table plus `keys:manage` for self-service key rotation.
+  scopes: [
+    'properties:read',
+    'properties:write',
+    'listings:read',
+    'listings:write',
+    'leads:read',
+    'leads:write',
+    'appointments:write',
+    'valuations:read',
+    'commissions:read',
+    'keys:manage',
+  ],
+  webhookHeaderPrefix: 'Service',
+  events: PROPERTY_EVENTS,
+  jobs: PROPERTY_JOBS,
+  port: { variable: 'PROPERTY_PORT', default: 3000, description: 'Port of the property-marketing service.' },
+  settings: [
+    {
+      name: 'leadsRetentionDays',
+      variable: 'LEADS_RETENTION_DAYS',
+      default: 180,
+      min: 1,
+      max: 3650,
+      unit: 'days',
+      description: 'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.',
+    },
+  ],
+  loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv'],
+});

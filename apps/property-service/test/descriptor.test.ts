@@ -1,0 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@platform/runtime';
+import { propertyDescriptor } from '../src/descriptor.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'config-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('the property-marketing service in the configuration', () => {
+  it('listens on 3000 and keeps prospects 180 days unless configured', () => {
+    expect(loadConfig({}, cwd, [propertyDescriptor]).services.property).toEqual({ port: 3000, settings: { leadsRetentionDays: 180 } });
+    expect(loadConfig({ PROPERTY_PORT: '3300', LEADS_RETENTION_DAYS: '30' }, cwd, [propertyDescriptor]).services.property).toEqual({ port: 3300, settings: { leadsRetentionDays: 30 } });
+  });
+
+  it('refuses a retention period that is not a whole number of days from 1 to 3650', () => {
+    expect(() => loadConfig({ LEADS_RETENTION_DAYS: '0' }, cwd, [propertyDescriptor])).toThrow('LEADS_RETENTION_DAYS must be a whole number of days, 1 to 3650 (got "0").');
+  });
+});

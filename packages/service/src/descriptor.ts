@@ -1,0 +1,43 @@
+import type { KeyOwner } from '@platform/auth';
+import type { EventCatalogue } from '@platform/webhooks';
+import type { JobCatalogue } from './jobs.js';
+
+/** The port a service listens on: its variable and default. */
+export interface PortSetting {
+  variable: string;
+  default: number;
+  description: string;
+}
+
+/** A whole-number setting of one service, read from the environment and validated at start-up. */
+export interface IntegerSetting {
+  /** How the service reads it (`settings.leadsRetentionDays`). */
+  name: string;
+  variable: string;
+  default: number;
+  min: number;
+  max: number;
+  /** Named in the error message: "must be a whole number of <unit>". */
+  unit: string;
+  description: string;
+}
+
+/**
+ * Everything that is a service's own, declared once in its app and handed to the packages:
+ * the packages hold mechanisms and never name a service, a scope or a header themselves.
+ */
+export interface ServiceDescriptor<C extends EventCatalogue = EventCatalogue> extends KeyOwner {
+  /** Delivery headers are `X-<prefix>-Event`, `X-<prefix>-Delivery`, `X-<prefix>-Signature`. */
+  webhookHeaderPrefix: string;
+  events: C;
+  jobs: JobCatalogue;
+  port: PortSetting;
+  settings: readonly IntegerSetting[];
+  /** The service's own list filters, whose values may be logged (they are never personal). */
+  loggedQueryParameters: readonly string[];
+}
+
+/** Declares a service; `const` keeps the event catalogue's literal types for the typed `emit`. */
+export function defineService<const C extends EventCatalogue>(descriptor: ServiceDescriptor<C>): ServiceDescriptor<C> {
+  return descriptor;
+}

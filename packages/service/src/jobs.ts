@@ -1,0 +1,30 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { PrismaClient } from '@platform/db';
+
+export interface JobContext {
+  db: PrismaClient;
+  now: Date;
+}
+
+/**
+ * A job of a service: run on its schedule by the worker (`pnpm start` runs the worker too) and by
+ * hand with `pnpm cli jobs run <name>`. All three read the same catalogue.
+ */
+export interface JobDefinition<P extends TSchema = TSchema> {
+  name: string;
+  description: string;
+  /** What a run is given; a scheduled run gets `{}`, so every field must be optional. */
+  payload: P;
+  /** Cron pattern and time zone, e.g. `0 3 * * *` in `Europe/Berlin`; none: only by hand. */
+  schedule?: { pattern: string; tz: string };
+  /** Attempts in all (1 = no retry) and the fixed pause between them. */
+  retry: { attempts: number; backoffMs: number };
+  run(context: JobContext, payload: Static<P>): Promise<Record<string, unknown>>;
+}
+
+export type JobCatalogue = readonly JobDefinition[];
+
+/** Declares one job with its payload type checked against its schema. */
+export function defineJob<P extends TSchema>(job: JobDefinition<P>): JobDefinition {
+  return job as unknown as JobDefinition;
+}
