@@ -1,6 +1,6 @@
 // Anonymising 100,000 expired prospects (goal: under 30 s). pnpm bench:anonymise [--count 100000]
 import { parseArgs } from 'node:util';
-import { anonymiseExpired } from '../apps/property-service/src/leads/retention.js';
+import { anonymiseExpired } from '../apps/property-service/src/leads/retention/index.js';
 import { startBenchDatabase } from './support.js';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' } } });

@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { CursorCodec } from '@platform/http';
 import { percentiles, startBenchDatabase } from './support.js';
-import { normaliseLocation } from '../apps/property-service/src/leads/inquiry-scoring.js';
-import { createMatchingService } from '../apps/property-service/src/leads/matching.js';
+import { normaliseLocation } from '../apps/property-service/src/leads/prospects/index.js';
+import { createMatchingService } from '../apps/property-service/src/leads/matching/index.js';
 
 const { values } = parseArgs({ options: { properties: { type: 'string', default: '20000' }, runs: { type: 'string', default: '60' } } });
 const PROPERTIES = Number(values.properties);

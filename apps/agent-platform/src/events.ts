@@ -66,3 +66,5 @@ export const AGENT_EVENTS = [
     data: Type.Object({ settlement_id: Type.String(), team: Type.String(), amount_cents: Type.Integer() }),
   },
 ] as const satisfies EventCatalogue;
+
+export type AgentPlatformEvents = typeof AGENT_EVENTS;

@@ -66,3 +66,5 @@ export const PROPERTY_EVENTS = [
     data: Type.Object({ settlement_id: Type.String(), property_id: Type.String(), amount_cents: Type.Integer() }),
   },
 ] as const satisfies EventCatalogue;
+
+export type PropertyEvents = typeof PROPERTY_EVENTS;

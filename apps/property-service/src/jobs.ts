@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
-import { anonymiseExpired } from './leads/retention.js';
+import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
 export const PROPERTY_JOBS = [
@@ -12,9 +12,7 @@ export const PROPERTY_JOBS = [
     retry: { attempts: 3, backoffMs: 5 * 60_000 },
     run: async ({ db, now }) => {
       const anonymised = await anonymiseExpired(db, now);
-      // Old row versions of the day's anonymised and erased records become free space (it is
-      // reused, not zeroed; see README "Erasure and storage").
-      await db.$executeRawUnsafe('VACUUM prospects, inquiries');
+      await vacuumLeads(db);
       return { anonymised };
     },
   }),

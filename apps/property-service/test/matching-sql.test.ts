@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
-import { INQUIRY_MODEL, normaliseLocation, scoreInquiry, type InquirySubject } from '../src/leads/inquiry-scoring.js';
-import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching-sql.js';
-import { toColumns } from '../src/leads/prospect-mapping.js';
-import type { InteressentAnlegen } from '../src/leads/prospect-schemas.js';
+import { INQUIRY_MODEL, scoreInquiry, type InquirySubject } from '../src/leads/matching/model.js';
+import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching/matching-sql.js';
+import { normaliseLocation, toColumns } from '../src/leads/prospects/mapping.js';
+import type { ProspectInput } from '../src/leads/prospects/schemas.js';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -51,7 +51,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
         kaltmiete_max_eur: pick([undefined, 0, 791, 792, 900, 999, 1000, 1100, 1500]),
         wohnflaeche_min_qm: pick([undefined, 0, 50, 60, 75, 90, 120, 150]),
       };
-      const input = { nachname: `N${i}`, email: `n${i}@example.de`, einwilligung, suchprofil } as InteressentAnlegen;
+      const input = { nachname: `N${i}`, email: `n${i}@example.de`, einwilligung, suchprofil } as ProspectInput;
       await ctx.db.prisma.prospect.create({
         // the app's own mapping, so the stored normalised locations are written as in production
         data: { id: newId('int'), account_id: ctx.tenant.accountId, ...toColumns(input), last_activity_at: new Date(), retention_until: new Date('2099-01-01') },
@@ -127,7 +127,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       })),
     ];
     const columns = (suchprofil: Record<string, unknown> | undefined, i: number) =>
-      toColumns({ nachname: `P${i}`, email: `p${i}@example.de`, einwilligung, ...(suchprofil ? { suchprofil } : {}) } as InteressentAnlegen);
+      toColumns({ nachname: `P${i}`, email: `p${i}@example.de`, einwilligung, ...(suchprofil ? { suchprofil } : {}) } as ProspectInput);
     const prospects = [
       ...profiles.map((suchprofil, i) => columns(suchprofil, i)),
       // without a profile the model knocks out neither by type nor by a missing price (matching asks only for active

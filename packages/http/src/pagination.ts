@@ -114,7 +114,7 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   scope: string;
   cursor: string | undefined;
   limit: number;
-  fetch: (after: ReturnType<typeof afterCursor>, take: number) => Promise<Row[]>;
+  fetch: (after: ReturnType<typeof afterCursor>, take: number) => PromiseLike<Row[]>;
   map: (row: Row) => Item;
 }): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
   // `limit` is validated for every route by the schema and the http plugin (which also refuses `1e400`).
@@ -167,4 +167,25 @@ export function afterScored(position: ScoredPosition | undefined) {
       { score: position.score, created_at: position.createdAt, id: { lt: position.id } },
     ],
   };
+}
+
+export const BEST_FIRST = [{ score: 'desc' as const }, { created_at: 'desc' as const }, { id: 'desc' as const }];
+
+/**
+ * One page of a `(score DESC, created_at DESC, id DESC)` list, like `cursorPage`: the cursor
+ * carries the score too, signed for `scope`.
+ */
+export async function scoredCursorPage<Row extends { score: number; created_at: Date; id: string }, Item>(options: {
+  cursors: ScoredCursorCodec;
+  scope: string;
+  cursor: string | undefined;
+  limit: number;
+  fetch: (after: ReturnType<typeof afterScored>, take: number) => PromiseLike<Row[]>;
+  map: (row: Row) => Item;
+}): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
+  const { cursors, scope, limit } = options;
+  const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
+  const rows = await options.fetch(afterScored(position), limit + 1);
+  const page = toPage(rows, limit, (p) => cursors.encode({ score: rows.find((r) => r.id === p.id)!.score, createdAt: p.createdAt, id: p.id }, scope));
+  return { data: page.items.map(options.map), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Environment, PrismaClient } from '@platform/db';
+import type { Db, Environment, PrismaClient } from '@platform/db';
 import { KeyVerifier, apiKeyRoutes, authPlugin, type KeyOwner } from '@platform/auth';
 import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
@@ -21,7 +21,8 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
 
 /** What domain routes get from the wiring. */
 export interface ApiContext<C extends EventCatalogue = EventCatalogue> {
-  db: PrismaClient;
+  /** The client; services take it as `Db`, so that they can also run inside another's transaction. */
+  db: Db;
   cursors: CursorCodec;
   /** For lists ordered by a score first (inquiries, access requests). */
   scoredCursors: ScoredCursorCodec;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
-import { ProfileInputSchema } from '../capability-profiles/schemas.js';
+import { ProfileInputSchema } from '../capability-profiles/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 

@@ -1,6 +1,6 @@
 import type { Prisma } from '@platform/db';
 import { atMost, defineModel, score, type ScoreResult } from '@platform/scoring';
-import { DATA_CLASSIFICATIONS } from '../agents/schemas.js';
+import { DATA_CLASSIFICATIONS } from '../agents/index.js';
 
 type AgentRow = Prisma.AgentDeploymentGetPayload<object>;
 type ProfileRow = Prisma.CapabilityProfileGetPayload<object>;

@@ -1,4 +1,5 @@
 import type { AgentStatus } from '@platform/db';
+import type { TransitionTable } from '@platform/resource';
 
 /**
  * Status changes happen only through these actions (`POST /agents/{id}/<action>`).
@@ -11,10 +12,6 @@ import type { AgentStatus } from '@platform/db';
  */
 export const AGENT_TRANSITIONS = {
   retire: { from: ['active'], to: 'retired', summary: 'Take the agent out of service; sets `retired_at`.' },
-} as const satisfies Record<string, { from: readonly AgentStatus[]; to: AgentStatus; summary: string }>;
+} as const satisfies TransitionTable<AgentStatus>;
 
 export type AgentAction = keyof typeof AGENT_TRANSITIONS;
-
-export function canTransition(action: AgentAction, from: AgentStatus): boolean {
-  return (AGENT_TRANSITIONS[action].from as readonly AgentStatus[]).includes(from);
-}

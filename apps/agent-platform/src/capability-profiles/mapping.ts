@@ -2,7 +2,7 @@ import type { Prisma } from '@platform/db';
 import type { Profile, ProfileInput } from './schemas.js';
 
 export type ProfileRow = Prisma.CapabilityProfileGetPayload<object>;
-type Columns = Omit<Prisma.CapabilityProfileUncheckedCreateInput, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
+export type Columns = Omit<Prisma.CapabilityProfileUncheckedCreateInput, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
 
 export function toColumns(input: ProfileInput): Columns {
   return {

@@ -2,7 +2,7 @@ import type { Prisma } from '@platform/db';
 import type { EFFICIENCY_CLASSES, Property, PropertyInput } from './schemas.js';
 
 type Row = Prisma.PropertyGetPayload<object>;
-type Columns = Omit<Prisma.PropertyUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'media_count' | 'created_at' | 'updated_at'>;
+export type Columns = Omit<Prisma.PropertyUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'media_count' | 'created_at' | 'updated_at'>;
 type EfficiencyClass = NonNullable<Row['energy_efficiency_class']>;
 
 const toDate = (value: string | undefined) => (value === undefined ? null : new Date(`${value}T00:00:00Z`));

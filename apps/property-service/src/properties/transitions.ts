@@ -1,4 +1,5 @@
 import type { PropertyStatus } from '@platform/db';
+import type { TransitionTable } from '@platform/resource';
 
 /**
  * Status changes happen only through these actions (`POST /properties/{id}/<action>`).
@@ -23,10 +24,6 @@ export const PROPERTY_TRANSITIONS = {
   relist: { from: ['rented'], to: 'active', summary: 'Offer a rented property again.' },
   archive: { from: ['draft', 'active', 'reserved', 'sold', 'rented'], to: 'archived', summary: 'Take the property off the market.' },
   restore: { from: ['archived'], to: 'draft', summary: 'Bring an archived property back as a draft.' },
-} as const satisfies Record<string, { from: readonly PropertyStatus[]; to: PropertyStatus; summary: string }>;
+} as const satisfies TransitionTable<PropertyStatus>;
 
 export type PropertyAction = keyof typeof PROPERTY_TRANSITIONS;
-
-export function canTransition(action: PropertyAction, from: PropertyStatus): boolean {
-  return (PROPERTY_TRANSITIONS[action].from as readonly PropertyStatus[]).includes(from);
-}

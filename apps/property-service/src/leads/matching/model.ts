@@ -1,5 +1,6 @@
 import type { Prisma } from '@platform/db';
 import { atLeast, atMost, defineModel, score, type ScoreResult } from '@platform/scoring';
+import { normaliseLocation } from '../prospects/index.js';
 
 type PropertyRow = Prisma.PropertyGetPayload<object>;
 type ProspectRow = Prisma.ProspectGetPayload<object>;
@@ -24,11 +25,6 @@ function priceAndBudget({ property, prospect }: InquirySubject): { price: number
 }
 
 const eur = (n: number) => `${n.toLocaleString('de-DE')} €`;
-
-/** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profil_orte_norm`). */
-export function normaliseLocation(wanted: string): string {
-  return wanted.trim().toLowerCase();
-}
 
 /**
  * Every normalised location that matches the property: its lower-cased city and every prefix of
@@ -122,7 +118,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
 });
 
 /** The German explanation stored with the inquiry and returned by the API. */
-export function bewertung(result: ScoreResult) {
+export function toInquiryScore(result: ScoreResult) {
   return {
     gesamt: result.total,
     gewichtungsversion: result.weights_version,
@@ -138,8 +134,8 @@ export function bewertung(result: ScoreResult) {
   };
 }
 
-export type Bewertung = ReturnType<typeof bewertung>;
+export type InquiryScore = ReturnType<typeof toInquiryScore>;
 
-export function scoreInquiry(subject: InquirySubject): Bewertung {
-  return bewertung(score(INQUIRY_MODEL, subject));
+export function scoreInquiry(subject: InquirySubject): InquiryScore {
+  return toInquiryScore(score(INQUIRY_MODEL, subject));
 }

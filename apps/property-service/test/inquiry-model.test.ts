@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InquirySubject } from '../src/leads/inquiry-scoring.js';
-import { scoreInquiry } from '../src/leads/inquiry-scoring.js';
+import type { InquirySubject } from '../src/leads/matching/model.js';
+import { scoreInquiry } from '../src/leads/matching/model.js';
 
 const property = (over: Partial<InquirySubject['property']> = {}) =>
   ({

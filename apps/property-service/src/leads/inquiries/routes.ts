@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, SeiteSchema, errorResponses } from '@platform/http';
-import { AnfrageAnlegenSchema, AnfrageListQuerySchema, AnfrageParamsSchema, AnfrageSchema } from './inquiry-schemas.js';
-import type { InquiryService } from './inquiry-service.js';
+import { InquiryInputSchema, InquiryListQuerySchema, InquiryParamsSchema, InquirySchema } from './schemas.js';
+import type { InquiryService } from './service.js';
 
 const tags = ['Leads: Anfragen'];
 
@@ -19,8 +19,8 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
         description:
           'Nimmt eine Anfrage zu einer Immobilie an (bestehender Interessent per `interessent_id` oder neuer inline mit Einwilligung) und bewertet sie sofort: ' +
           'erst Ausschlusskriterien, dann gewichtete Kriterien mit Toleranzen; jede Punktzahl mit Grund. Löst `inquiry.received` und `inquiry.scored` aus.',
-        body: AnfrageAnlegenSchema,
-        response: { 201: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
+        body: InquiryInputSchema,
+        response: { 201: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
       },
     },
     async (request, reply) => reply.status(201).send(await inquiries.create(request.auth.accountId, request.body)),
@@ -34,8 +34,8 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
         tags,
         operationId: 'anfragenAuflisten',
         description: 'Beste Bewertung zuerst; Filter `immobilie_id`.',
-        querystring: AnfrageListQuerySchema,
-        response: { 200: SeiteSchema(AnfrageSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
+        querystring: InquiryListQuerySchema,
+        response: { 200: SeiteSchema(InquirySchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
       },
     },
     async (request) => inquiries.list(request.auth.accountId, request.query),
@@ -45,7 +45,7 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
     '/anfragen/:anfrageId',
     {
       config: { scope: 'leads:read' },
-      schema: { tags, operationId: 'anfrageAbrufen', params: AnfrageParamsSchema, response: { 200: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') } },
+      schema: { tags, operationId: 'anfrageAbrufen', params: InquiryParamsSchema, response: { 200: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') } },
     },
     async (request) => inquiries.get(request.auth.accountId, request.params.anfrageId),
   );
@@ -60,9 +60,9 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
         description:
           'Bewertet die Anfrage neu, mit der Immobilie und dem Suchprofil, wie sie jetzt sind (z. B. nach einer Preisänderung); ersetzt die gespeicherte Bewertung ' +
           'und setzt `bewertet_am`. Löst `inquiry.scored` aus.',
-        params: AnfrageParamsSchema,
+        params: InquiryParamsSchema,
         body: EmptyBodySchema,
-        response: { 200: AnfrageSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
+        response: { 200: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
       },
     },
     async (request) => inquiries.rescore(request.auth.accountId, request.params.anfrageId),

@@ -1,5 +1,6 @@
-import type { Prisma, PrismaClient } from '@platform/db';
-import { AREA_TOLERANCE, locationKeys, normaliseLocation, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './inquiry-scoring.js';
+import type { Db, Prisma } from '@platform/db';
+import { normaliseLocation } from '../prospects/index.js';
+import { AREA_TOLERANCE, locationKeys, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './model.js';
 
 /** Statuses in which a property is on the market (the model's status knockout). */
 export const MARKETED = ['active', 'reserved'] as const;
@@ -31,7 +32,7 @@ export function minimumBudget(price: number): number {
  * normalised locations with the property's `locationKeys`. A test keeps this in step with the
  * model.
  */
-export async function rankProspectsInSql(db: PrismaClient, property: PropertyRow, limit: number, offset: number): Promise<{ id: string; points: number }[]> {
+export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: number, offset: number): Promise<{ id: string; points: number }[]> {
   // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
   const params: unknown[] = [];
   const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
@@ -88,7 +89,7 @@ export async function rankProspectsInSql(db: PrismaClient, property: PropertyRow
  * for any prospect, including the type and offer-way knockouts that apply only with a profile.
  */
 export async function rankPropertiesInSql(
-  db: PrismaClient,
+  db: Db,
   prospect: ProspectRow,
   limit: number,
   offset: number,

@@ -1,15 +1,20 @@
 import type { Prisma } from '@platform/db';
-import { normaliseLocation } from './inquiry-scoring.js';
-import type { Interessent, InteressentAnlegen } from './prospect-schemas.js';
+import type { Prospect, ProspectInput } from './schemas.js';
 
-type Row = Prisma.ProspectGetPayload<object>;
-type Columns = Pick<
+export type ProspectRow = Prisma.ProspectGetPayload<object>;
+type Row = ProspectRow;
+export type Columns = Pick<
   Prisma.ProspectUncheckedCreateInput,
   | 'vorname' | 'nachname' | 'email' | 'telefon' | 'einwilligung_zweck' | 'einwilligung_erteilt_am' | 'has_profile' | 'profil_aktiv'
   | 'profil_vermarktung' | 'profil_typ' | 'profil_orte' | 'profil_orte_norm' | 'profil_zimmer_min' | 'profil_kaufpreis_max' | 'profil_kaltmiete_max' | 'profil_wohnflaeche_min'
 >;
 
-export function toColumns(input: InteressentAnlegen): Columns {
+/** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profil_orte_norm`). */
+export function normaliseLocation(wanted: string): string {
+  return wanted.trim().toLowerCase();
+}
+
+export function toColumns(input: ProspectInput): Columns {
   const profil = input.suchprofil;
   return {
     vorname: input.vorname ?? null,
@@ -31,7 +36,7 @@ export function toColumns(input: InteressentAnlegen): Columns {
   };
 }
 
-export function toInteressent(row: Row): Interessent {
+export function toProspect(row: Row): Prospect {
   return {
     id: row.id,
     vorname: row.vorname,

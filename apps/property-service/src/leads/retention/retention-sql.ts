@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@platform/db';
+import { inTransaction, type Db, type PrismaClient } from '@platform/db';
 
 /**
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
@@ -17,7 +17,7 @@ const ANONYMISE = `
  * Anonymises every prospect whose retention date has passed (the date is the last day kept).
  * Set-based, in batches; running it again changes nothing. Returns how many were anonymised.
  */
-export async function anonymiseExpired(db: PrismaClient, now: Date, batchSize = 10_000): Promise<number> {
+export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): Promise<number> {
   const today = now.toISOString().slice(0, 10);
   let total = 0;
   for (;;) {
@@ -44,11 +44,19 @@ export async function anonymiseExpired(db: PrismaClient, now: Date, batchSize = 
  * Erases a prospect's personal data at once and for good (GDPR Art. 17). Returns the time of
  * erasure; erasing again returns the first time and changes nothing.
  */
-export async function eraseProspect(db: PrismaClient, accountId: string, id: string, now: Date): Promise<Date | null> {
-  await db.$transaction([
-    db.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId),
-    db.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId),
-  ]);
+export async function eraseProspect(db: Db, accountId: string, id: string, now: Date): Promise<Date | null> {
+  await inTransaction(db, async (tx) => {
+    await tx.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
+    await tx.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId);
+  });
   const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
   return row?.anonymised_at ?? null;
+}
+
+/**
+ * Old row versions of anonymised and erased records become free space (reused, not zeroed; see
+ * README "Erasure and storage"). Needs the client: VACUUM cannot run inside a transaction.
+ */
+export async function vacuumLeads(db: PrismaClient): Promise<void> {
+  await db.$executeRawUnsafe('VACUUM prospects, inquiries');
 }

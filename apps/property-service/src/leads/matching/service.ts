@@ -1,14 +1,13 @@
-import type { PrismaClient } from '@platform/db';
-import { ApiError, type CursorCodec, toSeite, validationError } from '@platform/http';
-import { scoreInquiry } from './inquiry-scoring.js';
+import { ApiError, toSeite, validationError } from '@platform/http';
+import type { ApiContext } from '@platform/service';
+import { prospectNotFound, toProspect } from '../prospects/index.js';
 import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
-import { toInteressent } from './prospect-mapping.js';
-import { prospectNotFound } from './prospect-service.js';
+import { scoreInquiry } from './model.js';
 
 export type MatchingService = ReturnType<typeof createMatchingService>;
 
 /** Automatic matching in both directions, ranked by the inquiry scoring model, with the same explanation. */
-export function createMatchingService({ db, cursors }: { db: PrismaClient; cursors: CursorCodec }) {
+export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | 'cursors'>) {
   /** Both directions page by offset into the ranking; the cursor carries the offset of the next page. */
   function offsetOf(cursor: string | undefined, scope: string): number {
     const offset = cursor ? Number(cursors.decode(cursor, scope).id) : 0;
@@ -36,7 +35,7 @@ export function createMatchingService({ db, cursors }: { db: PrismaClient; curso
       const byId = new Map(rows.map((r) => [r.id, r]));
       const items = ranked.slice(0, query.limit).map((r) => {
         const prospect = byId.get(r.id)!;
-        return { interessent: toInteressent(prospect), bewertung: scoreInquiry({ property, prospect }) };
+        return { interessent: toProspect(prospect), bewertung: scoreInquiry({ property, prospect }) };
       });
       const more = ranked.length > query.limit;
       return toSeite({ data: items, page: { next_cursor: nextCursor(more, offset, query.limit, scope), has_more: more } });

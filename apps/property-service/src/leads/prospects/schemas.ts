@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, SeitenQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
-import { PROPERTY_TYPES } from '../properties/schemas.js';
+import { PROPERTY_TYPES } from '../../properties/index.js';
 
 const Euros = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 
-export const EinwilligungSchema = Type.Object(
+export const ConsentSchema = Type.Object(
   {
     zweck: Type.String({ minLength: 1, maxLength: 500, description: 'Wofür die Einwilligung gilt.' }),
     erteilt_am: Type.String({ format: 'date-time' }),
@@ -12,7 +12,7 @@ export const EinwilligungSchema = Type.Object(
   { additionalProperties: false, description: 'Nachweis der Einwilligung in die Datenverarbeitung.' },
 );
 
-export const SuchprofilSchema = Type.Object(
+export const SearchProfileSchema = Type.Object(
   {
     vermarktung: Type.Optional(StringEnum(['kauf', 'miete'], { default: 'kauf', description: 'Kauf oder Miete.' })),
     typ: Type.Optional(Type.Array(StringEnum(PROPERTY_TYPES), { uniqueItems: true, maxItems: PROPERTY_TYPES.length, description: 'Gesuchte Objektarten.' })),
@@ -31,19 +31,19 @@ const inputFields = {
   nachname: Type.String({ minLength: 1, maxLength: 100 }),
   email: Type.String({ format: 'email', maxLength: 254 }),
   telefon: Type.Optional(Type.String({ pattern: '^[+0-9 ()/-]{3,40}$' })),
-  einwilligung: EinwilligungSchema,
-  suchprofil: Type.Optional(SuchprofilSchema),
+  einwilligung: ConsentSchema,
+  suchprofil: Type.Optional(SearchProfileSchema),
 };
 
 export const PROSPECT_READ_ONLY = ['id', 'aufbewahrung_bis', 'angelegt_am', 'aktualisiert_am', 'anonymisiert'] as const;
 
-export const InteressentAnlegenSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
-export type InteressentAnlegen = Static<typeof InteressentAnlegenSchema>;
+export const ProspectInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export type ProspectInput = Static<typeof ProspectInputSchema>;
 
-export const InteressentPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
-export type InteressentPatch = Patch<InteressentAnlegen>;
+export const ProspectPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export type ProspectPatch = Patch<ProspectInput>;
 
-export const InteressentSchema = Type.Object(
+export const ProspectSchema = Type.Object(
   {
     id: Type.String(),
     vorname: Nullable(Type.String()),
@@ -70,13 +70,13 @@ export const InteressentSchema = Type.Object(
   },
   { description: 'Ein Interessent.' },
 );
-export type Interessent = Static<typeof InteressentSchema>;
+export type Prospect = Static<typeof ProspectSchema>;
 
-export const InteressentParamsSchema = Type.Object({ interessentId: Type.String() });
+export const ProspectParamsSchema = Type.Object({ interessentId: Type.String() });
 
-export const InteressentListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
+export const ProspectListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
 
-export const LoeschungSchema = Type.Object(
+export const ErasureSchema = Type.Object(
   {
     id: Type.String(),
     status: Type.Literal('geloescht'),

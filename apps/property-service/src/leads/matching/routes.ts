@@ -2,9 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, SeitenQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
-import { BewertungSchema } from './inquiry-schemas.js';
-import type { MatchingService } from './matching.js';
-import { InteressentParamsSchema, InteressentSchema } from './prospect-schemas.js';
+import { ProspectParamsSchema, ProspectSchema } from '../prospects/index.js';
+import { InquiryScoreSchema } from './schemas.js';
+import type { MatchingService } from './service.js';
 
 const tags = ['Leads: Abgleich'];
 
@@ -19,10 +19,10 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         tags,
         operationId: 'trefferFuerInteressent',
         description: 'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
-        params: InteressentParamsSchema,
+        params: ProspectParamsSchema,
         querystring: SeitenQuerySchema,
         response: {
-          200: SeiteSchema(Type.Object({ immobilie_id: Type.String(), titel: Type.String(), status: Type.String(), bewertung: BewertungSchema })),
+          200: SeiteSchema(Type.Object({ immobilie_id: Type.String(), titel: Type.String(), status: Type.String(), bewertung: InquiryScoreSchema })),
           ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
         },
       },
@@ -40,7 +40,7 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         description: 'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
         params: Type.Object({ immobilieId: Type.String() }),
         querystring: SeitenQuerySchema,
-        response: { 200: SeiteSchema(Type.Object({ interessent: InteressentSchema, bewertung: BewertungSchema })), ...errorResponses([...AUTH_ERRORS, 404, 422], 'de') },
+        response: { 200: SeiteSchema(Type.Object({ interessent: ProspectSchema, bewertung: InquiryScoreSchema })), ...errorResponses([...AUTH_ERRORS, 404, 422], 'de') },
       },
     },
     async (request) => matching.prospectsForProperty(request.auth.accountId, request.params.immobilieId, request.query),

@@ -2,14 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, SeiteSchema, errorResponses } from '@platform/http';
 import {
-  InteressentAnlegenSchema,
-  InteressentListQuerySchema,
-  InteressentParamsSchema,
-  InteressentPatchSchema,
-  InteressentSchema,
-  LoeschungSchema,
-} from './prospect-schemas.js';
-import type { ProspectService } from './prospect-service.js';
+  ProspectInputSchema,
+  ProspectListQuerySchema,
+  ProspectParamsSchema,
+  ProspectPatchSchema,
+  ProspectSchema,
+  ErasureSchema,
+} from './schemas.js';
+import type { ProspectService } from './service.js';
 
 const READ = 'leads:read';
 const WRITE = 'leads:write';
@@ -26,8 +26,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         tags,
         operationId: 'interessentAnlegen',
         description: '`nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).',
-        body: InteressentAnlegenSchema,
-        response: { 201: InteressentSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS], 'de') },
+        body: ProspectInputSchema,
+        response: { 201: ProspectSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS], 'de') },
       },
     },
     async (request, reply) => reply.status(201).send(await prospects.create(request.auth.accountId, request.body)),
@@ -41,8 +41,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         tags,
         operationId: 'interessentenAuflisten',
         description: 'Neueste zuerst; Filter `suchprofil_aktiv`; `limit` 1..100 (Standard 25), `cursor`.',
-        querystring: InteressentListQuerySchema,
-        response: { 200: SeiteSchema(InteressentSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
+        querystring: ProspectListQuerySchema,
+        response: { 200: SeiteSchema(ProspectSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
       },
     },
     async (request) => prospects.list(request.auth.accountId, request.query),
@@ -56,8 +56,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         tags,
         operationId: 'interessentAbrufen',
         description: 'Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.',
-        params: InteressentParamsSchema,
-        response: { 200: InteressentSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
+        params: ProspectParamsSchema,
+        response: { 200: ProspectSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
     },
     async (request) => prospects.get(request.auth.accountId, request.params.interessentId),
@@ -75,9 +75,9 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
           'Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Kriterien des Suchprofils, nicht mehr aktiv; ' +
           'Monat der Anlage). ' +
           'Eine Wiederholung ist unschädlich und bestätigt die erste Löschung.',
-        params: InteressentParamsSchema,
+        params: ProspectParamsSchema,
         body: EmptyBodySchema,
-        response: { 200: LoeschungSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
+        response: { 200: ErasureSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
       },
     },
     async (request) => prospects.erase(request.auth.accountId, request.params.interessentId),
@@ -91,9 +91,9 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         tags,
         operationId: 'interessentAendern',
         description: 'JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.',
-        params: InteressentParamsSchema,
-        body: InteressentPatchSchema,
-        response: { 200: InteressentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
+        params: ProspectParamsSchema,
+        body: ProspectPatchSchema,
+        response: { 200: ProspectSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
       },
     },
     async (request) => prospects.update(request.auth.accountId, request.params.interessentId, request.body),

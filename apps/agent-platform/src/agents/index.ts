@@ -1,0 +1,5 @@
+// The public surface of the agents resource: other resources and the app use only this.
+export { agentRoutes } from './routes.js';
+export { createAgentService, type AgentService, type AgentServiceDeps } from './service.js';
+export { agentRepository, type AgentRow } from './repository.js';
+export { DATA_CLASSIFICATIONS } from './schemas.js';

@@ -1,0 +1,16 @@
+import type { Prisma } from '@platform/db';
+import { ApiError } from '@platform/http';
+import { tenantRepository, type ScoreColumns, type ScoreReading } from '@platform/resource';
+import type { InquiryScore } from '../matching/index.js';
+
+export type InquiryRow = Prisma.InquiryGetPayload<object>;
+
+export const inquiryRepository = tenantRepository<InquiryRow, ScoreColumns>({
+  table: 'inquiries',
+  list: 'inquiries',
+  model: (db) => db.inquiry,
+  notFound: () => new ApiError('not_found', { message: 'No inquiry with this id.', messageDe: 'Keine Anfrage mit dieser ID.' }),
+});
+
+/** Where the stored total and weights version come from in the German explanation. */
+export const INQUIRY_SCORE: ScoreReading<InquiryScore> = { total: (s) => s.gesamt, version: (s) => s.gewichtungsversion };

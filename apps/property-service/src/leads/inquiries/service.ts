@@ -1,0 +1,89 @@
+import { inTransaction, newId } from '@platform/db';
+import { ApiError, toSeite, validationError } from '@platform/http';
+import { rescoreUnderLock, scoreColumns, scoredPage } from '@platform/resource';
+import type { ApiContext } from '@platform/service';
+import type { PropertyEvents } from '../../events.js';
+import { scoreInquiry, type InquiryScore } from '../matching/index.js';
+import { prospectForInquiry } from '../prospects/index.js';
+import { INQUIRY_SCORE, inquiryRepository, type InquiryRow } from './repository.js';
+import type { Inquiry, InquiryInput } from './schemas.js';
+
+export interface InquiryServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'scoredCursors' | 'now' | 'emit'> {
+  retentionDays: number;
+}
+
+function toInquiry(row: InquiryRow): Inquiry {
+  return {
+    id: row.id,
+    immobilie_id: row.property_id,
+    interessent_id: row.prospect_id,
+    nachricht: row.nachricht,
+    bewertung: row.score_details as unknown as InquiryScore,
+    bewertet_am: row.scored_at.toISOString(),
+    eingegangen_am: row.created_at.toISOString(),
+  };
+}
+
+export type InquiryService = ReturnType<typeof createInquiryService>;
+
+/** Inquiries: scored on arrival against the prospect's search profile and the property. */
+export function createInquiryService({ db, scoredCursors, now, emit, retentionDays }: InquiryServiceDeps) {
+  return {
+    create(accountId: string, body: InquiryInput): Promise<Inquiry> {
+      if (body.interessent_id === undefined && body.interessent === undefined) throw validationError([{ field: 'interessent_id', reason: 'missing' }]);
+      if (body.interessent_id !== undefined && body.interessent !== undefined) throw validationError([{ field: 'interessent', reason: 'not_allowed' }]);
+      const at = now();
+      return inTransaction(db, async (tx) => {
+        const property = await tx.property.findFirst({ where: { id: body.immobilie_id, account_id: accountId } });
+        if (!property) throw new ApiError('not_found', { message: 'No property with the immobilie_id.', messageDe: 'Keine Immobilie mit dieser immobilie_id.' });
+        const prospect = await prospectForInquiry(tx, { accountId, existingId: body.interessent_id, input: body.interessent, at, retentionDays });
+        const row = await tx.inquiry.create({
+          data: {
+            id: newId('anf', at.getTime()),
+            account_id: accountId,
+            property_id: property.id,
+            prospect_id: prospect.id,
+            nachricht: body.nachricht ?? null,
+            ...scoreColumns(scoreInquiry({ property, prospect }), INQUIRY_SCORE, at),
+            created_at: at,
+          },
+        });
+        const ids = { inquiry_id: row.id, property_id: property.id };
+        await emit(tx, { accountId, type: 'inquiry.received', data: { ...ids, interessent_id: prospect.id }, at });
+        await emit(tx, { accountId, type: 'inquiry.scored', data: { ...ids, score: row.score }, at });
+        return toInquiry(row);
+      });
+    },
+
+    /**
+     * Scores the inquiry again with the property and the search profile as they are now (after
+     * a price change, say). Prospects that were anonymised keep their search profile, so they
+     * can still be scored. Emits `inquiry.scored`.
+     */
+    rescore(accountId: string, id: string): Promise<Inquiry> {
+      const at = now();
+      return inTransaction(db, async (tx) =>
+        toInquiry(
+          await rescoreUnderLock(tx, inquiryRepository, {
+            accountId,
+            id,
+            load: (t, inquiryId) => t.inquiry.findUniqueOrThrow({ where: { id: inquiryId }, include: { property: true, prospect: true } }),
+            explain: ({ property, prospect }) => scoreInquiry({ property, prospect }),
+            reading: INQUIRY_SCORE,
+            at,
+            announce: (row) => emit(tx, { accountId, type: 'inquiry.scored', data: { inquiry_id: id, property_id: row.property_id, score: row.score }, at }),
+          }),
+        ),
+      );
+    },
+
+    async get(accountId: string, id: string): Promise<Inquiry> {
+      return toInquiry(await inquiryRepository.find(db, accountId, id));
+    },
+
+    /** Best score first (then newest), optionally for one property. */
+    async list(accountId: string, { immobilie_id, limit, cursor }: { limit: number; cursor?: string; immobilie_id?: string }) {
+      return toSeite(await scoredPage(db, inquiryRepository, accountId, { cursors: scoredCursors, cursor, limit, filters: { property_id: immobilie_id }, map: toInquiry }));
+    },
+  };
+}

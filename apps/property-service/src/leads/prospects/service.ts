@@ -1,0 +1,96 @@
+import { inTransaction, newId, type Db } from '@platform/db';
+import { ApiError, compileBodyValidator, toSeite } from '@platform/http';
+import { patchUnderLock } from '@platform/resource';
+import type { ApiContext } from '@platform/service';
+import { eraseProspect } from '../retention/index.js';
+import { toColumns, toProspect, type ProspectRow } from './mapping.js';
+import { prospectNotFound, prospectRepository } from './repository.js';
+import { PROSPECT_READ_ONLY, ProspectInputSchema, type Prospect, type ProspectInput, type ProspectPatch } from './schemas.js';
+
+export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' | 'now'> {
+  /** Retention period in days, counted from the last activity (creation or latest inquiry). */
+  retentionDays: number;
+}
+
+const validateInput = compileBodyValidator<ProspectInput>(ProspectInputSchema);
+
+const anonymised = (messageDe: string) => new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe });
+
+/** The retention date: last activity plus the retention period, as a calendar date (UTC). */
+export function retentionUntil(lastActivity: Date, retentionDays: number): Date {
+  const day = new Date(Date.UTC(lastActivity.getUTCFullYear(), lastActivity.getUTCMonth(), lastActivity.getUTCDate()));
+  day.setUTCDate(day.getUTCDate() + retentionDays);
+  return day;
+}
+
+/** Last activity now: the retention period starts again. */
+const activity = (at: Date, retentionDays: number) => ({ last_activity_at: at, retention_until: retentionUntil(at, retentionDays), updated_at: at });
+
+/**
+ * The prospect of a new inquiry, inside the inquiry's transaction: a new one from the inline
+ * input, or the existing one locked (an erasure or anonymisation running now finishes first and
+ * is then seen, or waits for the inquiry and then removes its message too). Either way its
+ * retention period starts again.
+ */
+export async function prospectForInquiry(
+  tx: Db,
+  request: { accountId: string; existingId?: string; input?: ProspectInput; at: Date; retentionDays: number },
+): Promise<ProspectRow> {
+  const { accountId, at, retentionDays } = request;
+  if (request.input) {
+    return tx.prospect.create({ data: { id: newId('int', at.getTime()), account_id: accountId, ...toColumns(request.input), ...activity(at, retentionDays), created_at: at } });
+  }
+  const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
+  if (existing.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert.');
+  return tx.prospect.update({ where: { id: existing.id }, data: activity(at, retentionDays) });
+}
+
+export type ProspectService = ReturnType<typeof createProspectService>;
+
+/** Prospects of one account at a time; every query is scoped by `account_id`. */
+export function createProspectService({ db, cursors, now, retentionDays }: ProspectServiceDeps) {
+  return {
+    async create(accountId: string, input: ProspectInput): Promise<Prospect> {
+      const at = now();
+      const row = await db.prospect.create({
+        data: { id: newId('int', at.getTime()), account_id: accountId, ...toColumns(input), ...activity(at, retentionDays), created_at: at },
+      });
+      return toProspect(row);
+    },
+
+    async get(accountId: string, id: string): Promise<Prospect> {
+      return toProspect(await prospectRepository.find(db, accountId, id));
+    },
+
+    async list(accountId: string, { suchprofil_aktiv, limit, cursor }: { limit: number; cursor?: string; suchprofil_aktiv?: boolean }) {
+      return toSeite(await prospectRepository.page(db, accountId, { cursors, cursor, limit, filters: { profil_aktiv: suchprofil_aktiv }, map: toProspect }));
+    },
+
+    /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
+    async erase(accountId: string, id: string) {
+      const erasedAt = await eraseProspect(db, accountId, id, now());
+      if (!erasedAt) throw prospectNotFound();
+      return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
+    },
+
+    /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */
+    update(accountId: string, id: string, patch: ProspectPatch): Promise<Prospect> {
+      return inTransaction(db, (tx) =>
+        patchUnderLock(tx, prospectRepository, {
+          accountId,
+          id,
+          patch,
+          readOnly: PROSPECT_READ_ONLY,
+          validate: validateInput,
+          toView: toProspect,
+          toColumns,
+          now,
+          guard: (row) => {
+            if (row.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.');
+          },
+          writeUnchanged: true,
+        }),
+      );
+    },
+  };
+}
