@@ -5,7 +5,7 @@ import type { HeaderNames } from './catalogue.js';
 import { DELIVERY_TIMEOUT_MS, PAUSE_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from './schedule.js';
 import type { SecretBox } from './secret-box.js';
 import { signatureHeader } from './signature.js';
-import { recordPause, storeFor, type AttemptRecord } from './delivery-store.js';
+import { recordPause, storeFor, type AttemptRecord } from './delivery-store-sql.js';
 import { guardedLookup, type SsrfPolicy } from './ssrf.js';
 
 export interface DeliveryDeps {

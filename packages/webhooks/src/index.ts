@@ -11,4 +11,4 @@ export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js
 export { resumeEndpoint, pauseEndpoint } from './endpoint-ops.js';
 export { webhookRoutes } from './routes/plugin.js';
 export { createWebhookService, type WebhookInfrastructure, type WebhookServiceDeps } from './routes/service.js';
-export { pruneDeliveryHistory, DELIVERY_HISTORY_DAYS } from './history.js';
+export { pruneDeliveryHistory, DELIVERY_HISTORY_DAYS } from './history-sql.js';

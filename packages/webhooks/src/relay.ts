@@ -2,6 +2,7 @@ import type { PrismaClient, Service } from '@platform/db';
 import { newId } from '@platform/db';
 import type { Queue } from 'bullmq';
 import { enqueueDeliveries, type DeliveryJob } from './queue.js';
+import { claimOutboxEvents, type PendingEvent } from './relay-sql.js';
 
 export interface RelayDeps {
   db: PrismaClient;
@@ -10,12 +11,6 @@ export interface RelayDeps {
   batchSize?: number;
 }
 
-interface PendingEvent {
-  id: string;
-  account_id: string;
-  service: Service;
-  type: string;
-}
 
 /**
  * Moves one batch of outbox events into deliveries (one per subscribed endpoint) and the
@@ -26,9 +21,7 @@ interface PendingEvent {
  */
 export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps): Promise<number> {
   const { eventCount, deliveryIds } = await db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<PendingEvent[]>`
-      SELECT id, account_id, service::text AS service, type FROM outbox_events
-      WHERE relayed_at IS NULL ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
+    const events = await claimOutboxEvents(tx, batchSize);
     if (events.length === 0) return { eventCount: 0, deliveryIds: [] };
     const at = now();
     const endpoints = await tx.webhookEndpoint.findMany({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
 import { createTenant, createTestDatabase, TEST_SERVICES, type Tenant, type TestDatabase } from '@platform/testkit';
-import { pruneDeliveryHistory } from '../src/history.js';
+import { pruneDeliveryHistory } from '../src/history-sql.js';
 import { SecretBox } from '../src/secret-box.js';
 
 let db: TestDatabase;
