@@ -3,7 +3,7 @@ import { AGENT_EVENTS } from './events.js';
 
 /** What is the agent platform's own; the packages get it from here. */
 export const agentPlatformDescriptor = defineService({
-  id: 'agents',
+  id: 'agent_platform',
   names: { en: 'agent platform', de: 'Agent-Plattform' },
   keyPrefix: 'ap',
   // The spec's scope table plus `keys:manage` for self-service key rotation.

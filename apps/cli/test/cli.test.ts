@@ -47,10 +47,10 @@ describe('operator CLI', () => {
 
   it('refuses unknown scopes and scopes of the other service with a clear message', async () => {
     const accountId = (await cli('account create --name A --json')).json().id;
-    const appId = (await cli(`app create --account ${accountId} --service agents --name bot --json`)).json().id;
+    const appId = (await cli(`app create --account ${accountId} --service agent_platform --name bot --json`)).json().id;
     const wrongService = await cli(`key create --app ${appId} --scopes agents:read,properties:read`);
     expect(wrongService.exitCode).toBe(2);
-    expect(wrongService.output).toContain('Unknown scope(s) for the agents service: properties:read.');
+    expect(wrongService.output).toContain('Unknown scope(s) for the agent_platform service: properties:read.');
     expect(wrongService.output).toContain('agents:read');
     const unknown = await cli(`key create --app ${appId} --scopes agents:fly --json`);
     expect(unknown.exitCode).toBe(2);
@@ -60,7 +60,7 @@ describe('operator CLI', () => {
 
   it.each([
     ['app create --account acct_nope --service property --name x', 'No account acct_nope.'],
-    ['app create --account a --service houses --name x', '--service must be property or agents'],
+    ['app create --account a --service houses --name x', '--service must be property or agent_platform'],
     ['key create --app app_nope --scopes properties:read', 'No application app_nope.'],
     ['key revoke key_nope', 'No API key key_nope.'],
     ['account create', '--name is required.'],

@@ -10,7 +10,7 @@ const dir = () => mkdtempSync(join(tmpdir(), 'config-'));
 const SERVICES = [
   { id: 'property', port: { variable: 'FIRST_PORT', default: 3000, description: '' }, settings: [] },
   {
-    id: 'agents',
+    id: 'agent_platform',
     port: { variable: 'SECOND_PORT', default: 3100, description: '' },
     settings: [{ name: 'keepDays', variable: 'SECOND_KEEP_DAYS', default: 180, min: 1, max: 3650, unit: 'days', description: '' }],
   },
@@ -22,7 +22,7 @@ describe('loadConfig', () => {
     const first = loadConfig({}, cwd, SERVICES);
     expect(first).toMatchObject({
       environment: 'sandbox',
-      services: { property: { port: 3000, settings: {} }, agents: { port: 3100, settings: { keepDays: 180 } } },
+      services: { property: { port: 3000, settings: {} }, agent_platform: { port: 3100, settings: { keepDays: 180 } } },
       databaseUrl: undefined,
       dataDir: join(cwd, '.data'),
     });
