@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { accessRequestRoutes, createAccessRequestService } from './access-requests/index.js';
 import { agentRoutes, createAgentService } from './agents/index.js';
-import { createProfileService, profileRoutes } from './capability-profiles/index.js';
+import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
 import { agentPlatformDescriptor } from './descriptor.js';
 
 export type AgentPlatformAppDeps = ServiceAppDeps;
@@ -19,7 +19,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     },
     routes: async (v1, context) => {
       await v1.register(agentRoutes, { agents: createAgentService(context) });
-      await v1.register(profileRoutes, { profiles: createProfileService(context) });
+      await v1.register(capabilityProfileRoutes, { profiles: createCapabilityProfileService(context) });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService(context) });
     },
   });

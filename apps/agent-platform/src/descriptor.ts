@@ -1,5 +1,5 @@
 import { defineService } from '@platform/service';
-import { AGENT_EVENTS } from './events.js';
+import { AGENT_PLATFORM_EVENTS } from './events.js';
 
 /** What is the agent platform's own; the packages get it from here. */
 export const agentPlatformDescriptor = defineService({
@@ -20,7 +20,7 @@ export const agentPlatformDescriptor = defineService({
     'keys:manage',
   ],
   webhookHeaderPrefix: 'Platform',
-  events: AGENT_EVENTS,
+  events: AGENT_PLATFORM_EVENTS,
   jobs: [],
   port: { variable: 'AGENT_PLATFORM_PORT', default: 3100, description: 'Port of the agent platform.' },
   settings: [],

@@ -4,7 +4,7 @@ import type { EventCatalogue } from '@platform/webhooks';
 const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `chargeback_rate.amount_cents`.' });
 
 /** The ten event types of the agent platform. `data` holds ids and non-personal fields only. */
-export const AGENT_EVENTS = [
+export const AGENT_PLATFORM_EVENTS = [
   {
     type: 'agent.created',
     description: 'A new agent deployment was saved.',
@@ -67,4 +67,4 @@ export const AGENT_EVENTS = [
   },
 ] as const satisfies EventCatalogue;
 
-export type AgentPlatformEvents = typeof AGENT_EVENTS;
+export type AgentPlatformEvents = typeof AGENT_PLATFORM_EVENTS;

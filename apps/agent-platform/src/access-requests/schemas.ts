@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
-import { ProfileInputSchema } from '../capability-profiles/index.js';
+import { CapabilityProfileInputSchema } from '../capability-profiles/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
-const { team: _team, ...inlineProfileFields } = ProfileInputSchema.properties;
+const { team: _team, ...inlineProfileFields } = CapabilityProfileInputSchema.properties;
 
 export const AccessRequestInputSchema = withReadOnly(
   Type.Object(

@@ -3,11 +3,11 @@ import { atMost, defineModel, score, type ScoreResult } from '@platform/scoring'
 import { DATA_CLASSIFICATIONS } from '../agents/index.js';
 
 type AgentRow = Prisma.AgentDeploymentGetPayload<object>;
-type ProfileRow = Prisma.CapabilityProfileGetPayload<object>;
+type CapabilityProfileRow = Prisma.CapabilityProfileGetPayload<object>;
 
 export interface AccessSubject {
   agent: AgentRow;
-  profile: ProfileRow;
+  profile: CapabilityProfileRow;
 }
 
 const COST_TOLERANCE = 0.5; // up to 50 % above budget still earns points; beyond that: knockout

@@ -3,7 +3,7 @@ import { ApiError, notFound, validationError } from '@platform/http';
 import { rescoreUnderLock, scoreColumns, scoredPage } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { agentRepository } from '../agents/index.js';
-import { insertProfile, profileRepository } from '../capability-profiles/index.js';
+import { insertCapabilityProfile, capabilityProfileRepository } from '../capability-profiles/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { ACCESS_SCORE, accessRequestRepository, type AccessRequestRow } from './repository.js';
 import { scoreAccessRequest, type Explanation } from './scoring.js';
@@ -43,9 +43,9 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
         const agent = await agentRepository.lock(tx, accountId, body.agent_id, 'share', () => notFound('No agent with the agent_id.'));
         if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; access cannot be requested.` });
         const profile = body.profile
-          ? await insertProfile(tx, accountId, { ...body.profile, team: body.team }, at)
+          ? await insertCapabilityProfile(tx, accountId, { ...body.profile, team: body.team }, at)
           : // FOR SHARE: a concurrent change of the profile's team waits until the request is stored.
-            await profileRepository.lock(tx, accountId, body.profile_id!, 'share', () => notFound('No capability profile with the profile_id.'));
+            await capabilityProfileRepository.lock(tx, accountId, body.profile_id!, 'share', () => notFound('No capability profile with the profile_id.'));
         if (profile.team !== body.team) {
           throw validationError([{ field: 'team', reason: 'not_allowed' }], `The capability profile belongs to team "${profile.team}", not to "${body.team}".`);
         }

@@ -1,10 +1,10 @@
 import type { Prisma } from '@platform/db';
-import type { Profile, ProfileInput } from './schemas.js';
+import type { CapabilityProfile, CapabilityProfileInput } from './schemas.js';
 
-export type ProfileRow = Prisma.CapabilityProfileGetPayload<object>;
+export type CapabilityProfileRow = Prisma.CapabilityProfileGetPayload<object>;
 export type Columns = Omit<Prisma.CapabilityProfileUncheckedCreateInput, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
 
-export function toColumns(input: ProfileInput): Columns {
+export function toColumns(input: CapabilityProfileInput): Columns {
   return {
     team: input.team,
     name: input.name,
@@ -16,7 +16,7 @@ export function toColumns(input: ProfileInput): Columns {
   };
 }
 
-export function toProfile(row: ProfileRow): Profile {
+export function toCapabilityProfile(row: CapabilityProfileRow): CapabilityProfile {
   return {
     id: row.id,
     team: row.team,

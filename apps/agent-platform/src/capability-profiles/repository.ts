@@ -1,10 +1,10 @@
 import { newId, type Db } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
-import { toColumns, type Columns, type ProfileRow } from './mapping.js';
-import type { ProfileInput } from './schemas.js';
+import { toColumns, type Columns, type CapabilityProfileRow } from './mapping.js';
+import type { CapabilityProfileInput } from './schemas.js';
 
-export const profileRepository = tenantRepository<ProfileRow, Columns & { updated_at: Date }>({
+export const capabilityProfileRepository = tenantRepository<CapabilityProfileRow, Columns & { updated_at: Date }>({
   table: 'capability_profiles',
   list: 'capability-profiles',
   model: (db) => db.capabilityProfile,
@@ -12,6 +12,6 @@ export const profileRepository = tenantRepository<ProfileRow, Columns & { update
 });
 
 /** Stores a new profile (also inline, inside an access request's transaction). */
-export function insertProfile(db: Db, accountId: string, input: ProfileInput, at: Date): Promise<ProfileRow> {
+export function insertCapabilityProfile(db: Db, accountId: string, input: CapabilityProfileInput, at: Date): Promise<CapabilityProfileRow> {
   return db.capabilityProfile.create({ data: { id: newId('cap', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at } });
 }

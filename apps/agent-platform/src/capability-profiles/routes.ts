@@ -1,14 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
-import { ProfileInputSchema, ProfileListQuerySchema, ProfileParamsSchema, ProfilePatchSchema, ProfileSchema } from './schemas.js';
-import type { ProfileService } from './service.js';
+import { CapabilityProfileInputSchema, CapabilityProfileListQuerySchema, CapabilityProfileParamsSchema, CapabilityProfilePatchSchema, CapabilityProfileSchema } from './schemas.js';
+import type { CapabilityProfileService } from './service.js';
 
 const READ = 'requests:read';
 const WRITE = 'requests:write';
 const tags = ['Capability profiles'];
 
-export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = async (plugin, { profiles }) => {
+export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityProfileService }> = async (plugin, { profiles }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -19,8 +19,8 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
         tags,
         operationId: 'createCapabilityProfile',
         description: 'Records what a team needs from an agent: required capabilities, data classification and budget.',
-        body: ProfileInputSchema,
-        response: { 201: ProfileSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
+        body: CapabilityProfileInputSchema,
+        response: { 201: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
       },
     },
     async (request, reply) => reply.status(201).send(await profiles.create(request.auth.accountId, request.body)),
@@ -34,8 +34,8 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
         tags,
         operationId: 'listCapabilityProfiles',
         description: 'Capability profiles of the account, newest first, optionally of one `team`.',
-        querystring: ProfileListQuerySchema,
-        response: { 200: PageSchema(ProfileSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
+        querystring: CapabilityProfileListQuerySchema,
+        response: { 200: PageSchema(CapabilityProfileSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
     },
     async (request) => profiles.list(request.auth.accountId, request.query),
@@ -45,7 +45,7 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
     '/capability-profiles/:profileId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getCapabilityProfile', params: ProfileParamsSchema, response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: { tags, operationId: 'getCapabilityProfile', params: CapabilityProfileParamsSchema, response: { 200: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
     },
     async (request) => profiles.get(request.auth.accountId, request.params.profileId),
   );
@@ -61,9 +61,9 @@ export const profileRoutes: FastifyPluginAsync<{ profiles: ProfileService }> = a
           'Changes individual fields (JSON merge patch); `budget` merges field by field, `required_capabilities` is replaced as a whole. ' +
           'Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again. ' +
           'The `team` cannot change once access requests use the profile (409 `conflict`).',
-        params: ProfileParamsSchema,
-        body: ProfilePatchSchema,
-        response: { 200: ProfileSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
+        params: CapabilityProfileParamsSchema,
+        body: CapabilityProfilePatchSchema,
+        response: { 200: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
     async (request) => profiles.update(request.auth.accountId, request.params.profileId, request.body),

@@ -33,16 +33,16 @@ const inputFields = {
   budget: BudgetSchema,
 };
 
-export const PROFILE_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at'] as const;
+export const CAPABILITY_PROFILE_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at'] as const;
 
-export const ProfileInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), PROFILE_READ_ONLY_FIELDS);
-export type ProfileInput = Static<typeof ProfileInputSchema>;
+export const CapabilityProfileInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS);
+export type CapabilityProfileInput = Static<typeof CapabilityProfileInputSchema>;
 
 /** Merge patch: `required_capabilities` is replaced as a whole (`null` → `[]`), `budget` merges field by field. */
-export const ProfilePatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROFILE_READ_ONLY_FIELDS);
-export type ProfilePatch = Patch<ProfileInput>;
+export const CapabilityProfilePatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS);
+export type CapabilityProfilePatch = Patch<CapabilityProfileInput>;
 
-export const ProfileSchema = Type.Object(
+export const CapabilityProfileSchema = Type.Object(
   {
     id: Type.String(),
     team: Type.String(),
@@ -58,8 +58,8 @@ export const ProfileSchema = Type.Object(
   },
   { description: 'A capability profile: what a team needs from an agent.' },
 );
-export type Profile = Static<typeof ProfileSchema>;
+export type CapabilityProfile = Static<typeof CapabilityProfileSchema>;
 
-export const ProfileParamsSchema = Type.Object({ profileId: Type.String() });
+export const CapabilityProfileParamsSchema = Type.Object({ profileId: Type.String() });
 
-export const ProfileListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ team: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })) })]);
+export const CapabilityProfileListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ team: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })) })]);

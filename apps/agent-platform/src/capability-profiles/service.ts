@@ -2,41 +2,41 @@ import { inTransaction } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { patchUnderLock } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
-import { toColumns, toProfile } from './mapping.js';
-import { insertProfile, profileRepository } from './repository.js';
-import { PROFILE_READ_ONLY_FIELDS, ProfileInputSchema, type Profile, type ProfileInput, type ProfilePatch } from './schemas.js';
+import { toColumns, toCapabilityProfile } from './mapping.js';
+import { insertCapabilityProfile, capabilityProfileRepository } from './repository.js';
+import { CAPABILITY_PROFILE_READ_ONLY_FIELDS, CapabilityProfileInputSchema, type CapabilityProfile, type CapabilityProfileInput, type CapabilityProfilePatch } from './schemas.js';
 
-export type ProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'>;
+export type CapabilityProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'>;
 
-const validateInput = compileBodyValidator<ProfileInput>(ProfileInputSchema);
+const validateInput = compileBodyValidator<CapabilityProfileInput>(CapabilityProfileInputSchema);
 
-export type ProfileService = ReturnType<typeof createProfileService>;
+export type CapabilityProfileService = ReturnType<typeof createCapabilityProfileService>;
 
 /** Capability profiles of one account at a time; every query is scoped by `account_id`. */
-export function createProfileService({ db, cursors, now }: ProfileServiceDeps) {
+export function createCapabilityProfileService({ db, cursors, now }: CapabilityProfileServiceDeps) {
   return {
-    async create(accountId: string, input: ProfileInput): Promise<Profile> {
-      return toProfile(await insertProfile(db, accountId, input, now()));
+    async create(accountId: string, input: CapabilityProfileInput): Promise<CapabilityProfile> {
+      return toCapabilityProfile(await insertCapabilityProfile(db, accountId, input, now()));
     },
 
-    async get(accountId: string, id: string): Promise<Profile> {
-      return toProfile(await profileRepository.find(db, accountId, id));
+    async get(accountId: string, id: string): Promise<CapabilityProfile> {
+      return toCapabilityProfile(await capabilityProfileRepository.find(db, accountId, id));
     },
 
     list(accountId: string, { team, limit, cursor }: { team?: string; limit: number; cursor?: string }) {
-      return profileRepository.page(db, accountId, { cursors, cursor, limit, filters: { team }, map: toProfile });
+      return capabilityProfileRepository.page(db, accountId, { cursors, cursor, limit, filters: { team }, map: toCapabilityProfile });
     },
 
     /** Merge patch under a row lock. Scores already given stay as they were until the request is scored again. */
-    update(accountId: string, id: string, patch: ProfilePatch): Promise<Profile> {
+    update(accountId: string, id: string, patch: CapabilityProfilePatch): Promise<CapabilityProfile> {
       return inTransaction(db, (tx) =>
-        patchUnderLock(tx, profileRepository, {
+        patchUnderLock(tx, capabilityProfileRepository, {
           accountId,
           id,
           patch,
-          readOnly: PROFILE_READ_ONLY_FIELDS,
+          readOnly: CAPABILITY_PROFILE_READ_ONLY_FIELDS,
           validate: validateInput,
-          toView: toProfile,
+          toView: toCapabilityProfile,
           toColumns,
           now,
           beforeWrite: async (changed, row) => {
