@@ -2,10 +2,8 @@ import type { Db } from '@platform/db';
 import { applyMergePatch, changedPaths } from '@platform/http';
 import type { TenantRepository } from './repository.js';
 
-export interface PatchOptions<Row, View, Input, Columns> {
-  accountId: string;
-  id: string;
-  patch: object;
+/** What a resource's patch is, declared once with the resource. */
+export interface PatchDefinition<Row, View, Input, Columns> {
   /** Fields of the view that the input document does not have (`id`, `status`, `created_at`, ...). */
   readOnly: readonly string[];
   /** Validates the merged input document as a whole (required fields cannot be cleared). */
@@ -13,6 +11,13 @@ export interface PatchOptions<Row, View, Input, Columns> {
   toView: (row: Row) => View;
   /** The columns a complete input sets (absent optional fields become NULL). */
   toColumns: (input: Input) => Omit<Columns, 'updated_at'>;
+}
+
+/** One patch request, with the rules that depend on the record's state. */
+export interface PatchRequest<Row> {
+  accountId: string;
+  id: string;
+  patch: object;
   now: () => Date;
   /** Refuses a change of a row in its current state (an archived record: 409). */
   guard?: (row: Row) => void;
@@ -31,7 +36,7 @@ export interface PatchOptions<Row, View, Input, Columns> {
 export async function patchUnderLock<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
   tx: Db,
   repository: TenantRepository<Row, Columns>,
-  options: PatchOptions<Row, View, Input, Columns>,
+  options: PatchDefinition<Row, View, Input, Columns> & PatchRequest<Row>,
 ): Promise<View> {
   const row = await repository.lock(tx, options.accountId, options.id);
   options.guard?.(row);
@@ -46,4 +51,12 @@ export async function patchUnderLock<Row extends { id: string; created_at: Date 
   const updated = await repository.model(tx).update({ where: { id: options.id }, data: { ...columns, updated_at: at } as Columns });
   await options.afterWrite?.(changed, updated, at);
   return options.toView(updated);
+}
+
+/** Binds a resource's patch definition once: `patchProperty(tx, { accountId, id, patch, now, guard, afterWrite })`. */
+export function definePatch<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
+  repository: TenantRepository<Row, Columns>,
+  definition: PatchDefinition<Row, View, Input, Columns>,
+): (tx: Db, request: PatchRequest<Row>) => Promise<View> {
+  return (tx, request) => patchUnderLock(tx, repository, { ...definition, ...request });
 }

@@ -21,18 +21,22 @@ export interface StatusModel<Row, S extends string> {
   findFirst(args: { where: { id: string; account_id: string } }): PromiseLike<Row | null>;
 }
 
-export interface TransitionRequest<Row, S extends string> {
+/** A resource's status actions, declared once with the resource. */
+export interface TransitionDefinition<Row, S extends string> {
   model: (db: Db) => StatusModel<Row, S>;
   table: TransitionTable<S>;
-  action: string;
-  accountId: string;
-  id: string;
-  at: Date;
   /** How the 409 names the record: `a property`, `an agent`. */
   noun: string;
   notFound: () => ApiError;
   /** Further columns set with the new status (`retired_at`). */
   also?: (to: S, at: Date) => Record<string, unknown>;
+}
+
+export interface TransitionRequest<Row, S extends string> {
+  action: string;
+  accountId: string;
+  id: string;
+  at: Date;
   /** Runs in the transaction when the status did change (the event). */
   onChanged?: (row: Row, to: S) => Promise<unknown>;
 }
@@ -42,7 +46,10 @@ export interface TransitionRequest<Row, S extends string> {
  * between check and write); an action not allowed from the current status is 409
  * `invalid_transition`. Returns the row as it is afterwards.
  */
-export async function applyTransition<Row extends { status: S }, S extends string>(tx: Db, request: TransitionRequest<Row, S>): Promise<Row> {
+export async function applyTransition<Row extends { status: S }, S extends string>(
+  tx: Db,
+  request: TransitionDefinition<Row, S> & TransitionRequest<Row, S>,
+): Promise<Row> {
   const model = request.model(tx);
   const { from, to } = request.table[request.action];
   const result = await model.updateMany({
@@ -59,4 +66,11 @@ export async function applyTransition<Row extends { status: S }, S extends strin
   }
   if (result.count === 1) await request.onChanged?.(row, to);
   return row;
+}
+
+/** Binds a resource's transition definition once: `transitionProperty(tx, { accountId, id, action, at, onChanged })`. */
+export function defineTransitions<Row extends { status: S }, S extends string>(
+  definition: TransitionDefinition<Row, S>,
+): (tx: Db, request: TransitionRequest<Row, S>) => Promise<Row> {
+  return (tx, request) => applyTransition(tx, { ...definition, ...request });
 }

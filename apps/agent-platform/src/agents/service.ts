@@ -1,12 +1,12 @@
 import { inTransaction, newId, type AgentStatus } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
-import { applyTransition, patchUnderLock } from '@platform/resource';
+import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { AgentPlatformEvents } from '../events.js';
 import { toAgent, toColumns } from './mapping.js';
-import { agentRepository, type AgentRow } from './repository.js';
+import { agentRepository } from './repository.js';
 import { AgentInputSchema, READ_ONLY_FIELDS, type Agent, type AgentInput, type AgentPatch } from './schemas.js';
-import { AGENT_TRANSITIONS, type AgentAction } from './transitions.js';
+import { transitionAgent, type AgentAction } from './transitions.js';
 
 export type AgentServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'now' | 'emit'>;
 
@@ -16,7 +16,12 @@ export interface ListFilter {
   cursor?: string;
 }
 
-const validateInput = compileBodyValidator<AgentInput>(AgentInputSchema);
+const patchAgent = definePatch(agentRepository, {
+  readOnly: READ_ONLY_FIELDS,
+  validate: compileBodyValidator<AgentInput>(AgentInputSchema),
+  toView: toAgent,
+  toColumns,
+});
 
 export type AgentService = ReturnType<typeof createAgentService>;
 
@@ -45,14 +50,10 @@ export function createAgentService({ db, cursors, now, emit }: AgentServiceDeps)
     /** Merge patch, validated as a whole, under a row lock; a retired agent cannot be changed. */
     update(accountId: string, id: string, patch: AgentPatch): Promise<Agent> {
       return inTransaction(db, (tx) =>
-        patchUnderLock(tx, agentRepository, {
+        patchAgent(tx, {
           accountId,
           id,
           patch,
-          readOnly: READ_ONLY_FIELDS,
-          validate: validateInput,
-          toView: toAgent,
-          toColumns,
           now,
           guard: (row) => {
             if (row.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });
@@ -67,16 +68,11 @@ export function createAgentService({ db, cursors, now, emit }: AgentServiceDeps)
       const at = now();
       return inTransaction(db, async (tx) =>
         toAgent(
-          await applyTransition<AgentRow, AgentStatus>(tx, {
-            model: (t) => t.agentDeployment,
-            table: AGENT_TRANSITIONS,
+          await transitionAgent(tx, {
             action,
             accountId,
             id,
             at,
-            noun: 'an agent',
-            notFound: agentRepository.notFound,
-            also: (to, when) => (to === 'retired' ? { retired_at: when } : {}),
             onChanged: () => emit(tx, { accountId, type: 'agent.archived', data: { agent_id: id, status: 'retired' }, at }),
           }),
         ),

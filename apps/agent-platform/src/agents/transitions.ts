@@ -1,5 +1,6 @@
 import type { AgentStatus } from '@platform/db';
-import type { TransitionTable } from '@platform/resource';
+import { defineTransitions, type TransitionTable } from '@platform/resource';
+import { agentRepository, type AgentRow } from './repository.js';
 
 /**
  * Status changes happen only through these actions (`POST /agents/{id}/<action>`).
@@ -15,3 +16,12 @@ export const AGENT_TRANSITIONS = {
 } as const satisfies TransitionTable<AgentStatus>;
 
 export type AgentAction = keyof typeof AGENT_TRANSITIONS;
+
+/** Applies an action of the table in the caller's transaction; retiring also sets `retired_at`. */
+export const transitionAgent = defineTransitions<AgentRow, AgentStatus>({
+  model: (db) => db.agentDeployment,
+  table: AGENT_TRANSITIONS,
+  noun: 'an agent',
+  notFound: agentRepository.notFound,
+  also: (to, at) => (to === 'retired' ? { retired_at: at } : {}),
+});

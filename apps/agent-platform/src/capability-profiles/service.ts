@@ -1,6 +1,6 @@
 import { inTransaction } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
-import { patchUnderLock } from '@platform/resource';
+import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { toColumns, toCapabilityProfile } from './mapping.js';
 import { insertCapabilityProfile, capabilityProfileRepository } from './repository.js';
@@ -8,7 +8,12 @@ import { CAPABILITY_PROFILE_READ_ONLY_FIELDS, CapabilityProfileInputSchema, type
 
 export type CapabilityProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'>;
 
-const validateInput = compileBodyValidator<CapabilityProfileInput>(CapabilityProfileInputSchema);
+const patchCapabilityProfile = definePatch(capabilityProfileRepository, {
+  readOnly: CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+  validate: compileBodyValidator<CapabilityProfileInput>(CapabilityProfileInputSchema),
+  toView: toCapabilityProfile,
+  toColumns,
+});
 
 export type CapabilityProfileService = ReturnType<typeof createCapabilityProfileService>;
 
@@ -30,14 +35,10 @@ export function createCapabilityProfileService({ db, cursors, now }: CapabilityP
     /** Merge patch under a row lock. Scores already given stay as they were until the request is scored again. */
     update(accountId: string, id: string, patch: CapabilityProfilePatch): Promise<CapabilityProfile> {
       return inTransaction(db, (tx) =>
-        patchUnderLock(tx, capabilityProfileRepository, {
+        patchCapabilityProfile(tx, {
           accountId,
           id,
           patch,
-          readOnly: CAPABILITY_PROFILE_READ_ONLY_FIELDS,
-          validate: validateInput,
-          toView: toCapabilityProfile,
-          toColumns,
           now,
           beforeWrite: async (changed, row) => {
             if (changed.includes('team') && (await tx.accessRequest.count({ where: { profile_id: id } })) > 0) {

@@ -1,12 +1,12 @@
 import { inTransaction, newId, type PropertyStatus, type PropertyType } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
-import { applyTransition, patchUnderLock } from '@platform/resource';
+import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { toColumns, toProperty } from './mapping.js';
-import { propertyRepository, type PropertyRow } from './repository.js';
+import { propertyRepository } from './repository.js';
 import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
-import { PROPERTY_TRANSITIONS, type PropertyAction } from './transitions.js';
+import { transitionProperty, type PropertyAction } from './transitions.js';
 
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'>;
 
@@ -17,7 +17,12 @@ export interface ListFilter {
   cursor?: string;
 }
 
-const validateInput = compileBodyValidator<PropertyInput>(PropertyInputSchema);
+const patchProperty = definePatch(propertyRepository, {
+  readOnly: READ_ONLY_FIELDS,
+  validate: compileBodyValidator<PropertyInput>(PropertyInputSchema),
+  toView: toProperty,
+  toColumns,
+});
 
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
@@ -46,14 +51,10 @@ export function createPropertyService({ db, cursors, now, emit }: PropertyServic
     /** Merge patch, validated as a whole, under a row lock; an archived property cannot be changed. */
     update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
       return inTransaction(db, (tx) =>
-        patchUnderLock(tx, propertyRepository, {
+        patchProperty(tx, {
           accountId,
           id,
           patch,
-          readOnly: READ_ONLY_FIELDS,
-          validate: validateInput,
-          toView: toProperty,
-          toColumns,
           now,
           guard: (row) => {
             if (row.status === 'archived') throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
@@ -68,15 +69,11 @@ export function createPropertyService({ db, cursors, now, emit }: PropertyServic
       const at = now();
       return inTransaction(db, async (tx) =>
         toProperty(
-          await applyTransition<PropertyRow, PropertyStatus>(tx, {
-            model: (t) => t.property,
-            table: PROPERTY_TRANSITIONS,
+          await transitionProperty(tx, {
             action,
             accountId,
             id,
             at,
-            noun: 'a property',
-            notFound: propertyRepository.notFound,
             onChanged: (_row, to) =>
               to === 'archived'
                 ? emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at })

@@ -1,6 +1,6 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, compileBodyValidator, toSeite } from '@platform/http';
-import { patchUnderLock } from '@platform/resource';
+import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { eraseProspect } from '../retention/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
@@ -12,7 +12,12 @@ export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' |
   retentionDays: number;
 }
 
-const validateInput = compileBodyValidator<ProspectInput>(ProspectInputSchema);
+const patchProspect = definePatch(prospectRepository, {
+  readOnly: PROSPECT_READ_ONLY,
+  validate: compileBodyValidator<ProspectInput>(ProspectInputSchema),
+  toView: toProspect,
+  toColumns,
+});
 
 const anonymised = (messageDe: string) => new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe });
 
@@ -76,14 +81,10 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
     /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */
     update(accountId: string, id: string, patch: ProspectPatch): Promise<Prospect> {
       return inTransaction(db, (tx) =>
-        patchUnderLock(tx, prospectRepository, {
+        patchProspect(tx, {
           accountId,
           id,
           patch,
-          readOnly: PROSPECT_READ_ONLY,
-          validate: validateInput,
-          toView: toProspect,
-          toColumns,
           now,
           guard: (row) => {
             if (row.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.');
