@@ -14,17 +14,32 @@ declare module 'fastify' {
   }
 }
 
+/** A route that needs a key: its method and URL pattern with the prefix, e.g. `/v1/properties/:propertyId`. */
+export interface AuthenticatedRoute {
+  method: string;
+  url: string;
+}
+
+export interface AuthPluginOptions {
+  verifier: KeyVerifier;
+  dialect?: Dialect;
+  /** Receives every route the plugin guards, but `public` and HEAD ones (Fastify adds a HEAD for each GET), so tests can check that each is covered. */
+  routes?: AuthenticatedRoute[];
+}
+
 /**
  * Authenticates every request of the context it is registered in from the `apikey` header and
  * checks the route's scope, before the body is read or validated.
  */
-export const authPlugin = fp<{ verifier: KeyVerifier; dialect?: Dialect }>(
-  async (app, { verifier, dialect = 'en' }) => {
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app, { verifier, dialect = 'en', routes }) => {
     app.decorateRequest('auth', null as unknown as AuthContext);
     // Every operation states its scope in OpenAPI: as the security requirement and in its text.
     app.addHook('onRoute', (route) => {
       const scope = route.config?.scope;
-      if (!route.schema || route.config?.public) return;
+      if (route.config?.public) return;
+      for (const method of [route.method].flat()) if (method !== 'HEAD') routes?.push({ method, url: route.url });
+      if (!route.schema) return;
       if (!scope) {
         const note = dialect === 'de' ? 'Erforderlicher Scope: keiner außer einem gültigen Schlüssel des Kontos.' : 'Required scope: none beyond a valid key of the account.';
         if (!/Required scope|Erforderlicher Scope/.test(route.schema.description ?? '')) {

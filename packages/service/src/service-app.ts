@@ -1,10 +1,17 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db, Environment, PrismaClient } from '@platform/db';
-import { KeyVerifier, apiKeyRoutes, authPlugin, type KeyOwner } from '@platform/auth';
+import { KeyVerifier, apiKeyRoutes, authPlugin, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
 import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of a service app that needs a key (all its APIs); the security suites check that each is covered. */
+    authenticatedRoutes: readonly AuthenticatedRoute[];
+  }
+}
 
 /** The infrastructure an app is built from (tests hand in their own database and clock). */
 export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 'loggedQueryParameters'> {
@@ -56,6 +63,8 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     document: options.document,
     extraDocuments: extraApis.map((api) => api.document),
   });
+  const authenticatedRoutes: AuthenticatedRoute[] = [];
+  app.decorate('authenticatedRoutes', authenticatedRoutes);
   const verifier = new KeyVerifier({
     db: deps.db,
     service,
@@ -70,7 +79,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events) };
   await app.register(
     async (v1) => {
-      await v1.register(authPlugin, { verifier });
+      await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
       await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
       await options.routes(v1, context);
       await v1.register(webhookRoutes, { ...deps.webhooks, db: deps.db, cursors, now, catalogue: service.events, service: service.id });
@@ -80,7 +89,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   for (const extra of extraApis) {
     await app.register(
       async (api) => {
-        await api.register(authPlugin, { verifier, dialect: options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en' });
+        await api.register(authPlugin, { verifier, dialect: options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en', routes: authenticatedRoutes });
         await extra.routes(api, context);
       },
       { prefix: extra.document.prefix },

@@ -2,6 +2,7 @@ export { createTestDatabase, adminUrl, type TestDatabase } from './database.js';
 export { createTenant, addKey, otherServiceThan, TEST_PEPPER, TEST_SERVICES, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
 export { describeSecurity, webhookSecurityRoutes, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
+export { apiKeySecurityRoutes } from './api-key-security-routes.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, type TestApp, type AppBuildDeps } from './app-harness.js';
 export { testRedis } from './redis.js';

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@platform/db';
-import { generateKey, revokeApiKey, type KeyOwner } from '@platform/auth';
+import { generateKey, revokeApiKey, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
 import { addKey, createTenant, otherServiceThan, type Tenant } from './fixtures.js';
+import { routeCoverage } from './route-coverage.js';
 
 export interface InjectResponse {
   statusCode: number;
@@ -30,6 +31,10 @@ export interface SecurityFixture {
   /** A tenant with every scope of the service; `routes` point at its records. */
   tenant: Tenant;
   routes: SecurityRoute[];
+  /** The app's authenticated routes (`app.authenticatedRoutes`): each must be called by an entry of `routes`. */
+  registeredRoutes: readonly AuthenticatedRoute[];
+  /** Only the registered routes under this prefix are the suite's (an app with several APIs has a suite per API). */
+  prefix?: string;
   /** The app's clock; moved a second before each call on another account's record, so a wrongful write shows in `updated_at`. */
   clock?: { now: Date };
 }
@@ -48,7 +53,7 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
     let fx: SecurityFixture;
     const keys: Record<string, string> = {};
 
-    it('prepares keys', async () => {
+    beforeAll(async () => {
       fx = setup();
       keys.unknown = generateKey(fx.service.keyPrefix, 'sandbox').plaintext;
       keys.otherService = (await createTenant(fx.prisma, { service: otherServiceThan(fx.service) })).key;
@@ -56,7 +61,14 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
       const revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: fx.service.scopes });
       await revokeApiKey(fx.prisma, { id: revoked.id });
       keys.revoked = revoked.key;
+    });
+
+    it('calls every authenticated route the app registers, and no other', () => {
       expect(fx.routes.length).toBeGreaterThan(0);
+      const registered = fx.prefix === undefined ? fx.registeredRoutes : fx.registeredRoutes.filter((route) => route.url.startsWith(`${fx.prefix}/`));
+      const { missing, stale } = routeCoverage(registered, fx.routes);
+      expect.soft(missing, `registered routes that no entry of \`routes\` calls: ${missing.join(', ')}`).toEqual([]);
+      expect.soft(stale, `entries of \`routes\` that call no registered route: ${stale.join(', ')}`).toEqual([]);
     });
 
     const call = (route: SecurityRoute, headers: Record<string, string>, url = route.url) =>
