@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whileHeld } from '@platform/testkit';
-import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, validAgent, validProfile, type AgentPlatformTestContext } from './helpers.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 let agentId: string;
 let retiredAgentId: string;
 let profileId: string;
@@ -21,7 +21,7 @@ async function submit(body: object = request(), key = ctx.tenant.key) {
 }
 
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
   ctx.clock.now = new Date('2026-11-22T10:00:00Z');
   agentId = (await ctx.send('POST', '/v1/agents', { ...validAgent(), data_classification: 'confidential' })).json().id;
   retiredAgentId = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;

@@ -1,11 +1,11 @@
-import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type TestApp } from '@platform/testkit';
-import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, validAgent, type AgentPlatformTestContext } from './helpers.js';
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
 });
 afterAll(() => ctx.close());
 

@@ -1,10 +1,10 @@
 import { whileHeld, type TestApp } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentApp, validAgent, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, validAgent, type AgentPlatformTestContext } from './helpers.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
 });
 afterAll(() => ctx.close());
 

@@ -2,10 +2,10 @@ import { startTestApp, type TestApp } from '@platform/testkit';
 import { buildAgentPlatformApp } from '../src/app.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
 
-export type AgentTestContext = TestApp;
+export type AgentPlatformTestContext = TestApp;
 
 /** The agent-platform app on its own database, with two tenants holding every scope. */
-export const startAgentApp = () => startTestApp(agentPlatformDescriptor, buildAgentPlatformApp);
+export const startAgentPlatformApp = () => startTestApp(agentPlatformDescriptor, buildAgentPlatformApp);
 
 export const validAgent = () => ({
   name: 'Invoice triage',

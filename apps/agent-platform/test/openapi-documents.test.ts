@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openApiSnapshot } from '@platform/testkit';
-import { startAgentApp, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, type AgentPlatformTestContext } from './helpers.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
 });
 afterAll(() => ctx.close());
 

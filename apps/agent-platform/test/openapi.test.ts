@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentApp, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, type AgentPlatformTestContext } from './helpers.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
 });
 afterAll(() => ctx.close());
 

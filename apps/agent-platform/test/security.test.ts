@@ -1,18 +1,18 @@
-import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addKey, apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
-import { startAgentApp, validProfile, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, validProfile, type AgentPlatformTestContext } from './helpers.js';
 import { accessRequestSecurityRoutes } from './security/access-requests.js';
 import { agentSecurityRoutes } from './security/agents.js';
 import { profileSecurityRoutes } from './security/capability-profiles.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 let spareKeyId: string;
 const routes: SecurityRoute[] = [];
 
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
   // The DELETE route points at a spare key, so that a wrong success would not revoke the tenant's own key.
   spareKeyId = (await addKey(ctx.db.prisma, ctx.tenant, { service: agentPlatformDescriptor, scopes: ['agents:read'] })).id;
   routes.push(

@@ -1,15 +1,15 @@
-import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, startReceiver, type Receiver } from '@platform/testkit';
 import { verifySignature } from '@platform/webhooks';
-import { startAgentApp, validAgent, validProfile, type AgentTestContext } from './helpers.js';
+import { startAgentPlatformApp, validAgent, validProfile, type AgentPlatformTestContext } from './helpers.js';
+import { agentPlatformDescriptor } from '../src/descriptor.js';
 
-let ctx: AgentTestContext;
+let ctx: AgentPlatformTestContext;
 let receiver: Receiver;
 let stopWorkers: () => Promise<void>;
 
 beforeAll(async () => {
-  ctx = await startAgentApp();
+  ctx = await startAgentPlatformApp();
   receiver = await startReceiver();
   stopWorkers = await ctx.startWebhookDelivery();
 });

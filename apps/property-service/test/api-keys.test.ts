@@ -1,7 +1,7 @@
-import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
 beforeAll(async () => {

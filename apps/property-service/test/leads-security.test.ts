@@ -1,10 +1,10 @@
-import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll } from 'vitest';
 import { describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { inquirySecurityRoutes } from './security/inquiries.js';
 import { matchingSecurityRoutes } from './security/matching.js';
 import { prospectSecurityRoutes } from './security/prospects.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
 const routes: SecurityRoute[] = [];

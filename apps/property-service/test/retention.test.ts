@@ -1,10 +1,10 @@
-import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { PROPERTY_JOBS } from '../src/jobs.js';
 import { anonymiseExpired } from '../src/leads/retention/index.js';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
 beforeAll(async () => {

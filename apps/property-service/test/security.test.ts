@@ -1,9 +1,9 @@
-import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll } from 'vitest';
 import { apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { propertySecurityRoutes } from './security/properties.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
 const routes: SecurityRoute[] = [];

@@ -1,8 +1,8 @@
-import { propertyDescriptor } from '../src/descriptor.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startReceiver, until, type Receiver } from '@platform/testkit';
 import { verifySignature } from '@platform/webhooks';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
 let receiver: Receiver;

@@ -1,10 +1,10 @@
 import type { SecurityRoute } from '@platform/testkit';
-import { validProfile, type AgentTestContext } from '../helpers.js';
+import { validProfile, type AgentPlatformTestContext } from '../helpers.js';
 import { createAgent } from './agents.js';
 import { createProfile } from './capability-profiles.js';
 
 /** The access-request routes, on a request of the tenant and one of another account (each for an agent and a profile of its own account). */
-export async function accessRequestSecurityRoutes(ctx: AgentTestContext): Promise<SecurityRoute[]> {
+export async function accessRequestSecurityRoutes(ctx: AgentPlatformTestContext): Promise<SecurityRoute[]> {
   const accessRequest = async (key: string) => {
     const [agent_id, profile_id] = [await createAgent(ctx, key), await createProfile(ctx, key)];
     const body = { agent_id, profile_id, team: validProfile().team, purpose: 'Security suite.' };

@@ -1,12 +1,12 @@
 import type { SecurityRoute } from '@platform/testkit';
-import { validAgent, type AgentTestContext } from '../helpers.js';
+import { validAgent, type AgentPlatformTestContext } from '../helpers.js';
 
 /** Creates an agent with the key (the tenant's by default); resolves to its id. */
-export const createAgent = (ctx: AgentTestContext, key = ctx.tenant.key) =>
+export const createAgent = (ctx: AgentPlatformTestContext, key = ctx.tenant.key) =>
   ctx.send('POST', '/v1/agents', validAgent(), key).then((r) => r.json().id as string);
 
 /** The agent routes, on an agent of the tenant and one of another account. */
-export async function agentSecurityRoutes(ctx: AgentTestContext): Promise<SecurityRoute[]> {
+export async function agentSecurityRoutes(ctx: AgentPlatformTestContext): Promise<SecurityRoute[]> {
   const mine = await createAgent(ctx);
   const theirs = await createAgent(ctx, ctx.other.key);
   return [

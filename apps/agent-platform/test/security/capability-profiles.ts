@@ -1,12 +1,12 @@
 import type { SecurityRoute } from '@platform/testkit';
-import { validProfile, type AgentTestContext } from '../helpers.js';
+import { validProfile, type AgentPlatformTestContext } from '../helpers.js';
 
 /** Creates a capability profile with the key (the tenant's by default); resolves to its id. */
-export const createProfile = (ctx: AgentTestContext, key = ctx.tenant.key) =>
+export const createProfile = (ctx: AgentPlatformTestContext, key = ctx.tenant.key) =>
   ctx.send('POST', '/v1/capability-profiles', validProfile(), key).then((r) => r.json().id as string);
 
 /** The capability-profile routes, on a profile of the tenant and one of another account. */
-export async function profileSecurityRoutes(ctx: AgentTestContext): Promise<SecurityRoute[]> {
+export async function profileSecurityRoutes(ctx: AgentPlatformTestContext): Promise<SecurityRoute[]> {
   const mine = await createProfile(ctx);
   const theirs = await createProfile(ctx, ctx.other.key);
   return [
