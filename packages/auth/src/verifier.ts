@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Db, Environment, Service } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { hashKey, parseKey } from './key-format.js';
@@ -35,14 +36,18 @@ export interface VerifierOptions {
   cacheTtlMs?: number;
   /** `last_used_at` is written at most once per interval per key. */
   lastUsedIntervalMs?: number;
+  /** Known keys kept (least recently used go first); default 10,000. */
+  cacheSize?: number;
+  /** Unknown keys remembered, in a room of their own so that a flood of them never evicts a real key; default 1,000. */
+  missCacheSize?: number;
 }
 
 const ENVIRONMENT_DE: Record<string, string> = { production: 'Produktions', sandbox: 'Sandbox' };
-const MAX_CACHE_ENTRIES = 10_000;
 
 /** Verifies `apikey` headers: format and checksum first, then a cached lookup by hash. */
 export class KeyVerifier {
-  private readonly cache = new Map<string, { key: CachedKey | null; expiresAt: number }>();
+  private readonly cache: LRUCache<string, { key: CachedKey; expiresAt: number }>;
+  private readonly misses: LRUCache<string, { expiresAt: number }>;
   private readonly lastUsedWritten = new Map<string, number>();
   private readonly now: () => number;
   private readonly cacheTtlMs: number;
@@ -52,6 +57,9 @@ export class KeyVerifier {
     this.now = options.now ?? Date.now;
     this.cacheTtlMs = options.cacheTtlMs ?? 4_000;
     this.lastUsedIntervalMs = options.lastUsedIntervalMs ?? 60_000;
+    // Expiry is checked against the injected clock; the caches only bound the memory.
+    this.cache = new LRUCache({ max: options.cacheSize ?? 10_000 });
+    this.misses = new LRUCache({ max: options.missCacheSize ?? 1_000 });
   }
 
   async verify(header: string | string[] | undefined): Promise<AuthContext> {
@@ -83,13 +91,15 @@ export class KeyVerifier {
 
   /** Drops a key from this instance's cache at once (used after a revocation here). */
   forget(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.key?.id === keyId) this.cache.delete(hash);
+    for (const [hash, entry] of this.cache.entries()) if (entry.key.id === keyId) this.cache.delete(hash);
   }
 
   private async lookup(hash: string): Promise<CachedKey | null> {
     const now = this.now();
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.key;
+    const missed = this.misses.get(hash);
+    if (missed && missed.expiresAt > now) return null;
     const row = await this.options.db.apiKey.findUnique({
       where: { key_hash: hash },
       include: { application: { select: { account_id: true, service: true } } },
@@ -107,8 +117,12 @@ export class KeyVerifier {
             revoked: row.revoked_at !== null,
           }
         : null;
-    if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-    this.cache.set(hash, { key, expiresAt: now + this.cacheTtlMs });
+    if (key) {
+      this.cache.set(hash, { key, expiresAt: now + this.cacheTtlMs });
+      this.misses.delete(hash);
+    } else {
+      this.misses.set(hash, { expiresAt: now + this.cacheTtlMs });
+    }
     if (row && !this.lastUsedWritten.has(row.id) && row.last_used_at) {
       this.lastUsedWritten.set(row.id, row.last_used_at.getTime());
     }

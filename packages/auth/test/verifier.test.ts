@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestDatabase, TEST_PEPPER, TEST_SERVICES, type TestDatabase } from '@platform/testkit';
-import { hashKey } from '../src/key-format.js';
+import { generateKey, hashKey } from '../src/key-format.js';
 import { revokeApiKey } from '../src/keys-service.js';
 import { KeyVerifier } from '../src/verifier.js';
 
@@ -92,5 +92,32 @@ describe('KeyVerifier', () => {
     const verifier = verifierAt({ now: Date.now() });
     await expect(verifier.verify(live.key)).rejects.toMatchObject({ message: 'This is a production key; this is the sandbox environment.' });
     await expect(verifier.verify(agents.key)).rejects.toMatchObject({ message: expect.stringContaining('test service 2') });
+  });
+
+  it('keeps known keys cached through a flood of forged keys with valid checksums', async () => {
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
+    let lookups = 0;
+    const counted = { apiKey: { ...db.prisma.apiKey, findUnique: ((args: never) => (lookups++, db.prisma.apiKey.findUnique(args))) as typeof db.prisma.apiKey.findUnique } };
+    const verifier = new KeyVerifier({ db: counted as never, service: TEST_SERVICES[0], environment: 'sandbox', pepper: TEST_PEPPER, cacheSize: 50, missCacheSize: 10 });
+    await verifier.verify(tenant.key);
+    expect(lookups).toBe(1);
+    for (let i = 0; i < 200; i++) await expect(verifier.verify(generateKey(TEST_SERVICES[0].keyPrefix, 'sandbox').plaintext)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    expect(lookups).toBe(201);
+    await verifier.verify(tenant.key); // still cached: no database query
+    expect(lookups).toBe(201);
+  });
+
+  it('remembers an unknown key for the cache lifetime only', async () => {
+    let lookups = 0;
+    const counted = { apiKey: { ...db.prisma.apiKey, findUnique: ((args: never) => (lookups++, db.prisma.apiKey.findUnique(args))) as typeof db.prisma.apiKey.findUnique } };
+    const clock = { now: Date.now() };
+    const verifier = new KeyVerifier({ db: counted as never, service: TEST_SERVICES[0], environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
+    const forged = generateKey(TEST_SERVICES[0].keyPrefix, 'sandbox').plaintext;
+    await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    expect(lookups).toBe(1);
+    clock.now += 4_000;
+    await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    expect(lookups).toBe(2);
   });
 });
