@@ -62,15 +62,15 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       const expected = new Map(
         prospects.map((p) => [p.id, scoreInquiry({ property, prospect: p })] as const).filter(([, b]) => !b.ausgeschlossen).map(([id, b]) => [id, b.gesamt]),
       );
-      const ranked = await rankProspectsInSql(ctx.db.prisma, property, 1000, 0);
+      const ranked = await rankProspectsInSql(ctx.db.prisma, property, 1000);
       expect(new Set(ranked.map((r) => r.id)), property.address_city).toEqual(new Set(expected.keys()));
       expect(expected.size).toBeGreaterThan(20);
       expect(new Set(ranked.map((r) => Number(r.points))).size, 'points of every kind').toBeGreaterThan(5);
       for (const r of ranked) expect(Math.abs(Number(r.points) - expected.get(r.id)!), r.id).toBeLessThanOrEqual(0.5);
       const points = ranked.map((r) => Number(r.points));
       expect(points).toEqual([...points].sort((a, b) => b - a));
-      // pages are slices of the same order
-      const page = await rankProspectsInSql(ctx.db.prisma, property, 7, 5);
+      // pages (keyset: after the last of the previous page) are slices of the same order
+      const page = await rankProspectsInSql(ctx.db.prisma, property, 7, ranked[4]);
       expect(page).toEqual(ranked.slice(5, 12));
     }
   });
@@ -160,7 +160,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
         .filter((e) => !e.bewertung.ausgeschlossen)
         .sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.id < b.id ? -1 : 1));
       for (const e of expected) expect(Math.round(e.points), 'the raw points are the model\'s').toBe(e.bewertung.gesamt);
-      const ranked = await rankPropertiesInSql(ctx.db.prisma, prospect, 10_000, 0);
+      const ranked = await rankPropertiesInSql(ctx.db.prisma, prospect, 10_000);
       const { has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min } = prospect;
       const label = JSON.stringify({ has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min });
       expect(ranked.map((r) => r.id), label).toEqual(expected.map((e) => e.id));
@@ -175,10 +175,11 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       sizes += expected.length;
       // pages are slices of the same order, and together hold every match exactly once
       const paged: string[] = [];
-      for (let offset = 0; ; offset += 17) {
-        const page = await rankPropertiesInSql(ctx.db.prisma, prospect, 17, offset);
+      for (let after: { gesamt: number; id: string } | undefined; ; ) {
+        const page = await rankPropertiesInSql(ctx.db.prisma, prospect, 17, after);
         paged.push(...page.map((r) => r.id));
         if (page.length < 17) break;
+        after = page[16];
       }
       expect(paged, label).toEqual(expected.map((e) => e.id));
     }

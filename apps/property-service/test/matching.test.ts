@@ -90,3 +90,19 @@ describe('GET /leads/v1/interessenten/{id}/treffer', () => {
     expect(foreign.statusCode).toBe(422);
   });
 });
+
+describe('paging the matches', () => {
+  it('goes on after the last match of the previous page even when the matches before it change (keyset, not offset)', async () => {
+    const url = `/leads/v1/immobilien/${ids.flat}/interessenten?limit=1`;
+    const first = (await ctx.send('GET', url)).json();
+    expect(first.daten.map((d: { interessent: { id: string } }) => d.interessent.id)).toEqual([ids.perfect]);
+    // the first match leaves the ranking: an offset of 1 would now skip the next one
+    await ctx.send('PATCH', `/leads/v1/interessenten/${ids.perfect}`, { suchprofil: { aktiv: false } });
+    try {
+      const next = (await ctx.send('GET', `${url}&cursor=${encodeURIComponent(first.seite.naechster_cursor)}`)).json();
+      expect(next.daten.map((d: { interessent: { id: string } }) => d.interessent.id)).toEqual([ids.tightBudget]);
+    } finally {
+      await ctx.send('PATCH', `/leads/v1/interessenten/${ids.perfect}`, { suchprofil: { aktiv: true } });
+    }
+  });
+});

@@ -32,7 +32,7 @@ export function minimumBudget(price: number): number {
  * normalised locations with the property's `locationKeys`. A test keeps this in step with the
  * model.
  */
-export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: number, offset: number): Promise<{ id: string; points: number }[]> {
+export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: number, after?: { points: number; id: string }): Promise<{ id: string; points: number }[]> {
   // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
   const params: unknown[] = [];
   const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
@@ -70,8 +70,9 @@ export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: n
         AND (cardinality(profil_typ) = 0 OR profil_typ @> ARRAY[${param(property.type, '"PropertyType"')}])
         AND (${branches.map((b) => b.where).join(' OR ')})
     ) AS scored
+    ${after ? `WHERE points < ${param(after.points, 'float8')} OR (points = ${param(after.points, 'float8')} AND id > ${param(after.id, 'text')})` : ''}
     ORDER BY points DESC, id ASC
-    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+    LIMIT ${param(limit, 'int')}`;
   return db.$queryRawUnsafe<{ id: string; points: number }[]>(sql, ...params);
 }
 
@@ -92,7 +93,7 @@ export async function rankPropertiesInSql(
   db: Db,
   prospect: ProspectRow,
   limit: number,
-  offset: number,
+  after?: { gesamt: number; id: string },
 ): Promise<{ id: string; points: number; gesamt: number }[]> {
   // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
   const params: unknown[] = [];
@@ -138,9 +139,12 @@ export async function rankPropertiesInSql(
   };
   const points = `(${pricePoints})::float8 + (${locationPoints}) + (${atLeast('rooms', prospect.profil_zimmer_min, 20, ROOMS_TOLERANCE)}) + (${atLeast('living_area_sqm', prospect.profil_wohnflaeche_min, 15, AREA_TOLERANCE)})`;
   const sql = `
-    SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
-    FROM (SELECT id, ${points} AS points FROM properties WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+    SELECT * FROM (
+      SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
+      FROM (SELECT id, ${points} AS points FROM properties WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+    ) AS ranked
+    ${after ? `WHERE gesamt < ${param(after.gesamt, 'float8')} OR (gesamt = ${param(after.gesamt, 'float8')} AND id COLLATE "C" > ${param(after.id, 'text')} COLLATE "C")` : ''}
     ORDER BY gesamt DESC, id COLLATE "C" ASC
-    LIMIT ${param(limit, 'int')} OFFSET ${param(offset, 'int')}`;
+    LIMIT ${param(limit, 'int')}`;
   return db.$queryRawUnsafe<{ id: string; points: number; gesamt: number }[]>(sql, ...params);
 }

@@ -8,14 +8,22 @@ export type MatchingService = ReturnType<typeof createMatchingService>;
 
 /** Automatic matching in both directions, ranked by the inquiry scoring model, with the same explanation. */
 export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | 'cursors'>) {
-  /** Both directions page by offset into the ranking; the cursor carries the offset of the next page. */
-  function offsetOf(cursor: string | undefined, scope: string): number {
-    const offset = cursor ? Number(cursors.decode(cursor, scope).id) : 0;
-    if (!Number.isInteger(offset) || offset < 0) throw validationError([{ field: 'cursor', reason: 'invalid_format' }]);
-    return offset;
+  /** Both directions page by keyset: the cursor holds the rank (points or total) and the id of the last match. */
+  function positionOf(cursor: string | undefined, scope: string): { rank: number; id: string } | undefined {
+    if (!cursor) return undefined;
+    const invalid = () => validationError([{ field: 'cursor', reason: 'invalid_format' }]);
+    let position: unknown;
+    try {
+      position = JSON.parse(cursors.decode(cursor, scope).id);
+    } catch (error) {
+      if (error instanceof SyntaxError) throw invalid();
+      throw error;
+    }
+    if (!Array.isArray(position) || !Number.isFinite(position[0]) || typeof position[1] !== 'string') throw invalid();
+    return { rank: position[0] as number, id: position[1] as string };
   }
-  function nextCursor(more: boolean, offset: number, limit: number, scope: string): string | null {
-    return more ? cursors.encode({ createdAt: new Date(0), id: String(offset + limit) }, scope) : null;
+  function nextCursor(last: { rank: number; id: string } | undefined, more: boolean, scope: string): string | null {
+    return more && last ? cursors.encode({ createdAt: new Date(0), id: JSON.stringify([last.rank, last.id]) }, scope) : null;
   }
 
   return {
@@ -28,9 +36,9 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       const property = await db.property.findFirst({ where: { id: propertyId, account_id: accountId } });
       if (!property) throw new ApiError('not_found', { message: 'No property with this id.', messageDe: 'Keine Immobilie mit dieser ID.' });
       const scope = `matches:property:${propertyId}`;
-      const offset = offsetOf(query.cursor, scope);
+      const after = positionOf(query.cursor, scope);
       if (!(MARKETED as readonly string[]).includes(property.status)) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
-      const ranked = await rankProspectsInSql(db, property, query.limit + 1, offset);
+      const ranked = await rankProspectsInSql(db, property, query.limit + 1, after && { points: after.rank, id: after.id });
       const rows = ranked.length > 0 ? await db.prospect.findMany({ where: { id: { in: ranked.map((r) => r.id) } } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
       const items = ranked.slice(0, query.limit).map((r) => {
@@ -38,7 +46,8 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
         return { interessent: toProspect(prospect), bewertung: scoreInquiry({ property, prospect }) };
       });
       const more = ranked.length > query.limit;
-      return toSeite({ data: items, page: { next_cursor: nextCursor(more, offset, query.limit, scope), has_more: more } });
+      const last = ranked[query.limit - 1];
+      return toSeite({ data: items, page: { next_cursor: nextCursor(last && { rank: last.points, id: last.id }, more, scope), has_more: more } });
     },
 
     /**
@@ -50,9 +59,9 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       const prospect = await db.prospect.findFirst({ where: { id: prospectId, account_id: accountId } });
       if (!prospect) throw prospectNotFound();
       const scope = `matches:prospect:${prospectId}`;
-      const offset = offsetOf(query.cursor, scope);
+      const after = positionOf(query.cursor, scope);
       if (!prospect.profil_aktiv || prospect.anonymised_at) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
-      const ranked = await rankPropertiesInSql(db, prospect, query.limit + 1, offset);
+      const ranked = await rankPropertiesInSql(db, prospect, query.limit + 1, after && { gesamt: after.rank, id: after.id });
       const pageIds = ranked.slice(0, query.limit).map((r) => r.id);
       const rows = pageIds.length > 0 ? await db.property.findMany({ where: { id: { in: pageIds }, account_id: accountId } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -62,7 +71,8 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
         return property ? [{ immobilie_id: property.id, titel: property.title, status: property.status, bewertung: scoreInquiry({ property, prospect }) }] : [];
       });
       const more = ranked.length > query.limit;
-      return toSeite({ data: items, page: { next_cursor: nextCursor(more, offset, query.limit, scope), has_more: more } });
+      const last = ranked[query.limit - 1];
+      return toSeite({ data: items, page: { next_cursor: nextCursor(last && { rank: last.gesamt, id: last.id }, more, scope), has_more: more } });
     },
   };
 }
