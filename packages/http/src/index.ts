@@ -7,3 +7,4 @@ export { serverOptions, redactUrl, REDACTED_PATHS, type ServerOptionsInput } fro
 export { httpPlugin, type HttpPluginOptions } from './plugin.js';
 export { createApiServer, type ApiServerOptions, type ApiDocument } from './server.js';
 export { mergePatch, withoutNulls, applyMergePatch, changedPaths } from './merge-patch.js';
+export { summariseError, type ErrorSummary } from './error-summary.js';

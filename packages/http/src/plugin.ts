@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, errorBody, validationError, type Dialect } from './errors.js';
 import { mapAjvErrors, validatorCompiler } from './validation.js';
+import { summariseError } from './error-summary.js';
 import { urlCarriesApiKey } from './server-options.js';
 
 const MAX_ID_LENGTH = 100;
@@ -69,7 +70,7 @@ export const httpPlugin = fp<HttpPluginOptions>(
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const apiError = toApiError(error, request);
-      if (apiError.status >= 500) request.log.error({ err: error }, 'unexpected error');
+      if (apiError.status >= 500) request.log.error({ error: summariseError(error) }, 'unexpected error');
       sendError(request, reply, apiError);
     });
   },
