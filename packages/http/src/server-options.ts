@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyServerOptions } from 'fastify';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyHttpOptions, FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { ApiError, errorBody, type Dialect } from './errors.js';
 
@@ -64,8 +66,9 @@ export function urlCarriesApiKey(url: string): boolean {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Fastify constructor options shared by both services: timeouts, limits, ids, redacted logs. */
-export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOptions {
+export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOptions<Server> {
   const logged = new Set([...PAGING_PARAMS, ...(input.loggedQueryParameters ?? [])]);
+  const requestTimeout = input.requestTimeoutMs ?? 30_000;
   return {
     logger: {
       level: input.logLevel ?? 'info',
@@ -81,7 +84,11 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
       },
     },
     // Fastify's defaults are 0 (no limit); a slow client must not hold a socket for ever.
-    requestTimeout: input.requestTimeoutMs ?? 30_000,
+    requestTimeout,
+    // Node enforces the request timeout only when the HTTP server is created with it and with a
+    // headers timeout no longer than it (Fastify sets it afterwards, which alone leaves a trickled
+    // body unbounded), and checks only every `connectionsCheckingInterval` (default 30 s).
+    http: { requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: 1_000 },
     connectionTimeout: 10_000,
     keepAliveTimeout: 72_000,
     bodyLimit: input.bodyLimit ?? 1_048_576,
@@ -92,6 +99,21 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyServerOpti
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomBytes(12).toString('hex')}`;
+    },
+    // Errors before a request exists (a trickled body cut off, a malformed request line): the
+    // usual error shape and headers on the raw socket, then the connection is closed.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const apiError =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApiError('request_timeout') : new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
+      const body = JSON.stringify(errorBody(apiError, 'en'));
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
     },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
