@@ -12,9 +12,34 @@ export interface DatabaseOptions {
   url: string;
   /** Pool size per process; keep it small, both apps and the worker share one server. */
   maxConnections?: number;
+  /** How long to wait for a connection (new or from the pool) before the query fails; default 5 s. */
+  connectionTimeoutMs?: number;
+  /** PostgreSQL cancels a statement running longer than this; default 60 s, 0 = no limit (maintenance jobs). */
+  statementTimeoutMs?: number;
 }
 
-export function createPrisma({ url, maxConnections = 10 }: DatabaseOptions): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: url, max: maxConnections });
+export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5_000, statementTimeoutMs = 60_000 }: DatabaseOptions): PrismaClient {
+  const adapter = new PrismaPg({
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    // a transaction left open by a crashed request must not hold its row locks for ever
+    idle_in_transaction_session_timeout: 60_000,
+  });
   return new PrismaClient({ adapter });
+}
+
+// P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time.
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly/;
+
+/** Whether an error says the database could not be reached in time (a 503, not a 500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
 }

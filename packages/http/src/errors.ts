@@ -25,6 +25,12 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, de: 'payload_too_large', en_message: 'The request body is too large.', de_message: 'Der Anfrageinhalt ist zu groß.' },
   rate_limited: { status: 429, de: 'rate_limited', en_message: 'Too many requests.', de_message: 'Zu viele Anfragen.' },
   request_timeout: { status: 408, de: 'zeitueberschreitung', en_message: 'The request took too long to arrive.', de_message: 'Die Anfrage kam nicht rechtzeitig an.' },
+  service_unavailable: {
+    status: 503,
+    de: 'dienst_nicht_verfuegbar',
+    en_message: 'The service is briefly unavailable; try again shortly.',
+    de_message: 'Der Dienst ist kurz nicht verfügbar; bitte gleich noch einmal versuchen.',
+  },
   internal_error: { status: 500, de: 'interner_fehler', en_message: 'An unexpected error occurred.', de_message: 'Ein unerwarteter Fehler ist aufgetreten.' },
 } as const satisfies Record<string, CodeSpec>;
 

@@ -10,7 +10,12 @@ const MAX_ID_LENGTH = 100;
 export interface HttpPluginOptions {
   /** Which error dialect a request speaks; the property service answers `/leads/` in German. */
   dialectFor?: (url: string) => Dialect;
+  /** Errors that mean a dependency (database, queue) is briefly unreachable: 503 with `Retry-After`, not 500. */
+  isUnavailable?: (error: unknown) => boolean;
 }
+
+/** Seconds a client is asked to wait after a 503. */
+const RETRY_AFTER_SECONDS = '5';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,8 +74,11 @@ export const httpPlugin = fp<HttpPluginOptions>(
       sendError(request, reply, new ApiError('not_found', { message: `No route ${route}.`, messageDe: `Keine Route ${route}.` }));
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const apiError = toApiError(error, request);
-      if (apiError.status >= 500) request.log.error({ error: summariseError(error) }, 'unexpected error');
+      const apiError = options.isUnavailable?.(error)
+        ? new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS } })
+        : toApiError(error, request);
+      if (apiError.code === 'service_unavailable') request.log.warn({ error: summariseError(error) }, 'dependency unavailable');
+      else if (apiError.status >= 500) request.log.error({ error: summariseError(error) }, 'unexpected error');
       sendError(request, reply, apiError);
     });
   },

@@ -48,7 +48,7 @@ function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiD
  */
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options));
-  await app.register(httpPlugin, { dialectFor: options.dialectFor });
+  await app.register(httpPlugin, { dialectFor: options.dialectFor, isUnavailable: options.isUnavailable });
   app.addSchema(ErrorSchema);
   app.addSchema(FehlerSchema);
   await app.register(swagger, {

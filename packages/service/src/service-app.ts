@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Db, Environment, PrismaClient } from '@platform/db';
+import { isDatabaseUnavailable, type Db, type Environment, type PrismaClient } from '@platform/db';
 import { KeyVerifier, apiKeyRoutes, authPlugin, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
 import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
@@ -24,6 +24,8 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   keyCacheTtlMs?: number;
   /** The deployment's other services: a key of one of them is refused with its name. */
   neighbours?: readonly KeyOwner[];
+  /** Further errors that mean a dependency is briefly unreachable (the database's are known already). */
+  isUnavailable?: (error: unknown) => boolean;
 }
 
 /** What domain routes get from the wiring. */
@@ -59,6 +61,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   const app = await createApiServer({
     ...deps,
     dialectFor: options.dialectFor,
+    isUnavailable: (error) => isDatabaseUnavailable(error) || (deps.isUnavailable?.(error) ?? false),
     loggedQueryParameters: service.loggedQueryParameters,
     document: options.document,
     extraDocuments: extraApis.map((api) => api.document),
