@@ -43,8 +43,15 @@ export const httpPlugin = fp<HttpPluginOptions>(
       else parseJson(request, text, (error, value) => done(error ?? (text.includes('\\u0000') ? nulCharacterError(value) : null), value));
     });
     app.decorateRequest('dialect', 'en');
+    // While the server closes, requests still arriving on open connections get the usual 503 body
+    // and headers (Fastify's own closing answer has neither) and the connection is closed.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
     app.addHook('onRequest', async (request) => {
       request.dialect = dialectFor(request.url);
+      if (closing) throw new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' } });
       // Keys belong in the apikey header only; one in the URL is refused on every route.
       if (urlCarriesApiKey(request.url)) throw new ApiError('api_key_in_query');
     });

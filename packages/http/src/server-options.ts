@@ -115,7 +115,8 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
       }
       socket.destroy(error);
     },
-    return503OnClosing: true,
+    // answered by the http plugin instead, in the error shape with the security headers
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Malformed or over-long URLs never reach a route: answer them like an unknown record.
     frameworkErrors: (error, request, reply) => {
