@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+const TAG_BYTES = 16;
+
 /**
  * AES-256-GCM for signing secrets at rest: they must stay usable for signing, so they are
  * encrypted rather than hashed. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url).
@@ -23,8 +25,12 @@ export class SecretBox {
   decrypt(stored: string): string {
     const [version, iv, tag, ciphertext] = stored.split('.');
     if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('Unknown secret format.');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    // The full 16-byte tag only: GCM would otherwise accept a truncated tag (down to 4 bytes),
+    // which makes forging a ciphertext far easier.
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+    const authTag = Buffer.from(tag, 'base64url');
+    if (authTag.length !== TAG_BYTES) throw new Error('The secret\'s authentication tag is not 16 bytes.');
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
 }

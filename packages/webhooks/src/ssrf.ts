@@ -4,8 +4,8 @@ import { BlockList, isIP } from 'node:net';
 /**
  * Address ranges a webhook may never reach in production: loopback, private (RFC 1918),
  * link-local (cloud metadata 169.254.169.254), CGNAT, unique-local, multicast, documentation,
- * reserved and unspecified addresses. IPv4-mapped and NAT64 IPv6 addresses are judged by the
- * IPv4 address inside them.
+ * reserved and unspecified addresses. IPv6 addresses that carry an IPv4 address (IPv4-mapped,
+ * IPv4-compatible, IPv4-translated, 6to4 and NAT64) are judged by the IPv4 address inside them.
  */
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -39,16 +39,48 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) address. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1], 16);
-  const low = parseInt(hex[2], 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/** The 16 bytes of an IPv6 address (already known to be one: `isIP` said 6). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, ''); // a zone id does not change the address
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number);
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return all.flatMap((group) => {
+    const value = parseInt(group, 16);
+    return [value >> 8, value & 255];
+  });
+}
+
+/**
+ * The IPv4 addresses an IPv6 address may lead to, when it carries one: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), 6to4
+ * (2002:aabb:ccdd::/16), NAT64 (64:ff9b::/96) and local-use NAT64 (64:ff9b:1::/48, RFC 8215: the
+ * IPv4 address sits in the last 32 bits when a /96 prefix is used, around the `u` octet in the
+ * RFC 6052 /48 layout; where the form is ambiguous, both candidates are judged). Empty for any
+ * other address.
+ */
+function embeddedIpv4(address: string): string[] {
+  const b = ipv6Bytes(address);
+  const v4 = (...at: number[]) => at.map((i) => b[i]).join('.');
+  const zero = (from: number, to: number) => b.slice(from, to).every((byte) => byte === 0);
+  const starts = (...prefix: number[]) => prefix.every((byte, i) => b[i] === byte);
+  if (zero(0, 10) && ((b[10] === 0 && b[11] === 0) || (b[10] === 0xff && b[11] === 0xff))) return [v4(12, 13, 14, 15)];
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return [v4(12, 13, 14, 15)];
+  if (starts(0x00, 0x64, 0xff, 0x9b) && zero(4, 12)) return [v4(12, 13, 14, 15)];
+  if (starts(0x00, 0x64, 0xff, 0x9b, 0x00, 0x01)) {
+    if (zero(6, 12)) return [v4(12, 13, 14, 15)];
+    if (zero(11, 16)) return [v4(6, 7, 9, 10)];
+    return [v4(12, 13, 14, 15), v4(6, 7, 9, 10)];
+  }
+  if (starts(0x20, 0x02)) return [v4(2, 3, 4, 5)];
+  return [];
 }
 
 export function isBlockedAddress(address: string): boolean {
@@ -57,7 +89,7 @@ export function isBlockedAddress(address: string): boolean {
   if (family === 4) return blocked.check(bare, 'ipv4');
   if (family === 6) {
     const inner = embeddedIpv4(bare);
-    return inner ? blocked.check(inner, 'ipv4') : blocked.check(bare, 'ipv6');
+    return inner.length > 0 ? inner.some((v4) => blocked.check(v4, 'ipv4')) : blocked.check(bare, 'ipv6');
   }
   return true; // not an address at all: refuse rather than guess
 }

@@ -53,6 +53,34 @@ describe('SSRF guard (production configuration)', () => {
     expect(await checkTargetUrl('file:///etc/passwd', sandbox)).toMatch(/http or https/);
   });
 
+  it.each([
+    ['IPv4-compatible, hex', 'https://[::7f00:1]/hook'],
+    ['IPv4-compatible, dotted', 'https://[::127.0.0.1]/hook'],
+    ['IPv4-compatible, private', 'https://[::a00:1]/hook'],
+    ['IPv4-translated', 'https://[::ffff:0:7f00:1]/hook'],
+    ['6to4 of loopback', 'https://[2002:7f00:1::]/hook'],
+    ['6to4 of the metadata address', 'https://[2002:a9fe:a9fe::1]/hook'],
+    ['NAT64 well-known prefix', 'https://[64:ff9b::7f00:1]/hook'],
+    ['NAT64 well-known prefix, dotted', 'https://[64:ff9b::10.0.0.1]/hook'],
+    ['local-use NAT64, /96 form', 'https://[64:ff9b:1::7f00:1]/hook'],
+    ['local-use NAT64, RFC 6052 /48 layout', 'https://[64:ff9b:1:7f00:0:100::]/hook'],
+  ])('judges an IPv6 address by the IPv4 address inside it: refuses %s (%s)', async (_kind, url) => {
+    expect(await checkTargetUrl(url, production, fakeDns({}))).toMatch(/private, loopback or reserved/);
+  });
+
+  it.each(['::808:808', '2002:808:808::1', '64:ff9b::808:808', '64:ff9b:1::808:808', '64:ff9b::8.8.8.8', '::ffff:8.8.8.8'])(
+    'allows %s: the IPv4 address inside is public',
+    (address) => {
+      expect(isBlockedAddress(address)).toBe(false);
+    },
+  );
+
+  it('refuses a host name whose DNS answer is such an IPv6 address', async () => {
+    const dns = fakeDns({ 'sixtofour.example': ['2002:7f00:1::1'], 'nat64.example': ['64:ff9b:1::a9fe:a9fe'] });
+    expect(await checkTargetUrl('https://sixtofour.example/hook', production, dns)).toMatch(/resolves to/);
+    expect(await checkTargetUrl('https://nat64.example/hook', production, dns)).toMatch(/resolves to/);
+  });
+
   it('classifies addresses', () => {
     expect(isBlockedAddress('8.8.8.8')).toBe(false);
     expect(isBlockedAddress('2606:4700::1111')).toBe(false);
@@ -76,5 +104,11 @@ describe('guardedLookup (used for the connection itself)', () => {
   it('fails when a rebinding answer holds only blocked addresses', async () => {
     const { error } = await lookup('rebind.example', { 'rebind.example': ['10.0.0.5'] });
     expect(error?.code).toBe('EBLOCKED');
+  });
+
+  it('drops IPv6 addresses that carry a blocked IPv4 address', async () => {
+    const { error, address } = await lookup('embedded.example', { 'embedded.example': ['::7f00:1', '2002:7f00:1::', '64:ff9b:1::7f00:1', '2606:4700::1111'] });
+    expect(error).toBeNull();
+    expect(address).toEqual([{ address: '2606:4700::1111', family: 6 }]);
   });
 });
