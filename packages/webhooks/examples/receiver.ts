@@ -1,5 +1,5 @@
-// A complete webhook receiver for integrators: verify the signature over the raw bytes, answer
-// 202 at once, drop repeated event ids (kept for seven days), process asynchronously.
+// A complete webhook receiver for integrators: refuse bodies over 1 MiB, verify the signature over
+// the raw bytes, answer 202 at once, drop repeated event ids (kept for seven days), process asynchronously.
 import { createServer, type Server } from 'node:http';
 import { verifySignature } from '@platform/webhooks'; // or copy src/signature.ts: it needs only node:crypto
 
@@ -11,6 +11,7 @@ export interface WebhookEvent {
 }
 
 const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
+const MAX_BODY_BYTES = 1024 * 1024; // deliveries are a few KiB; never buffer what a stranger sends without limit
 
 export function createReceiver(options: {
   /** Your signing secret(s); during a rotation list the new and the old one. */
@@ -22,8 +23,21 @@ export function createReceiver(options: {
   const header = options.signatureHeader ?? 'x-service-signature';
   const seen = new Map<string, number>(); // event id → forget after; use Redis or a table when you run several instances
   return createServer((req, res) => {
+    const tooLarge = () => {
+      // Answer and close: the rest of the body is neither read nor kept.
+      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('payload too large', () => req.destroy());
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data').removeAllListeners('end').pause();
+        return tooLarge();
+      }
+      chunks.push(chunk);
+    });
     req.on('end', () => {
       const raw = Buffer.concat(chunks); // the exact bytes: re-serialised JSON would not verify
       const check = verifySignature(raw, req.headers[header] as string | undefined, options.secrets, { toleranceSeconds: 300 });
