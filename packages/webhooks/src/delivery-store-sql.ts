@@ -1,5 +1,5 @@
 import type { PrismaClient, Service } from '@platform/db';
-import { Batcher } from './batcher.js';
+import { BatchItemError, Batcher } from './batcher.js';
 
 export interface DeliveryRow {
   id: string;
@@ -10,6 +10,7 @@ export interface DeliveryRow {
   url: string;
   service: Service;
   endpoint_status: string;
+  endpoint_deleted: boolean;
   secret_encrypted: string;
   previous_secret_encrypted: string | null;
   previous_secret_expires_at: Date | null;
@@ -34,7 +35,7 @@ export interface AttemptRecord {
 async function loadMany(db: PrismaClient, ids: string[]): Promise<(DeliveryRow | undefined)[]> {
   const rows = await db.$queryRaw<DeliveryRow[]>`
     SELECT d.id, d.status::text AS status, e.type, e.payload, ep.id AS endpoint_id, ep.url, ep.service::text AS service,
-           ep.status::text AS endpoint_status, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since
+           ep.status::text AS endpoint_status, ep.deleted_at IS NOT NULL AS endpoint_deleted, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since
     FROM webhook_deliveries d
     JOIN outbox_events e ON e.id = d.event_id
     JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
@@ -44,11 +45,26 @@ async function loadMany(db: PrismaClient, ids: string[]): Promise<(DeliveryRow |
 }
 
 /**
- * The attempts, delivery updates and endpoint updates of a batch in one statement. Per endpoint:
+ * The attempts of a batch in one statement. Should it fail, the records are stored one by one,
+ * so that a record the database refuses fails its own delivery only, never the deliveries of
+ * other endpoints and accounts that happened to share its batch (they would be sent again).
+ */
+async function recordMany(db: PrismaClient, records: AttemptRecord[]): Promise<(void | BatchItemError)[]> {
+  try {
+    await recordStatement(db, records);
+    return records.map(() => undefined);
+  } catch (error) {
+    if (records.length === 1) throw error;
+    return Promise.all(records.map((record) => recordStatement(db, [record]).then(() => undefined, (failure: unknown) => new BatchItemError(failure))));
+  }
+}
+
+/**
+ * The attempts, delivery updates and endpoint updates of records in one statement. Per endpoint:
  * a success clears the failure window (and touches `last_success_at` at most once a second);
  * otherwise the window starts at the first failure.
  */
-async function recordMany(db: PrismaClient, records: AttemptRecord[]): Promise<void[]> {
+async function recordStatement(db: PrismaClient, records: AttemptRecord[]): Promise<void> {
   const col = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
   await db.$executeRaw`
     WITH input AS (
@@ -76,7 +92,6 @@ async function recordMany(db: PrismaClient, records: AttemptRecord[]): Promise<v
     WHERE ep.id = x.endpoint_id
       AND ((x.ok AND (ep.failing_since IS NOT NULL OR ep.last_success_at IS NULL OR ep.last_success_at < x.at - interval '1 second'))
         OR (NOT x.ok AND ep.failing_since IS NULL))`;
-  return records.map(() => undefined);
 }
 
 /** The rare pause: its own statement, so a batch never mixes a pause with other outcomes. */

@@ -6,7 +6,7 @@ import { DELIVERY_TIMEOUT_MS, PAUSE_AFTER_MS, RETRY_DELAYS_MS, retryDelay } from
 import type { SecretBox } from './secret-box.js';
 import { signatureHeader } from './signature.js';
 import { recordPause, storeFor, type AttemptRecord } from './delivery-store-sql.js';
-import { guardedLookup, type SsrfPolicy } from './ssrf.js';
+import { guardedLookup, type Resolver, type SsrfPolicy } from './ssrf.js';
 
 export interface DeliveryDeps {
   db: PrismaClient;
@@ -22,10 +22,13 @@ export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'held' | 'skipp
 
 const EXCERPT_BYTES = 512;
 
-/** The HTTP client of deliveries: every connection goes to an address the SSRF guard checked. */
-export function deliveryDispatcher(policy: SsrfPolicy): Agent {
+/**
+ * The HTTP client of deliveries: every connection goes to an address the SSRF guard checked.
+ * `resolver` replaces the system's DNS (tests; the same one the registration check uses).
+ */
+export function deliveryDispatcher(policy: SsrfPolicy, options: { resolver?: Resolver } = {}): Agent {
   return new Agent({
-    connect: { lookup: guardedLookup(policy) as never, timeout: DELIVERY_TIMEOUT_MS },
+    connect: { lookup: guardedLookup(policy, options.resolver) as never, timeout: DELIVERY_TIMEOUT_MS },
     headersTimeout: DELIVERY_TIMEOUT_MS,
     bodyTimeout: DELIVERY_TIMEOUT_MS,
   });
@@ -46,14 +49,16 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
       dispatcher: deps.dispatcher,
       signal: AbortSignal.timeout(deps.timeoutMs ?? DELIVERY_TIMEOUT_MS),
     });
-    let excerpt = '';
+    const chunks: Buffer[] = [];
+    let length = 0;
     for await (const chunk of res.body) {
-      excerpt += chunk.toString();
-      if (excerpt.length >= EXCERPT_BYTES) break; // the rest is not read
+      chunks.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
+      if (length >= EXCERPT_BYTES) break; // the rest is not read
     }
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     const errorClass = ok ? null : res.statusCode >= 300 && res.statusCode < 400 ? 'redirect' : 'http_status';
-    return { statusCode: res.statusCode, errorClass, excerpt: excerpt.slice(0, EXCERPT_BYTES) || null };
+    return { statusCode: res.statusCode, errorClass, excerpt: responseExcerpt(Buffer.concat(chunks)) };
   } catch (error) {
     const err = error as { name?: string; code?: string; cause?: { code?: string } };
     const code = err.code ?? err.cause?.code;
@@ -67,6 +72,15 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
   }
 }
 
+/**
+ * The stored excerpt of a response body: its first 512 bytes as text that PostgreSQL accepts
+ * whatever the receiver sent. Invalid UTF-8 and NUL (which a text column refuses) become U+FFFD;
+ * a character cut at the byte limit is left out. Null for an empty body.
+ */
+export function responseExcerpt(body: Buffer): string | null {
+  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body.subarray(0, EXCERPT_BYTES), { stream: true });
+  return text.replaceAll('\u0000', '\uFFFD') || null;
+}
 
 /** Decrypted secrets by ciphertext: decrypting once per endpoint and rotation is enough. */
 const secretCache = new Map<string, string>();
@@ -89,7 +103,7 @@ function decryptCached(box: SecretBox, ciphertext: string): string {
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
   const store = storeFor(deps.db);
   const delivery = await store.load.call(deliveryId);
-  if (!delivery || delivery.status !== 'pending') return 'skipped';
+  if (!delivery || delivery.status !== 'pending' || delivery.endpoint_deleted) return 'skipped'; // a deleted endpoint's deliveries are removed by the sweep
   if (delivery.endpoint_status === 'paused') {
     await deps.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'held', next_attempt_at: null, updated_at: deps.now() } });
     return 'held';

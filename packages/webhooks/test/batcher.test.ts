@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../src/batcher.js';
+import { BatchItemError, Batcher } from '../src/batcher.js';
 
 describe('Batcher', () => {
   it('serves concurrent calls with one run, each caller getting its own result', async () => {
@@ -22,5 +22,17 @@ describe('Batcher', () => {
     const results = await Promise.allSettled([batcher.call(1), batcher.call(2), batcher.call(99), batcher.call(4)]);
     expect(calls).toBe(2);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+  });
+});
+
+describe('Batcher with per-caller failures', () => {
+  it('rejects only the callers whose place holds a BatchItemError', async () => {
+    const batcher = new Batcher<number, number>(async (inputs) => inputs.map((n) => (n < 0 ? new BatchItemError(new Error(`bad ${n}`)) : n)));
+    const results = await Promise.allSettled([batcher.call(1), batcher.call(-2), batcher.call(3)]);
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason: new Error('bad -2') },
+      { status: 'fulfilled', value: 3 },
+    ]);
   });
 });

@@ -34,15 +34,16 @@ export async function startPipeline() {
     tenant,
     clock,
     deps,
-    startWorker(options: { lockDurationMs?: number; stalledIntervalMs?: number } = {}) {
-      const worker = startDeliveryWorker(deps, { connection: redis.connection, prefix: redis.prefix, ...options });
+    /** A delivery worker; `deps` replace parts of the pipeline's (e.g. short retry delays). */
+    startWorker(options: { lockDurationMs?: number; stalledIntervalMs?: number } = {}, overrides: Partial<DeliveryDeps> = {}) {
+      const worker = startDeliveryWorker({ ...deps, ...overrides }, { connection: redis.connection, prefix: redis.prefix, ...options });
       workers.push(worker);
       return worker;
     },
-    async addEndpoint(url: string, events: string[] = ['property.created']) {
+    async addEndpoint(url: string, events: string[] = ['property.created'], accountId = tenant.accountId) {
       const secret = generateSigningSecret();
       const endpoint = await db.prisma.webhookEndpoint.create({
-        data: { id: newId('whk'), account_id: tenant.accountId, service: 'property', url, events, secret_encrypted: secrets.encrypt(secret) },
+        data: { id: newId('whk'), account_id: accountId, service: 'property', url, events, secret_encrypted: secrets.encrypt(secret) },
       });
       return { ...endpoint, secret };
     },
