@@ -1,6 +1,19 @@
 export * from './client.js';
 export { newId } from './ids.js';
-export { startEmbeddedPostgres, type EmbeddedDatabase, type EmbeddedOptions } from './embedded.js';
+export {
+  startEmbeddedPostgres,
+  embeddedUrl,
+  embeddedServerOf,
+  closedAncestor,
+  EmbeddedPostgresError,
+  EmbeddedPostgresBusyError,
+  EMBEDDED_SUPERUSER,
+  type EmbeddedDatabase,
+  type EmbeddedOptions,
+  type EmbeddedRole,
+} from './embedded.js';
+export { ensureOwnedDatabase } from './owner-sql.js';
+export { scramSha256Verifier } from './scram.js';
 export { runMigrations, readMigrations, DEFAULT_MIGRATIONS_DIR, type Migration } from './migrate.js';
 export { lockOwnRow } from './lock-sql.js';
 export { inTransaction } from './transaction.js';
