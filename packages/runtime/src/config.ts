@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
@@ -147,14 +147,57 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
   return config;
 }
 
-/** Sandbox convenience: a secret generated once and kept in DATA_DIR, so keys survive restarts. */
-function sandboxSecret(dataDir: string, name: string, encoding: 'base64url' | 'hex' = 'base64url'): string {
-  const file = join(dataDir, 'sandbox-secrets.json');
-  mkdirSync(dataDir, { recursive: true });
-  const secrets = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
-  if (!secrets[name]) {
-    secrets[name] = randomBytes(32).toString(encoding);
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+/** The sandbox secrets of a data dir: generated values, readable by this OS user only (0600). */
+export const SANDBOX_SECRETS_FILE = 'sandbox-secrets.json';
+
+/**
+ * Sandbox convenience: a secret generated once and kept in `DATA_DIR/sandbox-secrets.json` (0600),
+ * so keys survive restarts and the embedded database and Redis keep their passwords. Processes
+ * that start at the same time (`pnpm start`, `pnpm cli`) get the same value: the file is written
+ * under a lock, atomically. Deleting an entry rotates it at the next start (see README).
+ */
+export function sandboxSecret(dataDir: string, name: string, encoding: 'base64url' | 'hex' = 'base64url'): string {
+  const file = join(dataDir, SANDBOX_SECRETS_FILE);
+  const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {});
+  if (existsSync(file) && statSync(file).mode & 0o077) chmodSync(file, 0o600);
+  const known = read()[name];
+  if (known) return known;
+  // As root the embedded PostgreSQL runs as its own OS user, which must pass through DATA_DIR.
+  mkdirSync(dataDir, { recursive: true, mode: process.getuid?.() === 0 ? 0o711 : 0o700 });
+  return withLock(`${file}.lock`, () => {
+    const secrets = read();
+    if (!secrets[name]) {
+      secrets[name] = randomBytes(32).toString(encoding);
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+      chmodSync(temporary, 0o600);
+      renameSync(temporary, file);
+    }
+    return secrets[name];
+  });
+}
+
+/** Runs `fn` while holding `lockFile` (created exclusively; a lock older than 10 s is stale). */
+function withLock<T>(lockFile: string, fn: () => T): T {
+  const started = Date.now();
+  for (;;) {
+    try {
+      closeSync(openSync(lockFile, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lockFile).mtimeMs > 10_000) rmSync(lockFile, { force: true });
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() - started > 15_000) throw new Error(`Could not lock ${lockFile}; remove it if no other process is starting.`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
   }
-  return secrets[name];
+  try {
+    return fn();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
 }

@@ -1,7 +1,17 @@
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import { runMigrations, startEmbeddedPostgres } from '@platform/db';
-import type { Config } from './config.js';
+import {
+  EMBEDDED_SUPERUSER,
+  EmbeddedPostgresBusyError,
+  EmbeddedPostgresError,
+  embeddedServerOf,
+  embeddedUrl,
+  ensureOwnedDatabase,
+  runMigrations,
+  startEmbeddedPostgres,
+  type EmbeddedRole,
+} from '@platform/db';
+import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
 
 export interface ResolvedDatabase {
   url: string;
@@ -9,7 +19,24 @@ export interface ResolvedDatabase {
   close(): Promise<void>;
 }
 
+/** The database cannot be opened; the message says why and what to do, in one line. */
+export class DatabaseUnavailableError extends Error {}
+
 const DATABASE = 'platform';
+
+/**
+ * The role the services, the CLI and the migrations use on the embedded server: it owns the
+ * `platform` database and its schema, and is not a superuser.
+ */
+export const EMBEDDED_APP_ROLE = 'platform';
+
+/** The embedded server's credentials, generated on first use into `DATA_DIR/sandbox-secrets.json`. */
+export function embeddedPostgresCredentials(dataDir: string): { superuser: EmbeddedRole; app: EmbeddedRole } {
+  return {
+    superuser: { name: EMBEDDED_SUPERUSER, password: sandboxSecret(dataDir, 'embedded_postgres_superuser_password') },
+    app: { name: EMBEDDED_APP_ROLE, password: sandboxSecret(dataDir, 'embedded_postgres_app_password') },
+  };
+}
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolvePromise) => {
@@ -22,40 +49,91 @@ function isListening(port: number): Promise<boolean> {
   });
 }
 
+async function waitUntilListening(port: number, timeoutMs: number): Promise<boolean> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await isListening(port)) return true;
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+  }
+  return false;
+}
+
 /**
  * The database of `pnpm start` and `pnpm cli`: `DATABASE_URL` when set, else the embedded
- * PostgreSQL under DATA_DIR (reused when `pnpm start` already runs it). Migrations run first.
+ * PostgreSQL under DATA_DIR (reused when `pnpm start` already runs it), as the application role.
+ * Migrations run first.
  */
 export async function openDatabase(config: Config, options: { migrate?: boolean; log?: (line: string) => void } = {}): Promise<ResolvedDatabase> {
-  let url = config.databaseUrl;
-  let close = async () => {};
-  if (!url) {
-    const port = config.embeddedPostgresPort;
-    const embeddedUrl = `postgresql://postgres:postgres@127.0.0.1:${port}`;
-    if (!(await isListening(port))) {
-      // serve() stops it last, after in-flight requests and delivery attempts have finished.
-      const server = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'postgres'), port, persistent: true, stopOnSignals: false });
-      close = () => server.stop();
-      options.log?.(`embedded PostgreSQL started on port ${port} (data in ${join(config.dataDir, 'postgres')})`);
-    }
-    await ensureDatabase(`${embeddedUrl}/postgres`, DATABASE);
-    url = `${embeddedUrl}/${DATABASE}`;
-  }
+  const { url, close } = config.databaseUrl ? { url: config.databaseUrl, close: async () => {} } : await openEmbedded(config, options.log);
   if (options.migrate !== false) {
-    const applied = await runMigrations(url);
-    if (applied.length > 0) options.log?.(`applied migrations: ${applied.join(', ')}`);
+    try {
+      const applied = await runMigrations(url);
+      if (applied.length > 0) options.log?.(`applied migrations: ${applied.join(', ')}`);
+    } catch (error) {
+      await close();
+      throw error;
+    }
   }
   return { url, close };
 }
 
-async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
+async function openEmbedded(config: Config, log?: (line: string) => void): Promise<ResolvedDatabase> {
+  const port = config.embeddedPostgresPort;
+  const dataDir = join(config.dataDir, 'postgres');
+  const credentials = embeddedPostgresCredentials(config.dataDir);
+  let close = async () => {};
+  let started = false;
+  if (!(await isListening(port))) {
+    const holder = embeddedServerOf(dataDir);
+    if (holder && holder.port === port) {
+      // Another process (pnpm start, pnpm cli) is starting it right now.
+      if (!(await waitUntilListening(port, 30_000))) {
+        throw new DatabaseUnavailableError(`The embedded database in ${dataDir} is held by process ${holder.pid} but does not accept connections on port ${port}; stop that process and try again.`);
+      }
+    } else {
+      try {
+        // serve() stops it last, after in-flight requests and delivery attempts have finished.
+        const server = await startEmbeddedPostgres({
+          dataDir,
+          port,
+          superuserPassword: credentials.superuser.password,
+          roles: [credentials.app],
+          persistent: true,
+          stopOnSignals: false,
+        });
+        close = () => server.stop();
+        started = true;
+        log?.(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${dataDir}; passwords in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
+      } catch (error) {
+        throw explain(error);
+      }
+    }
   }
+  try {
+    await ensureOwnedDatabase(embeddedUrl(port, 'postgres', credentials.superuser), DATABASE, EMBEDDED_APP_ROLE);
+  } catch (error) {
+    await close();
+    const code = (error as { code?: string }).code;
+    if (code === '28P01' || code === '28000') {
+      throw new DatabaseUnavailableError(
+        `The PostgreSQL on port ${port} does not accept the credentials in ${join(config.dataDir, SANDBOX_SECRETS_FILE)}: it is the database of another DATA_DIR, another server, or one started by an older version; stop the process that runs it and start again, or set EMBEDDED_PG_PORT to a free port.`,
+      );
+    }
+    if (!started) {
+      throw new DatabaseUnavailableError(`Port ${port} is in use, but not by the embedded database of ${config.dataDir} (${(error as Error).message}); stop what listens there or set EMBEDDED_PG_PORT to a free port.`);
+    }
+    throw error;
+  }
+  return { url: embeddedUrl(port, DATABASE, credentials.app), close };
+}
+
+function explain(error: unknown): unknown {
+  if (error instanceof EmbeddedPostgresBusyError) {
+    return new DatabaseUnavailableError(
+      `The embedded database in ${error.dataDir} is already running on port ${error.port} (pid ${error.pid}), started with other settings: set EMBEDDED_PG_PORT=${error.port} to use it, or stop that process first.`,
+      { cause: error },
+    );
+  }
+  if (error instanceof EmbeddedPostgresError) return new DatabaseUnavailableError(error.message.replaceAll('\n', ' '), { cause: error });
+  return error;
 }

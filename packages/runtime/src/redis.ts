@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
 
 export interface ResolvedRedis {
   url: string;
@@ -23,18 +23,27 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+/** The local redis-server's password, generated on first use into `DATA_DIR/sandbox-secrets.json`. */
+export function localRedisPassword(dataDir: string): string {
+  return sandboxSecret(dataDir, 'embedded_redis_password');
+}
+
 /**
  * `REDIS_URL` when set; else a local redis-server child process (AOF on, noeviction, data under
- * DATA_DIR/redis), reused when `pnpm start` already runs it.
+ * DATA_DIR/redis), reused when `pnpm start` already runs it. The local one listens on 127.0.0.1
+ * and requires the password from the sandbox secrets (other OS users reach 127.0.0.1 too).
  */
 export async function openRedis(config: Config, log: (line: string) => void = () => {}): Promise<ResolvedRedis> {
   let url = config.redisUrl;
   let child: ChildProcess | undefined;
   if (!url) {
-    url = `redis://127.0.0.1:${config.redisPort}`;
+    const password = localRedisPassword(config.dataDir);
+    url = `redis://:${encodeURIComponent(password)}@127.0.0.1:${config.redisPort}`;
     if (!(await listening(config.redisPort))) {
-      child = await startRedisServer(join(config.dataDir, 'redis'), config.redisPort);
-      log(`local redis-server started on port ${config.redisPort} (data in ${join(config.dataDir, 'redis')})`);
+      child = await startRedisServer(join(config.dataDir, 'redis'), config.redisPort, password);
+      log(`local redis-server started on 127.0.0.1:${config.redisPort} (data in ${join(config.dataDir, 'redis')}; password in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
+    } else {
+      await checkLocalRedis(config, password);
     }
   }
   const parsed = new URL(url);
@@ -56,10 +65,53 @@ export async function openRedis(config: Config, log: (line: string) => void = ()
   };
 }
 
-async function startRedisServer(dir: string, port: number): Promise<ChildProcess> {
-  mkdirSync(dir, { recursive: true });
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--save', ''];
-  const child = spawn('redis-server', args, { stdio: 'ignore' });
+/** Something listens on REDIS_PORT already: it must be the local Redis of this DATA_DIR, with its password. */
+async function checkLocalRedis(config: Config, password: string): Promise<void> {
+  const ping = async (withPassword?: string): Promise<string> => {
+    const client = new Redis({ host: '127.0.0.1', port: config.redisPort, password: withPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      return await client.ping();
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      client.disconnect();
+    }
+  };
+  const problem =
+    (await ping()) === 'PONG'
+      ? 'it requires no password'
+      : await ping(password).then((answer) => (answer === 'PONG' ? undefined : answer));
+  if (problem) {
+    throw new RedisUnavailableError(
+      `Port ${config.redisPort} is in use, but not by the local Redis of ${config.dataDir} (${problem}): it may be one started by an older version or for another DATA_DIR; stop it, or set REDIS_PORT to a free port.`,
+    );
+  }
+}
+
+/** A value for redis.conf (double-quoted; backslash and quote escaped). */
+const confValue = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+async function startRedisServer(dir: string, port: number, password: string): Promise<ChildProcess> {
+  // The AOF holds the queued jobs: this user's only (also a dir made by an older version).
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  // The configuration goes in on stdin: a password in the arguments would be visible to every
+  // user in the process list, and a config file would be one more copy of it.
+  const conf = [
+    `port ${port}`,
+    'bind 127.0.0.1',
+    'protected-mode yes',
+    `requirepass ${confValue(password)}`,
+    `dir ${confValue(dir)}`,
+    'appendonly yes',
+    'maxmemory-policy noeviction',
+    'save ""',
+  ].join('\n');
+  const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  child.stdin!.on('error', () => {}); // not found, or exited at once: reported below
+  child.stdin!.end(`${conf}\n`);
   // Also on an abrupt exit (a second Ctrl-C skips the graceful close): never leave it orphaned.
   process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
   type WebhookInfrastructure,
 } from '@platform/webhooks';
 import { ConfigError, loadConfig, type Config, type ServiceSettingsSpec } from './config.js';
-import { openDatabase } from './database.js';
+import { DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
 
@@ -75,7 +75,16 @@ export interface ServeOptions {
 export async function serve({ listen: entries = [], worker: workerServices }: ServeOptions): Promise<void> {
   const known = [...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values()];
   const config = configOrExit(known);
-  const database = await openDatabase(config, { log });
+  let database: ResolvedDatabase;
+  try {
+    database = await openDatabase(config, { log });
+  } catch (error) {
+    if (error instanceof DatabaseUnavailableError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   let redis;
   try {
     redis = await openRedis(config, log);

@@ -1,10 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type ServiceSettingsSpec } from '../src/config.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, sandboxSecret, type ServiceSettingsSpec } from '../src/config.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'config-'));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const dir = () => {
+  const made = mkdtempSync(join(tmpdir(), 'config-'));
+  dirs.push(made);
+  return made;
+};
 
 /** Two services as their descriptors declare port and settings (packages know no app's names). */
 const SERVICES = [
@@ -47,5 +55,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32) }, dir())).toThrow(/WEBHOOK_SECRET_KEY is required/);
     expect(loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), WEBHOOK_SECRET_KEY: 'a'.repeat(64) }, dir()).apiKeyPepper).toBe('p'.repeat(32));
     expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), WEBHOOK_SECRET_KEY: 'a'.repeat(64), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, dir())).toThrow(/refused in production/);
+  });
+
+  it('keeps the sandbox secrets in DATA_DIR, readable by this OS user only', () => {
+    const dataDir = join(dir(), 'data');
+    const pepper = loadConfig({ DATA_DIR: dataDir }, dir()).apiKeyPepper;
+    const file = join(dataDir, 'sandbox-secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dataDir).mode & 0o777).toBe(process.getuid?.() === 0 ? 0o711 : 0o700);
+    const redis = sandboxSecret(dataDir, 'embedded_redis_password');
+    expect(sandboxSecret(dataDir, 'embedded_redis_password')).toBe(redis);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ api_key_pepper: pepper, embedded_redis_password: redis });
+    chmodSync(file, 0o644);
+    sandboxSecret(dataDir, 'embedded_redis_password');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
