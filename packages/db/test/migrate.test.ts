@@ -1,9 +1,21 @@
-import { cpSync, mkdtempSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync, appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIGRATIONS_DIR, readMigrations, runMigrations } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from '@platform/testkit';
+
+/** A copy of the migrations folder in a temp dir of its own, removed after the file's tests. */
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function copyOfMigrations(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  copies.push(dir);
+  cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+  return dir;
+}
 
 describe('migration runner', () => {
   let db: TestDatabase;
@@ -35,16 +47,14 @@ describe('migration runner', () => {
   });
 
   it('refuses to continue when an applied migration was edited', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+    const dir = copyOfMigrations();
     const [first] = readMigrations(dir);
     appendFileSync(join(dir, first.name, 'migration.sql'), '\n-- edited\n');
     await expect(runMigrations(db.url, dir)).rejects.toThrow(/modified after it was applied/);
   });
 
   it('rolls back a failing migration and applies nothing of it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+    const dir = copyOfMigrations();
     mkdirSync(join(dir, '99990101000000_broken'));
     writeFileSync(join(dir, '99990101000000_broken', 'migration.sql'), 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;');
     await expect(runMigrations(db.url, dir)).rejects.toThrow(/99990101000000_broken failed/);

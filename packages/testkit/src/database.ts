@@ -5,6 +5,7 @@ import { createPrisma, type PrismaClient } from '@platform/db';
 import { TEMPLATE_DATABASE, withDatabase } from './global-setup.js';
 
 export interface TestDatabase {
+  /** The database as the application role (not a superuser on the embedded server), as the apps connect. */
   url: string;
   prisma: PrismaClient;
   /** Runs SQL as the admin on this database (for assertions that look past the API). */
@@ -12,11 +13,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** The run's server as a superuser (or DATABASE_URL). */
 export function adminUrl(): string {
   return inject('databaseAdminUrl');
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = adminUrl()): Promise<T> {
+/** The run's server as the application role (or DATABASE_URL). */
+export function appUrl(): string {
+  return inject('databaseUrl');
+}
+
+async function connect<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -26,19 +33,22 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = adminUrl())
   }
 }
 
-/** A database of its own for one test file: migrated (a clone of the template) or empty. */
+/**
+ * A database of its own for one test file: migrated (a clone of the template) or empty, created
+ * by the application role, which therefore owns it (and the template's tables it inherits).
+ */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${options.empty ? 'template0' : `"${TEMPLATE_DATABASE}"`}`));
-  const url = withDatabase(adminUrl(), name);
+  await connect(appUrl(), (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${options.empty ? 'template0' : `"${TEMPLATE_DATABASE}"`}`));
+  const url = withDatabase(appUrl(), name);
   const prisma = createPrisma({ url, maxConnections: 5 });
   return {
     url,
     prisma,
-    query: (sql, params) => admin(async (c) => (await c.query(sql, params)).rows, url),
+    query: (sql, params) => connect(withDatabase(adminUrl(), name), async (c) => (await c.query(sql, params)).rows),
     drop: async () => {
       await prisma.$disconnect();
-      await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await connect(adminUrl(), (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
 }
