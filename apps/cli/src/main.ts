@@ -1,18 +1,25 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
-import { configOrExit, openDatabase, type ResolvedDatabase } from '@platform/runtime';
-import { runCli } from './run.js';
+import { configOrExit, DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from '@platform/runtime';
+import { runCli, type CliResult } from './run.js';
 import { SERVICES } from './services.js';
 
 let database: ResolvedDatabase | undefined;
 let db: PrismaClient | undefined;
 const config = configOrExit(SERVICES);
 
-const result = await runCli(process.argv.slice(2), async () => {
-  database = await openDatabase(config);
-  db = createPrisma({ url: database.url, maxConnections: 2 });
-  return { db, environment: config.environment, pepper: config.apiKeyPepper };
-});
+let result: CliResult;
+try {
+  result = await runCli(process.argv.slice(2), async () => {
+    database = await openDatabase(config);
+    db = createPrisma({ url: database.url, maxConnections: 2 });
+    return { db, environment: config.environment, pepper: config.apiKeyPepper };
+  });
+} catch (error) {
+  // The database cannot be opened (e.g. DATA_DIR's embedded one runs with other settings): one line, with what to do.
+  if (!(error instanceof DatabaseUnavailableError)) throw error;
+  result = { exitCode: 1, output: `Error: ${error.message}` };
+}
 await db?.$disconnect();
 await database?.close();
 (result.exitCode === 0 ? process.stdout : process.stderr).write(`${result.output}\n`);
