@@ -45,6 +45,7 @@ describe('a worker killed during an attempt', () => {
         TEST_SECRET_KEY: p.secretKey,
         TEST_REDIS_HOST: p.redis.connection.host,
         TEST_REDIS_PORT: String(p.redis.connection.port),
+        TEST_REDIS_PASSWORD: (p.redis.connection as { password?: string }).password ?? '',
         TEST_REDIS_PREFIX: p.redis.prefix,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
