@@ -1,20 +1,17 @@
 import type { PrismaClient } from '@platform/db';
-import type { Queue } from 'bullmq';
-import { requeueDelivery, type DeliveryJob } from './queue.js';
 
 /**
  * Resumes a paused endpoint: the 24 h window starts afresh and the deliveries held while it was
- * paused are sent again, each with its own schedule.
+ * paused become pending, each marked for a new job with its own schedule. Two statements in one
+ * transaction, whatever the number of held deliveries: the relay adds the jobs in batches
+ * (`enqueueRequestedDeliveries`). Returns the number of deliveries resumed.
  */
-export async function resumeEndpoint(db: PrismaClient, queue: Queue<DeliveryJob>, endpointId: string, now: Date): Promise<number> {
-  const held = await db.$transaction(async (tx) => {
-    await tx.webhookEndpoint.update({ where: { id: endpointId }, data: { status: 'active', paused_at: null, failing_since: null, updated_at: now } });
-    const rows = await tx.webhookDelivery.findMany({ where: { endpoint_id: endpointId, status: 'held' }, select: { id: true } });
-    await tx.webhookDelivery.updateMany({ where: { endpoint_id: endpointId, status: 'held' }, data: { status: 'pending', next_attempt_at: now, updated_at: now } });
-    return rows.map((r) => r.id);
-  });
-  for (const id of held) await requeueDelivery(queue, id);
-  return held.length;
+export async function resumeEndpoint(db: PrismaClient, endpointId: string, now: Date): Promise<number> {
+  const [, resumed] = await db.$transaction([
+    db.webhookEndpoint.update({ where: { id: endpointId }, data: { status: 'active', paused_at: null, failing_since: null, updated_at: now } }),
+    db.webhookDelivery.updateMany({ where: { endpoint_id: endpointId, status: 'held' }, data: { status: 'pending', next_attempt_at: now, requeue_at: now, updated_at: now } }),
+  ]);
+  return resumed.count;
 }
 
 /** Pauses an endpoint by hand: no attempts until it is resumed. */
@@ -22,3 +19,11 @@ export async function pauseEndpoint(db: PrismaClient, endpointId: string, now: D
   await db.webhookEndpoint.update({ where: { id: endpointId }, data: { status: 'paused', paused_at: now, updated_at: now } });
 }
 
+/**
+ * Deletes an endpoint for its tenant at once: hidden from every read, no new deliveries, no more
+ * attempts. Its deliveries and attempt logs are removed by the relay's sweep in batches
+ * (`purgeDeletedEndpoints`), then the row itself.
+ */
+export async function deleteEndpoint(db: PrismaClient, endpointId: string, now: Date): Promise<void> {
+  await db.webhookEndpoint.update({ where: { id: endpointId }, data: { deleted_at: now, updated_at: now } });
+}

@@ -4,11 +4,18 @@ export { headerNames, eventEmitter, type EventCatalogue, type EventDefinition, t
 export { SecretBox, generateSigningSecret } from './secret-box.js';
 export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS, retryDelay } from './schedule.js';
 export { recordEvent, type EventInput } from './outbox.js';
-export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, requeueDelivery, deliveryJobOptions, type DeliveryJob } from './queue.js';
-export { relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
-export { attemptDelivery, deliveryDispatcher, type DeliveryDeps, type DeliveryOutcome } from './delivery.js';
+export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, removeJob, requeueDelivery, deliveryJobOptions, type DeliveryJob } from './queue.js';
+export { relayOnce, enqueueRequestedDeliveries, requeueStaleDeliveries, failDelivery, type RelayDeps, type SweepResult } from './relay.js';
+export { attemptDelivery, deliveryDispatcher, responseExcerpt, type DeliveryDeps, type DeliveryOutcome } from './delivery.js';
 export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js';
-export { resumeEndpoint, pauseEndpoint } from './endpoint-ops.js';
+export { resumeEndpoint, pauseEndpoint, deleteEndpoint } from './endpoint-ops.js';
+export { purgeDeletedEndpoints } from './endpoint-sql.js';
 export { webhookRoutes } from './routes/plugin.js';
-export { createWebhookService, type WebhookInfrastructure, type WebhookServiceDeps } from './routes/service.js';
+export {
+  createWebhookService,
+  DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT,
+  DEFAULT_TEST_EVENTS_PER_MINUTE,
+  type WebhookInfrastructure,
+  type WebhookServiceDeps,
+} from './routes/service.js';
 export { pruneDeliveryHistory, DELIVERY_HISTORY_DAYS } from './history-sql.js';

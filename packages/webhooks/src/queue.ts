@@ -29,25 +29,30 @@ export async function enqueueDeliveries(queue: Queue<DeliveryJob>, deliveryIds: 
 }
 
 /**
- * Puts a delivery back on the queue with a fresh schedule (manual retry, resume): the old job
- * of the same id is removed first, as adding would otherwise be a no-op. A job that is running
- * is waited for (an attempt lasts at most a few seconds); false if it is still running then.
+ * Removes the job of a delivery so that a new one can be added (adding with the same id would be
+ * a no-op). A job that is running is waited for (an attempt lasts at most a few seconds); false if
+ * it is still running after `waitMs`. True when no job of this id is left.
  */
-export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[], waitMs = 10_000): Promise<boolean> {
+export async function removeJob(queue: Queue<DeliveryJob>, deliveryId: string, waitMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const job = await queue.getJob(deliveryId);
-    if (!job) break;
+    if (!job) return true;
     if (!(await job.isActive())) {
       const removed = await job.remove().then(
         () => true,
         () => false, // it became active in between: wait for it like any running job
       );
-      if (removed) break;
+      if (removed) return true;
     }
-    if (Date.now() > deadline) return false;
+    if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Puts a delivery back on the queue with a fresh schedule (manual retry): false while its job is still running. */
+export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[], waitMs = 10_000): Promise<boolean> {
+  if (!(await removeJob(queue, deliveryId, waitMs))) return false;
   await enqueueDeliveries(queue, [deliveryId], delays);
   return true;
 }

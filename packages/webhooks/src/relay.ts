@@ -1,7 +1,8 @@
 import type { PrismaClient, Service } from '@platform/db';
 import { newId } from '@platform/db';
 import type { Queue } from 'bullmq';
-import { enqueueDeliveries, type DeliveryJob } from './queue.js';
+import { claimRequeueRequests } from './endpoint-sql.js';
+import { enqueueDeliveries, removeJob, type DeliveryJob } from './queue.js';
 import { claimOutboxEvents, type PendingEvent } from './relay-sql.js';
 
 export interface RelayDeps {
@@ -10,7 +11,6 @@ export interface RelayDeps {
   now: () => Date;
   batchSize?: number;
 }
-
 
 /**
  * Moves one batch of outbox events into deliveries (one per subscribed endpoint) and the
@@ -25,7 +25,7 @@ export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps):
     if (events.length === 0) return { eventCount: 0, deliveryIds: [] };
     const at = now();
     const endpoints = await tx.webhookEndpoint.findMany({
-      where: { OR: uniqueTenants(events).map(([account_id, service]) => ({ account_id, service })) },
+      where: { deleted_at: null, OR: uniqueTenants(events).map(([account_id, service]) => ({ account_id, service })) },
       select: { id: true, account_id: true, service: true, status: true, events: true },
     });
     const deliveries = events.flatMap((event) =>
@@ -59,15 +59,92 @@ function uniqueTenants(events: PendingEvent[]): [string, Service][] {
 }
 
 /**
- * Re-enqueues pending deliveries that should have been attempted a while ago (the process died
- * between commit and enqueue). Jobs that exist are left alone, so this never duplicates.
+ * Gives deliveries marked with `requeue_at` (the held deliveries of a resumed endpoint) a new job,
+ * one batch per call: a finished job of the same id is replaced, a waiting or delayed one is
+ * kept, a running one is looked at again on a later call. Returns the number of marks cleared.
  */
-export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, graceMs = 60_000): Promise<number> {
+export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batchSize = 500): Promise<number> {
+  const any = await db.webhookDelivery.findFirst({ where: { requeue_at: { not: null } }, select: { id: true } });
+  if (!any) return 0;
+  return db.$transaction(
+    async (tx) => {
+      const rows = await claimRequeueRequests(tx, batchSize);
+      const cleared: string[] = [];
+      const add: string[] = [];
+      await Promise.all(
+        rows.map(async (row) => {
+          if (row.status !== 'pending') return void cleared.push(row.id); // finished or held again meanwhile
+          const state = await queue.getJobState(row.id);
+          if (state === 'active') return; // being attempted: its outcome counts; looked at again later
+          if ((state === 'completed' || state === 'failed') && !(await removeJob(queue, row.id, 0))) return;
+          if (state === 'unknown' || state === 'completed' || state === 'failed') add.push(row.id);
+          cleared.push(row.id); // waiting or delayed jobs are kept: the delivery has its job
+        }),
+      );
+      await enqueueDeliveries(queue, add);
+      if (cleared.length > 0) await tx.webhookDelivery.updateMany({ where: { id: { in: cleared } }, data: { requeue_at: null } });
+      return cleared.length;
+    },
+    { timeout: 30_000 },
+  );
+}
+
+/**
+ * Marks a pending delivery `failed` with a reason (the worker's own errors used up its retry
+ * schedule). With `unchangedSince`, only if nobody changed the row since it was read.
+ */
+export async function failDelivery(db: PrismaClient, deliveryId: string, at: Date, reason: string, unchangedSince?: Date): Promise<boolean> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: { id: deliveryId, status: 'pending', ...(unchangedSince ? { updated_at: unchangedSince } : {}) },
+    data: { status: 'failed', next_attempt_at: null, failure_reason: reason.slice(0, 500), updated_at: at },
+  });
+  return count > 0;
+}
+
+export interface SweepResult {
+  /** Deliveries whose job was missing or finished: they got a new one. */
+  enqueued: number;
+  /** Deliveries whose job failed in BullMQ (no run left): marked `failed` with the reason. */
+  failed: number;
+}
+
+/**
+ * Repairs pending deliveries that should have been attempted a while ago, by the state of their
+ * job (job id = delivery id):
+ * - waiting, delayed or active: left alone (the job exists; adding again would be a no-op anyway);
+ * - missing (the process died between commit and enqueue, or Redis lost it): enqueued;
+ * - completed while the row is still pending: replaced by a new job;
+ * - failed (BullMQ used up the attempts on errors that were not delivery failures, e.g. the
+ *   database, or the job stalled too often): the delivery is marked `failed` with the reason,
+ *   never left pending unseen.
+ */
+export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, graceMs = 60_000): Promise<SweepResult> {
   const stale = await db.webhookDelivery.findMany({
-    where: { status: 'pending', next_attempt_at: { lt: new Date(now().getTime() - graceMs) } },
-    select: { id: true },
+    where: { status: 'pending', requeue_at: null, next_attempt_at: { lt: new Date(now().getTime() - graceMs) } },
+    select: { id: true, updated_at: true },
+    orderBy: { next_attempt_at: 'asc' },
     take: 1000,
   });
-  await enqueueDeliveries(queue, stale.map((d) => d.id));
-  return stale.length;
+  const states = await Promise.all(stale.map((d) => queue.getJobState(d.id)));
+  const enqueue: string[] = [];
+  let failed = 0;
+  for (const [i, delivery] of stale.entries()) {
+    const state = states[i];
+    if (state === 'unknown') {
+      enqueue.push(delivery.id);
+    } else if (state === 'completed' || state === 'failed') {
+      // The job finished before this read; only a row nobody changed since the first read is inconsistent.
+      const unchanged = await db.webhookDelivery.findFirst({ where: { id: delivery.id, status: 'pending', updated_at: delivery.updated_at }, select: { id: true } });
+      if (!unchanged) continue;
+      if (state === 'completed') {
+        if (await removeJob(queue, delivery.id, 0)) enqueue.push(delivery.id);
+        continue;
+      }
+      const job = await queue.getJob(delivery.id);
+      const reason = `The worker could not complete the delivery: ${job?.failedReason ?? 'its job failed'}.`;
+      if (await failDelivery(db, delivery.id, now(), reason, delivery.updated_at)) failed++;
+    }
+  }
+  await enqueueDeliveries(queue, enqueue);
+  return { enqueued: enqueue.length, failed };
 }

@@ -1,7 +1,8 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
+import { purgeDeletedEndpoints } from './endpoint-sql.js';
 import { DELIVERY_QUEUE, type DeliveryJob } from './queue.js';
-import { relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
+import { enqueueRequestedDeliveries, failDelivery, relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
 import { RETRY_DELAYS_MS } from './schedule.js';
 
 export interface WorkerOptions {
@@ -13,17 +14,37 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
 }
 
+/** A failed attempt: BullMQ runs the job again after the schedule's delay. */
+class DeliveryRetry extends Error {
+  constructor() {
+    super('delivery attempt failed; the next follows the retry schedule');
+    this.name = 'DeliveryRetry';
+  }
+}
+
 /**
  * The delivery worker: one attempt per job run; a failed attempt throws, and BullMQ runs the
- * job again after the schedule's delay (job id = delivery id, same event id every time).
+ * job again after the schedule's delay (job id = delivery id, same event id every time). Other
+ * errors (database, bookkeeping) are retried the same way; when they use up the last run, the
+ * delivery is marked `failed` with the reason (should that write fail too, the relay's sweep
+ * does it: see `requeueStaleDeliveries`).
  */
 export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions): Worker<DeliveryJob> {
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
   return new Worker<DeliveryJob>(
     DELIVERY_QUEUE,
     async (job) => {
-      const outcome = await attemptDelivery(deps, job.data.deliveryId, job.attemptsMade + 1);
-      if (outcome === 'retry') throw new Error('delivery attempt failed; the next follows the retry schedule');
+      let outcome;
+      try {
+        outcome = await attemptDelivery(deps, job.data.deliveryId, job.attemptsMade + 1);
+      } catch (error) {
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+          const reason = `The worker could not complete the delivery: ${error instanceof Error ? error.message : String(error)}`;
+          await failDelivery(deps.db, job.data.deliveryId, deps.now(), reason).catch(() => undefined);
+        }
+        throw error;
+      }
+      if (outcome === 'retry') throw new DeliveryRetry();
       return outcome;
     },
     {
@@ -37,7 +58,11 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
   );
 }
 
-/** Runs the relay until stopped: drains the outbox, then polls; repairs lost enqueues now and then. */
+/**
+ * Runs the relay until stopped: drains the outbox and the deliveries marked for a new job
+ * (resume), then polls; now and then repairs lost or failed jobs and removes deleted endpoints'
+ * history in batches.
+ */
 export function startRelay(deps: RelayDeps, options: { intervalMs?: number; sweepEveryMs?: number; onError?: (error: unknown) => void } = {}) {
   let running = true;
   let lastSweep = 0;
@@ -45,11 +70,13 @@ export function startRelay(deps: RelayDeps, options: { intervalMs?: number; swee
     while (running) {
       try {
         const moved = await relayOnce(deps);
+        const requeued = await enqueueRequestedDeliveries(deps);
         if (Date.now() - lastSweep > (options.sweepEveryMs ?? 30_000)) {
           lastSweep = Date.now();
           await requeueStaleDeliveries(deps);
+          await purgeDeletedEndpoints(deps.db);
         }
-        if (moved > 0) continue;
+        if (moved > 0 || requeued > 0) continue;
       } catch (error) {
         options.onError?.(error);
       }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptDelivery } from '../src/delivery.js';
 import { resumeEndpoint } from '../src/endpoint-ops.js';
 import { recordEvent } from '../src/outbox.js';
-import { relayOnce } from '../src/relay.js';
+import { enqueueRequestedDeliveries, relayOnce } from '../src/relay.js';
 import { startPipeline } from './pipeline.js';
 import { startReceiver, until } from '@platform/testkit';
 
@@ -49,7 +49,8 @@ describe('endpoint pause', () => {
 
     receiver.respond = (_r, res) => res.writeHead(202).end();
     const worker = p.startWorker();
-    expect(await resumeEndpoint(p.db.prisma, p.queue, endpoint.id, p.clock.now)).toBe(2);
+    expect(await resumeEndpoint(p.db.prisma, endpoint.id, p.clock.now)).toBe(2);
+    expect(await enqueueRequestedDeliveries({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now })).toBe(2); // the relay's part
     await until(async () => (await p.db.prisma.webhookDelivery.count({ where: { endpoint_id: endpoint.id, status: 'succeeded' } })) === 2);
     expect(receiver.received.length).toBe(requestsWhilePaused + 2);
     const resumed = await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });

@@ -14,7 +14,7 @@ import {
   WebhookSchema,
   bodySchemas,
 } from './schemas.js';
-import { createWebhookService, type WebhookServiceDeps } from './service.js';
+import { DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT, DEFAULT_TEST_EVENTS_PER_MINUTE, createWebhookService, type WebhookServiceDeps } from './service.js';
 
 const SCOPE_RULE = 'Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.';
 const tags = ['Webhooks'];
@@ -25,6 +25,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
   const webhooks = createWebhookService(deps);
   const { CreateWebhookSchema, UpdateWebhookSchema } = bodySchemas(deps.catalogue);
   const caller = (request: { auth: { accountId: string; scopes: ReadonlySet<string> } }) => request.auth;
+  const maxEndpoints = deps.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
+  const testEventsPerMinute = deps.testEventsPerMinute ?? DEFAULT_TEST_EVENTS_PER_MINUTE;
 
   app.post(
     '/webhooks',
@@ -32,7 +34,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'createWebhook',
-        description: `Registers an endpoint; the response carries \`signing_secret\` once. In production the url must be https and must not resolve to a private, loopback or link-local address. ${SCOPE_RULE}`,
+        description: `Registers an endpoint; the response carries \`signing_secret\` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most ${maxEndpoints} endpoints in this API; beyond, 422 \`validation_failed\`. ${SCOPE_RULE}`,
         body: CreateWebhookSchema,
         response: { 201: CreatedWebhookSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
       },
@@ -46,7 +48,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listWebhooks',
-        description: 'Endpoints of the account, newest first (never with secrets).',
+        description: 'Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).',
         querystring: PageQuerySchema,
         response: { 200: PageSchema(WebhookSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -81,7 +83,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'deleteWebhook',
-        description: `Deletes the endpoint and its delivery log. ${SCOPE_RULE}`,
+        description: `Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. ${SCOPE_RULE}`,
         params: WebhookParamsSchema,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -128,10 +130,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'testWebhook',
-        description: 'Sends a signed `webhook.test` event to this endpoint only.',
+        description: `Sends a signed \`webhook.test\` event to this endpoint only; at most ${testEventsPerMinute} per endpoint and minute, beyond that 429 \`rate_limited\` with \`Retry-After\` (seconds).`,
         params: WebhookParamsSchema,
         body: EmptyBodySchema,
-        response: { 202: TestEventSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
+        response: { 202: TestEventSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS, 429]) },
       },
     },
     async (request, reply) => reply.status(202).send(await webhooks.test(caller(request), request.params.webhookId)),

@@ -3,8 +3,9 @@ import { newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, cursorPage, notFound, validationError, type CursorCodec } from '@platform/http';
 import type { Queue } from 'bullmq';
 import type { EventCatalogue } from '../catalogue.js';
-import { pauseEndpoint, resumeEndpoint } from '../endpoint-ops.js';
-import { enqueueDeliveries, requeueDelivery, type DeliveryJob } from '../queue.js';
+import { deleteEndpoint, pauseEndpoint, resumeEndpoint } from '../endpoint-ops.js';
+import { lockEndpointRegistrations, takeTestEventSlot } from '../endpoint-sql.js';
+import { enqueueDeliveries, removeJob, type DeliveryJob } from '../queue.js';
 import { SECRET_OVERLAP_MS } from '../schedule.js';
 import { generateSigningSecret, type SecretBox } from '../secret-box.js';
 import { checkTargetUrl, type Resolver, type SsrfPolicy } from '../ssrf.js';
@@ -15,7 +16,14 @@ export interface WebhookInfrastructure {
   secrets: SecretBox;
   policy: SsrfPolicy;
   resolver?: Resolver;
+  /** Endpoints an account may register in one service (each event fans out to all of them); default 20. */
+  maxEndpointsPerAccount?: number;
+  /** Test events (`POST /v1/webhooks/{id}/test`) per endpoint and minute; default 5. */
+  testEventsPerMinute?: number;
 }
+
+export const DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT = 20;
+export const DEFAULT_TEST_EVENTS_PER_MINUTE = 5;
 
 export interface WebhookServiceDeps extends WebhookInfrastructure {
   db: PrismaClient;
@@ -36,6 +44,11 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, catalogue, service } = deps;
   const scopeOf = new Map(catalogue.map((e) => [e.type, e.scope]));
+  const maxEndpoints = deps.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
+  const testEventsPerMinute = deps.testEventsPerMinute ?? DEFAULT_TEST_EVENTS_PER_MINUTE;
+
+  /** The catalogue's event types whose data the key may not read: it manages no endpoint receiving one. */
+  const unreadableTypes = (caller: Caller) => catalogue.filter((e) => !caller.scopes.has(e.scope)).map((e) => e.type);
 
   function requireScopesFor(caller: Caller, events: readonly string[]): void {
     const missing = [...new Set(events.map((type) => scopeOf.get(type)).filter((s): s is string => !!s && !caller.scopes.has(s)))];
@@ -53,7 +66,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   }
 
   async function find(caller: Caller, id: string) {
-    const endpoint = await db.webhookEndpoint.findFirst({ where: { id, account_id: caller.accountId, service } });
+    const endpoint = await db.webhookEndpoint.findFirst({ where: { id, account_id: caller.accountId, service, deleted_at: null } });
     if (!endpoint) throw notFound('No webhook with this id.');
     requireScopesFor(caller, endpoint.events);
     return endpoint;
@@ -65,29 +78,45 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkUrl(body.url);
       const secret = generateSigningSecret();
       const at = deps.now();
-      const row = await db.webhookEndpoint.create({
-        data: {
-          id: newId('whk', at.getTime()),
-          account_id: caller.accountId,
-          service,
-          url: body.url,
-          events: body.events,
-          description: body.description ?? null,
-          secret_encrypted: deps.secrets.encrypt(secret),
-          created_at: at,
-          updated_at: at,
-        },
+      const row = await db.$transaction(async (tx) => {
+        await lockEndpointRegistrations(tx, caller.accountId, service);
+        const existing = await tx.webhookEndpoint.count({ where: { account_id: caller.accountId, service, deleted_at: null } });
+        if (existing >= maxEndpoints) {
+          throw new ApiError('validation_failed', {
+            message: `An account can register at most ${maxEndpoints} webhook endpoints, and this one has ${existing}; delete one (DELETE /v1/webhooks/{id}) before registering another.`,
+          });
+        }
+        return tx.webhookEndpoint.create({
+          data: {
+            id: newId('whk', at.getTime()),
+            account_id: caller.accountId,
+            service,
+            url: body.url,
+            events: body.events,
+            description: body.description ?? null,
+            secret_encrypted: deps.secrets.encrypt(secret),
+            created_at: at,
+            updated_at: at,
+          },
+        });
       });
       return { ...toWebhook(row), signing_secret: secret };
     },
 
+    /**
+     * Only the endpoints the key could manage (every event type they receive is readable with its
+     * scopes), filtered in the query so that pages stay full and cursors stay valid.
+     */
     list(caller: Caller, query: { limit: number; cursor?: string }) {
+      const unreadable = unreadableTypes(caller);
+      const manageable = unreadable.length > 0 ? { NOT: { events: { hasSome: unreadable } } } : {};
       return cursorPage({
         cursors: deps.cursors,
-        scope: `webhooks:${caller.accountId}:${service}`,
+        scope: `webhooks:${caller.accountId}:${service}${unreadable.length > 0 ? `:without:${unreadable.join(',')}` : ''}`,
         cursor: query.cursor,
         limit: query.limit,
-        fetch: (after, take) => db.webhookEndpoint.findMany({ where: { account_id: caller.accountId, service, ...after }, orderBy: NEWEST_FIRST, take }),
+        fetch: (after, take) =>
+          db.webhookEndpoint.findMany({ where: { account_id: caller.accountId, service, deleted_at: null, ...manageable, ...after }, orderBy: NEWEST_FIRST, take }),
         map: toWebhook,
       });
     },
@@ -105,14 +134,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         where: { id },
         data: { url: body.url, events: body.events, description: body.description, updated_at: at },
       });
-      if (body.status === 'active' && endpoint.status === 'paused') await resumeEndpoint(db, deps.queue, id, at);
+      if (body.status === 'active' && endpoint.status === 'paused') await resumeEndpoint(db, id, at); // the relay sends what was held
       if (body.status === 'paused' && endpoint.status === 'active') await pauseEndpoint(db, id, at);
       return toWebhook(await db.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
     },
 
+    /** Gone for the tenant at once; the relay's sweep removes the history in batches. */
     async remove(caller: Caller, id: string) {
       await find(caller, id);
-      await db.webhookEndpoint.delete({ where: { id } });
+      await deleteEndpoint(db, id, deps.now());
     },
 
     async deliveries(caller: Caller, id: string, query: { limit: number; cursor?: string; status?: 'pending' | 'succeeded' | 'failed' | 'held' }) {
@@ -138,13 +168,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint_id: id } });
       if (!delivery) throw notFound('No delivery with this id.');
       if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
+      // The old job goes first: should the process die before the new job is added, the row is
+      // pending without a job, which the relay's sweep repairs.
+      if (!(await removeJob(deps.queue, deliveryId))) throw new ApiError('conflict', { message: 'The delivery is being attempted right now.' });
       const at = deps.now();
-      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, updated_at: at } });
-      if (!(await requeueDelivery(deps.queue, deliveryId))) throw new ApiError('conflict', { message: 'The delivery is being attempted right now.' });
+      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, failure_reason: null, updated_at: at } });
+      await enqueueDeliveries(deps.queue, [deliveryId]);
       return toDelivery(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } } }));
     },
 
-    /** A signed `webhook.test` event for this endpoint only. */
+    /** A signed `webhook.test` event for this endpoint only; a few per minute (429 `rate_limited` with `Retry-After` beyond). */
     async test(caller: Caller, id: string) {
       const endpoint = await find(caller, id);
       if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
@@ -152,10 +185,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const eventId = newId('evt', at.getTime());
       const deliveryId = newId('dlv', at.getTime());
       const payload = JSON.stringify({ id: eventId, type: 'webhook.test', created_at: at.toISOString(), data: { webhook_id: id } });
-      await db.$transaction([
-        db.outboxEvent.create({ data: { id: eventId, account_id: caller.accountId, service, type: 'webhook.test', payload, created_at: at, relayed_at: at } }),
-        db.webhookDelivery.create({ data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, created_at: at, updated_at: at } }),
-      ]);
+      await db.$transaction(async (tx) => {
+        const slot = await takeTestEventSlot(tx, id, at, { limit: testEventsPerMinute, windowMs: 60_000 });
+        if (!slot.ok) {
+          throw new ApiError('rate_limited', {
+            message: `At most ${testEventsPerMinute} test events per minute and endpoint; try again in ${slot.retryAfterSeconds} s.`,
+            headers: { 'retry-after': String(slot.retryAfterSeconds) },
+          });
+        }
+        await tx.outboxEvent.create({ data: { id: eventId, account_id: caller.accountId, service, type: 'webhook.test', payload, created_at: at, relayed_at: at } });
+        await tx.webhookDelivery.create({ data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, created_at: at, updated_at: at } });
+      });
       await enqueueDeliveries(deps.queue, [deliveryId]);
       return { event_id: eventId, delivery_id: deliveryId };
     },
