@@ -16,6 +16,14 @@ import { ConfigError, loadConfig, type Config, type ServiceSettingsSpec } from '
 import { DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
+import { logError, processLogger } from './process-log.js';
+import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
+
+/**
+ * How long a graceful shutdown may take before the process exits anyway: longer than a request
+ * may take (the 30 s request timeout) plus a delivery attempt (5 s), so that none is cut off.
+ */
+export const SHUTDOWN_GRACE_MS = 40_000;
 
 export interface ServiceDeps {
   db: PrismaClient;
@@ -58,8 +66,6 @@ export function configOrExit(services: readonly ServiceSettingsSpec[] = []): Con
   }
 }
 
-const log = (line: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), msg: line }));
-
 export interface ServeOptions {
   /** The services to run, each on its port. */
   listen?: readonly ServiceEntry[];
@@ -75,6 +81,8 @@ export interface ServeOptions {
 export async function serve({ listen: entries = [], worker: workerServices }: ServeOptions): Promise<void> {
   const known = [...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values()];
   const config = configOrExit(known);
+  const logger = processLogger(config.logLevel);
+  const log = (line: string) => logger.info(line);
   let database: ResolvedDatabase;
   try {
     database = await openDatabase(config, { log });
@@ -103,31 +111,35 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
   };
   const apps: FastifyInstance[] = [];
-  const stoppers: (() => Promise<unknown>)[] = [];
-  closeWithGrace({ delay: 15_000 }, async ({ err, signal }) => {
-    if (err) console.error(err);
+  const stoppers: ShutdownStep[] = [];
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
+    if (err) logError(logger, err, 'stopping after an unexpected error');
     log(`shutting down (${signal ?? 'error'}): finishing in-flight requests and delivery attempts`);
-    for (const app of apps) await app.close();
-    for (const stop of stoppers) await stop();
-    await webhooks.queue.close();
-    await db.$disconnect();
-    await redis.close();
-    await database.close();
+    const steps: ShutdownStep[] = [
+      ...apps.map((app, i): ShutdownStep => [`service ${i + 1}`, () => app.close()]),
+      ...stoppers,
+      ['webhook queue', () => webhooks.queue.close()],
+      ['database client', () => db.$disconnect()],
+      ['redis', () => redis.close()],
+      ['database', () => database.close()],
+    ];
+    await runShutdownSteps(steps, (name, error) => logError(logger, error, `shutdown: closing the ${name} failed; going on with the rest`));
+    log('shut down');
   });
   if (workerServices) {
     const now = () => new Date();
-    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => log(`relay error: ${String(error)}`) });
+    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => logError(logger, error, 'relay error') });
     const worker = startDeliveryWorker(
       { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy) },
       { connection: redis.connection },
     );
-    worker.on('error', (error) => log(`delivery worker error: ${String(error)}`));
-    stoppers.push(() => relay.stop(), () => worker.close());
+    worker.on('error', (error) => logError(logger, error, 'delivery worker error'));
+    stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
     const scheduled = startScheduledJobs(db, redis.connection, jobs, log);
     await scheduled.ready;
-    stoppers.push(() => scheduled.stop());
+    stoppers.push(['scheduled jobs', () => scheduled.stop()]);
     const schedules = jobs.flatMap((j) => (j.schedule ? [`${j.name} (${j.schedule.pattern}, ${j.schedule.tz})`] : []));
     log(`scheduled jobs: ${schedules.join(', ')}`);
   }

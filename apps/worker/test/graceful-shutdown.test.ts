@@ -1,0 +1,105 @@
+// SIGTERM while a request and a webhook delivery are in flight: both finish, then the process
+// closes everything and exits 0 (the process as `pnpm start` runs it, on the test run's database and Redis).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { propertyDescriptor } from '@platform/property-service';
+import { createTenant, createTestDatabase, startReceiver, testRedis, until, TEST_PEPPER, type Receiver, type Tenant, type TestDatabase } from '@platform/testkit';
+import { DELIVERY_QUEUE } from '@platform/webhooks';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let db: TestDatabase;
+let tenant: Tenant;
+let receiver: Receiver;
+let child: ChildProcess;
+let output = '';
+let port: number;
+const redis = testRedis();
+let answer: () => void;
+const answered = new Promise<void>((resolve) => (answer = resolve));
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  tenant = await createTenant(db.prisma, { service: propertyDescriptor });
+  // the receiver holds the delivery until the test lets it answer
+  receiver = await startReceiver((_req, res) => void answered.then(() => res.writeHead(200).end('ok')));
+  port = await freePort();
+  child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      API_KEY_PEPPER: TEST_PEPPER,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      PROPERTY_PORT: String(port),
+      AGENT_PLATFORM_PORT: String(await freePort()),
+      DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `graceful-${randomBytes(4).toString('hex')}`),
+      LOG_LEVEL: 'info',
+    },
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await until(async () => output.includes('agent platform listening'), 60_000);
+}, 90_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+  await receiver.close();
+  const queue = new Queue(DELIVERY_QUEUE, { connection: redis.connection });
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await db.drop();
+});
+
+const api = (method: string, path: string, body?: object) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+
+it('finishes the request and the delivery in flight on SIGTERM, then exits 0', async () => {
+  expect((await api('POST', '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['property.created'] })).status).toBe(201);
+  const property = { type: 'apartment', title: 'Shut down gently', address: { postal_code: '10115', city: 'Berlin' } };
+  expect((await api('POST', '/v1/properties', property)).status).toBe(201);
+  await receiver.waitFor(1, '/hook'); // the delivery attempt is now in flight
+
+  // a second request, half sent
+  const body = JSON.stringify({ ...property, title: 'Arrived during shutdown' });
+  const socket = connect({ host: '127.0.0.1', port });
+  let response = '';
+  socket.on('data', (chunk) => (response += chunk));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write(`POST /v1/properties HTTP/1.1\r\nHost: x\r\napikey: ${tenant.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+  socket.write(body.slice(0, 10));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  await until(async () => output.includes('shutting down'), 10_000);
+  socket.write(body.slice(10));
+  await closed;
+  expect(response).toMatch(/^HTTP\/1\.1 201 /);
+  answer();
+  expect(await exited).toBe(0);
+
+  const rows = await db.query<{ status: string; status_code: number | null }>(
+    'SELECT d.status::text AS status, a.status_code FROM webhook_deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id',
+  );
+  expect(rows).toEqual([{ status: 'succeeded', status_code: 200 }]);
+  expect(await db.prisma.property.count({ where: { account_id: tenant.accountId } })).toBe(2);
+  expect(output).toContain('"msg":"shut down"');
+}, 60_000);
