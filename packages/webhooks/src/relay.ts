@@ -120,7 +120,7 @@ export interface SweepResult {
  */
 export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, graceMs = 60_000): Promise<SweepResult> {
   const stale = await db.webhookDelivery.findMany({
-    where: { status: 'pending', requeue_at: null, next_attempt_at: { lt: new Date(now().getTime() - graceMs) } },
+    where: { status: 'pending', requeue_at: null, next_attempt_at: { lt: new Date(now().getTime() - graceMs) }, endpoint: { deleted_at: null } }, // a deleted endpoint's are purged
     select: { id: true, updated_at: true },
     orderBy: { next_attempt_at: 'asc' },
     take: 1000,
