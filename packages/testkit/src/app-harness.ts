@@ -17,6 +17,7 @@ import type { PrismaClient } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
 import { LogCapture } from './log-capture.js';
+import { rememberPersonalValues } from './run-log.js';
 
 export interface AppBuildDeps {
   db: PrismaClient;
@@ -86,8 +87,10 @@ export async function startTestApp(
         await worker.close();
       };
     },
-    send: (method, url, payload, key = tenant.key) =>
-      app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+    send: (method, url, payload, key = tenant.key) => (
+      rememberPersonalValues(payload),
+      app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) })
+    ),
     close: async () => {
       await app.close();
       await webhooks.queue.obliterate({ force: true });

@@ -2,6 +2,7 @@ import type { Environment, PrismaClient } from '@platform/db';
 import { Service } from '@platform/db';
 import { createApiKey, type KeyOwner } from '@platform/auth';
 import { newId } from '@platform/db';
+import { rememberSecret } from './run-log.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -46,6 +47,7 @@ export async function createTenant(
     scopes: [...(options.scopes ?? options.service.scopes)],
     pepper: options.pepper ?? TEST_PEPPER,
   });
+  rememberSecret(plaintext);
   return { accountId, applicationId, keyId: key.id, key: plaintext };
 }
 
@@ -62,5 +64,6 @@ export async function addKey(
     scopes: [...options.scopes],
     pepper: TEST_PEPPER,
   });
+  rememberSecret(plaintext);
   return { id: key.id, key: plaintext };
 }

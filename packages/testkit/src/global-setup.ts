@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { closedAncestor, runMigrations, startEmbeddedPostgres, type EmbeddedRole } from '@platform/db';
+import { auditRunLogs } from './run-log-audit.js';
 
 export const TEMPLATE_DATABASE = 'platform_test_template';
 
@@ -20,6 +21,8 @@ declare module 'vitest' {
     /** The application role (embedded) or DATABASE_URL: what the apps under test connect as. */
     databaseUrl: string;
     redisUrl: string;
+    /** Where the run's app logs and the values they must not contain are collected (run-log.ts). */
+    runLogDir: string;
   }
 }
 
@@ -43,12 +46,20 @@ export default async function setup(project: TestProject) {
   const testTmpdir = join(root, 'tmp');
   mkdirSync(testTmpdir, { mode: passable });
   chmodSync(testTmpdir, passable);
+  const logDir = join(root, 'logs');
+  mkdirSync(logDir, { mode: 0o700 });
   const stops: (() => Promise<void>)[] = [];
   const teardown = async () => {
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
     if (previousTmpdir === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmpdir;
+    const leaks = auditRunLogs(logDir);
     rmSync(root, { recursive: true, force: true });
+    if (leaks.length > 0) {
+      // vitest reports an error thrown here but still exits 0: fail the run by its exit code.
+      console.error(`FAIL: the logs of this test run contain what they must not:\n  - ${leaks.join('\n  - ')}`);
+      process.exitCode = 1;
+    }
   };
   try {
     let adminUrl = process.env.DATABASE_URL;
@@ -74,6 +85,7 @@ export default async function setup(project: TestProject) {
     const redis = await startRedis(root);
     stops.push(redis.stop);
     project.provide('redisUrl', redis.url);
+    project.provide('runLogDir', logDir);
     // The test processes are forked after this and inherit it: their temp files land in the root.
     process.env.TMPDIR = testTmpdir;
   } catch (error) {
