@@ -48,9 +48,9 @@ describe('endpoint pause', () => {
     expect(await p.db.prisma.webhookDelivery.count({ where: { endpoint_id: endpoint.id, status: 'held' } })).toBe(2);
 
     receiver.respond = (_r, res) => res.writeHead(202).end();
-    const worker = p.startWorker();
     expect(await resumeEndpoint(p.db.prisma, endpoint.id, p.clock.now)).toBe(2);
     expect(await enqueueRequestedDeliveries({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now })).toBe(2); // the relay's part
+    const worker = p.startWorker();
     await until(async () => (await p.db.prisma.webhookDelivery.count({ where: { endpoint_id: endpoint.id, status: 'succeeded' } })) === 2);
     expect(receiver.received.length).toBe(requestsWhilePaused + 2);
     const resumed = await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
