@@ -51,7 +51,7 @@ describe('GET /v1/openapi.json', () => {
       'DELETE /v1/webhooks/{webhookId}': ['deleteWebhook', '', ['204', '400', '401', '403', '404']],
       'GET /v1/webhooks/{webhookId}/deliveries': ['listWebhookDeliveries', '', ['200', '400', '401', '403', '404', '422']],
       'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry': ['retryWebhookDelivery', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/webhooks/{webhookId}/test': ['testWebhook', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/webhooks/{webhookId}/test': ['testWebhook', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422', '429']],
       'POST /v1/webhooks/{webhookId}/rotate-secret': ['rotateWebhookSecret', '', ['200', '400', '401', '403', '404', '413', '415', '422']],
       'GET /v1/event-types': ['listEventTypes', '', ['200', '400', '401', '403']],
     };

@@ -32,6 +32,8 @@ export interface Config {
   webhookSecretKey: string;
   /** Sandbox/tests only: webhooks may target http, loopback and private addresses. */
   webhookAllowPrivateTargets: boolean;
+  /** Webhook endpoints an account may register per service. */
+  webhookMaxEndpoints: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -55,6 +57,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
   { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
   { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
+  { name: 'WEBHOOK_MAX_ENDPOINTS', default: '20', description: 'Webhook endpoints an account may register per service (1 to 1000); every event fans out to each.' },
 ];
 
 /** Every variable: the deployment's and those of the given services. */
@@ -110,6 +113,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'false';
   if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false (got "${allowPrivate}").`);
   if (allowPrivate === 'true' && environment === 'production') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused in production (SSRF guard).');
+  const maxEndpoints = Number(env.WEBHOOK_MAX_ENDPOINTS ?? '20');
+  if (!Number.isInteger(maxEndpoints) || maxEndpoints < 1 || maxEndpoints > 1000) {
+    problems.push(`WEBHOOK_MAX_ENDPOINTS must be a whole number, 1 to 1000 (got "${env.WEBHOOK_MAX_ENDPOINTS}").`);
+  }
   const webhookSecretKey = env.WEBHOOK_SECRET_KEY ?? '';
   if (webhookSecretKey && !/^[0-9a-fA-F]{64}$/.test(webhookSecretKey)) problems.push('WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes).');
   if (!webhookSecretKey && environment === 'production') problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
@@ -140,6 +147,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     redisPort: port(env, 'REDIS_PORT', 56379, problems),
     webhookSecretKey,
     webhookAllowPrivateTargets: allowPrivate === 'true',
+    webhookMaxEndpoints: maxEndpoints,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');

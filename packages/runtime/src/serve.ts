@@ -109,6 +109,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
     policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+    maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];

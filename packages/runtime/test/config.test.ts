@@ -50,6 +50,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('caps webhook endpoints at 20 per account unless configured, within 1 to 1000', () => {
+    expect(loadConfig({}, dir()).webhookMaxEndpoints).toBe(20);
+    expect(loadConfig({ WEBHOOK_MAX_ENDPOINTS: '50' }, dir()).webhookMaxEndpoints).toBe(50);
+    expect(() => loadConfig({ WEBHOOK_MAX_ENDPOINTS: '0' }, dir())).toThrow('WEBHOOK_MAX_ENDPOINTS must be a whole number, 1 to 1000 (got "0").');
+  });
+
   it('requires a pepper in production', () => {
     expect(() => loadConfig({ APP_ENV: 'production' }, dir())).toThrow(/API_KEY_PEPPER is required in production/);
     expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32) }, dir())).toThrow(/WEBHOOK_SECRET_KEY is required/);

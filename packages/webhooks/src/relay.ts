@@ -59,9 +59,10 @@ function uniqueTenants(events: PendingEvent[]): [string, Service][] {
 }
 
 /**
- * Gives deliveries marked with `requeue_at` (the held deliveries of a resumed endpoint) a new job,
- * one batch per call: a finished job of the same id is replaced, a waiting or delayed one is
- * kept, a running one is looked at again on a later call. Returns the number of marks cleared.
+ * Gives deliveries marked with `requeue_at` (the held deliveries of a resumed endpoint, a retry by
+ * hand, a test event) a job that runs now, one batch per call: a finished or delayed job of the
+ * same id is replaced, a waiting one is kept, a running one is looked at again on a later call.
+ * Returns the number of marks cleared.
  */
 export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batchSize = 500): Promise<number> {
   const any = await db.webhookDelivery.findFirst({ where: { requeue_at: { not: null } }, select: { id: true } });
@@ -76,9 +77,12 @@ export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batch
           if (row.status !== 'pending') return void cleared.push(row.id); // finished or held again meanwhile
           const state = await queue.getJobState(row.id);
           if (state === 'active') return; // being attempted: its outcome counts; looked at again later
-          if ((state === 'completed' || state === 'failed') && !(await removeJob(queue, row.id, 0))) return;
-          if (state === 'unknown' || state === 'completed' || state === 'failed') add.push(row.id);
-          cleared.push(row.id); // waiting or delayed jobs are kept: the delivery has its job
+          // a finished job, or a retry waiting for its delay, makes way for a new job that runs now
+          // with a fresh schedule; a waiting job is kept: it runs now anyway
+          const replace = state === 'completed' || state === 'failed' || state === 'delayed';
+          if (replace && !(await removeJob(queue, row.id, 0))) return;
+          if (replace || state === 'unknown') add.push(row.id);
+          cleared.push(row.id);
         }),
       );
       await enqueueDeliveries(queue, add);

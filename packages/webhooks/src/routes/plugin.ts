@@ -115,7 +115,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',
-        description: 'Sends the delivery again now, with the same event id and a fresh retry schedule. 409 while the endpoint is paused or the delivery is being attempted.',
+        description: 'Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.',
         params: DeliveryParamsSchema,
         body: EmptyBodySchema,
         response: { 202: DeliverySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },

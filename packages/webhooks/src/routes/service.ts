@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import type { EventCatalogue } from '../catalogue.js';
 import { deleteEndpoint, pauseEndpoint, resumeEndpoint } from '../endpoint-ops.js';
 import { lockEndpointRegistrations, takeTestEventSlot } from '../endpoint-sql.js';
-import { enqueueDeliveries, removeJob, type DeliveryJob } from '../queue.js';
+import type { DeliveryJob } from '../queue.js';
 import { SECRET_OVERLAP_MS } from '../schedule.js';
 import { generateSigningSecret, type SecretBox } from '../secret-box.js';
 import { checkTargetUrl, type Resolver, type SsrfPolicy } from '../ssrf.js';
@@ -168,12 +168,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint_id: id } });
       if (!delivery) throw notFound('No delivery with this id.');
       if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
-      // The old job goes first: should the process die before the new job is added, the row is
-      // pending without a job, which the relay's sweep repairs.
-      if (!(await removeJob(deps.queue, deliveryId))) throw new ApiError('conflict', { message: 'The delivery is being attempted right now.' });
+      // No queue call in the request (it must answer while Redis is down): the relay gives the
+      // marked delivery a new job, replacing a finished one, after a running attempt.
       const at = deps.now();
-      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, failure_reason: null, updated_at: at } });
-      await enqueueDeliveries(deps.queue, [deliveryId]);
+      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, failure_reason: null, requeue_at: at, updated_at: at } });
       return toDelivery(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } } }));
     },
 
@@ -194,9 +192,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           });
         }
         await tx.outboxEvent.create({ data: { id: eventId, account_id: caller.accountId, service, type: 'webhook.test', payload, created_at: at, relayed_at: at } });
-        await tx.webhookDelivery.create({ data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, created_at: at, updated_at: at } });
+        // the relay gives it its job (no queue call in the request, which must answer while Redis is down)
+        await tx.webhookDelivery.create({
+          data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, requeue_at: at, created_at: at, updated_at: at },
+        });
       });
-      await enqueueDeliveries(deps.queue, [deliveryId]);
       return { event_id: eventId, delivery_id: deliveryId };
     },
 
