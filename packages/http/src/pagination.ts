@@ -87,22 +87,11 @@ export function afterCursor(position: CursorPosition | undefined) {
 
 export const NEWEST_FIRST = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
-/**
- * Turns `limit + 1` fetched rows into a page; the extra row only tells whether more exist.
- */
-export function toPage<Row extends { created_at: Date; id: string }>(
-  rows: Row[],
-  limit: number,
-  next: (position: CursorPosition) => string,
-): { items: Row[]; nextCursor: string | null; hasMore: boolean } {
+/** The English list body of `limit + 1` fetched rows; the extra row only tells whether more exist. */
+export function listBody<Row, Item>(rows: Row[], limit: number, map: (row: Row) => Item, cursorAfter: (last: Row) => string) {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
-  const last = items.at(-1);
-  return {
-    items,
-    hasMore,
-    nextCursor: hasMore && last ? next({ createdAt: last.created_at, id: last.id }) : null,
-  };
+  return { data: items.map(map), page: { next_cursor: hasMore ? cursorAfter(items[items.length - 1]) : null, has_more: hasMore } };
 }
 
 /**
@@ -121,8 +110,7 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   const { cursors, scope, limit } = options;
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
   const rows = await options.fetch(afterCursor(position), limit + 1);
-  const page = toPage(rows, limit, (p) => cursors.encode(p, scope));
-  return { data: page.items.map(options.map), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
+  return listBody(rows, limit, options.map, (last) => cursors.encode({ createdAt: last.created_at, id: last.id }, scope));
 }
 
 /** The leads API's list body: `{daten, seite: {naechster_cursor, hat_weitere}}`. */
@@ -186,6 +174,5 @@ export async function scoredCursorPage<Row extends { score: number; created_at: 
   const { cursors, scope, limit } = options;
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
   const rows = await options.fetch(afterScored(position), limit + 1);
-  const page = toPage(rows, limit, (p) => cursors.encode({ score: rows.find((r) => r.id === p.id)!.score, createdAt: p.createdAt, id: p.id }, scope));
-  return { data: page.items.map(options.map), page: { next_cursor: page.nextCursor, has_more: page.hasMore } };
+  return listBody(rows, limit, options.map, (last) => cursors.encode({ score: last.score, createdAt: last.created_at, id: last.id }, scope));
 }

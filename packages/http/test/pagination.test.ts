@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec, toPage } from '../src/pagination.js';
+import { CursorCodec, listBody } from '../src/pagination.js';
 
 const codec = new CursorCodec('secret');
 const position = { createdAt: new Date('2026-11-22T10:00:00.123Z'), id: 'prop_abc' };
@@ -20,11 +20,11 @@ describe('cursor codec', () => {
   });
 });
 
-describe('toPage', () => {
+describe('listBody', () => {
   const rows = Array.from({ length: 4 }, (_, i) => ({ id: `r${i}`, created_at: new Date(1000 - i) }));
   it('uses the extra row only to tell that more exist', () => {
-    const page = toPage(rows, 3, (p) => p.id);
-    expect(page).toEqual({ items: rows.slice(0, 3), hasMore: true, nextCursor: 'r2' });
-    expect(toPage(rows.slice(0, 3), 3, (p) => p.id)).toEqual({ items: rows.slice(0, 3), hasMore: false, nextCursor: null });
+    const body = listBody(rows, 3, (r) => r.id, (last) => last.id);
+    expect(body).toEqual({ data: ['r0', 'r1', 'r2'], page: { next_cursor: 'r2', has_more: true } });
+    expect(listBody(rows.slice(0, 3), 3, (r) => r.id, (last) => last.id)).toEqual({ data: ['r0', 'r1', 'r2'], page: { next_cursor: null, has_more: false } });
   });
 });
