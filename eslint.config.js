@@ -21,14 +21,21 @@ export default tseslint.config(
     files: ['packages/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/apps/**'], message: 'Packages never import apps: take what you need from the app as an argument (its descriptor).' }] }] },
   },
-  {
-    files: ['apps/property-service/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/agent-platform/**', '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' }] }] },
-  },
-  {
-    files: ['apps/agent-platform/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/cli*', '@platform/worker*', '**/property-service/**', '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' }] }] },
-  },
+  ...[
+    ['property-service', 'agent-platform'],
+    ['agent-platform', 'property-service'],
+  ].flatMap(([app, other]) => {
+    const apart = { group: [`@platform/${other}*`, '@platform/cli*', '@platform/worker*', `**/${other}/**`, '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' };
+    // Inside an app, a resource uses another only through that folder's index.ts (tests may look inside).
+    const throughIndex = {
+      group: ['./*/*.js', '!./*/index.js', '../*/*.js', '!../*/index.js', '../../*/*.js', '!../../*/index.js', '!../../*.js'],
+      message: "Use another resource only through its folder's index.ts.",
+    };
+    return [
+      { files: [`apps/${app}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [apart] }] } },
+      { files: [`apps/${app}/src/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [apart, throughIndex] }] } },
+    ];
+  }),
   {
     files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>). (Benchmarks, like tests, may measure internals.)' }] }] },

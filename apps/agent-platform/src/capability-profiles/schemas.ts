@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
-import { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS } from '../agents/schemas.js';
+import { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS } from '../agents/index.js';
 
 const MAX_INT = 2_147_483_647;
 
