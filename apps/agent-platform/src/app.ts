@@ -2,13 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { accessRequestRoutes, createAccessRequestService } from './access-requests/index.js';
 import { agentRoutes, createAgentService } from './agents/index.js';
+import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './artifacts/index.js';
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
 import { agentPlatformDescriptor } from './descriptor.js';
 
-export type AgentPlatformAppDeps = ServiceAppDeps;
+export interface AgentPlatformAppDeps extends ServiceAppDeps {
+  /** Per-file limit of agent artifacts in bytes (default 50 MiB). */
+  artifactMaxBytes?: number;
+}
 
 /** The agent platform: agent-platform API at `/v1`, English error dialect only. */
 export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<FastifyInstance> {
+  const artifactMaxBytes = deps.artifactMaxBytes ?? ARTIFACT_MAX_BYTES;
   return createServiceApp(deps, {
     service: agentPlatformDescriptor,
     dialectFor: () => 'en',
@@ -19,6 +24,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     },
     routes: async (v1, context) => {
       await v1.register(agentRoutes, { agents: createAgentService(context) });
+      await v1.register(artifactRoutes, { artifacts: createArtifactService({ ...context, maxBytes: artifactMaxBytes }), storage: context.storage, maxBytes: artifactMaxBytes });
       await v1.register(capabilityProfileRoutes, { profiles: createCapabilityProfileService(context) });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService(context) });
     },

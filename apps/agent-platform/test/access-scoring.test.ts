@@ -20,6 +20,7 @@ const agent = (over: Partial<AgentRow> = {}): AgentRow => ({
   created_at: at,
   updated_at: at,
   retired_at: null,
+  artifact_count: 0,
   ...over,
 });
 const profile = (over: Partial<ProfileRow> = {}): ProfileRow => ({

@@ -39,6 +39,7 @@ describe('POST /v1/agents', () => {
       capabilities: ['ocr', 'classify:invoice'],
       chargeback_rate: { amount_cents: 120, unit: 'per_1k_tokens' },
       data_classification: 'internal',
+      artifact_count: 0,
       created_at: at,
       updated_at: at,
       retired_at: null,

@@ -31,6 +31,12 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/agents/{agentId}': ['getAgent', 'agents:read', ['200', '400', '401', '403', '404']],
       'PATCH /v1/agents/{agentId}': ['updateAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
       'POST /v1/agents/{agentId}/retire': ['retireAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/agents/{agentId}/artifacts': ['uploadAgentArtifact', 'agents:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/agents/{agentId}/artifacts': ['listAgentArtifacts', 'agents:read', ['200', '400', '401', '403', '404', '422']],
+      'GET /v1/agents/{agentId}/artifacts/{artifactId}': ['getAgentArtifact', 'agents:read', ['200', '400', '401', '403', '404']],
+      'GET /v1/agents/{agentId}/artifacts/{artifactId}/content': ['downloadAgentArtifact', 'agents:read', ['200', '304', '400', '401', '403', '404']],
+      'PATCH /v1/agents/{agentId}/artifacts/{artifactId}': ['updateAgentArtifact', 'agents:write', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'DELETE /v1/agents/{agentId}/artifacts/{artifactId}': ['deleteAgentArtifact', 'agents:write', ['204', '400', '401', '403', '404']],
       'POST /v1/capability-profiles': ['createCapabilityProfile', 'requests:write', ['201', '400', '401', '403', '413', '415', '422']],
       'GET /v1/capability-profiles': ['listCapabilityProfiles', 'requests:read', ['200', '400', '401', '403', '422']],
       'GET /v1/capability-profiles/{profileId}': ['getCapabilityProfile', 'requests:read', ['200', '400', '401', '403', '404']],
@@ -67,6 +73,9 @@ describe('GET /v1/openapi.json', () => {
       }
       expect(Object.keys(op.responses).sort(), name).toEqual(statuses);
     }
+    const upload = operations['POST /v1/agents/{agentId}/artifacts'] as Operation & { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+    expect(upload.requestBody.content['multipart/form-data']!.schema.required).toEqual(['file', 'kind']);
   });
 
   it('serves an interactive documentation page', async () => {

@@ -3,6 +3,7 @@ import { addKey, apiKeySecurityRoutes, describeSecurity, type SecurityRoute } fr
 import { startAgentPlatformApp, validProfile, type AgentPlatformTestContext } from './helpers.js';
 import { accessRequestSecurityRoutes } from './security/access-requests.js';
 import { agentSecurityRoutes } from './security/agents.js';
+import { artifactSecurityRoutes } from './security/artifacts.js';
 import { profileSecurityRoutes } from './security/capability-profiles.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   spareKeyId = (await addKey(ctx.db.prisma, ctx.tenant, { service: agentPlatformDescriptor, scopes: ['agents:read'] })).id;
   routes.push(
     ...(await agentSecurityRoutes(ctx)),
+    ...(await artifactSecurityRoutes(ctx)),
     ...(await profileSecurityRoutes(ctx)),
     ...(await accessRequestSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(spareKeyId, ctx.other.keyId, { scopes: ['agents:read'] }),

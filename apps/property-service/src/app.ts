@@ -3,17 +3,21 @@ import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { propertyDescriptor } from './descriptor.js';
 import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js';
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
+import { MEDIA_MAX_BYTES, createMediaService, mediaRoutes } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import { createPropertyService, propertyRoutes } from './properties/index.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
   /** Retention of prospects in days after their last activity (default 180). */
   leadsRetentionDays?: number;
+  /** Per-file limit of property media in bytes (default 20 MiB). */
+  mediaMaxBytes?: number;
 }
 
 /** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   const retentionDays = deps.leadsRetentionDays ?? 180;
+  const mediaMaxBytes = deps.mediaMaxBytes ?? MEDIA_MAX_BYTES;
   return createServiceApp(deps, {
     service: propertyDescriptor,
     dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
@@ -24,6 +28,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
     },
     routes: async (v1, context) => {
       await v1.register(propertyRoutes, { properties: createPropertyService(context) });
+      await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
     },
     extraApis: [
       {

@@ -45,6 +45,23 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '422']));
   });
 
+  it('describes the media routes: the upload as multipart/form-data, the download as a binary with 304', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const media = doc.paths['/v1/properties/{propertyId}/media'];
+    expect(media.post.security).toEqual([{ apikey: ['properties:write'] }]);
+    expect(media.get.security).toEqual([{ apikey: ['properties:read'] }]);
+    const body = media.post.requestBody.content['multipart/form-data'].schema;
+    expect(body.required).toEqual(['file', 'kind']);
+    expect(body.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(body.properties.kind.enum).toEqual(['photo', 'floor_plan', 'document']);
+    expect(Object.keys(media.post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '404', '409', '413', '415', '422']));
+    const content = doc.paths['/v1/properties/{propertyId}/media/{mediaId}/content'].get;
+    expect(content.security).toEqual([{ apikey: ['properties:read'] }]);
+    expect(Object.keys(content.responses)).toEqual(expect.arrayContaining(['200', '304', '404']));
+    const item = doc.paths['/v1/properties/{propertyId}/media/{mediaId}'];
+    expect([item.get, item.patch, item.delete].map((op: Operation) => op.security![0]!.apikey![0])).toEqual(['properties:read', 'properties:write', 'properties:write']);
+  });
+
   it('holds the property API only; the leads API has a document of its own', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     expect(doc.info.title).toBe('Property Marketing Service: Property API');

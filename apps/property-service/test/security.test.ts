@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { mediaSecurityRoutes } from './security/media.js';
 import { propertySecurityRoutes } from './security/properties.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { propertyDescriptor } from '../src/descriptor.js';
@@ -12,6 +13,7 @@ beforeAll(async () => {
   ctx = await startPropertyApp();
   routes.push(
     ...(await propertySecurityRoutes(ctx)),
+    ...(await mediaSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(ctx.tenant.keyId, ctx.other.keyId, {}),
     ...(await webhookEndpointSecurityRoutes(ctx)),
   );

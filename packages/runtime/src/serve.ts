@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
 import type { ServiceDescriptor } from '@platform/service';
+import { createStorage, type BlobStorage } from '@platform/storage';
 import {
   SecretBox,
   createDeliveryQueue,
@@ -32,6 +34,8 @@ export interface ServiceDeps {
   logLevel: string;
   trustProxy: boolean;
   webhooks: WebhookInfrastructure;
+  /** Blob storage of uploaded files, shared by both services. */
+  storage: BlobStorage;
   /** The other services this process knows: a key of one of them is refused with its name. */
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
@@ -111,6 +115,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
     maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
+  const storage = createStorage({ driver: 'filesystem', root: join(config.dataDir, 'blobs') });
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
@@ -147,7 +152,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   for (const { descriptor, build } of entries) {
     const { port, settings } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
-    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, neighbours, settings });
+    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, storage, neighbours, settings });
     apps.push(app);
     await app.listen({ host: config.host, port });
     app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ServiceDescriptor } from '@platform/service';
@@ -12,6 +15,7 @@ import {
   type DeliveryJob,
   type WebhookInfrastructure,
 } from '@platform/webhooks';
+import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
 import { testRedis } from './redis.js';
 import type { PrismaClient } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -28,6 +32,7 @@ export interface AppBuildDeps {
   logStream: LogCapture;
   now: () => Date;
   keyCacheTtlMs?: number;
+  storage: BlobStorage;
 }
 
 export interface TestApp {
@@ -39,6 +44,9 @@ export interface TestApp {
   /** Two tenants holding every scope of the service. */
   tenant: Tenant;
   other: Tenant;
+  /** The app's blob storage: the filesystem driver in a temporary directory (`blobRoot`), removed on close. */
+  storage: BlobStorage;
+  blobRoot: string;
   /** The app's clock; tests move it by assigning `clock.now`. */
   clock: { now: Date };
   /** Runs the outbox relay and a delivery worker for this app; resolves to their stop function. */
@@ -63,7 +71,9 @@ export async function startTestApp(
     secrets: new SecretBox(randomBytes(32).toString('hex')),
     policy: { allowPrivateTargets: options.allowPrivateTargets ?? true },
   };
-  const app = await build({ db: db.prisma, webhooks, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now });
+  const blobRoot = await mkdtemp(join(tmpdir(), 'blobs-'));
+  const storage = createFilesystemStorage({ root: blobRoot });
+  const app = await build({ db: db.prisma, webhooks, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now, storage });
   await app.ready();
   const tenant = await createTenant(db.prisma, { service });
   const other = await createTenant(db.prisma, { service });
@@ -74,6 +84,8 @@ export async function startTestApp(
     logs,
     tenant,
     other,
+    storage,
+    blobRoot,
     clock,
     startWebhookDelivery: async () => {
       const now = () => new Date();
@@ -96,6 +108,7 @@ export async function startTestApp(
       await webhooks.queue.obliterate({ force: true });
       await webhooks.queue.close();
       await db.drop();
+      await rm(blobRoot, { recursive: true, force: true });
     },
   };
 }

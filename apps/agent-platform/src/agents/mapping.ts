@@ -2,7 +2,7 @@ import type { Prisma } from '@platform/db';
 import type { Agent, AgentInput } from './schemas.js';
 
 type Row = Prisma.AgentDeploymentGetPayload<object>;
-export type Columns = Omit<Prisma.AgentDeploymentUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'created_at' | 'updated_at' | 'retired_at'>;
+export type Columns = Omit<Prisma.AgentDeploymentUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'created_at' | 'updated_at' | 'retired_at' | 'artifact_count'>;
 
 /**
  * The columns a complete input sets. Absent optional fields become NULL (or `[]`), so writing
@@ -31,6 +31,7 @@ export function toAgent(row: Row): Agent {
     capabilities: row.capabilities ?? [],
     chargeback_rate: { amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit },
     data_classification: row.data_classification,
+    artifact_count: row.artifact_count,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     retired_at: row.retired_at?.toISOString() ?? null,

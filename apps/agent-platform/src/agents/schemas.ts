@@ -37,7 +37,7 @@ const inputFields = {
   ),
 };
 
-export const READ_ONLY_FIELDS = ['id', 'status', 'created_at', 'updated_at', 'retired_at'] as const;
+export const READ_ONLY_FIELDS = ['id', 'status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'] as const;
 
 export const AgentInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS);
 export type AgentInput = Static<typeof AgentInputSchema>;
@@ -60,6 +60,7 @@ export const AgentSchema = Type.Object(
     capabilities: Type.Array(Type.String()),
     chargeback_rate: Type.Object({ amount_cents: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
     data_classification: StringEnum(DATA_CLASSIFICATIONS),
+    artifact_count: Type.Integer({ description: 'How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`).' }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     retired_at: Nullable(Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' })),

@@ -2,3 +2,4 @@
 export { propertyRoutes } from './routes.js';
 export { createPropertyService, type PropertyService, type PropertyServiceDeps } from './service.js';
 export { PROPERTY_TYPES } from './schemas.js';
+export { propertyRepository } from './repository.js';

@@ -1,0 +1,58 @@
+import type { BlobStorage } from '@platform/storage';
+import type { Db } from '@platform/db';
+
+/**
+ * Every table whose rows reference a stored blob by its `sha256` (the content address). Storage is
+ * shared and content-addressed, so a blob is removed only when no row of any of them uses it.
+ * `blob-references.test.ts` fails when a table with a `sha256` column is missing here.
+ */
+export const BLOB_TABLES = ['property_media', 'agent_artifacts'] as const;
+
+/** Serialises the claim and the release of one content address (transaction-scoped advisory lock). */
+async function lockContent(tx: Db, key: string): Promise<void> {
+  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7001))`, `blob:${key}`);
+}
+
+/** Whether any row of any table references the content. */
+export async function blobInUse(db: Db, key: string): Promise<boolean> {
+  const union = BLOB_TABLES.map((table) => `SELECT 1 FROM "${table}" WHERE sha256 = $1`).join(' UNION ALL ');
+  const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM (${union}) refs LIMIT 1`, key);
+  return rows.length > 0;
+}
+
+/**
+ * Inside the transaction that inserts a row referencing `key`: waits for a concurrent release of
+ * the same content and makes sure the blob is still there (it was stored before the transaction).
+ */
+export async function claimBlob(tx: Db, storage: BlobStorage, key: string): Promise<void> {
+  await lockContent(tx, key);
+  if (!(await storage.exists(key))) throw new BlobVanishedError(key);
+}
+
+/**
+ * Inside the transaction that deleted a row referencing `key` (or after a failed upload): removes
+ * the blob unless another row still uses it. The content lock keeps a concurrent upload of the
+ * same bytes from inserting its row between the check and the removal.
+ */
+export async function releaseBlob(tx: Db, storage: BlobStorage, key: string): Promise<boolean> {
+  await lockContent(tx, key);
+  if (await blobInUse(tx, key)) return false;
+  await storage.delete(key);
+  return true;
+}
+
+/** Every stored record's content address and size, for `storage check`. */
+export async function blobRecords(db: Db): Promise<{ table: string; id: string; key: string; size: number }[]> {
+  const rows: { table: string; id: string; key: string; size: number }[] = [];
+  for (const table of BLOB_TABLES) {
+    const found = await db.$queryRawUnsafe<{ id: string; key: string; size: bigint | number }[]>(`SELECT id, sha256 AS key, size FROM "${table}" ORDER BY id`);
+    rows.push(...found.map((row) => ({ table, id: row.id, key: row.key, size: Number(row.size) })));
+  }
+  return rows;
+}
+
+export class BlobVanishedError extends Error {
+  constructor(readonly key: string) {
+    super(`The blob ${key} was removed while the upload was being recorded.`);
+  }
+}

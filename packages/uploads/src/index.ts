@@ -1,0 +1,6 @@
+export { CONTENT_TYPES, canonicalType, judgeType, isImageType, type ContentType, type TypeEvidence } from './content-types.js';
+export { ContentInspector, HEAD_BYTES } from './inspect.js';
+export { receiveUpload, safeFilename, FILE_FIELD, type UploadSpec, type ReceivedFile, type UploadDeps } from './receive.js';
+export { sendDownload, etagMatches, contentDisposition, type Download } from './download.js';
+export { registerMultipart, multipartBody, multipartValidator, downloadResponses } from './routes.js';
+export { BLOB_TABLES, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';

@@ -1,0 +1,136 @@
+import { pipeline } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
+import { inTransaction, type Db } from '@platform/db';
+import { ApiError, validationError, type ErrorDetail } from '@platform/http';
+import { BlobTooLargeError, type BlobStorage, type StoredBlob } from '@platform/storage';
+import { releaseBlob } from './blob-references-sql.js';
+import { isImageType, judgeType, type ContentType } from './content-types.js';
+import { ContentInspector } from './inspect.js';
+
+/** What one resource accepts. */
+export interface UploadSpec<F> {
+  /** Per-file limit in bytes; more is 413 `payload_too_large`. */
+  maxBytes: number;
+  /** Validates the text fields once all parts are read (throws `validation_failed`). */
+  fields: (raw: Record<string, string>) => F;
+  /** The allowed types, which may depend on the fields (a photo is an image, a document a PDF). */
+  allowed: (fields: F) => readonly ContentType[];
+}
+
+/** A stored file with what its record keeps. */
+export interface ReceivedFile extends StoredBlob {
+  contentType: ContentType;
+  /** The client's file name (only for `Content-Disposition`), without any path. */
+  filename: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface UploadDeps {
+  db: Db;
+  storage: BlobStorage;
+}
+
+/** The form field that carries the file. */
+export const FILE_FIELD = 'file';
+
+const PART_LIMITS = { fields: 20, fieldSize: 10_000, files: 5, parts: 30 };
+
+/**
+ * The upload lifecycle: reads the `multipart/form-data` body part by part, streams the file to
+ * storage (hashing, counting and keeping only its head for sniffing), checks the limit, the fields
+ * and the type, then `save`s the record. On any failure (too large, refused type or fields, a
+ * failing `save`, an aborted request) the stored blob is released again unless another record
+ * uses the same content, so a failed upload leaves neither a row nor a blob.
+ */
+export async function receiveUpload<F, R>(
+  request: FastifyRequest,
+  { db, storage }: UploadDeps,
+  spec: UploadSpec<F>,
+  save: (file: ReceivedFile, fields: F) => Promise<R>,
+): Promise<R> {
+  if (!request.isMultipart()) {
+    throw new ApiError('unsupported_media_type', { message: 'Send the upload as multipart/form-data with the file in a part named `file`.' });
+  }
+  const raw: Record<string, string> = {};
+  const problems: ErrorDetail[] = [];
+  let stored: { blob: StoredBlob; inspector: ContentInspector; declared: string; filename: string } | undefined;
+  let tooLarge = false;
+  try {
+    for await (const part of request.parts({ limits: { ...PART_LIMITS, fileSize: spec.maxBytes } })) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string' && !part.valueTruncated) raw[part.fieldname] = part.value;
+        else problems.push({ field: part.fieldname, reason: 'too_long' });
+        continue;
+      }
+      if (part.fieldname !== FILE_FIELD || stored || tooLarge) {
+        part.file.resume(); // drain a refused part, or the request never ends
+        problems.push({ field: part.fieldname, reason: part.fieldname === FILE_FIELD ? 'not_allowed' : 'unknown_field' });
+        continue;
+      }
+      const inspector = new ContentInspector();
+      let blob: StoredBlob;
+      try {
+        blob = await storage.put(pipeline(part.file, inspector, () => {}), { maxBytes: spec.maxBytes });
+      } catch (error) {
+        if (!(error instanceof BlobTooLargeError)) throw error;
+        tooLarge = true;
+        continue;
+      }
+      stored = { blob, inspector, declared: part.mimetype, filename: part.filename };
+      // With streaming, an over-limit file arrives truncated at the limit: never keep it.
+      if (part.file.truncated) {
+        tooLarge = true;
+        await release(db, storage, stored.blob.key);
+        stored = undefined;
+      }
+    }
+    if (tooLarge) throw new ApiError('payload_too_large', { message: `The file is larger than the limit of ${spec.maxBytes} bytes.` });
+    if (!stored) problems.push({ field: FILE_FIELD, reason: 'missing' });
+    if (problems.length > 0) throw validationError(problems);
+    const fields = spec.fields(raw);
+    const file = await inspect(stored!, spec.allowed(fields));
+    return await save(file, fields);
+  } catch (error) {
+    if (stored) await release(db, storage, stored.blob.key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
+    throw error;
+  }
+}
+
+async function inspect(
+  { blob, inspector, declared, filename }: { blob: StoredBlob; inspector: ContentInspector; declared: string; filename: string },
+  allowed: readonly ContentType[],
+): Promise<ReceivedFile> {
+  const head = inspector.head();
+  const sniffed = (await fileTypeFromBuffer(head))?.mime;
+  const contentType = judgeType({ declared, sniffed, utf8: inspector.utf8 }, allowed);
+  if (contentType === null) {
+    throw validationError(
+      [{ field: FILE_FIELD, reason: 'not_allowed' }],
+      `The file's content is not of an allowed type (${allowed.join(', ')}) or does not agree with its declared type.`,
+    );
+  }
+  let width: number | null = null;
+  let height: number | null = null;
+  if (isImageType(contentType)) {
+    try {
+      ({ width, height } = imageSize(head));
+    } catch {
+      throw validationError([{ field: FILE_FIELD, reason: 'invalid_format' }], 'The image is damaged: its dimensions cannot be read.');
+    }
+  }
+  return { ...blob, contentType, filename: safeFilename(filename), width, height };
+}
+
+function release(db: Db, storage: BlobStorage, key: string): Promise<boolean> {
+  return inTransaction(db, (tx) => releaseBlob(tx, storage, key));
+}
+
+/** The last path segment, without control characters, at most 200 characters; `file` when empty. */
+export function safeFilename(name: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const base = (name ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  return base === '' ? 'file' : base;
+}
