@@ -34,7 +34,21 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** Webhook endpoints an account may register per service. */
   webhookMaxEndpoints: number;
+  /** Where uploaded files go (`openStorage`): files under DATA_DIR/blobs, or an S3-compatible bucket. */
+  storage: StorageConfig;
 }
+
+export type StorageConfig =
+  | { driver: 'filesystem' }
+  | {
+      driver: 's3';
+      endpoint: string;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      /** Never logged: JSON and util.inspect of this object show it redacted. */
+      secretAccessKey: string;
+    };
 
 type Env = Record<string, string | undefined>;
 
@@ -58,6 +72,12 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
   { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
   { name: 'WEBHOOK_MAX_ENDPOINTS', default: '20', description: 'Webhook endpoints an account may register per service (1 to 1000); every event fans out to each.' },
+  { name: 'STORAGE_DRIVER', default: 'filesystem', description: 'filesystem (files under DATA_DIR/blobs) or s3 (an S3-compatible bucket: S3_* below).' },
+  { name: 'S3_ENDPOINT', default: '(none)', description: 'URL of the S3-compatible store (http:// or https://); required when STORAGE_DRIVER=s3.' },
+  { name: 'S3_REGION', default: 'us-east-1', description: 'Region of the S3 store.' },
+  { name: 'S3_BUCKET', default: '(none)', description: 'Bucket of the uploaded files; required when STORAGE_DRIVER=s3.' },
+  { name: 'S3_ACCESS_KEY_ID', default: '(none)', description: 'Access key id; required when STORAGE_DRIVER=s3.' },
+  { name: 'S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Secret access key; required when STORAGE_DRIVER=s3. Never logged.' },
 ];
 
 /** Every variable: the deployment's and those of the given services. */
@@ -72,6 +92,43 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
+}
+
+/** `STORAGE_DRIVER` and, for s3, its settings; values of secrets and URLs never go into a message. */
+function storageConfig(env: Env, problems: string[]): StorageConfig {
+  const driver = env.STORAGE_DRIVER || 'filesystem';
+  if (driver !== 'filesystem' && driver !== 's3') {
+    problems.push(`STORAGE_DRIVER must be filesystem or s3 (got "${driver}").`);
+    return { driver: 'filesystem' };
+  }
+  if (driver === 'filesystem') return { driver };
+  const required = (name: string) => {
+    const value = env[name] ?? '';
+    if (!value) problems.push(`${name} is required when STORAGE_DRIVER=s3.`);
+    return value;
+  };
+  const endpoint = required('S3_ENDPOINT');
+  if (endpoint) {
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) problems.push('S3_ENDPOINT must be an http:// or https:// URL.');
+    else if (url.username || url.password) problems.push('S3_ENDPOINT must not contain credentials (use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY).');
+  }
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) problems.push(`S3_REGION must be a region name such as us-east-1 (got "${region}").`);
+  const bucket = required('S3_BUCKET');
+  if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "${bucket}").`);
+  const accessKeyId = required('S3_ACCESS_KEY_ID');
+  const secretAccessKey = required('S3_SECRET_ACCESS_KEY');
+  const storage: StorageConfig = { driver, endpoint, region, bucket, accessKeyId, secretAccessKey };
+  const redacted = () => ({ ...storage, secretAccessKey: '[redacted]' });
+  Object.defineProperty(storage, 'toJSON', { value: redacted, enumerable: false });
+  Object.defineProperty(storage, Symbol.for('nodejs.util.inspect.custom'), { value: redacted, enumerable: false });
+  return storage;
 }
 
 function port(env: Env, name: string, fallback: number, problems: string[]): number {
@@ -148,6 +205,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     webhookSecretKey,
     webhookAllowPrivateTargets: allowPrivate === 'true',
     webhookMaxEndpoints: maxEndpoints,
+    storage: storageConfig(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');

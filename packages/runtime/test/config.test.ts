@@ -1,8 +1,11 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, sandboxSecret, type ServiceSettingsSpec } from '../src/config.js';
+import { openStorage } from '../src/storage.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -75,5 +78,64 @@ describe('loadConfig', () => {
     chmodSync(file, 0o644);
     sandboxSecret(dataDir, 'embedded_redis_password');
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('stores files under DATA_DIR/blobs by default', () => {
+    expect(loadConfig({}, dir()).storage).toEqual({ driver: 'filesystem' });
+    expect(loadConfig({ STORAGE_DRIVER: 'filesystem', S3_BUCKET: 'ignored' }, dir()).storage).toEqual({ driver: 'filesystem' });
+  });
+
+  it('takes the S3 settings, with us-east-1 as the default region', () => {
+    const env = { STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:8333', S3_BUCKET: 'platform-files', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'very-secret-value' };
+    expect(loadConfig(env, dir()).storage).toEqual({ driver: 's3', endpoint: 'http://127.0.0.1:8333', region: 'us-east-1', bucket: 'platform-files', accessKeyId: 'id', secretAccessKey: 'very-secret-value' });
+    expect(loadConfig({ ...env, S3_REGION: 'eu-central-1' }, dir()).storage).toMatchObject({ region: 'eu-central-1' });
+  });
+
+  it('never shows the S3 secret when the configuration is logged or printed', () => {
+    const config = loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'https://s3.example.com', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'very-secret-value' }, dir());
+    expect(JSON.stringify(config)).not.toContain('very-secret-value');
+    expect(JSON.stringify(config)).toContain('"secretAccessKey":"[redacted]"');
+    expect(inspect(config, { depth: 5 })).not.toContain('very-secret-value');
+  });
+
+  it('reports every missing or invalid S3 setting at once, without echoing secrets', () => {
+    try {
+      loadConfig({ STORAGE_DRIVER: 's3', S3_REGION: 'EU Central', LOG_LEVEL: 'loud' }, dir());
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual(
+        expect.arrayContaining([
+          'S3_ENDPOINT is required when STORAGE_DRIVER=s3.',
+          'S3_BUCKET is required when STORAGE_DRIVER=s3.',
+          'S3_ACCESS_KEY_ID is required when STORAGE_DRIVER=s3.',
+          'S3_SECRET_ACCESS_KEY is required when STORAGE_DRIVER=s3.',
+          'S3_REGION must be a region name such as us-east-1 (got "EU Central").',
+        ]),
+      );
+      expect((error as Error).message).toContain('LOG_LEVEL');
+    }
+    try {
+      loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'https://user:hunter2@s3.example.com', S3_BUCKET: 'No_Such', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'very-secret-value' }, dir());
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'S3_ENDPOINT must not contain credentials (use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY).',
+        'S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "No_Such").',
+      ]);
+      expect((error as Error).message).not.toMatch(/hunter2|very-secret-value/);
+    }
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'ftp://files', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'x' }, dir())).toThrow('S3_ENDPOINT must be an http:// or https:// URL.');
+    expect(() => loadConfig({ STORAGE_DRIVER: 'disk' }, dir())).toThrow('STORAGE_DRIVER must be filesystem or s3 (got "disk").');
+  });
+
+  it('openStorage opens the configured driver: files under DATA_DIR/blobs by default', async () => {
+    const dataDir = join(dir(), 'data');
+    const storage = openStorage(loadConfig({ DATA_DIR: dataDir }, dir()));
+    const stored = await storage.put(Readable.from([Buffer.from('a file')]));
+    expect(existsSync(join(dataDir, 'blobs', stored.key.slice(0, 2), stored.key.slice(2, 4), stored.key))).toBe(true);
+    const s3 = openStorage(loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9', S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }, dir()));
+    expect(s3).toHaveProperty('client'); // the S3 driver (tested against a real S3 server in @platform/storage)
+    (s3 as unknown as { close(): void }).close();
   });
 });
