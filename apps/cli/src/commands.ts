@@ -3,15 +3,26 @@ import { newId } from '@platform/db';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow } from '@platform/runtime';
 import type { JobCatalogue } from '@platform/service';
+import { checkBlobs, type BlobStorage } from '@platform/storage';
+import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** A check that found problems: its report is printed, exit code 1. */
+export class CheckFailed extends Error {
+  constructor(readonly report: object) {
+    super('The check found problems.');
+  }
+}
+
 export interface CommandContext {
   db: PrismaClient;
   environment: Environment;
   pepper: string;
+  /** Blob storage (STORAGE_DRIVER), opened on first use. */
+  storage: () => BlobStorage;
 }
 
 const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);
@@ -74,4 +85,16 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
   const job = jobs.find((j) => j.name === name);
   if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
   return { job: job.name, ...(await runJobNow(job, ctx.db, new Date())) };
+}
+
+/** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */
+export async function checkStorage(ctx: CommandContext) {
+  const records = await blobRecords(ctx.db);
+  const mismatches = await checkBlobs(ctx.storage(), records.map((r) => ({ key: r.key, sha256: r.key, label: `${r.table} ${r.id}` })));
+  const report = {
+    checked: records.length,
+    mismatches: mismatches.map((m) => ({ record: m.label, sha256: m.sha256, problem: m.problem, ...(m.actualSha256 ? { actual_sha256: m.actualSha256 } : {}) })),
+  };
+  if (mismatches.length > 0) throw new CheckFailed(report);
+  return report;
 }

@@ -1,6 +1,6 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
-import { configOrExit, DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from '@platform/runtime';
+import { configOrExit, DatabaseUnavailableError, openDatabase, openStorage, type ResolvedDatabase } from '@platform/runtime';
 import { runCli, type CliResult } from './run.js';
 import { SERVICES } from './services.js';
 
@@ -13,7 +13,7 @@ try {
   result = await runCli(process.argv.slice(2), async () => {
     database = await openDatabase(config);
     db = createPrisma({ url: database.url, maxConnections: 2 });
-    return { db, environment: config.environment, pepper: config.apiKeyPepper };
+    return { db, environment: config.environment, pepper: config.apiKeyPepper, storage: () => openStorage(config) };
   });
 } catch (error) {
   // The database cannot be opened (e.g. DATA_DIR's embedded one runs with other settings): one line, with what to do.

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { JOBS, SERVICES } from './services.js';
-import { createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
+import { CheckFailed, checkStorage, createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name>
@@ -8,7 +8,8 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
-  jobs run ${JOBS.map((j) => j.name).join('|')}`;
+  jobs run ${JOBS.map((j) => j.name).join('|')}
+  storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)`;
 
 export interface CliResult {
   exitCode: number;
@@ -45,6 +46,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
     'jobs run': (c) => runJob(c, argument, JOBS),
+    'storage check': (c) => checkStorage(c),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };
@@ -52,6 +54,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     const result = await command(await ctx());
     return { exitCode: 0, output: values.json ? JSON.stringify(result) : human(result) };
   } catch (error) {
+    if (error instanceof CheckFailed) return { exitCode: 1, output: values.json ? JSON.stringify(error.report) : human(error.report) };
     if (error instanceof UsageError) return { exitCode: 2, output: values.json ? JSON.stringify({ error: error.message }) : `Error: ${error.message}` };
     throw error;
   }

@@ -1,23 +1,67 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey, parseKey } from '@platform/auth';
+import { blobPath, createFilesystemStorage, type BlobStorage } from '@platform/storage';
 import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 
 let db: TestDatabase;
+let blobRoot: string;
+let storage: BlobStorage;
 beforeAll(async () => {
   db = await createTestDatabase();
+  blobRoot = await mkdtemp(join(tmpdir(), 'cli-blobs-'));
+  storage = createFilesystemStorage({ root: blobRoot });
 });
-afterAll(() => db.drop());
+afterAll(async () => {
+  await db.drop();
+  await rm(blobRoot, { recursive: true, force: true });
+});
 
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER }));
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 
 describe('operator CLI', () => {
+  it('storage check: passes while every record has its blob, reports missing and altered blobs with exit code 1', async () => {
+    const prisma = db.prisma;
+    await prisma.account.create({ data: { id: 'acct_store', name: 'Store' } });
+    await prisma.property.create({ data: { id: 'prop_s', account_id: 'acct_store', type: 'house', title: 'House', address_postal_code: '10115', address_city: 'Berlin' } });
+    await prisma.agentDeployment.create({
+      data: { id: 'agt_s', account_id: 'acct_store', name: 'Agent', owning_team: 'Team', capabilities: [], chargeback_amount_cents: 1, chargeback_unit: 'per_request' },
+    });
+    const photo = await storage.put(Readable.from([Buffer.from('photo bytes')]));
+    const card = await storage.put(Readable.from([Buffer.from('model card')]));
+    const file = { account_id: 'acct_store', content_type: 'text/plain', filename: 'f' };
+    await prisma.propertyMedia.create({ data: { ...file, id: 'med_s', property_id: 'prop_s', kind: 'photo', position: 0, size: photo.size, sha256: photo.sha256 } });
+    await prisma.agentArtifact.create({ data: { ...file, id: 'art_s', agent_id: 'agt_s', kind: 'prompt', size: card.size, sha256: card.sha256 } });
+
+    const ok = await cli('storage check --json');
+    expect(ok.exitCode).toBe(0);
+    expect(ok.json()).toEqual({ checked: 2, mismatches: [] });
+
+    await storage.delete(photo.key);
+    await writeFile(blobPath(blobRoot, card.key), 'tampered');
+    const bad = await cli('storage check --json');
+    expect(bad.exitCode).toBe(1);
+    expect(bad.json()).toEqual({
+      checked: 2,
+      mismatches: [
+        { record: 'property_media med_s', sha256: photo.sha256, problem: 'missing' },
+        { record: 'agent_artifacts art_s', sha256: card.sha256, problem: 'different', actual_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      ],
+    });
+    expect((await cli('storage check')).output).toContain('property_media med_s');
+    await prisma.account.delete({ where: { id: 'acct_store' } });
+  });
+
   it('creates an account, an application and a key, lists and revokes the key', async () => {
     const account = await cli('account create --name Agency --json');
     expect(account.exitCode).toBe(0);

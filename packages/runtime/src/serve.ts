@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
 import type { ServiceDescriptor } from '@platform/service';
-import { createStorage, type BlobStorage } from '@platform/storage';
+import type { BlobStorage } from '@platform/storage';
 import {
   SecretBox,
   createDeliveryQueue,
@@ -20,6 +19,7 @@ import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
 import { logError, processLogger } from './process-log.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
+import { openStorage } from './storage.js';
 
 /**
  * How long a graceful shutdown may take before the process exits anyway: longer than a request
@@ -115,7 +115,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
     maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
-  const storage = createStorage({ driver: 'filesystem', root: join(config.dataDir, 'blobs') });
+  const storage = openStorage(config);
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
