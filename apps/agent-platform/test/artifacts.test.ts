@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '@platform/testkit';
+import { startTestApp, whileHeld } from '@platform/testkit';
 import { pdf, png, zip } from '@platform/uploads/testing';
 import { buildAgentPlatformApp } from '../src/app.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
@@ -101,5 +101,18 @@ describe('agent artifacts', () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadArtifact(ctx, id, artifactParts(Buffer.from(`prompt ${i}`), 'text/plain', 'p.txt'))));
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
     expect((await agent(id)).artifact_count).toBe(8);
+  });
+
+  it('counts two uploads that wait on the same agent row one after the other', async () => {
+    const id = await createAgent(ctx);
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM agent_deployments WHERE id = ${id} FOR UPDATE`,
+      () => Promise.all([1, 2].map((i) => uploadArtifact(ctx, id, artifactParts(Buffer.from(`held ${i}`), 'text/plain', 'p.txt')))),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.map((r) => r.statusCode)).toEqual([201, 201]);
+    expect((await agent(id)).artifact_count).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpeg, pdf, png, webp } from '@platform/uploads/testing';
+import { whileHeld } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { blobFiles, photoParts, uploadMedia } from './media-helpers.js';
 import { createProperty } from './security/properties.js';
@@ -180,6 +181,22 @@ describe('property media: order, changes and deletion', () => {
     ]);
     expect((await mediaRows(id)).map((r) => r.position)).toEqual([0, 1, 2, 3, 4, 5]);
     expect((await property(id)).media_count).toBe(6);
+  });
+
+  it('counts and places two uploads that wait on the same property row one after the other', async () => {
+    const id = await createProperty(ctx);
+    // Hold the property row so that both uploads have stored their file before either records it;
+    // without the row lock both would read media_count 0 and take position 0.
+    const { result: [a, b], waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM properties WHERE id = ${id} FOR UPDATE`,
+      () => Promise.all([uploadMedia(ctx, id, photoParts(png(2, 2))), uploadMedia(ctx, id, photoParts(png(3, 3)))]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect([a.json().position, b.json().position].sort()).toEqual([0, 1]);
+    expect((await property(id)).media_count).toBe(2);
   });
 
   it('leaves no temporary or orphaned blob behind after all this', async () => {
