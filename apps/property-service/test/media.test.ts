@@ -43,6 +43,19 @@ describe('property media: upload and download', () => {
     expect((await ctx.send('GET', `/v1/properties/${id}/media/${media.id}`)).json()).toEqual(media);
   });
 
+  it('takes files larger than the 1 MiB JSON body limit and refuses one over the default 20 MiB with 413', async () => {
+    const id = await createProperty(ctx);
+    const large = png(16, 16, 'x'.repeat(5 * 1024 * 1024));
+    const res = await uploadMedia(ctx, id, photoParts(large));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().size).toBe(large.length);
+    const tooLarge = png(16, 16, 'x'.repeat(20 * 1024 * 1024));
+    const refused = await uploadMedia(ctx, id, photoParts(tooLarge));
+    expect(refused.statusCode).toBe(413);
+    expect(await ctx.storage.exists(sha(tooLarge))).toBe(false);
+    expect((await property(id)).media_count).toBe(1);
+  });
+
   it('accepts JPEG and WebP photos and a PDF floor plan and document', async () => {
     const id = await createProperty(ctx);
     const jpg = await uploadMedia(ctx, id, photoParts(jpeg(640, 480), [], 'image/jpeg', 'a.jpg'));
