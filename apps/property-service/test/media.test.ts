@@ -100,6 +100,15 @@ describe('property media: upload and download', () => {
     expect(await ctx.storage.exists(sha(data))).toBe(false);
     const json = await ctx.send('POST', `/v1/properties/${id}/media`, { kind: 'photo' });
     expect(json.statusCode).toBe(415);
+    const headers = { apikey: ctx.tenant.key };
+    for (const [contentType, payload] of [
+      ['multipart/form-data', 'garbage'],
+      ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="kind"\r\n\r\nphoto'],
+    ]) {
+      const malformed = await ctx.app.inject({ method: 'POST', url: `/v1/properties/${id}/media`, headers: { ...headers, 'content-type': contentType! }, payload });
+      expect(malformed.statusCode, payload).toBe(400);
+      expect(malformed.json().message).toBe('The multipart/form-data body is malformed.');
+    }
   });
 
   it('refuses uploads to an archived property with 409 and stores nothing', async () => {

@@ -95,8 +95,13 @@ export async function receiveUpload<F, R>(
     return await save(file, fields);
   } catch (error) {
     if (stored) await release(db, storage, stored.blob.key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
-    throw error;
+    throw isMalformedMultipart(error) ? new ApiError('invalid_json', { message: 'The multipart/form-data body is malformed.' }) : error;
   }
+}
+
+/** The parser's errors for a body that is not well-formed multipart (a 400, like malformed JSON). */
+function isMalformedMultipart(error: unknown): boolean {
+  return error instanceof Error && !(error instanceof ApiError) && /^(Multipart: |Unexpected end of (multipart data|form)|Boundary required|Malformed part header)/.test(error.message);
 }
 
 async function inspect(
