@@ -54,8 +54,8 @@ describe('operator CLI', () => {
     expect(bad.json()).toEqual({
       checked: 2,
       mismatches: [
-        { record: 'property_media med_s', sha256: photo.sha256, problem: 'missing' },
         { record: 'agent_artifacts art_s', sha256: card.sha256, problem: 'different', actual_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        { record: 'property_media med_s', sha256: photo.sha256, problem: 'missing' },
       ],
     });
     expect((await cli('storage check')).output).toContain('property_media med_s');

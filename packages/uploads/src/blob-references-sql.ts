@@ -2,11 +2,16 @@ import type { BlobStorage } from '@platform/storage';
 import type { Db } from '@platform/db';
 
 /**
- * Every table whose rows reference a stored blob by its `sha256` (the content address). Storage is
- * shared and content-addressed, so a blob is removed only when no row of any of them uses it.
- * `blob-references.test.ts` fails when a table with a `sha256` column is missing here.
+ * The tables whose rows reference a stored blob: by convention every table with a `sha256` column
+ * (the content address), found in the catalogue so that this package names no app's table.
+ * Storage is shared and content-addressed, so a blob is removed only when no row of any uses it.
  */
-export const BLOB_TABLES = ['property_media', 'agent_artifacts'] as const;
+export async function blobTables(db: Db): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ name: string }[]>(
+    "SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sha256' ORDER BY 1",
+  );
+  return rows.map((row) => row.name).filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
+}
 
 /** Serialises the claim and the release of one content address (transaction-scoped advisory lock). */
 async function lockContent(tx: Db, key: string): Promise<void> {
@@ -15,7 +20,9 @@ async function lockContent(tx: Db, key: string): Promise<void> {
 
 /** Whether any row of any table references the content. */
 export async function blobInUse(db: Db, key: string): Promise<boolean> {
-  const union = BLOB_TABLES.map((table) => `SELECT 1 FROM "${table}" WHERE sha256 = $1`).join(' UNION ALL ');
+  const tables = await blobTables(db);
+  if (tables.length === 0) return false;
+  const union = tables.map((table) => `SELECT 1 FROM "${table}" WHERE sha256 = $1`).join(' UNION ALL ');
   const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM (${union}) refs LIMIT 1`, key);
   return rows.length > 0;
 }
@@ -44,7 +51,7 @@ export async function releaseBlob(tx: Db, storage: BlobStorage, key: string): Pr
 /** Every stored record's content address and size, for `storage check`. */
 export async function blobRecords(db: Db): Promise<{ table: string; id: string; key: string; size: number }[]> {
   const rows: { table: string; id: string; key: string; size: number }[] = [];
-  for (const table of BLOB_TABLES) {
+  for (const table of await blobTables(db)) {
     const found = await db.$queryRawUnsafe<{ id: string; key: string; size: bigint | number }[]>(`SELECT id, sha256 AS key, size FROM "${table}" ORDER BY id`);
     rows.push(...found.map((row) => ({ table, id: row.id, key: row.key, size: Number(row.size) })));
   }

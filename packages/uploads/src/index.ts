@@ -3,4 +3,4 @@ export { ContentInspector, HEAD_BYTES } from './inspect.js';
 export { receiveUpload, safeFilename, FILE_FIELD, type UploadSpec, type ReceivedFile, type UploadDeps } from './receive.js';
 export { sendDownload, etagMatches, contentDisposition, type Download } from './download.js';
 export { registerMultipart, multipartBody, multipartValidator, downloadResponses } from './routes.js';
-export { BLOB_TABLES, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';
+export { blobTables, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
-import { BLOB_TABLES, blobRecords, claimBlob, releaseBlob } from '../src/index.js';
+import { blobInUse, blobRecords, blobTables, claimBlob, releaseBlob } from '../src/index.js';
 
 let db: TestDatabase;
 let root: string;
@@ -21,11 +21,13 @@ afterAll(async () => {
 });
 
 describe('blob references', () => {
-  it('lists every table that records a blob (each table with a sha256 column)', async () => {
-    const tables = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
-      "SELECT table_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'sha256' ORDER BY 1",
-    );
-    expect(tables.map((t) => t.name).sort()).toEqual([...BLOB_TABLES].sort());
+  it('finds every table that records a blob, also one added later (each table with a sha256 column)', async () => {
+    expect(await blobTables(db.prisma)).toEqual(['agent_artifacts', 'property_media']);
+    await db.prisma.$executeRawUnsafe('CREATE TABLE later_files (id text PRIMARY KEY, sha256 text NOT NULL, size int NOT NULL)');
+    await db.prisma.$executeRawUnsafe(`INSERT INTO later_files VALUES ('f1', '${'a'.repeat(64)}', 1)`);
+    expect(await blobTables(db.prisma)).toContain('later_files');
+    expect(await blobInUse(db.prisma, 'a'.repeat(64))).toBe(true);
+    await db.prisma.$executeRawUnsafe('DROP TABLE later_files');
   });
 
   it('keeps a blob while a record of either table uses it, and removes it with the last one', async () => {
@@ -45,7 +47,7 @@ describe('blob references', () => {
       await claimBlob(tx, storage, blob.key);
       await tx.agentArtifact.create({ data: { ...common, id: 'art_b', agent_id: 'agt_b', kind: 'other' } });
     });
-    expect((await blobRecords(prisma)).map((r) => `${r.table}:${r.id}`)).toEqual(['property_media:med_b', 'agent_artifacts:art_b']);
+    expect((await blobRecords(prisma)).map((r) => `${r.table}:${r.id}`)).toEqual(['agent_artifacts:art_b', 'property_media:med_b']);
 
     await prisma.propertyMedia.delete({ where: { id: 'med_b' } });
     expect(await prisma.$transaction((tx) => releaseBlob(tx, storage, blob.key))).toBe(false);
