@@ -4,3 +4,4 @@ export { receiveUpload, safeFilename, FILE_FIELD, type UploadSpec, type Received
 export { sendDownload, etagMatches, contentDisposition, type Download } from './download.js';
 export { registerMultipart, multipartBody, multipartValidator, downloadResponses } from './routes.js';
 export { blobTables, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';
+export { attachments, type AttachmentParent, type AttachmentsDefinition, type AttachmentsDeps } from './attachments.js';

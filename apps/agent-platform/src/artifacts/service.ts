@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { inTransaction, newId, type Db } from '@platform/db';
+import { inTransaction, newId } from '@platform/db';
 import { ApiError, assertValid, compileBodyValidator } from '@platform/http';
 import type { ApiContext } from '@platform/service';
-import { BlobVanishedError, claimBlob, receiveUpload, releaseBlob, type ReceivedFile } from '@platform/uploads';
+import { attachments } from '@platform/uploads';
 import { agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { toArtifact } from './mapping.js';
@@ -17,58 +17,50 @@ export type ArtifactServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | '
 export type ArtifactService = ReturnType<typeof createArtifactService>;
 
 const validateFields = compileBodyValidator<ArtifactFields>(ArtifactFieldsSchema);
-const retired = () => new ApiError('conflict', { message: 'A retired agent takes no new artifacts.' });
-
 /** Files of an agent; `artifact_count` is kept under the agent's row lock. */
 export function createArtifactService({ db, cursors, now, emit, storage, maxBytes }: ArtifactServiceDeps) {
-  async function countChange(tx: Db, accountId: string, agentId: string, delta: 1 | -1, at: Date): Promise<void> {
-    await tx.agentDeployment.update({ where: { id: agentId }, data: { artifact_count: { increment: delta }, updated_at: at } });
-    await emit(tx, { accountId, type: 'agent.updated', data: { agent_id: agentId, changed_fields: ['artifacts'] }, at });
-  }
-
-  function insert(accountId: string, agentId: string, file: ReceivedFile, fields: ArtifactFields): Promise<Artifact> {
-    return inTransaction(db, async (tx) => {
-      const agent = await agentRepository.lock(tx, accountId, agentId);
-      if (agent.status === 'retired') throw retired();
-      await claimBlob(tx, storage, file.key);
-      const at = now();
-      const row = await tx.agentArtifact.create({
-        data: {
-          id: newId('art', at.getTime()),
-          account_id: accountId,
-          agent_id: agentId,
-          kind: fields.kind,
-          title: fields.title ?? null,
-          version: fields.version ?? null,
-          content_type: file.contentType,
-          size: file.size,
-          sha256: file.sha256,
-          filename: file.filename,
-          created_at: at,
-          updated_at: at,
-        },
-      });
-      await countChange(tx, accountId, agentId, 1, at);
-      return toArtifact(row);
-    });
-  }
+  const files = attachments(
+    { db, storage, now, maxBytes },
+    {
+      parent: {
+        find: (d, accountId, id) => agentRepository.find(d, accountId, id),
+        lock: (tx, accountId, id) => agentRepository.lock(tx, accountId, id),
+        refuses: (agent) => (agent.status === 'retired' ? new ApiError('conflict', { message: 'A retired agent takes no new artifacts.' }) : null),
+      },
+      fields: (raw) => assertValid(validateFields, raw),
+      allowed: () => ARTIFACT_TYPES,
+      insert: (tx, { accountId, parentId, file, fields, at }) =>
+        tx.agentArtifact.create({
+          data: {
+            id: newId('art', at.getTime()),
+            account_id: accountId,
+            agent_id: parentId,
+            kind: fields.kind,
+            title: fields.title ?? null,
+            version: fields.version ?? null,
+            content_type: file.contentType,
+            size: file.size,
+            sha256: file.sha256,
+            filename: file.filename,
+            created_at: at,
+            updated_at: at,
+          },
+        }),
+      find: (d, accountId, agentId, id) => artifactRepository.find(d, accountId, agentId, id),
+      delete: async (tx, row) => {
+        await tx.agentArtifact.delete({ where: { id: row.id } });
+      },
+      async counted(tx, { accountId, parentId, delta, at }) {
+        await tx.agentDeployment.update({ where: { id: parentId }, data: { artifact_count: { increment: delta }, updated_at: at } });
+        await emit(tx, { accountId, type: 'agent.updated', data: { agent_id: parentId, changed_fields: ['artifacts'] }, at });
+      },
+    },
+  );
 
   return {
     /** Streams the upload to storage, checks it, then records it; a refused or failed upload leaves no row and no blob. */
     async upload(request: FastifyRequest, accountId: string, agentId: string): Promise<Artifact> {
-      const agent = await agentRepository.find(db, accountId, agentId);
-      if (agent.status === 'retired') throw retired();
-      try {
-        return await receiveUpload(
-          request,
-          { db, storage },
-          { maxBytes, fields: (raw) => assertValid(validateFields, raw), allowed: () => ARTIFACT_TYPES },
-          (file, fields) => insert(accountId, agentId, file, fields),
-        );
-      } catch (error) {
-        if (error instanceof BlobVanishedError) throw new ApiError('conflict', { message: 'The same content was being deleted at this moment; upload it again.' });
-        throw error;
-      }
+      return toArtifact(await files.upload(request, accountId, agentId));
     },
 
     async list(accountId: string, agentId: string, { limit, cursor }: { limit: number; cursor?: string }) {
@@ -99,15 +91,8 @@ export function createArtifactService({ db, cursors, now, emit, storage, maxByte
     },
 
     /** Removes the record, then its blob unless another record uses the same content. */
-    async remove(accountId: string, agentId: string, id: string): Promise<void> {
-      const removed = await inTransaction(db, async (tx) => {
-        await agentRepository.lock(tx, accountId, agentId);
-        const row = await artifactRepository.find(tx, accountId, agentId, id);
-        await tx.agentArtifact.delete({ where: { id } });
-        await countChange(tx, accountId, agentId, -1, now());
-        return row;
-      });
-      await inTransaction(db, (tx) => releaseBlob(tx, storage, removed.sha256));
+    remove(accountId: string, agentId: string, id: string): Promise<void> {
+      return files.remove(accountId, agentId, id);
     },
   };
 }
