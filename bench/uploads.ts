@@ -174,6 +174,16 @@ async function main() {
     });
   }
 
+  /** GETs each content URL with `If-None-Match` of its ETag (304: auth, the record's query and routing, no file), PARALLEL at a time: the elapsed seconds. */
+  async function notModifiedAll(propertyId: string, media: { id: string; sha256: string }[]) {
+    const urls = serviceUrls(propertyId, media);
+    return pool(urls.length, PARALLEL, async (i) => {
+      const { statusCode, body } = await request(urls[i], { dispatcher: client, headers: { apikey: key, 'if-none-match': `"${media[i].sha256}"` } });
+      await body.dump();
+      if (statusCode !== 304) throw new Error(`GET ${urls[i]} with If-None-Match: ${statusCode}`);
+    });
+  }
+
   const serviceUrls = (propertyId: string, media: { id: string }[]) => media.map((m) => `${service.api}/v1/properties/${propertyId}/media/${m.id}/content`);
   const bareUrls = (media: { sha256: string }[]) => media.map((m) => `${service.bare}/blob/${m.sha256}`);
 
@@ -182,10 +192,11 @@ async function main() {
   const warm = await uploadAll(warmProperty, WARMUP);
   await downloadAll(serviceUrls(warmProperty, warm.media), { apikey: key });
   await downloadAll(bareUrls(warm.media), {});
+  await notModifiedAll(warmProperty, warm.media);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const baseline = (await service.command('mark')).rss;
 
-  const rows: { upload: number; download: number; bare: number; ratio: number; uploadPeak: number; uploadGrowth: number; downloadPeak: number }[] = [];
+  const rows: { upload: number; download: number; bare: number; ratio: number; uploadPeak: number; uploadGrowth: number; downloadPeak: number; notModified: number; apiMs: number; bareMs: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const propertyId = await newProperty();
     await service.command('mark');
@@ -201,6 +212,8 @@ async function main() {
       else bare += await downloadAll(bareUrls(up.media), {});
     }
     const downloadPeak = (await service.command('peak')).peak!;
+    // What a request costs the API without the file: the difference between the API and the bare server.
+    const notModified = await notModifiedAll(propertyId, up.media);
     const mibps = (seconds: number, passes = 1) => (passes * PHOTOS * SIZE) / MiB / seconds;
     const row = {
       upload: mibps(up.seconds),
@@ -210,6 +223,9 @@ async function main() {
       uploadPeak: uploadPeak / MiB,
       uploadGrowth: (uploadPeak - baseline) / MiB,
       downloadPeak: downloadPeak / MiB,
+      notModified: PHOTOS / notModified,
+      apiMs: (download * 1000 * PARALLEL) / (2 * PHOTOS),
+      bareMs: (bare * 1000 * PARALLEL) / (2 * PHOTOS),
     };
     rows.push(row);
     console.error(`round ${round + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v.toFixed(1))])))}`);
@@ -223,6 +239,9 @@ async function main() {
     ['service peak RSS during uploads (MiB)', 'uploadPeak', 'MiB'],
     ['RSS growth during uploads (MiB)', 'uploadGrowth', 'MiB'],
     ['service peak RSS during downloads (MiB)', 'downloadPeak', 'MiB'],
+    ['download time per file via API, 8 in flight (ms)', 'apiMs', 'ms'],
+    ['download time per file, bare (ms)', 'bareMs', 'ms'],
+    ['API requests answered 304 (If-None-Match), no file (req/s)', 'notModified', 'req/s'],
   ];
   const f = (x: number) => x.toFixed(1);
   console.log(`\n${PHOTOS} photos of ${f(SIZE / MiB)} MiB, ${PARALLEL} in parallel, ${ROUNDS} rounds; service RSS after warm-up ${f(baseline / MiB)} MiB\n`);
