@@ -5,3 +5,4 @@ export { sendDownload, etagMatches, contentDisposition, type Download } from './
 export { registerMultipart, multipartBody, multipartValidator, downloadResponses } from './routes.js';
 export { blobTables, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';
 export { attachments, type AttachmentParent, type AttachmentsDefinition, type AttachmentsDeps } from './attachments.js';
+export { attachmentRoutes, type AttachmentRoutesOptions, type AttachmentRouteService } from './attachment-routes.js';
