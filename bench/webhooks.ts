@@ -13,6 +13,7 @@ import { Agent, request } from 'undici';
 import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { createApiKey } from '@platform/auth';
 import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
+import { createFilesystemStorage } from '@platform/storage';
 import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
 
 const { values } = parseArgs({
@@ -46,7 +47,9 @@ const secretKey = randomBytes(32).toString('hex');
 const webhooks = { queue, secrets: new SecretBox(secretKey), policy: { allowPrivateTargets: true } };
 const pepper = randomBytes(32).toString('hex');
 
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks });
+const blobs = mkdtempSync(join(tmpdir(), 'bench-blobs-')); // nothing is uploaded; the app needs a storage
+const storage = createFilesystemStorage({ root: blobs });
+const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -167,4 +170,5 @@ await db.$disconnect();
 redis.kill();
 await pg.stop();
 rmSync(dir, { recursive: true, force: true });
+rmSync(blobs, { recursive: true, force: true });
 process.exit(0);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable, type Db, type Environment, type PrismaClient } from '@platform/db';
 import { KeyVerifier, apiKeyRoutes, authPlugin, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
-import { ApiError, CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
+import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
@@ -21,8 +21,8 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   /** Server-side secret for key hashes; cursor signatures use a key derived from it. */
   pepper: string;
   webhooks: WebhookInfrastructure;
-  /** Blob storage of uploaded files (property media, agent artifacts); without it, file routes answer 503. */
-  storage?: BlobStorage;
+  /** Blob storage of uploaded files (property media, agent artifacts). */
+  storage: BlobStorage;
   now?: () => Date;
   keyCacheTtlMs?: number;
   /** The deployment's other services: a key of one of them is refused with its name. */
@@ -84,7 +84,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   });
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
   const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events), storage: deps.storage ?? NO_STORAGE };
+  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events), storage: deps.storage };
   await app.register(
     async (v1) => {
       await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
@@ -105,10 +105,3 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   }
   return app;
 }
-
-const unavailable = async (): Promise<never> => {
-  throw new ApiError('service_unavailable', { message: 'File storage is not configured for this service.' });
-};
-
-/** The storage of an app built without one (a benchmark, a tool): every file operation is 503. */
-const NO_STORAGE: BlobStorage = { put: unavailable, get: unavailable, delete: unavailable, exists: unavailable };
