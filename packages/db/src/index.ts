@@ -15,5 +15,5 @@ export {
 export { ensureOwnedDatabase } from './owner-sql.js';
 export { scramSha256Verifier } from './scram.js';
 export { runMigrations, readMigrations, DEFAULT_MIGRATIONS_DIR, type Migration } from './migrate.js';
-export { lockOwnRow } from './lock-sql.js';
+export { advisoryXactLock, lockOwnRow } from './lock-sql.js';
 export { inTransaction } from './transaction.js';

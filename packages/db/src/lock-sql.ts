@@ -19,3 +19,11 @@ export async function lockOwnRow(
   const rows = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "${table}" WHERE id = $1 AND account_id = $2 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, id, accountId);
   return rows.length > 0;
 }
+
+/**
+ * Serialises work on one named thing (a content address, an account's registrations) until the
+ * transaction ends: a transaction-scoped advisory lock on the hash of `key`.
+ */
+export async function advisoryXactLock(tx: Pick<Db, '$executeRaw'>, key: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}

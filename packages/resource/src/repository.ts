@@ -49,6 +49,11 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
       return row;
     },
 
+    /** Locks the account's row until the transaction ends, without reading it; or 404. */
+    async hold(tx: Db, accountId: string, id: string, mode: 'update' | 'share' = 'update'): Promise<void> {
+      if (!(await lockOwnRow(tx, table, id, accountId, mode))) throw notFound();
+    },
+
     /** Locks the account's row until the transaction ends (`share`: while it is referenced), then reads it; or 404. */
     async lock(tx: Db, accountId: string, id: string, mode: 'update' | 'share' = 'update', missing: () => ApiError = notFound): Promise<Row> {
       if (!(await lockOwnRow(tx, table, id, accountId, mode))) throw missing();

@@ -62,7 +62,7 @@ export async function rescoreUnderLock<Row extends ScoredRow, Loaded, E>(
     announce: (row: Row) => Promise<unknown>;
   },
 ): Promise<Row> {
-  await repository.lock(tx, request.accountId, request.id);
+  await repository.hold(tx, request.accountId, request.id); // `load` reads the row with what it needs
   const explanation = request.explain(await request.load(tx, request.id));
   const row = await repository.model(tx).update({ where: { id: request.id }, data: scoreColumns(explanation, request.reading, request.at) });
   await request.announce(row);

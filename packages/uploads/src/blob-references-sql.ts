@@ -1,12 +1,28 @@
 import type { BlobStorage } from '@platform/storage';
-import type { Db } from '@platform/db';
+import { advisoryXactLock, type Db } from '@platform/db';
 
 /**
  * The tables whose rows reference a stored blob: by convention every table with a `sha256` column
  * (the content address), found in the catalogue so that this package names no app's table.
  * Storage is shared and content-addressed, so a blob is removed only when no row of any uses it.
  */
-export async function blobTables(db: Db): Promise<string[]> {
+export function blobTables(db: Db): Promise<string[]> {
+  // The tables change only with a migration: looked up once per process, not per release.
+  known ??= findBlobTables(db).catch((error: unknown) => {
+    known = undefined;
+    throw error;
+  });
+  return known;
+}
+
+let known: Promise<string[]> | undefined;
+
+/** Forgets the looked-up tables (after a migration in the same process, e.g. in a test). */
+export function forgetBlobTables(): void {
+  known = undefined;
+}
+
+async function findBlobTables(db: Db): Promise<string[]> {
   const rows = await db.$queryRawUnsafe<{ name: string }[]>(
     "SELECT table_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'sha256' ORDER BY 1",
   );
@@ -14,8 +30,8 @@ export async function blobTables(db: Db): Promise<string[]> {
 }
 
 /** Serialises the claim and the release of one content address (transaction-scoped advisory lock). */
-async function lockContent(tx: Db, key: string): Promise<void> {
-  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7001))`, `blob:${key}`);
+function lockContent(tx: Db, key: string): Promise<void> {
+  return advisoryXactLock(tx, `blob:${key}`);
 }
 
 /** Whether any row of any table references the content. */

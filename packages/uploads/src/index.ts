@@ -3,6 +3,6 @@ export { ContentInspector, HEAD_BYTES } from './inspect.js';
 export { receiveUpload, safeFilename, FILE_FIELD, type UploadSpec, type ReceivedFile, type UploadDeps } from './receive.js';
 export { sendDownload, etagMatches, contentDisposition, type Download } from './download.js';
 export { registerMultipart, multipartBody, multipartValidator, downloadResponses } from './routes.js';
-export { blobTables, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';
+export { blobTables, forgetBlobTables, blobInUse, claimBlob, releaseBlob, blobRecords, BlobVanishedError } from './blob-references-sql.js';
 export { attachments, type AttachmentParent, type AttachmentsDefinition, type AttachmentsDeps } from './attachments.js';
 export { attachmentRoutes, type AttachmentRoutesOptions, type AttachmentRouteService } from './attachment-routes.js';

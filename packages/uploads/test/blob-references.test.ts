@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
-import { blobInUse, blobRecords, blobTables, claimBlob, releaseBlob } from '../src/index.js';
+import { blobInUse, blobRecords, blobTables, claimBlob, forgetBlobTables, releaseBlob } from '../src/index.js';
 
 let db: TestDatabase;
 let root: string;
@@ -25,9 +25,11 @@ describe('blob references', () => {
     expect(await blobTables(db.prisma)).toEqual(['agent_artifacts', 'property_media']);
     await db.prisma.$executeRawUnsafe('CREATE TABLE later_files (id text PRIMARY KEY, sha256 text NOT NULL, size int NOT NULL)');
     await db.prisma.$executeRawUnsafe(`INSERT INTO later_files VALUES ('f1', '${'a'.repeat(64)}', 1)`);
+    forgetBlobTables(); // as after a migration
     expect(await blobTables(db.prisma)).toContain('later_files');
     expect(await blobInUse(db.prisma, 'a'.repeat(64))).toBe(true);
     await db.prisma.$executeRawUnsafe('DROP TABLE later_files');
+    forgetBlobTables();
   });
 
   it('keeps a blob while a record of either table uses it, and removes it with the last one', async () => {

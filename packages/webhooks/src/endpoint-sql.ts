@@ -1,11 +1,11 @@
-import type { Db, PrismaClient, Service } from '@platform/db';
+import { advisoryXactLock, type Db, type PrismaClient, type Service } from '@platform/db';
 
 /**
  * Serialises the registrations of one account in one service until the transaction ends, so
  * that two concurrent requests cannot both pass the endpoint cap.
  */
-export async function lockEndpointRegistrations(tx: Pick<Db, '$executeRaw'>, accountId: string, service: Service): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${accountId}:${service}`}, 0))`;
+export function lockEndpointRegistrations(tx: Pick<Db, '$executeRaw'>, accountId: string, service: Service): Promise<void> {
+  return advisoryXactLock(tx, `webhook-endpoints:${accountId}:${service}`);
 }
 
 /**

@@ -4,7 +4,7 @@ export { headerNames, eventEmitter, type EventCatalogue, type EventDefinition, t
 export { SecretBox, generateSigningSecret } from './secret-box.js';
 export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS, retryDelay } from './schedule.js';
 export { recordEvent, type EventInput } from './outbox.js';
-export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, removeJob, requeueDelivery, deliveryJobOptions, type DeliveryJob } from './queue.js';
+export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, removeJob, deliveryJobOptions, type DeliveryJob } from './queue.js';
 export { relayOnce, enqueueRequestedDeliveries, requeueStaleDeliveries, failDelivery, type RelayDeps, type SweepResult } from './relay.js';
 export { attemptDelivery, deliveryDispatcher, responseExcerpt, type DeliveryDeps, type DeliveryOutcome } from './delivery.js';
 export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js';

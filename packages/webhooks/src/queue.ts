@@ -49,10 +49,3 @@ export async function removeJob(queue: Queue<DeliveryJob>, deliveryId: string, w
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-/** Puts a delivery back on the queue with a fresh schedule (manual retry): false while its job is still running. */
-export async function requeueDelivery(queue: Queue<DeliveryJob>, deliveryId: string, delays?: readonly number[], waitMs = 10_000): Promise<boolean> {
-  if (!(await removeJob(queue, deliveryId, waitMs))) return false;
-  await enqueueDeliveries(queue, [deliveryId], delays);
-  return true;
-}
