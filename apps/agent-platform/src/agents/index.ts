@@ -2,4 +2,4 @@
 export { agentRoutes } from './routes.js';
 export { createAgentService, type AgentService, type AgentServiceDeps } from './service.js';
 export { agentRepository, type AgentRow } from './repository.js';
-export { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS } from './schemas.js';
+export { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS, type Agent } from './schemas.js';

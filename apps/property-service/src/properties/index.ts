@@ -1,5 +1,5 @@
 // The public surface of the properties resource: other resources and the app use only this.
 export { propertyRoutes } from './routes.js';
 export { createPropertyService, type PropertyService, type PropertyServiceDeps } from './service.js';
-export { PROPERTY_TYPES } from './schemas.js';
+export { PROPERTY_TYPES, type Property } from './schemas.js';
 export { propertyRepository } from './repository.js';

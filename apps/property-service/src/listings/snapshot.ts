@@ -1,0 +1,26 @@
+import type { Property } from '../properties/index.js';
+
+/** A medium of the property as it was when the listing was generated; its bytes stay in storage under `sha256`. */
+export interface ListingMediaSnapshot {
+  id: string;
+  kind: 'photo' | 'floor_plan' | 'document';
+  title: string | null;
+  /** Order in the exposé, from 0 (the first photo is the cover). */
+  position: number;
+  content_type: string;
+  size: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** The property's data copied into the listing when it is generated: later updates of the property never change it. */
+export type ListingPropertySnapshot = Omit<Property, 'status' | 'media_count' | 'created_at' | 'updated_at'>;
+
+export interface ListingSnapshot {
+  property: ListingPropertySnapshot;
+  /** Every medium in position order. */
+  media: ListingMediaSnapshot[];
+  /** When the snapshot was taken (RFC 3339); the PDF's metadata dates, so that the same snapshot gives the same bytes. */
+  taken_at: string;
+}
