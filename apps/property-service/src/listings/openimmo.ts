@@ -1,0 +1,217 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { publicAddress } from './address.js';
+import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
+
+/*
+ * OpenImmo 1.2.7 export: pure functions from listing snapshots to the XML document portals pull.
+ *
+ * Element names, their order inside each parent and which of them are mandatory were checked
+ * against classes generated from the official openimmo_127b.xsd (the ujamii/openimmo PHP library,
+ * src/API/*.php: Openimmo, Uebertragung, Anbieter, Immobilie, Objektkategorie, Nutzungsart,
+ * Vermarktungsart, Objektart, Geo, Land, Preise, Kaufpreis, AussenCourtage, Flaechen,
+ * ZustandAngaben, Energiepass, Freitexte, Anhaenge, Anhang, Daten, VerwaltungTechn, Aktion), and
+ * against public exporters and importers writing `energiepass`/`epart`/`openimmo_obid`.
+ * Children are written in the schema's sequence order (e.g. `freitexte` before `anhaenge`).
+ *
+ * Nothing personal is exported: no `kontaktperson` (names, e-mail, phone), no commission note.
+ */
+
+export const OPENIMMO_VERSION = '1.2.7';
+const SENDER_SOFTWARE = 'property-service';
+const SENDER_VERSION = '1.0';
+
+export interface OpenImmoListing {
+  listingId: string;
+  snapshot: ListingSnapshot;
+  /** Where a portal downloads the medium (an absolute URL). */
+  mediaUrl: (medium: ListingMediaSnapshot) => string;
+}
+
+export interface OpenImmoDocumentInput {
+  /** The provider's id at the portals: `anbieternr` and `openimmo_anid`. */
+  anbieterId: string;
+  /** The provider's company name (`firma`). */
+  firma: string;
+  /** One listing (a single export) or many (the feed), in the order given. */
+  listings: readonly OpenImmoListing[];
+  /** When the document is generated (RFC 3339): `timestamp` of the transfer and `stand_vom` of every listing. */
+  generatedAt: string;
+}
+
+/** ISO 3166-1 alpha-2 → alpha-3 (`land iso_land`); a country not listed is left out of `geo`. */
+export const ISO_ALPHA3: Readonly<Record<string, string>> = {
+  AT: 'AUT', BE: 'BEL', CH: 'CHE', CZ: 'CZE', DE: 'DEU', DK: 'DNK', ES: 'ESP', FR: 'FRA', GB: 'GBR',
+  IT: 'ITA', LI: 'LIE', LU: 'LUX', NL: 'NLD', PL: 'POL', US: 'USA',
+};
+
+type Property = ListingPropertySnapshot;
+type Group = 'TITELBILD' | 'BILD' | 'GRUNDRISS' | 'DOKUMENTE';
+
+const OBJEKTART: Record<Property['type'], string> = {
+  apartment: 'wohnung',
+  house: 'haus',
+  land: 'grundstueck',
+  commercial: 'buero_praxen',
+  parking: 'parken',
+};
+
+/** The whole document: `<openimmo>` with the transfer header, the provider and one `<immobilie>` per listing. */
+export function openImmoDocument(input: OpenImmoDocumentInput): string {
+  const date = dateOf(input.generatedAt);
+  // Characters XML cannot carry (control characters in a pasted title) are dropped, not fatal.
+  const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' }).ele('openimmo');
+  root.ele('uebertragung').att({
+    art: 'OFFLINE',
+    umfang: 'VOLL',
+    modus: 'NEW',
+    version: OPENIMMO_VERSION,
+    sendersoftware: SENDER_SOFTWARE,
+    senderversion: SENDER_VERSION,
+    timestamp: input.generatedAt,
+  });
+  const anbieter = root.ele('anbieter');
+  text(anbieter, 'anbieternr', input.anbieterId);
+  text(anbieter, 'firma', input.firma);
+  text(anbieter, 'openimmo_anid', input.anbieterId);
+  for (const listing of input.listings) immobilie(anbieter.ele('immobilie'), listing, date);
+  return root.end({ prettyPrint: true });
+}
+
+function immobilie(el: XMLBuilder, listing: OpenImmoListing, standVom: string): void {
+  const p = listing.snapshot.property;
+  objektkategorie(el.ele('objektkategorie'), p);
+  geo(el.ele('geo'), p);
+  preise(el.ele('preise'), p);
+  flaechen(el.ele('flaechen'), p);
+  zustandAngaben(el, p);
+  const freitexte = el.ele('freitexte');
+  text(freitexte, 'objekttitel', p.title);
+  text(freitexte, 'objektbeschreibung', p.description);
+  anhaenge(el, listing);
+  const techn = el.ele('verwaltung_techn');
+  text(techn, 'objektnr_extern', listing.listingId);
+  techn.ele('aktion').att('aktionart', 'CHANGE');
+  text(techn, 'openimmo_obid', listing.listingId);
+  text(techn, 'stand_vom', standVom);
+}
+
+/** Sale when a purchase price is set, else rent when a cold rent is set (neither: both false). */
+export function marketing(p: Property): 'KAUF' | 'MIETE_PACHT' | null {
+  if (p.purchase_price_eur !== null) return 'KAUF';
+  if (p.cold_rent_eur !== null) return 'MIETE_PACHT';
+  return null;
+}
+
+function objektkategorie(el: XMLBuilder, p: Property): void {
+  // Land and parking are offered as residential (the common case for the properties we hold).
+  const commercial = p.type === 'commercial';
+  el.ele('nutzungsart').att({ WOHNEN: String(!commercial), GEWERBE: String(commercial) });
+  const kind = marketing(p);
+  el.ele('vermarktungsart').att({ KAUF: String(kind === 'KAUF'), MIETE_PACHT: String(kind === 'MIETE_PACHT') });
+  el.ele('objektart').ele(OBJEKTART[p.type]);
+}
+
+function geo(el: XMLBuilder, p: Property): void {
+  const address = publicAddress(p.address);
+  text(el, 'plz', address.postal_code);
+  text(el, 'ort', address.city);
+  text(el, 'strasse', address.street);
+  text(el, 'hausnummer', address.house_number);
+  const alpha3 = ISO_ALPHA3[address.country];
+  if (alpha3) el.ele('land').att('iso_land', alpha3);
+  text(el, 'etage', p.floor);
+}
+
+function preise(el: XMLBuilder, p: Property): void {
+  const kind = marketing(p);
+  if (kind === 'KAUF') text(el, 'kaufpreis', p.purchase_price_eur);
+  if (kind === 'MIETE_PACHT') {
+    text(el, 'kaltmiete', p.cold_rent_eur);
+    text(el, 'nebenkosten', p.service_charges_eur);
+  }
+  const buyer = p.commission?.buyer_percent ?? null;
+  if (buyer !== null) el.ele('aussen_courtage').att('mit_mwst', 'true').txt(courtage(buyer));
+}
+
+/** `3.57` → `3,57 %` (German decimal comma; the value is free text in the schema). */
+export function courtage(percent: number): string {
+  return `${decimal(percent).replace('.', ',')} %`;
+}
+
+function flaechen(el: XMLBuilder, p: Property): void {
+  text(el, 'wohnflaeche', p.living_area_sqm);
+  text(el, 'grundstuecksflaeche', p.lot_size_sqm);
+  text(el, 'anzahl_zimmer', p.rooms);
+}
+
+function zustandAngaben(parent: XMLBuilder, p: Property): void {
+  const c = p.energy_certificate;
+  if (p.year_built === null && !c) return;
+  const el = parent.ele('zustand_angaben');
+  text(el, 'baujahr', p.year_built);
+  if (!c) return;
+  const pass = el.ele('energiepass');
+  if (c.exemption) {
+    // No certificate is required (GEG exemption): OpenImmo says so with jahrgang "nicht_noetig".
+    text(pass, 'jahrgang', 'nicht_noetig');
+    return;
+  }
+  // Schema order: epart, gueltig_bis, energieverbrauchkennwert, mitwarmwasser, endenergiebedarf,
+  // primaerenergietraeger, stromwert, waermewert, wertklasse, baujahr, ausstelldatum, jahrgang, gebaeudeart.
+  text(pass, 'epart', c.type === 'demand' ? 'BEDARF' : c.type === 'consumption' ? 'VERBRAUCH' : null);
+  text(pass, 'gueltig_bis', c.valid_until);
+  if (c.type === 'consumption') text(pass, 'energieverbrauchkennwert', c.final_energy_demand_kwh);
+  if (c.type === 'demand') text(pass, 'endenergiebedarf', c.final_energy_demand_kwh);
+  text(pass, 'primaerenergietraeger', c.energy_source);
+  text(pass, 'wertklasse', c.efficiency_class);
+  // energiepass/baujahr is the building's year of construction as an ad must state it (EnEV 2014,
+  // now GEG §87), not the heating system's year: `system_year` has no element in energiepass.
+  text(pass, 'baujahr', p.year_built);
+  const building = p.type === 'apartment' || p.type === 'house' ? 'wohn' : p.type === 'commercial' ? 'nichtwohn' : null;
+  text(pass, 'gebaeudeart', building);
+}
+
+/** The group of each medium, in position order: the first photo is the cover (`TITELBILD`). */
+export function mediaGroups(media: readonly ListingMediaSnapshot[]): { medium: ListingMediaSnapshot; gruppe: Group }[] {
+  const ordered = [...media].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let coverGiven = false;
+  return ordered.map((medium) => {
+    if (medium.kind === 'floor_plan') return { medium, gruppe: 'GRUNDRISS' };
+    if (medium.kind === 'document') return { medium, gruppe: 'DOKUMENTE' };
+    const gruppe = coverGiven ? 'BILD' : 'TITELBILD';
+    coverGiven = true;
+    return { medium, gruppe };
+  });
+}
+
+function anhaenge(parent: XMLBuilder, listing: OpenImmoListing): void {
+  const groups = mediaGroups(listing.snapshot.media);
+  if (groups.length === 0) return;
+  const el = parent.ele('anhaenge');
+  for (const { medium, gruppe } of groups) {
+    const anhang = el.ele('anhang').att({ location: 'EXTERN', gruppe });
+    text(anhang, 'anhangtitel', medium.title);
+    text(anhang, 'format', medium.content_type);
+    anhang.ele('daten').ele('pfad').txt(listing.mediaUrl(medium));
+  }
+}
+
+/** A child element with text, left out when the value is null, undefined or empty. */
+function text(el: XMLBuilder, name: string, value: string | number | null | undefined): void {
+  if (value === null || value === undefined || value === '') return;
+  el.ele(name).txt(typeof value === 'number' ? decimal(value) : value);
+}
+
+/** A number as xsd:decimal (`72.5`, never `7.25e1`). */
+function decimal(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
+}
+
+/** The calendar date of an RFC 3339 timestamp, as written (its own offset). */
+function dateOf(timestamp: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T/.exec(timestamp);
+  if (!match) throw new TypeError(`generatedAt must be an RFC 3339 timestamp, got ${JSON.stringify(timestamp)}`);
+  return match[1];
+}
