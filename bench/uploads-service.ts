@@ -26,7 +26,9 @@ const webhooks: WebhookInfrastructure = {
   secrets: new SecretBox(randomBytes(32).toString('hex')),
   policy: { allowPrivateTargets: false },
 };
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, webhooks });
+// Nothing is generated: a queue that is never called.
+const jobs = { enqueue: () => Promise.reject(new Error('no job queue in this benchmark')) };
+const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, webhooks, jobs, publicBaseUrl: 'http://localhost' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const root = blobsDir({ dataDir });

@@ -13,6 +13,7 @@ import { Agent, request } from 'undici';
 import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
 import { createApiKey } from '@platform/auth';
 import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
+import { createJobQueue } from '@platform/service';
 import { createFilesystemStorage } from '@platform/storage';
 import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
 
@@ -49,7 +50,8 @@ const pepper = randomBytes(32).toString('hex');
 
 const blobs = mkdtempSync(join(tmpdir(), 'bench-blobs-')); // nothing is uploaded; the app needs a storage
 const storage = createFilesystemStorage({ root: blobs });
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage });
+const jobs = createJobQueue(connection); // nothing is generated; the app needs a queue
+const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, jobs, publicBaseUrl: 'http://localhost' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

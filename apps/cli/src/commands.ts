@@ -84,7 +84,9 @@ export async function revokeKey(ctx: CommandContext, keyId: string | undefined) 
 export async function runJob(ctx: CommandContext, name: string | undefined, jobs: JobCatalogue) {
   const job = jobs.find((j) => j.name === name);
   if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
-  return { job: job.name, ...(await runJobNow(job, ctx.db, new Date())) };
+  // A job run by hand that hands work on (the sweepers) needs the worker's queue: run those in the worker.
+  const jobsQueue = { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
+  return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: new Date(), storage: ctx.storage(), jobs: jobsQueue }, {})) };
 }
 
 /** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */

@@ -10,6 +10,8 @@ export type ServiceSettingsSpec = Pick<ServiceDescriptor, 'id' | 'port' | 'setti
 /** One service's resolved port and settings. */
 export interface ServiceConfig {
   port: number;
+  /** Where integrators reach the service (no trailing slash): URLs in events and documents. */
+  publicBaseUrl: string;
   settings: Record<string, number>;
 }
 
@@ -72,6 +74,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
   { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
   { name: 'WEBHOOK_MAX_ENDPOINTS', default: '20', description: 'Webhook endpoints an account may register per service (1 to 1000); every event fans out to each.' },
+  { name: 'PUBLIC_BASE_URL', default: '(http://localhost:<port>)', description: 'Where integrators reach a service (https://api.example.com): URLs in events and documents (pdf_url, record_url). <SERVICE>_PUBLIC_BASE_URL (e.g. PROPERTY_PUBLIC_BASE_URL) overrides it for one service.' },
   { name: 'STORAGE_DRIVER', default: 'filesystem', description: 'filesystem (files under DATA_DIR/blobs) or s3 (an S3-compatible bucket: S3_* below).' },
   { name: 'S3_ENDPOINT', default: '(none)', description: 'URL of the S3-compatible store (http:// or https://); required when STORAGE_DRIVER=s3.' },
   { name: 'S3_REGION', default: 'us-east-1', description: 'Region of the S3 store.' },
@@ -129,6 +132,25 @@ function storageConfig(env: Env, problems: string[]): StorageConfig {
   Object.defineProperty(storage, 'toJSON', { value: redacted, enumerable: false });
   Object.defineProperty(storage, Symbol.for('nodejs.util.inspect.custom'), { value: redacted, enumerable: false });
   return storage;
+}
+
+/** `<SERVICE>_PUBLIC_BASE_URL`, else `PUBLIC_BASE_URL`, else the local address of the service's port. */
+function publicBaseUrl(env: Env, service: ServiceSettingsSpec, problems: string[]): string {
+  const own = `${service.id.toUpperCase()}_PUBLIC_BASE_URL`;
+  const name = env[own] ? own : 'PUBLIC_BASE_URL';
+  const value = env[name];
+  if (!value) return `http://localhost:${env[service.port.variable] || service.port.default}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+    problems.push(`${name} must be an http(s) URL without query or fragment, e.g. https://api.example.com (got "${value}").`);
+    return value;
+  }
+  return value.replace(/\/+$/, '');
 }
 
 function port(env: Env, name: string, fallback: number, problems: string[]): number {
@@ -193,6 +215,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
         service.id,
         {
           port: port(env, service.port.variable, service.port.default, problems),
+          publicBaseUrl: publicBaseUrl(env, service, problems),
           settings: Object.fromEntries(service.settings.map((setting) => [setting.name, integer(env, setting, problems)])),
         },
       ]),

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import type { PrismaClient } from '@platform/db';
-import { defineJob, type JobCatalogue, type JobDefinition } from '@platform/service';
+import type { ConnectionOptions } from 'bullmq';
+import { JOBS_QUEUE, createJobQueue, defineJob, startJobWorker, type JobCatalogue, type JobContext } from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
 
-export const SCHEDULED_JOBS_QUEUE = 'scheduled-jobs';
+export { runJob } from '@platform/service';
+export const SCHEDULED_JOBS_QUEUE = JOBS_QUEUE;
 
 /** Part of the webhook mechanism of every service: the worker always schedules it. */
 export const WEBHOOK_HISTORY_JOB = defineJob({
@@ -26,14 +25,8 @@ export function jobsOf(services: readonly { jobs: JobCatalogue }[]): JobCatalogu
   return jobs;
 }
 
-/** Runs one job with a payload checked against its schema (the CLI and the worker both come here). */
-export async function runJob(job: JobDefinition, db: PrismaClient, now: Date, payload: unknown = {}): Promise<Record<string, unknown>> {
-  if (!Value.Check(job.payload, payload)) throw new Error(`Job ${job.name}: the payload does not match its schema.`);
-  return job.run({ db, now }, payload);
-}
-
 /** Registers (or updates) each scheduled job's scheduler; idempotent, so every worker start may call it. */
-export async function registerSchedules(queue: Queue, jobs: JobCatalogue): Promise<void> {
+export async function registerSchedules(queue: ReturnType<typeof createJobQueue>['queue'], jobs: JobCatalogue): Promise<void> {
   for (const job of jobs) {
     if (!job.schedule) continue;
     await queue.upsertJobScheduler(
@@ -44,22 +37,12 @@ export async function registerSchedules(queue: Queue, jobs: JobCatalogue): Promi
   }
 }
 
-export function startScheduledJobs(db: PrismaClient, connection: ConnectionOptions, jobs: JobCatalogue, log: (line: string) => void) {
-  const queue = new Queue(SCHEDULED_JOBS_QUEUE, { connection });
-  const byName = new Map(jobs.map((j) => [j.name, j]));
-  const worker = new Worker(
-    SCHEDULED_JOBS_QUEUE,
-    async (job) => {
-      const definition = byName.get(job.name);
-      if (!definition) return { skipped: true };
-      const result = await runJob(definition, db, new Date(), job.data ?? {});
-      log(`job ${job.name} done: ${JSON.stringify(result)}`);
-      return result;
-    },
-    { connection, concurrency: 1 },
-  );
+/** The worker's jobs: the schedules registered, and a worker running scheduled and enqueued jobs alike. */
+export function startScheduledJobs(context: Omit<JobContext, 'now' | 'jobs'>, connection: ConnectionOptions, jobs: JobCatalogue, log: (line: string) => void) {
+  const queue = createJobQueue(connection);
+  const worker = startJobWorker(jobs, () => ({ ...context, now: new Date(), jobs: queue }), { connection, log });
   return {
-    ready: registerSchedules(queue, jobs),
+    ready: registerSchedules(queue.queue, jobs),
     async stop() {
       await worker.close();
       await queue.close();

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
-import type { ServiceDescriptor } from '@platform/service';
+import { createJobQueue, type JobQueue, type ServiceDescriptor } from '@platform/service';
 import type { BlobStorage } from '@platform/storage';
 import {
   SecretBox,
@@ -36,6 +36,10 @@ export interface ServiceDeps {
   webhooks: WebhookInfrastructure;
   /** Blob storage of uploaded files, shared by both services. */
   storage: BlobStorage;
+  /** The worker's queue (documents are generated there). */
+  jobs: JobQueue;
+  /** Where integrators reach this service. */
+  publicBaseUrl: string;
   /** The other services this process knows: a key of one of them is refused with its name. */
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
@@ -116,6 +120,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
   const storage = openStorage(config);
+  const jobQueue = createJobQueue(redis.connection);
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
@@ -125,6 +130,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       ...apps.map((app, i): ShutdownStep => [`service ${i + 1}`, () => app.close()]),
       ...stoppers,
       ['webhook queue', () => webhooks.queue.close()],
+      ['job queue', () => jobQueue.close()],
       ['database client', () => db.$disconnect()],
       ['redis', () => redis.close()],
       ['database', () => database.close()],
@@ -143,16 +149,16 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
-    const scheduled = startScheduledJobs(db, redis.connection, jobs, log);
+    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log);
     await scheduled.ready;
     stoppers.push(['scheduled jobs', () => scheduled.stop()]);
     const schedules = jobs.flatMap((j) => (j.schedule ? [`${j.name} (${j.schedule.pattern}, ${j.schedule.tz})`] : []));
     log(`scheduled jobs: ${schedules.join(', ')}`);
   }
   for (const { descriptor, build } of entries) {
-    const { port, settings } = config.services[descriptor.id]!;
+    const { port, settings, publicBaseUrl } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
-    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, storage, neighbours, settings });
+    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, storage, jobs: jobQueue, publicBaseUrl, neighbours, settings });
     apps.push(app);
     await app.listen({ host: config.host, port });
     app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);

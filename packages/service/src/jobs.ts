@@ -1,21 +1,31 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { PrismaClient } from '@platform/db';
+import type { BlobStorage } from '@platform/storage';
+
+/** Puts a job on the worker's queue; the same `jobId` twice is one job. */
+export interface JobQueue {
+  enqueue(job: Pick<JobDefinition, 'name' | 'retry'>, payload: Record<string, unknown>, jobId: string): Promise<void>;
+}
 
 export interface JobContext {
   db: PrismaClient;
   now: Date;
+  /** Where generated documents go (the same store as uploads). */
+  storage: BlobStorage;
+  /** For a job that hands follow-up work to the worker (the sweeper re-enqueues stuck documents). */
+  jobs: JobQueue;
 }
 
 /**
- * A job of a service: run on its schedule by the worker (`pnpm start` runs the worker too) and by
- * hand with `pnpm cli jobs run <name>`. All three read the same catalogue.
+ * A job of a service: run on its schedule or when enqueued by the worker (`pnpm start` runs the
+ * worker too) and by hand with `pnpm cli jobs run <name>`. All read the same catalogue.
  */
 export interface JobDefinition<P extends TSchema = TSchema> {
   name: string;
   description: string;
-  /** What a run is given; a scheduled run gets `{}`, so every field must be optional. */
+  /** What a run is given; a scheduled run gets `{}`, so a scheduled job's fields must be optional. */
   payload: P;
-  /** Cron pattern and time zone, e.g. `0 3 * * *` in `Europe/Berlin`; none: only by hand. */
+  /** Cron pattern and time zone, e.g. `0 3 * * *` in `Europe/Berlin`; none: only when enqueued or by hand. */
   schedule?: { pattern: string; tz: string };
   /** Attempts in all (1 = no retry) and the fixed pause between them. */
   retry: { attempts: number; backoffMs: number };

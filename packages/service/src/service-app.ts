@@ -6,6 +6,7 @@ import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type
 import type { BlobStorage } from '@platform/storage';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
+import type { JobQueue } from './jobs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,10 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   webhooks: WebhookInfrastructure;
   /** Blob storage of uploaded files (property media, agent artifacts). */
   storage: BlobStorage;
+  /** The worker's queue: documents are generated there. */
+  jobs: JobQueue;
+  /** Where integrators reach this service (`https://api.example.com`), for URLs in events and documents. */
+  publicBaseUrl: string;
   now?: () => Date;
   keyCacheTtlMs?: number;
   /** The deployment's other services: a key of one of them is refused with its name. */
@@ -43,6 +48,10 @@ export interface ApiContext<C extends EventCatalogue = EventCatalogue> {
   emit: EventEmitter<C>;
   /** Where uploaded files are kept (content-addressed, shared by both services). */
   storage: BlobStorage;
+  /** The worker's queue (document generation). */
+  jobs: JobQueue;
+  /** Where integrators reach this service, without a trailing slash. */
+  publicBaseUrl: string;
 }
 
 export interface ServiceAppOptions<C extends EventCatalogue> {
@@ -53,6 +62,8 @@ export interface ServiceAppOptions<C extends EventCatalogue> {
   routes: (v1: FastifyInstance, context: ApiContext<C>) => Promise<void>;
   /** Further authenticated APIs of the service under their own prefix (same keys), e.g. `/leads/v1`. */
   extraApis?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> }[];
+  /** Routes without a key (public feeds), under their own prefix, e.g. `/public/v1`. */
+  publicApi?: { prefix: string; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> };
 }
 
 /**
@@ -84,7 +95,11 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   });
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
   const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events), storage: deps.storage };
+  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events),
+    storage: deps.storage,
+    jobs: deps.jobs,
+    publicBaseUrl: deps.publicBaseUrl.replace(/\/+$/, ''),
+  };
   await app.register(
     async (v1) => {
       await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
@@ -102,6 +117,10 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
       },
       { prefix: extra.document.prefix },
     );
+  }
+  if (options.publicApi) {
+    const { prefix, routes } = options.publicApi;
+    await app.register(async (api) => routes(api, context), { prefix });
   }
   return app;
 }

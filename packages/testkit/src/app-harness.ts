@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { ServiceDescriptor } from '@platform/service';
+import { createJobQueue, startJobWorker, type JobQueue, type ServiceDescriptor } from '@platform/service';
 import {
   SecretBox,
   createDeliveryQueue,
@@ -33,7 +33,12 @@ export interface AppBuildDeps {
   now: () => Date;
   keyCacheTtlMs?: number;
   storage: BlobStorage;
+  jobs: JobQueue;
+  publicBaseUrl: string;
 }
+
+/** The base URL test apps put into events and documents. */
+export const TEST_PUBLIC_BASE_URL = 'https://api.example.test';
 
 export interface TestApp {
   db: TestDatabase;
@@ -49,6 +54,10 @@ export interface TestApp {
   blobRoot: string;
   /** The app's clock; tests move it by assigning `clock.now`. */
   clock: { now: Date };
+  /** The app's job queue (its own Redis prefix). */
+  jobs: ReturnType<typeof createJobQueue>;
+  /** Runs a worker for the service's jobs (as the worker process does); resolves to its stop function. */
+  startJobWorker(): Promise<() => Promise<void>>;
   /** Runs the outbox relay and a delivery worker for this app; resolves to their stop function. */
   startWebhookDelivery(): Promise<() => Promise<void>>;
   /** Calls the app with a key (the tenant's by default) and, if given, a JSON body. */
@@ -71,9 +80,21 @@ export async function startTestApp(
     secrets: new SecretBox(randomBytes(32).toString('hex')),
     policy: { allowPrivateTargets: options.allowPrivateTargets ?? true },
   };
+  const jobs = createJobQueue(redis.connection, redis.prefix);
   const blobRoot = await mkdtemp(join(tmpdir(), 'blobs-'));
   const storage = createFilesystemStorage({ root: blobRoot });
-  const app = await build({ db: db.prisma, webhooks, environment: 'sandbox', pepper: TEST_PEPPER, logLevel: 'info', logStream: logs, now: () => clock.now, storage });
+  const app = await build({
+    db: db.prisma,
+    webhooks,
+    environment: 'sandbox',
+    pepper: TEST_PEPPER,
+    logLevel: 'info',
+    logStream: logs,
+    now: () => clock.now,
+    storage,
+    jobs,
+    publicBaseUrl: TEST_PUBLIC_BASE_URL,
+  });
   await app.ready();
   const tenant = await createTenant(db.prisma, { service });
   const other = await createTenant(db.prisma, { service });
@@ -87,6 +108,12 @@ export async function startTestApp(
     storage,
     blobRoot,
     clock,
+    jobs,
+    startJobWorker: async () => {
+      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, jobs }), { connection: redis.connection, prefix: redis.prefix });
+      await worker.waitUntilReady();
+      return () => worker.close();
+    },
     startWebhookDelivery: async () => {
       const now = () => new Date();
       const relay = startRelay({ db: db.prisma, queue: webhooks.queue, now }, { intervalMs: 20 });
@@ -107,6 +134,8 @@ export async function startTestApp(
       await app.close();
       await webhooks.queue.obliterate({ force: true });
       await webhooks.queue.close();
+      await jobs.queue.obliterate({ force: true });
+      await jobs.close();
       await db.drop();
       await rm(blobRoot, { recursive: true, force: true });
     },
