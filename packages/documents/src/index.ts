@@ -1,1 +1,4 @@
-export {};
+export * from './pdf.js';
+export { DocumentRenderError, generateDocument, sweepDocuments, requestGeneration, generationJobId, STUCK_AFTER_MS, MAX_SWEEPS } from './generation.js';
+export type { DocumentKind, GenerationDeps, GenerationOutcome } from './generation.js';
+export { assertPublishable, assertRulePasses, markPublished, markWithdrawn, PUBLISHABLE_STATUSES } from './publication.js';

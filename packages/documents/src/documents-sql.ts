@@ -1,0 +1,81 @@
+import type { Db } from '@platform/db';
+
+// The columns every document table has (listings, catalog entries): id, account_id, status
+// (DocumentStatus), sha256, size, failure_reason, sweeps, updated_at, completed_at, published_at.
+
+/** A document table's name, checked once: it is written into SQL. */
+export function documentTable(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a table name: ${name}`);
+  return name;
+}
+
+export interface DocumentRow {
+  id: string;
+  account_id: string;
+  status: string;
+}
+
+export async function findDocument(db: Db, table: string, id: string): Promise<DocumentRow | null> {
+  const rows = await db.$queryRawUnsafe<DocumentRow[]>(`SELECT id, account_id, status::text AS status FROM "${table}" WHERE id = $1`, id);
+  return rows[0] ?? null;
+}
+
+/** `generating` → `completed` with the PDF; false when another run got there first (or it failed meanwhile). */
+export async function markCompleted(tx: Db, table: string, id: string, pdf: { sha256: string; size: number }, at: Date): Promise<boolean> {
+  const updated = await tx.$executeRawUnsafe(
+    `UPDATE "${table}" SET status = 'completed', sha256 = $2, size = $3, failure_reason = NULL, completed_at = $4, updated_at = $4
+     WHERE id = $1 AND status = 'generating'`,
+    id,
+    pdf.sha256,
+    pdf.size,
+    at,
+  );
+  return updated === 1;
+}
+
+/** `generating` → `failed` with the reason; false when it is no longer generating. */
+export async function markFailed(db: Db, table: string, id: string, reason: string, at: Date): Promise<boolean> {
+  const updated = await db.$executeRawUnsafe(
+    `UPDATE "${table}" SET status = 'failed', failure_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'generating'`,
+    id,
+    reason,
+    at,
+  );
+  return updated === 1;
+}
+
+/**
+ * Documents left in `generating` since before `cutoff`: those swept `maxSweeps` times already
+ * fail; the others are counted and returned with their new sweep number, to be enqueued again.
+ */
+export async function sweepStuck(db: Db, table: string, cutoff: Date, at: Date, maxSweeps: number, reason: string) {
+  const failed = await db.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "${table}" SET status = 'failed', failure_reason = $4, updated_at = $2
+     WHERE status = 'generating' AND updated_at < $1 AND sweeps >= $3 RETURNING id`,
+    cutoff,
+    at,
+    maxSweeps,
+    reason,
+  );
+  const retried = await db.$queryRawUnsafe<{ id: string; sweeps: number }[]>(
+    `UPDATE "${table}" SET sweeps = sweeps + 1, updated_at = $2
+     WHERE status = 'generating' AND updated_at < $1 RETURNING id, sweeps`,
+    cutoff,
+    at,
+  );
+  return { failed: failed.map((row) => row.id), retried };
+}
+
+/** Into `published` (live somewhere); the first publication time is kept. */
+export async function markPublished(tx: Db, table: string, id: string, at: Date): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE "${table}" SET status = 'published', published_at = COALESCE(published_at, $2), updated_at = $2 WHERE id = $1`,
+    id,
+    at,
+  );
+}
+
+/** Out of `published` (live nowhere any more). */
+export async function markWithdrawn(tx: Db, table: string, id: string, at: Date): Promise<void> {
+  await tx.$executeRawUnsafe(`UPDATE "${table}" SET status = 'withdrawn', updated_at = $2 WHERE id = $1 AND status = 'published'`, id, at);
+}
