@@ -5,6 +5,8 @@ import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js'
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
 import { MEDIA_MAX_BYTES, createMediaService, mediaRoutes } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
+import { channelRoutes, createChannelService } from './channels/index.js';
+import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
 import { createPropertyService, propertyRoutes } from './properties/index.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
@@ -27,8 +29,16 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       description: 'Property records for sale or rent. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
-      await v1.register(propertyRoutes, { properties: createPropertyService(context) });
+      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onArchived: withdrawListingsOfProperty }) });
       await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
+      await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
+      await v1.register(channelRoutes, { channels: createChannelService(context) });
+    },
+    publicApi: {
+      prefix: '/public/v1',
+      routes: async (api, context) => {
+        await api.register(feedRoutes, { db: context.db, storage: context.storage, publicBaseUrl: context.publicBaseUrl, now: context.now });
+      },
     },
     extraApis: [
       {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
+import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
 export const PROPERTY_JOBS = [
@@ -16,4 +17,6 @@ export const PROPERTY_JOBS = [
       return { anonymised };
     },
   }),
+  GENERATE_LISTING_JOB,
+  SWEEP_LISTINGS_JOB,
 ] as const satisfies JobCatalogue;

@@ -68,12 +68,12 @@ export const PublishBodySchema = Type.Object(
 );
 export type PublishBody = Static<typeof PublishBodySchema>;
 
-export const WithdrawBodySchema = Type.Object(
+export const WithdrawBodySchema = Nullable(Type.Object(
   {
     channels: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Channel ids; absent: every channel.' }),
     ),
   },
-  { additionalProperties: false },
-);
-export type WithdrawBody = Static<typeof WithdrawBodySchema>;
+  { additionalProperties: false, description: 'No body: off every channel.' },
+));
+export type WithdrawBody = NonNullable<Static<typeof WithdrawBodySchema>>;

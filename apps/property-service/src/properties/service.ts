@@ -1,4 +1,4 @@
-import { inTransaction, newId, type PropertyStatus, type PropertyType } from '@platform/db';
+import { inTransaction, newId, type Db, type PropertyStatus, type PropertyType } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -8,7 +8,10 @@ import { propertyRepository } from './repository.js';
 import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
 import { transitionProperty, type PropertyAction } from './transitions.js';
 
-export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'>;
+export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
+  /** In the archiving transaction: what else an archived property ends (its listings go off every channel). */
+  onArchived?: (tx: Db, accountId: string, propertyId: string, at: Date) => Promise<void>;
+};
 
 export interface ListFilter {
   status?: PropertyStatus;
@@ -27,7 +30,7 @@ const patchProperty = definePatch(propertyRepository, {
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
-export function createPropertyService({ db, cursors, now, emit }: PropertyServiceDeps) {
+export function createPropertyService({ db, cursors, now, emit, onArchived }: PropertyServiceDeps) {
   return {
     create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
@@ -74,10 +77,11 @@ export function createPropertyService({ db, cursors, now, emit }: PropertyServic
             accountId,
             id,
             at,
-            onChanged: (_row, to) =>
-              to === 'archived'
-                ? emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at })
-                : emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: ['status'] }, at }),
+            onChanged: async (_row, to) => {
+              if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: ['status'] }, at });
+              await onArchived?.(tx, accountId, id, at);
+              await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
+            },
           }),
         ),
       );

@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
+import { ChannelInputSchema, ChannelListQuerySchema, ChannelParamsSchema, ChannelPatchSchema, ChannelSchema } from './schemas.js';
+import type { ChannelService } from './service.js';
+
+const READ = 'listings:read';
+const WRITE = 'listings:write';
+const tags = ['Channels'];
+
+export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = async (plugin, { channels }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/channels',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'createChannel',
+        description: 'Adds a publication channel: the website feed or an OpenImmo feed; its `feed_url` is public (the token in it is the secret).',
+        body: ChannelInputSchema,
+        response: { 201: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await channels.create(request.auth.accountId, request.body)),
+  );
+
+  app.get(
+    '/channels',
+    {
+      config: { scope: READ },
+      schema: { tags, operationId: 'listChannels', querystring: ChannelListQuerySchema, response: { 200: PageSchema(ChannelSchema), ...errorResponses([...AUTH_ERRORS, 422]) } },
+    },
+    async (request) => channels.list(request.auth.accountId, request.query),
+  );
+
+  app.get(
+    '/channels/:channelId',
+    {
+      config: { scope: READ },
+      schema: { tags, operationId: 'getChannel', params: ChannelParamsSchema, response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+    },
+    async (request) => channels.get(request.auth.accountId, request.params.channelId),
+  );
+
+  app.patch(
+    '/channels/:channelId',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'updateChannel',
+        description: 'Renames the channel.',
+        params: ChannelParamsSchema,
+        body: ChannelPatchSchema,
+        response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
+      },
+    },
+    async (request) => channels.update(request.auth.accountId, request.params.channelId, request.body),
+  );
+
+  app.delete(
+    '/channels/:channelId',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'deleteChannel',
+        description: 'Removes the channel and its feed; 409 while listings are live on it.',
+        params: ChannelParamsSchema,
+        response: { 204: Type.Null({ description: 'Removed.' }), ...errorResponses([...AUTH_ERRORS, 404, 409]) },
+      },
+    },
+    async (request, reply) => {
+      await channels.delete(request.auth.accountId, request.params.channelId);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { generateDocument, generationJobId, sweepDocuments, type DocumentKind } from '@platform/documents';
+import { defineJob } from '@platform/service';
+import type { BlobStorage } from '@platform/storage';
+import { eventEmitter } from '@platform/webhooks';
+import { PROPERTY_EVENTS } from '../events.js';
+import { renderExpose } from './expose.js';
+import { snapshotOf } from './mapping.js';
+import { LISTING_PARTS } from './repository.js';
+
+const emit = eventEmitter('property', PROPERTY_EVENTS);
+
+async function readBlob(storage: BlobStorage, sha256: string): Promise<Buffer | null> {
+  const content = await storage.get(sha256);
+  if (!content) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of content.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The PDF exposé of a listing, rendered from its snapshot only (never from the property as it is now). */
+export const listingDocument: DocumentKind = {
+  table: 'listings',
+  async render(db, storage, id) {
+    const row = await db.listing.findUniqueOrThrow({ where: { id }, include: LISTING_PARTS });
+    return renderExpose(snapshotOf(row), (sha256) => readBlob(storage, sha256));
+  },
+  async completed(tx, document, at) {
+    const row = await tx.listing.findUniqueOrThrow({ where: { id: document.id }, select: { property_id: true, pdf_url: true } });
+    await emit(tx, {
+      accountId: document.account_id,
+      type: 'listing.completed',
+      data: { listing_id: document.id, property_id: row.property_id, status: 'completed', pdf_url: row.pdf_url },
+      at,
+    });
+  },
+};
+
+export const GENERATE_LISTING_JOB = defineJob({
+  name: 'generate-listing',
+  description: 'Renders the PDF exposé of a listing from its snapshot and stores it (idempotent: a rerun of a finished listing does nothing).',
+  payload: Type.Object({ listing_id: Type.String() }, { additionalProperties: false }),
+  retry: { attempts: 3, backoffMs: 5_000 },
+  run: async ({ db, storage, now }, { listing_id }) => ({ listing_id, outcome: await generateDocument({ db, storage, now }, listingDocument, listing_id) }),
+});
+
+export const SWEEP_LISTINGS_JOB = defineJob({
+  name: 'sweep-listings',
+  description: 'Enqueues again every listing stuck in `generating` for more than 10 minutes (its job was lost); after 3 such tries it fails.',
+  payload: Type.Object({}, { additionalProperties: false }),
+  schedule: { pattern: '* * * * *', tz: 'UTC' },
+  retry: { attempts: 1, backoffMs: 0 },
+  run: ({ db, now, jobs }) =>
+    sweepDocuments({ db, now }, listingDocument, (id, sweep) => jobs.enqueue(GENERATE_LISTING_JOB, { listing_id: id }, generationJobId(id, sweep))),
+});

@@ -1,0 +1,5 @@
+// The public surface of the listings resource (listings, their exposé and their publication): the app uses only this.
+export { listingRoutes } from './routes.js';
+export { feedRoutes } from './feeds.js';
+export { createListingService, withdrawListingsOfProperty, type ListingService } from './service.js';
+export { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './generation.js';
