@@ -4,6 +4,7 @@ import { propertyDescriptor } from './descriptor.js';
 
 export { buildPropertyApp, type PropertyAppDeps } from './app.js';
 export { propertyDescriptor } from './descriptor.js';
+export { PROPERTY_JOBS } from './jobs.js';
 
 export const propertyService: ServiceEntry = {
   descriptor: propertyDescriptor,
