@@ -28,6 +28,15 @@ const SERVICES = [
 ] as const satisfies ServiceSettingsSpec[];
 
 describe('loadConfig', () => {
+  it('takes each service\'s public base URL from its own variable, else PUBLIC_BASE_URL, else its local address', () => {
+    const local = loadConfig({ SECOND_PORT: '4100' }, dir(), SERVICES).services;
+    expect([local.property?.publicBaseUrl, local.agent_platform?.publicBaseUrl]).toEqual(['http://localhost:3000', 'http://localhost:4100']);
+    const shared = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/', AGENT_PLATFORM_PUBLIC_BASE_URL: 'https://agents.example.com' }, dir(), SERVICES).services;
+    expect([shared.property?.publicBaseUrl, shared.agent_platform?.publicBaseUrl]).toEqual(['https://api.example.com', 'https://agents.example.com']);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' }, dir(), SERVICES)).toThrow(/PUBLIC_BASE_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ PROPERTY_PUBLIC_BASE_URL: 'https://x.example?a=1' }, dir(), SERVICES)).toThrow(/PROPERTY_PUBLIC_BASE_URL must be/);
+  });
+
   it('has working defaults for the sandbox and keeps a generated pepper across starts', () => {
     const cwd = dir();
     const first = loadConfig({}, cwd, SERVICES);
