@@ -2,3 +2,4 @@ export * from './pdf.js';
 export { DocumentRenderError, generateDocument, sweepDocuments, requestGeneration, generationJobId, STUCK_AFTER_MS, MAX_SWEEPS } from './generation.js';
 export type { DocumentKind, GenerationDeps, GenerationOutcome } from './generation.js';
 export { assertPublishable, assertRulePasses, markPublished, markWithdrawn, PUBLISHABLE_STATUSES } from './publication.js';
+export { stripImageMetadata, ImageMetadataError } from './image-metadata.js';
