@@ -27,13 +27,28 @@ export const PROPERTY_EVENTS = [
     type: 'listing.completed',
     description: 'Generation finished, the PDF is ready.',
     scope: 'listings:read',
-    data: Type.Object({ listing_id: Type.String(), property_id: Type.String(), status: Type.Literal('completed'), pdf_url: Type.String() }),
+    data: Type.Object(
+      {
+        listing_id: Type.String(),
+        property_id: Type.String(),
+        status: Type.Literal('completed'),
+        pdf_url: Type.String({ description: 'URL of the listing PDF: `PUBLIC_BASE_URL/v1/listings/{listing_id}/pdf` (needs `listings:read`).' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'listing.published',
     description: 'The listing is live on at least one channel.',
     scope: 'listings:read',
-    data: Type.Object({ listing_id: Type.String(), property_id: Type.String(), channels: Type.Array(Type.String()) }),
+    data: Type.Object(
+      {
+        listing_id: Type.String(),
+        property_id: Type.String(),
+        channels: Type.Array(Type.String(), { description: 'Names of the channels the listing is live on now.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'inquiry.received',
