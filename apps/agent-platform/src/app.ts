@@ -4,6 +4,8 @@ import { accessRequestRoutes, createAccessRequestService } from './access-reques
 import { agentRoutes, createAgentService } from './agents/index.js';
 import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './artifacts/index.js';
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
+import { catalogRoutes, createCatalogService } from './catalog/index.js';
+import { catalogEntryRoutes, createCatalogEntryService, withdrawCatalogEntriesOfAgent } from './catalog-entries/index.js';
 import { agentPlatformDescriptor } from './descriptor.js';
 
 export interface AgentPlatformAppDeps extends ServiceAppDeps {
@@ -20,13 +22,15 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     document: {
       prefix: '/v1',
       title: 'Agent Platform API',
-      description: 'Agent deployments of an organisation, capability profiles of its teams and their access requests. Authenticate with an API key in the `apikey` header.',
+      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams and their access requests. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
-      await v1.register(agentRoutes, { agents: createAgentService(context) });
+      await v1.register(agentRoutes, { agents: createAgentService({ ...context, onRetired: withdrawCatalogEntriesOfAgent }) });
       await v1.register(artifactRoutes, { artifacts: createArtifactService({ ...context, maxBytes: artifactMaxBytes }), storage: context.storage, maxBytes: artifactMaxBytes });
       await v1.register(capabilityProfileRoutes, { profiles: createCapabilityProfileService(context) });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService(context) });
+      await v1.register(catalogEntryRoutes, { entries: createCatalogEntryService(context), storage: context.storage });
+      await v1.register(catalogRoutes, { catalog: createCatalogService(context) });
     },
   });
 }

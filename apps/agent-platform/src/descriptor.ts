@@ -1,5 +1,6 @@
 import { defineService } from '@platform/service';
 import { AGENT_PLATFORM_EVENTS } from './events.js';
+import { AGENT_PLATFORM_JOBS } from './jobs.js';
 
 /** What is the agent platform's own; the packages get it from here. */
 export const agentPlatformDescriptor = defineService({
@@ -21,8 +22,8 @@ export const agentPlatformDescriptor = defineService({
   ],
   webhookHeaderPrefix: 'Platform',
   events: AGENT_PLATFORM_EVENTS,
-  jobs: [],
+  jobs: AGENT_PLATFORM_JOBS,
   port: { variable: 'AGENT_PLATFORM_PORT', default: 3100, description: 'Port of the agent platform.' },
   settings: [],
-  loggedQueryParameters: ['status', 'team', 'agent_id'],
+  loggedQueryParameters: ['status', 'team', 'agent_id', 'capability', 'data_classification'],
 });

@@ -27,13 +27,29 @@ export const AGENT_PLATFORM_EVENTS = [
     type: 'catalog_entry.completed',
     description: 'Generation finished, the record is ready.',
     scope: 'catalog:read',
-    data: Type.Object({ catalog_entry_id: Type.String(), agent_id: Type.String(), status: Type.Literal('completed'), record_url: Type.String() }),
+    data: Type.Object(
+      {
+        catalog_entry_id: Type.String({ description: 'The generated catalog entry.' }),
+        agent_id: Type.String({ description: 'The agent it was generated from.' }),
+        status: Type.Literal('completed'),
+        record_url: Type.String({ description: 'Where the record (PDF) is downloaded: `/v1/catalog-entries/{catalog_entry_id}/record`.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'catalog_entry.published',
     description: 'The entry is live in the internal catalog.',
     scope: 'catalog:read',
-    data: Type.Object({ catalog_entry_id: Type.String(), agent_id: Type.String() }),
+    data: Type.Object(
+      {
+        catalog_entry_id: Type.String({ description: 'The published catalog entry.' }),
+        agent_id: Type.String({ description: 'The agent it describes; its previously published entry, if any, is now `withdrawn`.' }),
+        version: Type.Integer({ minimum: 1, description: 'The entry\'s version (1, 2, … per agent).' }),
+        status: Type.Literal('published'),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'request.received',

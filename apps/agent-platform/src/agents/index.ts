@@ -2,4 +2,5 @@
 export { agentRoutes } from './routes.js';
 export { createAgentService, type AgentService, type AgentServiceDeps } from './service.js';
 export { agentRepository, type AgentRow } from './repository.js';
-export { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS, type Agent } from './schemas.js';
+export { AgentSchema, CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS, type Agent, type DataClassification } from './schemas.js';
+export { toAgent } from './mapping.js';

@@ -1,4 +1,4 @@
-import { inTransaction, newId, type AgentStatus } from '@platform/db';
+import { inTransaction, newId, type AgentStatus, type Db } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -8,7 +8,10 @@ import { agentRepository } from './repository.js';
 import { AgentInputSchema, READ_ONLY_FIELDS, type Agent, type AgentInput, type AgentPatch } from './schemas.js';
 import { transitionAgent, type AgentAction } from './transitions.js';
 
-export type AgentServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'now' | 'emit'>;
+export type AgentServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
+  /** Inside the retiring transaction, after the status change (its catalog entries leave the catalog). */
+  onRetired?: (tx: Db, accountId: string, agentId: string, at: Date) => Promise<void>;
+};
 
 export interface ListFilter {
   status?: AgentStatus;
@@ -26,7 +29,7 @@ const patchAgent = definePatch(agentRepository, {
 export type AgentService = ReturnType<typeof createAgentService>;
 
 /** Agent deployments of one account at a time; every query is scoped by `account_id`. */
-export function createAgentService({ db, cursors, now, emit }: AgentServiceDeps) {
+export function createAgentService({ db, cursors, now, emit, onRetired }: AgentServiceDeps) {
   return {
     create(accountId: string, input: AgentInput): Promise<Agent> {
       const at = now();
@@ -73,7 +76,10 @@ export function createAgentService({ db, cursors, now, emit }: AgentServiceDeps)
             accountId,
             id,
             at,
-            onChanged: () => emit(tx, { accountId, type: 'agent.archived', data: { agent_id: id, status: 'retired' }, at }),
+            onChanged: async (_row, to) => {
+              await emit(tx, { accountId, type: 'agent.archived', data: { agent_id: id, status: 'retired' }, at });
+              if (to === 'retired') await onRetired?.(tx, accountId, id, at);
+            },
           }),
         ),
       );
