@@ -1,6 +1,9 @@
-import { startTestApp, type TestApp } from '@platform/testkit';
+import { TEST_PUBLIC_BASE_URL, startTestApp, until, type TestApp } from '@platform/testkit';
+import { jpeg } from '@platform/uploads/testing';
 import { buildPropertyApp } from '../src/app.js';
 import { propertyDescriptor } from '../src/descriptor.js';
+import { GENERATE_LISTING_JOB } from '../src/listings/index.js';
+import { photoParts, uploadMedia } from './media-helpers.js';
 
 export type PropertyTestContext = TestApp;
 
@@ -15,3 +18,58 @@ export const validProperty = () => ({
   rooms: 2,
   purchase_price_eur: 420000,
 });
+
+/** A complete energy certificate of an apartment (GEG §87), valid until 2031. */
+export const energyCertificate = () => ({ type: 'demand', final_energy_demand_kwh: 85.5, energy_source: 'Fernwärme', efficiency_class: 'C', valid_until: '2031-05-01' });
+
+/** A property ready for an exposé and for publication (photos, price, energy certificate); resolves to its id. */
+export async function propertyWithPhotos(ctx: PropertyTestContext, overrides: Record<string, unknown> = {}, key = ctx.tenant.key, photos = 1): Promise<string> {
+  const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), year_built: 1998, energy_certificate: energyCertificate(), ...overrides }, key);
+  if (res.statusCode !== 201) throw new Error(`property not created: ${res.statusCode} ${res.body}`);
+  const id = res.json().id as string;
+  for (let i = 0; i < photos; i++) {
+    const upload = await uploadMedia(ctx, id, photoParts(jpeg(40, 30, `${i}${id}`), [], 'image/jpeg', 'photo.jpg'), key);
+    if (upload.statusCode !== 201) throw new Error(`photo not uploaded: ${upload.statusCode} ${upload.body}`);
+  }
+  return id;
+}
+
+/** Starts a listing of the property (202 `generating`); resolves to the listing as answered. */
+export async function startListing(ctx: PropertyTestContext, propertyId: string, key = ctx.tenant.key) {
+  const res = await ctx.send('POST', `/v1/properties/${propertyId}/listings`, undefined, key);
+  if (res.statusCode !== 202) throw new Error(`listing not started: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string; status: string } & Record<string, unknown>;
+}
+
+/** Runs the `generate-listing` job of the listing now, as the worker would (no worker needed). */
+export const runGeneration = (ctx: PropertyTestContext, listingId: string) =>
+  GENERATE_LISTING_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs }, { listing_id: listingId });
+
+/** Waits until the listing is no longer `generating` (a job worker must run); resolves to it. */
+export function settledListing(ctx: PropertyTestContext, listingId: string, key = ctx.tenant.key) {
+  return until(async () => {
+    const listing = (await ctx.send('GET', `/v1/listings/${listingId}`, undefined, key)).json();
+    return listing.status === 'generating' ? undefined : listing;
+  }, 20_000);
+}
+
+/** A listing of the property generated to `completed` by running its job here. */
+export async function completedListing(ctx: PropertyTestContext, propertyId: string, key = ctx.tenant.key) {
+  const { id } = await startListing(ctx, propertyId, key);
+  await runGeneration(ctx, id);
+  const listing = (await ctx.send('GET', `/v1/listings/${id}`, undefined, key)).json();
+  if (listing.status !== 'completed') throw new Error(`listing ${id} is ${listing.status}: ${listing.failure_reason}`);
+  return listing;
+}
+
+let channelNumber = 0;
+
+/** Creates a channel of the type (a fresh name unless given); resolves to the channel. */
+export async function createChannel(ctx: PropertyTestContext, type: 'website' | 'openimmo', name = `${type} ${++channelNumber}`, key = ctx.tenant.key) {
+  const res = await ctx.send('POST', '/v1/channels', { type, name }, key);
+  if (res.statusCode !== 201) throw new Error(`channel not created: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string; type: string; name: string; feed_url: string; live_listings: number };
+}
+
+/** The path of a channel's feed URL below the public base. */
+export const feedPathOf = (feedUrl: string) => feedUrl.slice(TEST_PUBLIC_BASE_URL.length);

@@ -37,6 +37,18 @@ interface Built {
 export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publicBaseUrl: string; now: () => Date }> = async (plugin, { db, storage, publicBaseUrl, now }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const cache = new Map<string, Built>();
+  // The service-wide onSend hook marks every answer `no-store`; this plugin's own hook runs after it
+  // and gives the built feeds (200 and 304) their public lifetime back.
+  const cacheable = new WeakSet<FastifyReply>();
+  const cacheControl = `public, max-age=${FEED_CACHE_SECONDS}`;
+  plugin.addHook('onSend', async (_request, reply) => {
+    if (cacheable.has(reply) && (reply.statusCode === 200 || reply.statusCode === 304)) reply.header('cache-control', cacheControl);
+  });
+  // A token, listing id or content address that cannot exist is answered like a missing one (404),
+  // not as invalid input: the routes declare 400 and 404 only.
+  plugin.addHook('preHandler', async (request) => {
+    if (request.validationError) throw feedNotFound();
+  });
 
   async function channelOf(token: string) {
     const channel = await db.channel.findUnique({ where: { feed_token: token }, include: { account: { select: { name: true } } } });
@@ -61,14 +73,17 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   });
 
   async function answer(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<{ body: string; contentType: string }>) {
+    // The injected clock, as everywhere time decides something (tests move it past the lifetime).
+    const at = now().getTime();
     let built = cache.get(key);
-    if (!built || built.expires < Date.now()) {
+    if (!built || built.expires < at) {
       const { body, contentType } = await build();
-      built = { body, contentType, etag: `"${createHash('sha256').update(body).digest('hex')}"`, expires: Date.now() + FEED_CACHE_SECONDS * 1000 };
+      built = { body, contentType, etag: `"${createHash('sha256').update(body).digest('hex')}"`, expires: at + FEED_CACHE_SECONDS * 1000 };
       if (cache.size >= MAX_CACHED_FEEDS) cache.delete(cache.keys().next().value!);
       cache.set(key, built);
     }
-    reply.header('etag', built.etag).header('cache-control', `public, max-age=${FEED_CACHE_SECONDS}`);
+    cacheable.add(reply);
+    reply.header('etag', built.etag).header('cache-control', cacheControl);
     if (etagMatches(request.headers['if-none-match'], built.etag)) return reply.status(304).send();
     return reply.type(built.contentType).send(built.body);
   }
@@ -76,6 +91,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   app.get(
     '/feeds/:feedToken/listings',
     {
+      attachValidation: true,
       schema: {
         tags,
         operationId: 'readFeed',
@@ -95,6 +111,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   app.get(
     '/feeds/:feedToken/listings/:listingId',
     {
+      attachValidation: true,
       schema: {
         tags,
         operationId: 'readFeedListing',
@@ -116,6 +133,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   app.get(
     '/feeds/:feedToken/listings/:listingId/pdf',
     {
+      attachValidation: true,
       schema: {
         tags,
         operationId: 'readFeedListingPdf',
@@ -138,6 +156,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   app.get(
     '/feeds/:feedToken/media/:sha256',
     {
+      attachValidation: true,
       schema: {
         tags,
         operationId: 'readFeedMedium',

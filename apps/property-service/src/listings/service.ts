@@ -10,7 +10,7 @@ import { CHANNEL_ADAPTERS } from './channel-adapters.js';
 import { assertPublishable as assertEnergyRule } from './energy-rule.js';
 import { GENERATE_LISTING_JOB } from './generation.js';
 import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
-import { LISTING_PARTS, listingRepository } from './repository.js';
+import { LISTING_PARTS, PUBLICATION_ORDER, listingRepository } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';
 
 export type ListingServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'jobs' | 'publicBaseUrl'>;
@@ -125,6 +125,11 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
     publish(accountId: string, id: string, body: PublishBody): Promise<Listing> {
       const at = now();
       return inTransaction(db, async (tx) => {
+        // The property first, then the listing: the order of archiving, which withdraws the
+        // property's listings under its row lock. A listing of an archived property stays off.
+        const { property_id: propertyId } = await listingRepository.find(tx, accountId, id);
+        const property = await propertyRepository.lock(tx, accountId, propertyId, 'share');
+        if (property.status === 'archived') throw new ApiError('conflict', { message: 'The listing\'s property is archived; restore it and generate a new listing.' });
         const row = await listingRepository.lock(tx, accountId, id);
         assertDocumentPublishable(row.status, 'listing');
         const channels = await tx.channel.findMany({ where: { account_id: accountId, id: { in: body.channels } } });
@@ -148,7 +153,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         }
         if (wentLive) {
           await markPublished(tx, 'listings', id, at);
-          const live = await tx.listingPublication.findMany({ where: { listing_id: id, state: 'live' }, include: { channel: true }, orderBy: { channel: { created_at: 'asc' } } });
+          const live = await tx.listingPublication.findMany({ where: { listing_id: id, state: 'live' }, include: { channel: true }, orderBy: PUBLICATION_ORDER });
           await emit(tx, {
             accountId,
             type: 'listing.published',
