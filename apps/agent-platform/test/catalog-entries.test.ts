@@ -279,6 +279,23 @@ describe('catalog entries: publication and the catalog', () => {
     expect((await catalogIds()).filter((id) => [v1.id, v2.id].includes(id))).toEqual([v1.id]);
   });
 
+  it('keeps one published entry per agent when two versions are published at once: publications of an agent wait for its row', async () => {
+    const agentId = await catalogReadyAgent();
+    const v1 = await generated(agentId);
+    const v2 = await generated(agentId);
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM agent_deployments WHERE id = ${agentId} FOR UPDATE`,
+      () => Promise.all([v1, v2].map((e) => publish(e.id))),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.map((r) => r.statusCode)).toEqual([200, 200]);
+    const statuses = await Promise.all([v1, v2].map(async (e) => (await entry(e.id)).status));
+    expect(statuses.sort()).toEqual(['published', 'withdrawn']);
+    expect((await catalogIds()).filter((id) => [v1.id, v2.id].includes(id))).toHaveLength(1);
+  });
+
   it('withdraws: out of the catalog, withdrawn again is a no-op, only a published entry can be withdrawn', async () => {
     const agentId = await catalogReadyAgent();
     const completed = await generated(agentId);
