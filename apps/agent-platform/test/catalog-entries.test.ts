@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_BASE_URL, until, whileHeld } from '@platform/testkit';
-import { SWEEP_CATALOG_ENTRIES_JOB } from '../src/catalog-entries/index.js';
+import { GENERATE_CATALOG_ENTRY_JOB, SWEEP_CATALOG_ENTRIES_JOB } from '../src/catalog-entries/index.js';
 import { AGENT_PLATFORM_EVENTS } from '../src/events.js';
 import { artifactParts, uploadArtifact } from './artifact-helpers.js';
 import { startAgentPlatformApp, validAgent, type AgentPlatformTestContext } from './helpers.js';
@@ -98,6 +98,8 @@ describe('catalog entries: generation', () => {
     expect(record.headers['content-type']).toBe('application/pdf');
     expect(record.headers.etag).toBe(`"${completed.record!.sha256}"`);
     expect(sha(record.rawPayload)).toBe(completed.record!.sha256);
+    const cached = await ctx.app.inject({ method: 'GET', url: `/v1/catalog-entries/${completed.id}/record`, headers: { apikey: ctx.tenant.key, 'if-none-match': record.headers.etag as string } });
+    expect(cached.statusCode).toBe(304);
     const text = pdfText(record.rawPayload);
     expect(text).toContain('Ledger reconciler');
     for (const artifact of artifacts) expect(text).toContain(artifact.sha256);
@@ -216,6 +218,12 @@ describe('catalog entries: failure and the sweeper', () => {
 
     const recovered = await until(async () => ((await entry(lost)).status === 'completed' ? entry(lost) : undefined), 20_000);
     expect(recovered.record!.sha256).toBe(done.record!.sha256); // same snapshot, same bytes
+    expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);
+
+    // A rerun of a finished generation (queue retry, a second sweep) does nothing.
+    const jobContext = { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs };
+    expect(await GENERATE_CATALOG_ENTRY_JOB.run(jobContext, { catalog_entry_id: lost })).toEqual({ catalog_entry_id: lost, outcome: 'skipped' });
+    expect(await entry(lost)).toEqual(recovered);
     expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);
   });
 });
