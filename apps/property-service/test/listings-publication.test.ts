@@ -119,6 +119,7 @@ describe('publishing: the energy-certificate rule and the guards', () => {
     const res = await publish(theirs.id, [(await newChannel('website')).id]);
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('not_found');
+    expect((await ctx.send('GET', `/v1/listings?property_id=${theirs.property_id}`)).json().data).toEqual([]);
   });
 });
 

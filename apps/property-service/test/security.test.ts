@@ -1,6 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { channelSecurityRoutes } from './security/channels.js';
+import { listingSecurityRoutes } from './security/listings.js';
 import { mediaSecurityRoutes } from './security/media.js';
 import { propertySecurityRoutes } from './security/properties.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
@@ -16,6 +18,8 @@ beforeAll(async () => {
     ...(await mediaSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(ctx.tenant.keyId, ctx.other.keyId, {}),
     ...(await webhookEndpointSecurityRoutes(ctx)),
+    ...(await listingSecurityRoutes(ctx)),
+    ...(await channelSecurityRoutes(ctx)),
   );
 });
 afterAll(() => ctx.close());

@@ -1,0 +1,23 @@
+import type { SecurityRoute } from '@platform/testkit';
+import { createChannel, type PropertyTestContext } from '../helpers.js';
+
+/** The channel routes, on a channel of the tenant and one of another account. */
+export async function channelSecurityRoutes(ctx: PropertyTestContext): Promise<SecurityRoute[]> {
+  const mine = (await createChannel(ctx, 'website')).id;
+  const theirs = (await createChannel(ctx, 'website', undefined, ctx.other.key)).id;
+  const onChannel = (method: SecurityRoute['method'], scope: string, body?: unknown): SecurityRoute => ({
+    method,
+    url: `/v1/channels/${mine}`,
+    otherTenantUrl: `/v1/channels/${theirs}`,
+    missingUrl: '/v1/channels/chan_missing',
+    scope,
+    body,
+  });
+  return [
+    { method: 'POST', url: '/v1/channels', scope: 'listings:write', body: { type: 'openimmo', name: 'Portal' } },
+    { method: 'GET', url: '/v1/channels', scope: 'listings:read' },
+    onChannel('GET', 'listings:read'),
+    onChannel('PATCH', 'listings:write', { name: 'Renamed' }),
+    onChannel('DELETE', 'listings:write'),
+  ];
+}
