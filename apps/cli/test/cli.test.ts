@@ -141,6 +141,6 @@ describe('jobs run anonymise', () => {
     expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
-    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise, prune-webhook-history.');
+    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise, generate-listing, sweep-listings, generate-catalog-entry, sweep-catalog-entries, prune-webhook-history.');
   });
 });
