@@ -88,3 +88,36 @@ describe('listings: generation', () => {
     expect(second.pdf.sha256).not.toBe(first.pdf.sha256);
   });
 });
+
+/** A JPEG whose EXIF carries a marker where a camera puts GPS coordinates and serial numbers. */
+function jpegWithExif(salt: string, marker: string): Buffer {
+  const base = jpeg(40, 30, salt);
+  const tiff = Buffer.concat([Buffer.from('MM\0*\0\0\0\x08\0\0', 'latin1'), Buffer.alloc(4), Buffer.from(marker, 'latin1')]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 255]), payload]);
+  return Buffer.concat([base.subarray(0, 2), app1, base.subarray(2)]);
+}
+
+describe('listings: published photos', () => {
+  it('publishes photos without their metadata (PDF and feed); the property keeps the original', async () => {
+    const marker = 'GPS-52.5200N-13.4050E-SERIAL-0042';
+    const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), year_built: 1998, energy_certificate: energy, address: { street: 'Geheimweg 7', postal_code: '10115', city: 'Berlin', location_precision: 'neighborhood' } });
+    const propertyId = res.json().id as string;
+    const original = jpegWithExif(propertyId, marker);
+    const upload = await uploadMedia(ctx, propertyId, photoParts(original, [], 'image/jpeg', 'photo.jpg'));
+    expect(upload.statusCode).toBe(201);
+    const listing = await generated(propertyId);
+    expect(listing.media[0].sha256).not.toBe(sha(original));
+    const pdf = (await ctx.send('GET', `/v1/listings/${listing.id}/pdf`)).rawPayload;
+    expect(pdf.includes(marker)).toBe(false);
+    const channel = (await ctx.send('POST', '/v1/channels', { type: 'website', name: `Website ${propertyId}` })).json();
+    expect((await ctx.send('POST', `/v1/listings/${listing.id}/publish`, { channels: [channel.id] })).statusCode).toBe(200);
+    const feed = JSON.parse((await ctx.app.inject({ method: 'GET', url: channel.feed_url.replace(TEST_PUBLIC_BASE_URL, '') })).body);
+    const published = await ctx.app.inject({ method: 'GET', url: feed.listings[0].media[0].url.replace(TEST_PUBLIC_BASE_URL, '') });
+    expect(published.statusCode).toBe(200);
+    expect(published.rawPayload.includes(marker)).toBe(false);
+    expect(published.rawPayload.subarray(-15).equals(original.subarray(-15))).toBe(true); // the frame (SOF) and end are unchanged
+    const kept = await ctx.send('GET', `/v1/properties/${propertyId}/media/${upload.json().id}/content`);
+    expect(kept.rawPayload.equals(original)).toBe(true);
+  });
+});

@@ -11,8 +11,8 @@ const ListingMediaSchema = Type.Object({
   title: Nullable(Type.String()),
   position: Type.Integer(),
   content_type: Type.String(),
-  size: Type.Integer(),
-  sha256: Type.String(),
+  size: Type.Integer({ description: 'Bytes of the published copy.' }),
+  sha256: Type.String({ description: 'Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated.' }),
   width: Nullable(Type.Integer()),
   height: Nullable(Type.Integer()),
 });
