@@ -35,7 +35,13 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       await v1.register(channelRoutes, { channels: createChannelService(context) });
     },
     publicApi: {
-      prefix: '/public/v1',
+      document: {
+        prefix: '/public/v1',
+        title: 'Property Marketing Service: Public feeds',
+        description:
+          'The feeds of the publication channels, read without a key: the token in the URL (the channel\'s `feed_url`) is the secret. ' +
+          'Only live listings, the address at its precision, nothing personal.',
+      },
       routes: async (api, context) => {
         await api.register(feedRoutes, { db: context.db, storage: context.storage, publicBaseUrl: context.publicBaseUrl, now: context.now });
       },

@@ -14,6 +14,7 @@ const committed = (name: string) => fileURLToPath(new URL(`../openapi/${name}`, 
 it.each([
   ['/v1/openapi.json', 'property-api.json'],
   ['/leads/v1/openapi.json', 'leads-api.json'],
+  ['/public/v1/openapi.json', 'public-feeds-api.json'],
 ])('%s is byte-identical to the committed openapi/%s', async (url, file) => {
   const { actual, committed: expected } = await openApiSnapshot(ctx.app, url, committed(file));
   expect(expected, `openapi/${file} is missing; write it with UPDATE_OPENAPI=1`).not.toBeNull();

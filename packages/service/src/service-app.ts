@@ -62,8 +62,8 @@ export interface ServiceAppOptions<C extends EventCatalogue> {
   routes: (v1: FastifyInstance, context: ApiContext<C>) => Promise<void>;
   /** Further authenticated APIs of the service under their own prefix (same keys), e.g. `/leads/v1`. */
   extraApis?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> }[];
-  /** Routes without a key (public feeds), under their own prefix, e.g. `/public/v1`. */
-  publicApi?: { prefix: string; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> };
+  /** Routes without a key (public feeds), under their document's prefix (e.g. `/public/v1`); their operations declare `security: []`. */
+  publicApi?: { document: ApiDocument; routes: (api: FastifyInstance, context: ApiContext<C>) => Promise<void> };
 }
 
 /**
@@ -80,7 +80,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     isUnavailable: (error) => isDatabaseUnavailable(error) || (deps.isUnavailable?.(error) ?? false),
     loggedQueryParameters: service.loggedQueryParameters,
     document: options.document,
-    extraDocuments: extraApis.map((api) => api.document),
+    extraDocuments: [...extraApis.map((api) => api.document), ...(options.publicApi ? [options.publicApi.document] : [])],
   });
   const authenticatedRoutes: AuthenticatedRoute[] = [];
   app.decorate('authenticatedRoutes', authenticatedRoutes);
@@ -119,8 +119,8 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     );
   }
   if (options.publicApi) {
-    const { prefix, routes } = options.publicApi;
-    await app.register(async (api) => routes(api, context), { prefix });
+    const { document, routes } = options.publicApi;
+    await app.register(async (api) => routes(api, context), { prefix: document.prefix });
   }
   return app;
 }

@@ -94,6 +94,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       attachValidation: true,
       schema: {
         tags,
+        security: [],
         operationId: 'readFeed',
         description: 'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
         params: FeedParams,
@@ -114,6 +115,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       attachValidation: true,
       schema: {
         tags,
+        security: [],
         operationId: 'readFeedListing',
         description: 'One listing live on the channel, in the channel\'s format. No key.',
         params: ListingParams,
@@ -136,6 +138,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       attachValidation: true,
       schema: {
         tags,
+        security: [],
         operationId: 'readFeedListingPdf',
         description: 'The PDF exposé of a listing live on the channel. No key.',
         params: ListingParams,
@@ -159,6 +162,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       attachValidation: true,
       schema: {
         tags,
+        security: [],
         operationId: 'readFeedMedium',
         description: 'A photo or floor plan of a listing live on the channel (as it was when the listing was generated). No key.',
         params: MediaParams,
