@@ -3,3 +3,4 @@ export { DocumentRenderError, generateDocument, sweepDocuments, requestGeneratio
 export type { DocumentKind, GenerationDeps, GenerationOutcome } from './generation.js';
 export { assertPublishable, assertRulePasses, markPublished, markWithdrawn, PUBLISHABLE_STATUSES } from './publication.js';
 export { stripImageMetadata, ImageMetadataError } from './image-metadata.js';
+export { documentFile, documentState, type DocumentColumns } from './view.js';

@@ -1,8 +1,7 @@
+import { documentFile, documentState } from '@platform/documents';
 import type { CatalogEntryRow } from './repository.js';
 import type { CatalogEntry } from './schemas.js';
 import type { CatalogEntrySnapshot } from './snapshot.js';
-
-const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /** What the `snapshot` column holds: the agent and its artifacts as they were, never changed after generation. */
 export function snapshotOf(row: Pick<CatalogEntryRow, 'snapshot'>): CatalogEntrySnapshot {
@@ -19,11 +18,7 @@ export function toCatalogEntry(row: CatalogEntryRow): CatalogEntry {
     agent: snapshot.agent,
     artifacts: snapshot.artifacts,
     record_url: row.record_url,
-    record: row.sha256 === null || row.size === null ? null : { size: row.size, sha256: row.sha256 },
-    failure_reason: row.failure_reason,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    completed_at: iso(row.completed_at),
-    published_at: iso(row.published_at),
+    record: documentFile(row),
+    ...documentState(row),
   };
 }

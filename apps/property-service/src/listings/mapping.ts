@@ -1,3 +1,4 @@
+import { documentFile, documentState } from '@platform/documents';
 import type { ListingWithParts } from './repository.js';
 import type { Listing } from './schemas.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
@@ -35,8 +36,7 @@ export function toListing(row: ListingWithParts): Listing {
     property: snapshot.property,
     media: snapshot.media,
     pdf_url: row.pdf_url,
-    pdf: row.sha256 === null || row.size === null ? null : { size: row.size, sha256: row.sha256 },
-    failure_reason: row.failure_reason,
+    pdf: documentFile(row),
     channels: row.publications.map((p) => ({
       channel_id: p.channel_id,
       channel_name: p.channel.name,
@@ -46,9 +46,6 @@ export function toListing(row: ListingWithParts): Listing {
       live_at: iso(p.live_at),
       withdrawn_at: iso(p.withdrawn_at),
     })),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    completed_at: iso(row.completed_at),
-    published_at: iso(row.published_at),
+    ...documentState(row),
   };
 }
