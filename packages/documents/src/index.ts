@@ -4,3 +4,4 @@ export type { DocumentKind, GenerationDeps, GenerationOutcome } from './generati
 export { assertPublishable, assertRulePasses, markPublished, markWithdrawn, PUBLISHABLE_STATUSES } from './publication.js';
 export { stripImageMetadata, ImageMetadataError } from './image-metadata.js';
 export { documentFile, documentState, type DocumentColumns } from './view.js';
+export { documentJobs, type DocumentJobs, type DocumentJobsOptions } from './jobs.js';

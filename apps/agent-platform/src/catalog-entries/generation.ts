@@ -1,6 +1,4 @@
-import { Type } from '@sinclair/typebox';
-import { generateDocument, generationJobId, sweepDocuments, type DocumentKind } from '@platform/documents';
-import { defineJob } from '@platform/service';
+import { documentJobs, type DocumentKind } from '@platform/documents';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { snapshotOf } from './mapping.js';
@@ -26,25 +24,11 @@ export const catalogEntryDocument: DocumentKind = {
   },
 };
 
-export const GENERATE_CATALOG_ENTRY_JOB = defineJob({
-  name: 'generate-catalog-entry',
-  description: 'Renders the record (PDF) of a catalog entry from its snapshot and stores it (idempotent: a rerun of a finished entry does nothing).',
-  payload: Type.Object({ catalog_entry_id: Type.String() }, { additionalProperties: false }),
-  retry: { attempts: 3, backoffMs: 5_000 },
-  run: async ({ db, storage, now }, { catalog_entry_id }) => ({
-    catalog_entry_id,
-    outcome: await generateDocument({ db, storage, now }, catalogEntryDocument, catalog_entry_id),
-  }),
+export const catalogEntryJobs = documentJobs(catalogEntryDocument, {
+  name: 'catalog-entry',
+  plural: 'catalog-entries',
+  idField: 'catalog_entry_id',
+  renders: 'the record (PDF) of a catalog entry',
 });
-
-export const SWEEP_CATALOG_ENTRIES_JOB = defineJob({
-  name: 'sweep-catalog-entries',
-  description: 'Enqueues again every catalog entry stuck in `generating` for more than 10 minutes (its job was lost); after 3 such tries it fails.',
-  payload: Type.Object({}, { additionalProperties: false }),
-  schedule: { pattern: '* * * * *', tz: 'UTC' },
-  retry: { attempts: 1, backoffMs: 0 },
-  run: ({ db, now, jobs }) =>
-    sweepDocuments({ db, now }, catalogEntryDocument, (id, sweep) =>
-      jobs.enqueue(GENERATE_CATALOG_ENTRY_JOB, { catalog_entry_id: id }, generationJobId(id, sweep)),
-    ),
-});
+export const GENERATE_CATALOG_ENTRY_JOB = catalogEntryJobs.generate;
+export const SWEEP_CATALOG_ENTRIES_JOB = catalogEntryJobs.sweep;

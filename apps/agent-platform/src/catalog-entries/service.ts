@@ -1,11 +1,11 @@
-import { assertPublishable, assertRulePasses, generationJobId, markPublished, markWithdrawn, requestGeneration } from '@platform/documents';
+import { assertPublishable, assertRulePasses, markPublished, markWithdrawn, requestGeneration } from '@platform/documents';
 import { advisoryXactLock, inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, notFound } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { FastifyBaseLogger } from 'fastify';
 import { agentRepository, toAgent } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
-import { GENERATE_CATALOG_ENTRY_JOB } from './generation.js';
+import { catalogEntryJobs } from './generation.js';
 import { snapshotOf, toCatalogEntry } from './mapping.js';
 import { catalogEntryRepository } from './repository.js';
 import { CATALOG_RULE_VERSION, catalogRuleProblems } from './rule.js';
@@ -74,7 +74,7 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
         });
       });
       await requestGeneration(
-        () => jobs.enqueue(GENERATE_CATALOG_ENTRY_JOB, { catalog_entry_id: id }, generationJobId(id)),
+        () => catalogEntryJobs.enqueue(jobs, id),
         (error) => log.warn({ err: error, catalog_entry_id: id }, 'catalog entry generation not enqueued; the sweeper will'),
       );
       return toCatalogEntry(entry);

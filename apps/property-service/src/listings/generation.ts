@@ -1,9 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import { Readable } from 'node:stream';
-import { DocumentRenderError, ImageMetadataError, generateDocument, generationJobId, stripImageMetadata, sweepDocuments, type DocumentKind } from '@platform/documents';
+import { DocumentRenderError, ImageMetadataError, documentJobs, stripImageMetadata, type DocumentKind } from '@platform/documents';
 import { inTransaction, type Db } from '@platform/db';
 import { claimBlob, releaseBlob } from '@platform/uploads';
-import { defineJob } from '@platform/service';
 import type { BlobStorage } from '@platform/storage';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS } from '../events.js';
@@ -71,20 +69,6 @@ export const listingDocument: DocumentKind = {
   },
 };
 
-export const GENERATE_LISTING_JOB = defineJob({
-  name: 'generate-listing',
-  description: 'Renders the PDF exposé of a listing from its snapshot and stores it (idempotent: a rerun of a finished listing does nothing).',
-  payload: Type.Object({ listing_id: Type.String() }, { additionalProperties: false }),
-  retry: { attempts: 3, backoffMs: 5_000 },
-  run: async ({ db, storage, now }, { listing_id }) => ({ listing_id, outcome: await generateDocument({ db, storage, now }, listingDocument, listing_id) }),
-});
-
-export const SWEEP_LISTINGS_JOB = defineJob({
-  name: 'sweep-listings',
-  description: 'Enqueues again every listing stuck in `generating` for more than 10 minutes (its job was lost); after 3 such tries it fails.',
-  payload: Type.Object({}, { additionalProperties: false }),
-  schedule: { pattern: '* * * * *', tz: 'UTC' },
-  retry: { attempts: 1, backoffMs: 0 },
-  run: ({ db, now, jobs }) =>
-    sweepDocuments({ db, now }, listingDocument, (id, sweep) => jobs.enqueue(GENERATE_LISTING_JOB, { listing_id: id }, generationJobId(id, sweep))),
-});
+export const listingJobs = documentJobs(listingDocument, { name: 'listing', plural: 'listings', idField: 'listing_id', renders: 'the PDF exposé of a listing' });
+export const GENERATE_LISTING_JOB = listingJobs.generate;
+export const SWEEP_LISTINGS_JOB = listingJobs.sweep;

@@ -1,4 +1,4 @@
-import { assertPublishable as assertDocumentPublishable, markPublished, markWithdrawn, requestGeneration, generationJobId } from '@platform/documents';
+import { assertPublishable as assertDocumentPublishable, markPublished, markWithdrawn, requestGeneration } from '@platform/documents';
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, notFound, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
@@ -8,7 +8,7 @@ import type { PropertyEvents } from '../events.js';
 import { propertyRepository, toProperty } from '../properties/index.js';
 import { CHANNEL_ADAPTERS } from './channel-adapters.js';
 import { assertPublishable as assertEnergyRule } from './energy-rule.js';
-import { GENERATE_LISTING_JOB } from './generation.js';
+import { listingJobs } from './generation.js';
 import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
 import { LISTING_PARTS, PUBLICATION_ORDER, listingRepository } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';
@@ -93,7 +93,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         return load(tx, id);
       });
       await requestGeneration(
-        () => jobs.enqueue(GENERATE_LISTING_JOB, { listing_id: id }, generationJobId(id)),
+        () => listingJobs.enqueue(jobs, id),
         (error) => log.warn({ err: error, listing_id: id }, 'listing generation not enqueued; the sweeper will'),
       );
       return toListing(listing);
