@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@platform/testkit';
@@ -6,6 +7,8 @@ import { catalogDiff, catalogSnapshot } from './catalog.js';
 
 // The schema folder: schemaSql reads every .prisma file in it, as `prisma generate` does.
 const SCHEMA = fileURLToPath(new URL('../../../prisma/schema', import.meta.url));
+// What Prisma cannot express (generated ranges, exclusion constraints): applied after the schema's SQL.
+const CONSTRAINTS = fileURLToPath(new URL('../../../prisma/schema/constraints.sql', import.meta.url));
 
 describe('migrations match the schema folder prisma/schema/', () => {
   let migrated: TestDatabase;
@@ -15,6 +18,7 @@ describe('migrations match the schema folder prisma/schema/', () => {
     migrated = await createTestDatabase(); // the template: every migration applied by our runner
     fromSchema = await createTestDatabase({ empty: true });
     await fromSchema.query(schemaSql({ schemaPath: SCHEMA, databaseUrl: fromSchema.url }));
+    await fromSchema.query(readFileSync(CONSTRAINTS, 'utf8'));
   }, 120_000);
 
   afterAll(async () => {
