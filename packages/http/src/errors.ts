@@ -46,6 +46,7 @@ export const REASONS = {
   not_allowed: 'nicht_erlaubt',
   unknown_field: 'unbekanntes_feld',
   not_granted: 'nicht_erteilt',
+  overlaps: 'ueberschneidet_sich',
 } as const;
 
 export type Reason = keyof typeof REASONS;
@@ -53,6 +54,8 @@ export type Reason = keyof typeof REASONS;
 export interface ErrorDetail {
   field: string;
   reason: Reason;
+  /** With `overlaps`: the record the request clashes with (e.g. the appointment already booked then). */
+  conflicting_id?: string;
 }
 
 /** Thrown from anywhere; the error handler turns it into the body of the request's dialect. */
@@ -92,13 +95,13 @@ export function notFound(message?: string): ApiError {
 export interface EnglishErrorBody {
   code: string;
   message: string;
-  details?: { field: string; reason: string }[];
+  details?: { field: string; reason: string; conflicting_id?: string }[];
 }
 
 export interface GermanErrorBody {
   code: string;
   message: string;
-  details?: { feld: string; grund: string }[];
+  details?: { feld: string; grund: string; konflikt_id?: string }[];
 }
 
 /** The only place that knows both dialects of the error body. */
@@ -112,7 +115,7 @@ export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody |
     // Never English in the German dialect: a message without a German version falls back to the code's.
     message: error.messageDe ?? spec.de_message,
     ...(error.details
-      ? { details: error.details.map((d) => ({ feld: d.field, grund: REASONS[d.reason] })) }
+      ? { details: error.details.map((d) => ({ feld: d.field, grund: REASONS[d.reason], ...(d.conflicting_id ? { konflikt_id: d.conflicting_id } : {}) })) }
       : {}),
   };
 }

@@ -5,7 +5,15 @@ export const ErrorSchema = Type.Object(
   {
     code: Type.String(),
     message: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }))),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          reason: Type.String(),
+          conflicting_id: Type.Optional(Type.String({ description: 'With reason `overlaps`: the record already booked at that time.' })),
+        }),
+      ),
+    ),
   },
   { $id: 'Error', description: 'Error body: a code, a message and, for invalid input, one detail per problem.' },
 );
@@ -14,7 +22,15 @@ export const FehlerSchema = Type.Object(
   {
     code: Type.String(),
     message: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ feld: Type.String(), grund: Type.String() }))),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          feld: Type.String(),
+          grund: Type.String(),
+          konflikt_id: Type.Optional(Type.String({ description: 'Bei `ueberschneidet_sich`: der Datensatz, der zu dieser Zeit schon gebucht ist.' })),
+        }),
+      ),
+    ),
   },
   { $id: 'Fehler', description: 'Fehlerkörper der Leads-API: Code, Meldung und je Problem ein Detail.' },
 );
