@@ -71,16 +71,25 @@ export async function statusOf(db: Db, table: string, id: string): Promise<strin
  * An open row of the table that overlaps the range and shares the given column values (the
  * participant of a violated exclusion constraint), other than `exceptId`.
  */
-export async function overlappingId(db: Db, table: string, match: Record<string, string>, start: Date, end: Date, exceptId?: string): Promise<string | undefined> {
+export async function overlappingId(
+  db: Db,
+  table: string,
+  match: Record<string, string>,
+  start: Date,
+  end: Date,
+  exceptId?: string,
+  open: readonly string[] = OPEN_STATUSES,
+): Promise<string | undefined> {
   const columns = Object.keys(match);
   for (const column of columns) scheduleTable(column);
-  const conditions = columns.map((column, i) => `"${column}" = $${i + 4}`);
+  const conditions = columns.map((column, i) => `"${column}" = $${i + 5}`);
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM "${table}" WHERE during && tstzrange($1, $2, '[)') AND status IN ('proposed', 'confirmed') AND id <> $3
+    `SELECT id FROM "${table}" WHERE during && tstzrange($1, $2, '[)') AND status::text = ANY($4::text[]) AND id <> $3
        ${conditions.map((c) => `AND ${c}`).join(' ')} ORDER BY starts_at LIMIT 1`,
     start,
     end,
     exceptId ?? '',
+    [...open],
     ...columns.map((column) => match[column]),
   );
   return rows[0]?.id;

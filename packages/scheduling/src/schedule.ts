@@ -16,6 +16,8 @@ export interface ScheduleKind {
    * 409 names and the columns that identify the participant whose other booking clashes.
    */
   overlaps: Record<string, { field: string; columns: readonly string[] }>;
+  /** The statuses the constraints hold for; default `proposed`, `confirmed` (slots: `open`). */
+  open?: readonly string[];
 }
 
 export type ScheduleAction =
@@ -102,7 +104,7 @@ export async function withoutDoubleBooking<T>(
     const overlap = constraint ? kind.overlaps[constraint] : undefined;
     if (!overlap) throw error;
     const match = Object.fromEntries(overlap.columns.map((column) => [column, booking.participants[column] ?? '']));
-    const conflicting = await overlappingId(db, scheduleTable(kind.table), match, booking.range.start, booking.range.end, booking.exceptId);
+    const conflicting = await overlappingId(db, scheduleTable(kind.table), match, booking.range.start, booking.range.end, booking.exceptId, kind.open);
     throw new ApiError('conflict', {
       message: `The time overlaps another ${kind.noun} of the same ${overlap.field.replace(/_id$/, '')}.`,
       details: [{ field: overlap.field, reason: 'overlaps', ...(conflicting ? { conflicting_id: conflicting } : {}) }],
