@@ -5,15 +5,31 @@ import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js'
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
 import { MEDIA_MAX_BYTES, createMediaService, mediaRoutes } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
+import type { Db, PropertyStatus } from '@platform/db';
+import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
 import { channelRoutes, createChannelService } from './channels/index.js';
 import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
 import { createPropertyService, propertyRoutes } from './properties/index.js';
+import { cancelSlotsOfProperty, createViewingSlotService, viewingSlotRoutes } from './viewing-slots/index.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
   /** Retention of prospects in days after their last activity (default 180). */
   leadsRetentionDays?: number;
   /** Per-file limit of property media in bytes (default 20 MiB). */
   mediaMaxBytes?: number;
+}
+
+/**
+ * What a property's status change ends, in its transaction: sold, let or archived, it takes no
+ * viewings (open slots and appointments cancelled, `property_unavailable`); archived, its listings
+ * go off every channel.
+ */
+async function propertyStatusChanged(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date): Promise<void> {
+  if (to === 'sold' || to === 'rented' || to === 'archived') {
+    await cancelAppointmentsOfProperty(tx, accountId, propertyId, at);
+    await cancelSlotsOfProperty(tx, accountId, propertyId, at);
+  }
+  if (to === 'archived') await withdrawListingsOfProperty(tx, accountId, propertyId, at);
 }
 
 /** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
@@ -29,10 +45,12 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       description: 'Property records for sale or rent. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
-      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onArchived: withdrawListingsOfProperty }) });
+      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged: propertyStatusChanged }) });
       await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
       await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
       await v1.register(channelRoutes, { channels: createChannelService(context) });
+      await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
+      await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
     },
     publicApi: {
       document: {

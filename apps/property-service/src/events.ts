@@ -66,13 +66,35 @@ export const PROPERTY_EVENTS = [
     type: 'appointment.confirmed',
     description: 'A viewing appointment was confirmed.',
     scope: 'appointments:write',
-    data: Type.Object({ appointment_id: Type.String(), property_id: Type.String(), starts_at: Type.String({ format: 'date-time' }) }),
+    data: Type.Object(
+      {
+        appointment_id: Type.String(),
+        property_id: Type.String(),
+        starts_at: Type.String({ format: 'date-time' }),
+        ends_at: Type.String({ format: 'date-time' }),
+        confirmed_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], { description: 'The side that confirmed.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'appointment.cancelled',
     description: 'An appointment was cancelled by either side.',
     scope: 'appointments:write',
-    data: Type.Object({ appointment_id: Type.String(), property_id: Type.String(), cancelled_by: Type.String() }),
+    data: Type.Object(
+      {
+        appointment_id: Type.String(),
+        property_id: Type.String(),
+        starts_at: Type.String({ format: 'date-time' }),
+        ends_at: Type.String({ format: 'date-time' }),
+        cancelled_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], { description: 'The side that cancelled.' }),
+        reason: Type.Union(
+          [Type.Literal('prospect_declined'), Type.Literal('agent_unavailable'), Type.Literal('property_unavailable'), Type.Literal('other')],
+          { description: 'The reason code (never free text).' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'settlement.created',

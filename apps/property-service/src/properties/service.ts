@@ -9,8 +9,8 @@ import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInpu
 import { transitionProperty, type PropertyAction } from './transitions.js';
 
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
-  /** In the archiving transaction: what else an archived property ends (its listings go off every channel). */
-  onArchived?: (tx: Db, accountId: string, propertyId: string, at: Date) => Promise<void>;
+  /** In the transaction of a status change: what else it ends (listings off their channels, viewings cancelled). */
+  onStatusChanged?: (tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date) => Promise<void>;
 };
 
 export interface ListFilter {
@@ -30,7 +30,7 @@ const patchProperty = definePatch(propertyRepository, {
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
-export function createPropertyService({ db, cursors, now, emit, onArchived }: PropertyServiceDeps) {
+export function createPropertyService({ db, cursors, now, emit, onStatusChanged }: PropertyServiceDeps) {
   return {
     create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
@@ -78,8 +78,8 @@ export function createPropertyService({ db, cursors, now, emit, onArchived }: Pr
             id,
             at,
             onChanged: async (_row, to) => {
+              await onStatusChanged?.(tx, accountId, id, to, at);
               if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: ['status'] }, at });
-              await onArchived?.(tx, accountId, id, at);
               await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
             },
           }),

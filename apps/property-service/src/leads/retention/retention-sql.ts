@@ -1,4 +1,5 @@
 import { inTransaction, type Db, type PrismaClient } from '@platform/db';
+import { cancelAppointmentsOfProspects } from '../../appointments/index.js';
 
 /**
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
@@ -21,20 +22,25 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
   const today = now.toISOString().slice(0, 10);
   let total = 0;
   for (;;) {
-    // The inquiry messages of those prospects are personal free text too: removed in the same statement.
-    const [{ count }] = await db.$queryRawUnsafe<{ count: number }[]>(
-      `WITH batch AS (
-         UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
-         WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
-         RETURNING id
-       ), messages AS (
-         UPDATE inquiries SET nachricht = NULL WHERE prospect_id IN (SELECT id FROM batch)
-       )
-       SELECT count(*)::int AS count FROM batch`,
-      now,
-      today,
-      batchSize,
-    );
+    const count = await inTransaction(db, async (tx) => {
+      // The inquiry messages of those prospects are personal free text too: removed in the same statement.
+      const anonymised = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `WITH batch AS (
+           UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
+           WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
+           RETURNING id
+         ), messages AS (
+           UPDATE inquiries SET nachricht = NULL WHERE prospect_id IN (SELECT id FROM batch)
+         )
+         SELECT id FROM batch`,
+        now,
+        today,
+        batchSize,
+      );
+      // Nobody can be contacted about their viewings any more.
+      await cancelAppointmentsOfProspects(tx, anonymised.map((row) => row.id), 'agent', 'other', now);
+      return anonymised.length;
+    });
     total += count;
     if (count < batchSize) return total;
   }
@@ -46,8 +52,10 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
  */
 export async function eraseProspect(db: Db, accountId: string, id: string, now: Date): Promise<Date | null> {
   await inTransaction(db, async (tx) => {
-    await tx.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
+    const erased = await tx.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
     await tx.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId);
+    // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
+    if (erased === 1) await cancelAppointmentsOfProspects(tx, [id], 'prospect', 'prospect_declined', now);
   });
   const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
   return row?.anonymised_at ?? null;

@@ -1,0 +1,14 @@
+// The public surface of the appointments resource (viewings): other resources and the app use only this.
+export { appointmentRoutes } from './routes.js';
+export {
+  createAppointmentService,
+  cancelAppointmentsOfProperty,
+  cancelAppointmentsOfProspects,
+  cancelAppointmentsOfSlot,
+  holdViewableProperty,
+  timeZoneOf,
+  type AppointmentService,
+} from './service.js';
+export { APPOINTMENTS } from './kind.js';
+export { toAppointment } from './mapping.js';
+export { AppointmentSchema } from './schemas.js';

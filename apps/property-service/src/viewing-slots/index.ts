@@ -1,0 +1,3 @@
+// The public surface of the viewing-slots resource: the app uses only this.
+export { viewingSlotRoutes } from './routes.js';
+export { createViewingSlotService, cancelSlotsOfProperty, type ViewingSlotService } from './service.js';
