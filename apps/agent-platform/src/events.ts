@@ -1,7 +1,17 @@
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from '@platform/http';
 import type { EventCatalogue } from '@platform/webhooks';
+import { SESSION_CANCEL_REASONS, SESSION_SIDES } from './evaluation-sessions/index.js';
 
 const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `chargeback_rate.amount_cents`.' });
+
+/** What both session events carry besides the session's id: ids and times only, never the team's name or people. */
+const SessionSubject = {
+  agent_id: Type.String({ description: 'The agent evaluated.' }),
+  access_request_id: Type.Union([Type.String(), Type.Null()], { description: 'The access request the session evaluates, if any.' }),
+  starts_at: Type.String({ format: 'date-time', description: 'The session\'s (current) start, UTC.' }),
+  ends_at: Type.String({ format: 'date-time', description: 'Its end, UTC.' }),
+};
 
 /** The ten event types of the agent platform. `data` holds ids and non-personal fields only. */
 export const AGENT_PLATFORM_EVENTS = [
@@ -65,15 +75,32 @@ export const AGENT_PLATFORM_EVENTS = [
   },
   {
     type: 'session.confirmed',
-    description: 'An evaluation session was confirmed.',
+    description: 'An evaluation session was confirmed by one side.',
     scope: 'sessions:write',
-    data: Type.Object({ session_id: Type.String(), agent_id: Type.String(), starts_at: Type.String({ format: 'date-time' }) }),
+    data: Type.Object(
+      {
+        session_id: Type.String({ description: 'The confirmed evaluation session.' }),
+        ...SessionSubject,
+        confirmed_by: StringEnum(SESSION_SIDES, { description: 'The side that confirmed: `provider` or `team`.' }),
+        confirmed_at: Type.String({ format: 'date-time' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'session.cancelled',
-    description: 'A session was cancelled by either side.',
+    description: 'An evaluation session was cancelled by either side, or because its agent was retired.',
     scope: 'sessions:write',
-    data: Type.Object({ session_id: Type.String(), agent_id: Type.String(), cancelled_by: Type.String() }),
+    data: Type.Object(
+      {
+        session_id: Type.String({ description: 'The cancelled evaluation session.' }),
+        ...SessionSubject,
+        cancelled_by: StringEnum(SESSION_SIDES, { description: 'The side that cancelled (`provider` when the agent was retired).' }),
+        reason: StringEnum(SESSION_CANCEL_REASONS, { description: 'The reason code; no free text.' }),
+        cancelled_at: Type.String({ format: 'date-time' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'settlement.created',

@@ -53,6 +53,14 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/access-requests/{requestId}': ['getAccessRequest', 'requests:read', ['200', '400', '401', '403', '404']],
       'GET /v1/access-requests/{requestId}/score': ['getAccessRequestScore', 'requests:read', ['200', '400', '401', '403', '404']],
       'POST /v1/access-requests/{requestId}/score': ['scoreAccessRequest', 'requests:write', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'POST /v1/evaluation-sessions': ['createEvaluationSession', 'sessions:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/evaluation-sessions': ['listEvaluationSessions', 'sessions:write', ['200', '400', '401', '403', '422']],
+      'GET /v1/evaluation-sessions/{sessionId}': ['getEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404']],
+      'GET /v1/evaluation-sessions/{sessionId}/ics': ['getEvaluationSessionCalendarEvent', 'sessions:write', ['200', '400', '401', '403', '404']],
+      'POST /v1/evaluation-sessions/{sessionId}/confirm': ['confirmEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/evaluation-sessions/{sessionId}/reschedule': ['rescheduleEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/evaluation-sessions/{sessionId}/cancel': ['cancelEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'POST /v1/evaluation-sessions/{sessionId}/complete': ['completeEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
       'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
       'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '413', '415', '422']],
       'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
@@ -83,6 +91,12 @@ describe('GET /v1/openapi.json', () => {
     const upload = operations['POST /v1/agents/{agentId}/artifacts'] as Operation & { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
     expect(upload.requestBody.content['multipart/form-data']!.schema.required).toEqual(['file', 'kind']);
+    // Reading sessions needs `sessions:write`: the specification names no read scope, and each session operation says so.
+    for (const name of Object.keys(expected).filter((n) => n.includes('/evaluation-sessions'))) {
+      expect(operations[name].description, name).toContain('the specification names no read scope for sessions');
+    }
+    const ics = operations['GET /v1/evaluation-sessions/{sessionId}/ics'] as Operation & { responses: Record<string, { content: Record<string, unknown> }> };
+    expect(Object.keys(ics.responses['200']!.content)).toEqual(['text/calendar']);
   });
 
   it('serves an interactive documentation page', async () => {

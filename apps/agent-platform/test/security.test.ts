@@ -6,6 +6,7 @@ import { agentSecurityRoutes } from './security/agents.js';
 import { artifactSecurityRoutes } from './security/artifacts.js';
 import { profileSecurityRoutes } from './security/capability-profiles.js';
 import { catalogEntrySecurityRoutes } from './security/catalog-entries.js';
+import { evaluationSessionSecurityRoutes } from './security/evaluation-sessions.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
     ...(await profileSecurityRoutes(ctx)),
     ...(await accessRequestSecurityRoutes(ctx)),
     ...(await catalogEntrySecurityRoutes(ctx)),
+    ...(await evaluationSessionSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(spareKeyId, ctx.other.keyId, { scopes: ['agents:read'] }),
     ...(await webhookEndpointSecurityRoutes(ctx)),
   );
@@ -40,7 +42,7 @@ describeSecurity('agent platform /v1', () => ({
   registeredRoutes: ctx.app.authenticatedRoutes,
 }));
 
-it("leaves the suite's records untouched: agents active, profiles unchanged, no new request or catalog entry, the other account's key and the spare key not revoked", async () => {
+it("leaves the suite's records untouched: agents active, profiles unchanged, no new request, catalog entry or session, the other account's key and the spare key not revoked", async () => {
   const list = async (url: string, key: string) => ((await ctx.send('GET', url, undefined, key)).json() as { data: Record<string, unknown>[] }).data;
   for (const key of [ctx.tenant.key, ctx.other.key]) {
     const agents = await list('/v1/agents', key);
@@ -54,6 +56,10 @@ it("leaves the suite's records untouched: agents active, profiles unchanged, no 
   for (const { accountId } of [ctx.tenant, ctx.other]) {
     // One entry each, still `generating` (no worker runs here): nothing published or withdrawn.
     expect(await ctx.db.prisma.catalogEntry.findMany({ where: { account_id: accountId }, select: { status: true } })).toEqual([{ status: 'generating' }]);
+  }
+  for (const { accountId } of [ctx.tenant, ctx.other]) {
+    // One proposed session each, at its first time: not confirmed, moved, cancelled or completed.
+    expect(await ctx.db.prisma.evaluationSession.findMany({ where: { account_id: accountId }, select: { status: true, sequence: true } })).toEqual([{ status: 'proposed', sequence: 0 }]);
   }
   expect((await ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: ctx.other.keyId } })).revoked_at).toBeNull();
   expect((await ctx.db.prisma.apiKey.findUniqueOrThrow({ where: { id: spareKeyId } })).revoked_at).toBeNull();
