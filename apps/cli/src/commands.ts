@@ -2,6 +2,7 @@ import type { Environment, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow } from '@platform/runtime';
+import { isTimeZone } from '@platform/scheduling';
 import type { JobCatalogue } from '@platform/service';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
@@ -23,14 +24,26 @@ export interface CommandContext {
   pepper: string;
   /** Blob storage (STORAGE_DRIVER), opened on first use. */
   storage: () => BlobStorage;
+  /** The clock of commands that depend on the date (`appointments today`); default the real one. */
+  now?: () => Date;
 }
 
 const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);
 
-export async function createAccount(ctx: CommandContext, name: string | undefined) {
-  if (!name?.trim()) throw new UsageError('--name is required.');
-  const account = await ctx.db.account.create({ data: { id: newId('acct'), name: name.trim() } });
-  return { id: account.id, name: account.name, created_at: account.created_at.toISOString() };
+/** The `--time-zone` value, checked: an IANA zone this runtime knows. */
+export function checkTimeZone(value: string | undefined): string {
+  const zone = value?.trim();
+  if (!zone) throw new UsageError('--time-zone is required, e.g. --time-zone Europe/Berlin.');
+  if (!isTimeZone(zone)) throw new UsageError(`--time-zone must be an IANA time zone such as Europe/Berlin (got "${zone}").`);
+  return zone;
+}
+
+/** An account; its time zone (appointments, sessions, .ics) defaults to Europe/Berlin. */
+export async function createAccount(ctx: CommandContext, input: { name?: string; 'time-zone'?: string }) {
+  if (!input.name?.trim()) throw new UsageError('--name is required.');
+  const timeZone = input['time-zone'] === undefined ? undefined : checkTimeZone(input['time-zone']);
+  const account = await ctx.db.account.create({ data: { id: newId('acct'), name: input.name.trim(), ...(timeZone ? { time_zone: timeZone } : {}) } });
+  return { id: account.id, name: account.name, time_zone: account.time_zone, created_at: account.created_at.toISOString() };
 }
 
 export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string }) {

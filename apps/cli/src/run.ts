@@ -1,15 +1,20 @@
 import { parseArgs } from 'node:util';
 import { JOBS, SERVICES } from './services.js';
 import { CheckFailed, checkStorage, createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
+import { appointmentsToday, setTimeZone } from './scheduling.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
-  account create --name <name>
+  account create --name <name> [--time-zone Europe/Berlin]
+  account set-time-zone --account <accountId> --time-zone <IANA zone>
   app create --account <accountId> --service ${SERVICES.map((s) => s.id).join('|')} --name <name>
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
   jobs run ${JOBS.map((j) => j.name).join('|')}
-  storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)`;
+  storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)
+  appointments today --account <accountId>
+                           the account's viewings starting today, in its time zone
+("accounts" works like "account".)`;
 
 export interface CliResult {
   exitCode: number;
@@ -30,6 +35,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
         service: { type: 'string' },
         app: { type: 'string' },
         scopes: { type: 'string' },
+        'time-zone': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -37,16 +43,19 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     return { exitCode: 2, output: `${(error as Error).message}\n${USAGE}` };
   }
   const { values, positionals } = parsed;
-  const [group, action, argument] = positionals;
+  const [given, action, argument] = positionals;
+  const group = given === 'accounts' ? 'account' : given;
   if (values.help || !group) return { exitCode: group ? 0 : 2, output: USAGE };
   const commands: Record<string, (c: CommandContext) => Promise<object>> = {
-    'account create': (c) => createAccount(c, values.name),
+    'account create': (c) => createAccount(c, values),
+    'account set-time-zone': (c) => setTimeZone(c, values),
     'app create': (c) => createApplication(c, values),
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
     'jobs run': (c) => runJob(c, argument, JOBS),
     'storage check': (c) => checkStorage(c),
+    'appointments today': (c) => appointmentsToday(c, values),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };

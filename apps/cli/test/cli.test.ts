@@ -125,7 +125,7 @@ describe('pnpm cli as a process', () => {
       { cwd: root, env: { ...process.env, DATABASE_URL: db.url, API_KEY_PEPPER: TEST_PEPPER, APP_ENV: 'sandbox' } },
     );
     const output = JSON.parse(stdout);
-    expect(Object.keys(output)).toEqual(['id', 'name', 'created_at']);
+    expect(Object.keys(output)).toEqual(['id', 'name', 'time_zone', 'created_at']);
     expect(await db.prisma.account.findUnique({ where: { id: output.id } })).toMatchObject({ name: 'From the shell' });
   });
 });

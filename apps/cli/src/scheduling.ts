@@ -1,0 +1,45 @@
+import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
+import { localDate, localDateTime, startOfLocalDay } from './local-time.js';
+
+async function findAccount(ctx: CommandContext, id: string | undefined) {
+  if (!id) throw new UsageError('--account is required.');
+  const account = await ctx.db.account.findUnique({ where: { id }, select: { id: true, time_zone: true } });
+  if (!account) throw new UsageError(`No account ${id}.`);
+  return account;
+}
+
+/** Appointments and sessions are shown and exported (.ics) in the account's time zone. */
+export async function setTimeZone(ctx: CommandContext, input: { account?: string; 'time-zone'?: string }) {
+  const zone = checkTimeZone(input['time-zone']);
+  const account = await findAccount(ctx, input.account);
+  const updated = await ctx.db.account.update({ where: { id: account.id }, data: { time_zone: zone }, select: { id: true, time_zone: true } });
+  return { id: updated.id, time_zone: updated.time_zone, previous_time_zone: account.time_zone };
+}
+
+/**
+ * The account's appointments starting today, today being the account's local day: ids, status,
+ * times in local time with the offset, and the host. Nothing about the prospect.
+ */
+export async function appointmentsToday(ctx: CommandContext, input: { account?: string }) {
+  const account = await findAccount(ctx, input.account);
+  const zone = account.time_zone;
+  const date = localDate((ctx.now ?? (() => new Date()))(), zone);
+  const rows = await ctx.db.appointment.findMany({
+    where: { account_id: account.id, starts_at: { gte: startOfLocalDay(date, zone), lt: startOfLocalDay(date, zone, 1) } },
+    orderBy: [{ starts_at: 'asc' }, { id: 'asc' }],
+    select: { id: true, property_id: true, status: true, starts_at: true, ends_at: true, host: true },
+  });
+  return {
+    account_id: account.id,
+    time_zone: zone,
+    date,
+    appointments: rows.map((row) => ({
+      id: row.id,
+      property_id: row.property_id,
+      status: row.status,
+      starts_at: localDateTime(row.starts_at, zone),
+      ends_at: localDateTime(row.ends_at, zone),
+      host: row.host,
+    })),
+  };
+}
