@@ -25,5 +25,5 @@ export const agentPlatformDescriptor = defineService({
   jobs: AGENT_PLATFORM_JOBS,
   port: { variable: 'AGENT_PLATFORM_PORT', default: 3100, description: 'Port of the agent platform.' },
   settings: [],
-  loggedQueryParameters: ['status', 'team', 'agent_id', 'capability', 'data_classification'],
+  loggedQueryParameters: ['status', 'team', 'agent_id', 'capability', 'data_classification', 'from', 'to'],
 });

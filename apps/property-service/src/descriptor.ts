@@ -35,5 +35,5 @@ export const propertyDescriptor = defineService({
       description: 'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.',
     },
   ],
-  loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv'],
+  loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv', 'property_id', 'from', 'to'],
 });
