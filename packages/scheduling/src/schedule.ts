@@ -1,5 +1,5 @@
 import { ApiError } from '@platform/http';
-import type { Db } from '@platform/db';
+import { advisoryXactLock, inTransaction, type Db } from '@platform/db';
 import { cancelSql, completeSql, confirmSql, overlappingId, rescheduleSql, scheduleTable, statusOf } from './schedule-sql.js';
 import type { TimeRange } from './time-range.js';
 
@@ -64,50 +64,86 @@ export async function applyScheduleAction(tx: Db, kind: ScheduleKind, id: string
   }
 }
 
-/** The constraint a PostgreSQL exclusion violation (23P01) names, wherever the driver put it in the error. */
-export function exclusionViolation(error: unknown): string | undefined {
+/** The PostgreSQL error code (SQLSTATE) and the message of an error, wherever the driver put them. */
+function postgresError(error: unknown): { code: string; text: string } | undefined {
   const seen = new Set<unknown>();
-  const visit = (value: unknown, depth: number): string | undefined => {
+  const visit = (value: unknown, depth: number): { code: string; text: string } | undefined => {
     if (value === null || typeof value !== 'object' || seen.has(value) || depth > 6) return undefined;
     seen.add(value);
     const record = value as Record<string, unknown>;
-    const code = record.code ?? record.originalCode;
-    if (code === '23P01') {
-      const text = [record.constraint, record.message, record.originalMessage].filter((v) => typeof v === 'string').join(' ');
-      const named = /"([a-z0-9_]+)"/.exec(typeof record.constraint === 'string' ? `"${record.constraint}"` : text);
-      if (named) return named[1];
-    }
+    // The driver's error lies deepest (Prisma wraps it in its own, with codes like P2010): look there first.
     for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) {
       const found = visit(record[key], depth + 1);
       if (found) return found;
+    }
+    const code = record.code ?? record.originalCode;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code)) {
+      const text = [record.constraint, record.message, record.originalMessage].filter((v) => typeof v === 'string').join(' ');
+      return { code, text: typeof record.constraint === 'string' ? `"${record.constraint}" ${text}` : text };
     }
     return undefined;
   };
   return visit(error, 0);
 }
 
+/** The constraint a PostgreSQL exclusion violation (23P01) names. */
+export function exclusionViolation(error: unknown): string | undefined {
+  const found = postgresError(error);
+  if (found?.code !== '23P01') return undefined;
+  return /"([a-z0-9_]+)"/.exec(found.text)?.[1];
+}
+
+/** A deadlock (40P01; Prisma's P2034), which a retry resolves. */
+function isDeadlock(error: unknown): boolean {
+  return postgresError(error)?.code === '40P01' || (error as { code?: unknown } | null)?.code === 'P2034';
+}
+
 /**
- * Runs a write that may book a time (create, reschedule, allocate) on the root client: a double
- * booking that the database refuses becomes a 409 `conflict` naming the field and the record
- * already booked then (looked up after the failed transaction, so the winner is visible).
+ * Serialises the bookings of one participant (a host, a prospect, an agent, a team) with
+ * transaction-scoped advisory locks, taken in one fixed order: two overlapping inserts would
+ * otherwise each wait on the other's uncommitted row under the exclusion constraint (a deadlock
+ * PostgreSQL breaks only after a second). The constraints stay the guarantee; these make the
+ * loser's 409 fast.
+ */
+async function lockParticipants(tx: Db, kind: ScheduleKind, participants: Record<string, string | null>): Promise<void> {
+  for (const constraint of Object.keys(kind.overlaps).sort()) {
+    const values = kind.overlaps[constraint].columns.map((column) => participants[column]);
+    if (values.some((value) => value === null || value === undefined)) continue; // the constraint does not hold for NULL
+    await advisoryXactLock(tx, `${kind.table}:${constraint}:${values.join('|')}`);
+  }
+}
+
+const ATTEMPTS = 3;
+
+/**
+ * Runs a write that books a time (create, reschedule, allocate) in a transaction of its own,
+ * after locking the participants: a double booking that the database refuses becomes a 409
+ * `conflict` naming the field and the record already booked then (looked up after the failed
+ * transaction, so the winner is visible); a deadlock is retried.
  */
 export async function withoutDoubleBooking<T>(
   db: Db,
   kind: ScheduleKind,
   booking: { range: TimeRange; participants: Record<string, string | null>; exceptId?: string },
-  write: () => Promise<T>,
+  write: (tx: Db) => Promise<T>,
 ): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    const constraint = exclusionViolation(error);
-    const overlap = constraint ? kind.overlaps[constraint] : undefined;
-    if (!overlap) throw error;
-    const match = Object.fromEntries(overlap.columns.map((column) => [column, booking.participants[column] ?? '']));
-    const conflicting = await overlappingId(db, scheduleTable(kind.table), match, booking.range.start, booking.range.end, booking.exceptId, kind.open);
-    throw new ApiError('conflict', {
-      message: `The time overlaps another ${kind.noun} of the same ${overlap.field.replace(/_id$/, '')}.`,
-      details: [{ field: overlap.field, reason: 'overlaps', ...(conflicting ? { conflicting_id: conflicting } : {}) }],
-    });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, async (tx) => {
+        await lockParticipants(tx, kind, booking.participants);
+        return write(tx);
+      });
+    } catch (error) {
+      if (isDeadlock(error) && attempt < ATTEMPTS) continue;
+      const constraint = exclusionViolation(error);
+      const overlap = constraint ? kind.overlaps[constraint] : undefined;
+      if (!overlap) throw error;
+      const match = Object.fromEntries(overlap.columns.map((column) => [column, booking.participants[column] ?? '']));
+      const conflicting = await overlappingId(db, scheduleTable(kind.table), match, booking.range.start, booking.range.end, booking.exceptId, kind.open);
+      throw new ApiError('conflict', {
+        message: `The time overlaps another ${kind.noun} of the same ${overlap.field.replace(/_id$/, '')}.`,
+        details: [{ field: overlap.field, reason: 'overlaps', ...(conflicting ? { conflicting_id: conflicting } : {}) }],
+      });
+    }
   }
 }

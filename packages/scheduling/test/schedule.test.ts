@@ -68,6 +68,21 @@ describe('double booking', () => {
     await insert('b4', 'anna', range('2026-12-01T11:00:00Z', '2026-12-01T12:00:00Z'));
   });
 
+  it('answers many concurrent overlapping bookings of one host with successes and 409s only, and books no overlap', async () => {
+    const day = Date.parse('2026-12-10T08:00:00Z');
+    const attempts = Array.from({ length: 30 }, (_, i) => {
+      const start = day + ((i * 7) % 12) * 15 * 60_000;
+      return insert(`m${i}`, 'mia', { start: new Date(start), end: new Date(start + 45 * 60_000) });
+    });
+    const results = await Promise.allSettled(attempts);
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
+    expect(failures.every((error) => error instanceof ApiError && error.code === 'conflict')).toBe(true);
+    expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+    const overlaps = await db.query(`SELECT a.id FROM test_bookings a JOIN test_bookings b ON a.host = b.host AND a.id < b.id AND a.during && b.during
+                                     WHERE a.host = 'mia' AND a.status IN ('proposed', 'confirmed') AND b.status IN ('proposed', 'confirmed')`);
+    expect(overlaps).toEqual([]);
+  });
+
   it('frees the time when a booking is cancelled', async () => {
     const r = range('2026-12-02T10:00:00Z', '2026-12-02T11:00:00Z');
     await insert('c1', 'carl', r);
