@@ -73,3 +73,33 @@ export async function createChannel(ctx: PropertyTestContext, type: 'website' | 
 
 /** The path of a channel's feed URL below the public base. */
 export const feedPathOf = (feedUrl: string) => feedUrl.slice(TEST_PUBLIC_BASE_URL.length);
+
+/** A property of the key's account put on the market (viewable); resolves to its id. */
+export async function activeProperty(ctx: PropertyTestContext, key = ctx.tenant.key, overrides: Record<string, unknown> = {}): Promise<string> {
+  const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), ...overrides }, key);
+  if (res.statusCode !== 201) throw new Error(`property not created: ${res.statusCode} ${res.body}`);
+  const id = res.json().id as string;
+  const activated = await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key);
+  if (activated.statusCode !== 200) throw new Error(`property not activated: ${activated.statusCode} ${activated.body}`);
+  return id;
+}
+
+let prospectNumber = 0;
+
+/** An inquiry for the property, by an existing prospect or a new one; resolves to its id and its prospect's. */
+export async function createInquiry(ctx: PropertyTestContext, propertyId: string, options: { prospectId?: string; key?: string } = {}) {
+  const n = ++prospectNumber;
+  const who = options.prospectId
+    ? { interessent_id: options.prospectId }
+    : { interessent: { nachname: `Interessent${n}`, email: `interessent${n}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' }, suchprofil: { typ: ['apartment'] } } };
+  const res = await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: propertyId, ...who }, options.key ?? ctx.tenant.key);
+  if (res.statusCode !== 201) throw new Error(`inquiry not created: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return { id: body.id as string, prospectId: body.interessent_id as string };
+}
+
+/** The `data` of the outbox events of the type, oldest first. */
+export async function eventData(ctx: PropertyTestContext, type: string): Promise<Record<string, unknown>[]> {
+  const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  return events.map((event) => JSON.parse(event.payload).data as Record<string, unknown>);
+}

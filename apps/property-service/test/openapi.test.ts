@@ -45,6 +45,34 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '422']));
   });
 
+  it('puts every viewing operation under `appointments:write`, reading too, and says so; the 409s name the clashing record', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const viewings = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
+      .filter(([path]) => path.startsWith('/v1/appointments') || path.includes('viewing-slots'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+    expect(Object.fromEntries(viewings.map(([name, op]) => [name, op.operationId]))).toEqual({
+      'POST /v1/appointments': 'createAppointment',
+      'GET /v1/appointments': 'listAppointments',
+      'GET /v1/appointments/{appointmentId}': 'getAppointment',
+      'GET /v1/appointments/{appointmentId}/ics': 'getAppointmentIcs',
+      'POST /v1/appointments/{appointmentId}/confirm': 'confirmAppointment',
+      'POST /v1/appointments/{appointmentId}/reschedule': 'rescheduleAppointment',
+      'POST /v1/appointments/{appointmentId}/cancel': 'cancelAppointment',
+      'POST /v1/appointments/{appointmentId}/complete': 'completeAppointment',
+      'POST /v1/properties/{propertyId}/viewing-slots': 'createViewingSlot',
+      'GET /v1/properties/{propertyId}/viewing-slots': 'listViewingSlots',
+      'GET /v1/viewing-slots/{slotId}': 'getViewingSlot',
+      'POST /v1/viewing-slots/{slotId}/cancel': 'cancelViewingSlot',
+      'POST /v1/viewing-slots/{slotId}/allocate': 'allocateViewingSlot',
+    });
+    for (const [name, op] of viewings) {
+      expect(op.security, name).toEqual([{ apikey: ['appointments:write'] }]);
+      if (name.startsWith('GET')) expect(op.description, name).toContain('Reading needs `appointments:write`');
+    }
+    expect(doc.paths['/v1/appointments'].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(JSON.stringify(doc.components.schemas.Error)).toContain('conflicting_id');
+  });
+
   it('describes the media routes: the upload as multipart/form-data, the download as a binary with 304', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const media = doc.paths['/v1/properties/{propertyId}/media'];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
+import { appointmentSecurityRoutes } from './security/appointments.js';
 import { channelSecurityRoutes } from './security/channels.js';
 import { listingSecurityRoutes } from './security/listings.js';
 import { mediaSecurityRoutes } from './security/media.js';
@@ -20,6 +21,7 @@ beforeAll(async () => {
     ...(await webhookEndpointSecurityRoutes(ctx)),
     ...(await listingSecurityRoutes(ctx)),
     ...(await channelSecurityRoutes(ctx)),
+    ...(await appointmentSecurityRoutes(ctx)),
   );
 });
 afterAll(() => ctx.close());
