@@ -46,9 +46,10 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
     return row;
   }
 
-  function transition(accountId: string, id: string, action: ScheduleAction): Promise<EvaluationSession> {
+  /** In the caller's transaction (a reschedule's, with its participants locked) or a new one. */
+  function transition(accountId: string, id: string, action: ScheduleAction, on: Db = db): Promise<EvaluationSession> {
     const at = now();
-    return inTransaction(db, async (tx) => {
+    return inTransaction(on, async (tx) => {
       await sessionRepository.hold(tx, accountId, id);
       return toEvaluationSession(await act(tx, accountId, id, action, at), await timeZoneOf(tx, accountId));
     });
@@ -61,8 +62,8 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
       const range = checkTimeRange(input, at);
       const evaluators = evaluatorsOf(input);
       const participants = { agent_id: input.agent_id, account_id: accountId, team: input.team };
-      return withoutDoubleBooking(db, SESSION_KIND, { range, participants }, () =>
-        inTransaction(db, async (tx) => {
+      return withoutDoubleBooking(db, SESSION_KIND, { range, participants }, (booking) =>
+        inTransaction(booking, async (tx) => {
           // FOR SHARE: a concurrent retirement waits until the session is stored (and then cancels it).
           const agent = await agentRepository.lock(tx, accountId, input.agent_id, 'share', () => notFound('No agent with the agent_id.'));
           if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; it cannot be evaluated.` });
@@ -112,8 +113,8 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
     async reschedule(accountId: string, id: string, input: { starts_at: string; ends_at: string }): Promise<EvaluationSession> {
       const { agent_id, team } = await sessionRepository.find(db, accountId, id);
       const range = checkTimeRange(input, now());
-      return withoutDoubleBooking(db, SESSION_KIND, { range, participants: { agent_id, account_id: accountId, team }, exceptId: id }, () =>
-        transition(accountId, id, { action: 'reschedule', range }),
+      return withoutDoubleBooking(db, SESSION_KIND, { range, participants: { agent_id, account_id: accountId, team }, exceptId: id }, (tx) =>
+        transition(accountId, id, { action: 'reschedule', range }, tx),
       );
     },
 
