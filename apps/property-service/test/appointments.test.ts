@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '@platform/testkit';
+import { until, whileHeld } from '@platform/testkit';
 import { activeProperty, createInquiry, eventData, startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -89,6 +89,24 @@ describe('POST /v1/appointments', () => {
     const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), starts_at, ends_at });
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field, reason: 'out_of_range' }]);
+  });
+
+  it('refuses the inquiry of an anonymised prospect (409), also when the erasure commits while the booking waits', async () => {
+    const erased = await createInquiry(ctx, propertyId);
+    await ctx.db.prisma.prospect.update({ where: { id: erased.prospectId }, data: { anonymised_at: NOW } });
+    const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: erased.id, ...nextTime() });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('conflict');
+
+    const erasing = await createInquiry(ctx, propertyId);
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.prospect.update({ where: { id: erasing.prospectId }, data: { anonymised_at: NOW } }),
+      () => ctx.send('POST', '/v1/appointments', { inquiry_id: erasing.id, ...nextTime() }),
+    );
+    expect(waited).toBe(1);
+    expect(result.statusCode).toBe(409);
+    expect(await ctx.db.prisma.appointment.count({ where: { inquiry_id: { in: [erased.id, erasing.id] } } })).toBe(0);
   });
 
   it('accepts exactly 8 hours', async () => {

@@ -3,7 +3,7 @@ import { createTenant, startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { PROPERTY_JOBS } from '../src/jobs.js';
 import { anonymiseExpired } from '../src/leads/retention/index.js';
-import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
@@ -20,6 +20,19 @@ const person = (n: number) => ({
   einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' },
   suchprofil: { typ: ['house'], orte: ['Leipzig'], zimmer_min: 4 },
 });
+
+/** Creates a viewing of the inquiry at the time; `confirm`ed or `complete`d on request. Resolves to it. */
+async function viewing(inquiryId: string, starts_at: string, ends_at: string, then: 'confirm' | 'complete' | 'none' = 'none') {
+  const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiryId, starts_at, ends_at });
+  expect(res.statusCode).toBe(201);
+  const apt = res.json() as { id: string; property_id: string; starts_at: string; ends_at: string };
+  if (then !== 'none') await ctx.send('POST', `/v1/appointments/${apt.id}/confirm`, { by: 'prospect' });
+  if (then === 'complete') await ctx.send('POST', `/v1/appointments/${apt.id}/complete`, {});
+  return apt;
+}
+
+/** The appointment.cancelled data of the appointment. */
+const cancellations = async (id: string) => (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
 
 /** Every text-like value of every table, to prove that no personal value is left anywhere. */
 async function everyTextValue(): Promise<string> {
@@ -69,12 +82,44 @@ describe('retention', () => {
   });
 });
 
+describe('retention and viewings', () => {
+  it('cancels the open viewings of anonymised prospects (agent, other), each with its event, and keeps the others', async () => {
+    ctx.clock.now = new Date('2025-01-10T12:00:00Z'); // retention until 2025-07-09
+    const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
+    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(5) })).json();
+    const proposed = await viewing(anfrage.id, '2025-07-20T09:00:00Z', '2025-07-20T10:00:00Z');
+    const confirmed = await viewing(anfrage.id, '2025-07-21T09:00:00Z', '2025-07-21T10:00:00Z', 'confirm');
+    const completed = await viewing(anfrage.id, '2025-02-01T09:00:00Z', '2025-02-01T10:00:00Z', 'complete');
+    ctx.clock.now = new Date('2025-04-01T12:00:00Z'); // retention until 2025-09-28: kept
+    const other = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(6) })).json();
+    const kept = await viewing(other.id, '2025-07-20T09:00:00Z', '2025-07-20T10:00:00Z');
+
+    const at = new Date('2025-07-10T01:00:00Z');
+    expect(await anonymiseExpired(ctx.db.prisma, at)).toBe(1);
+    for (const apt of [proposed, confirmed]) {
+      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({ status: 'cancelled', cancelled_by: 'agent', cancel_reason: 'other', cancelled_at: at.toISOString() });
+      expect(await cancellations(apt.id)).toEqual([
+        { appointment_id: apt.id, property_id: property, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: 'agent', reason: 'other' },
+      ]);
+    }
+    expect((await ctx.send('GET', `/v1/appointments/${completed.id}`)).json().status).toBe('completed');
+    expect((await ctx.send('GET', `/v1/appointments/${kept.id}`)).json().status).toBe('proposed');
+    expect(await cancellations(completed.id)).toEqual([]);
+    expect(await cancellations(kept.id)).toEqual([]);
+    expect(await anonymiseExpired(ctx.db.prisma, at)).toBe(0);
+    expect(await cancellations(proposed.id)).toHaveLength(1);
+  });
+});
+
 describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
   it('erases at once: no personal value is left anywhere in the database; repeating is harmless', async () => {
     ctx.clock.now = new Date('2026-11-22T10:00:00Z');
     const created = (await ctx.send('POST', '/leads/v1/interessenten', person(3))).json();
     const property = (await ctx.send('POST', '/v1/properties', { type: 'house', title: 'Haus', address: { postal_code: '04109', city: 'Leipzig' } })).json();
-    await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property.id, interessent_id: created.id, nachricht: 'Gruesse von Person drei' });
+    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property.id, interessent_id: created.id, nachricht: 'Gruesse von Person drei' })).json();
+    const proposed = await viewing(anfrage.id, '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z');
+    const confirmed = await viewing(anfrage.id, '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 'confirm');
+    const completed = await viewing(anfrage.id, '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', 'complete');
     const before = await everyTextValue();
     expect(before).toContain('Gruesse von Person drei');
     expect(before).toContain('Nachname3');
@@ -87,10 +132,24 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const after = await everyTextValue();
     for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei']) expect(after).not.toContain(value);
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
+    // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
+    for (const apt of [proposed, confirmed]) {
+      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({ status: 'cancelled', cancelled_by: 'prospect', cancel_reason: 'prospect_declined' });
+      expect(await cancellations(apt.id)).toEqual([
+        { appointment_id: apt.id, property_id: property.id, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: 'prospect', reason: 'prospect_declined' },
+      ]);
+    }
+    expect((await ctx.send('GET', `/v1/appointments/${completed.id}`)).json().status).toBe('completed');
+    expect(await ctx.db.prisma.appointment.count({ where: { inquiry_id: anfrage.id } })).toBe(3); // the rows stay: ids and times only
+    // Nobody can invite them again: a new viewing for their inquiry is refused.
+    const late = await ctx.send('POST', '/v1/appointments', { inquiry_id: anfrage.id, starts_at: '2026-12-05T09:00:00Z', ends_at: '2026-12-05T10:00:00Z' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('conflict');
 
     ctx.clock.now = new Date('2026-11-23T10:00:00Z');
     const again = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
     expect(again.json()).toEqual(res.json());
+    expect(await cancellations(proposed.id)).toHaveLength(1);
     expect((await ctx.send('GET', `/leads/v1/interessenten/${created.id}`)).json()).toMatchObject({ anonymisiert: true, nachname: null });
   });
 

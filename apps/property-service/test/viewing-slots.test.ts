@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whileHeld } from '@platform/testkit';
 import { activeProperty, createInquiry, eventData, startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -214,6 +215,35 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     expect(results.flatMap((r) => r.json().data)).toHaveLength(3);
     expect(await ctx.db.prisma.appointment.count({ where: { slot_id: slot.id, status: { in: ['proposed', 'confirmed'] } } })).toBe(3);
     expect((await ctx.send('GET', `/v1/viewing-slots/${slot.id}`)).json()).toMatchObject({ capacity: 3, booked: 3 });
+  });
+
+  it('serialises allocations of one slot on its row: both wait for a held slot, then fill exactly the capacity', async () => {
+    const property = await activeProperty(ctx);
+    const slot = await createSlot(property, { capacity: 2 });
+    for (let i = 0; i < 5; i++) await scored(property, 40 + i);
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRawUnsafe('SELECT id FROM viewing_slots WHERE id = $1 FOR UPDATE', slot.id),
+      () => Promise.all([allocate(slot.id), allocate(slot.id)]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.flat()).toHaveLength(2);
+    expect(result.map((data) => data.length).sort()).toEqual([0, 2]);
+  });
+
+  it('waits for an erasure in progress and then leaves its prospect out', async () => {
+    const property = await activeProperty(ctx);
+    const slot = await createSlot(property, { capacity: 2 });
+    const erasing = await scored(property, 90);
+    const next = await scored(property, 80);
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.prospect.update({ where: { id: erasing.prospectId }, data: { anonymised_at: NOW } }), // committed once the allocation waits
+      () => allocate(slot.id),
+    );
+    expect(waited).toBe(1);
+    expect(result.map((apt) => apt.inquiry_id)).toEqual([next.id]);
   });
 
   it('refuses a slot that has begun (409)', async () => {

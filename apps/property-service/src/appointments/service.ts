@@ -4,6 +4,7 @@ import { applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBookin
 import type { ApiContext } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
+import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
 import { toAppointment } from './mapping.js';
@@ -29,6 +30,16 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
   if (!VIEWABLE_STATUSES.includes(property.status)) {
     throw new ApiError('conflict', { message: `A ${property.status} property takes no viewings.` });
   }
+}
+
+/**
+ * The prospect must not be anonymised or erased (their viewings were cancelled then); the row is
+ * held (share lock) until the booking commits, so an erasure running at the same time waits and
+ * then cancels the new appointment too.
+ */
+async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
+  const prospect = await prospectRepository.lock(tx, accountId, prospectId, 'share');
+  if (prospect.anonymised_at) throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
 }
 
 async function cancelled(tx: Db, emit: AppointmentServiceDeps['emit'], row: AppointmentRow, by: AppointmentSide, reason: CancelReason, at: Date) {
@@ -92,6 +103,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
       const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants: { account_id: accountId, host, prospect_id: inquiry.prospect_id } }, () =>
         inTransaction(db, async (tx) => {
           await holdViewableProperty(tx, accountId, inquiry.property_id);
+          await holdContactableProspect(tx, accountId, inquiry.prospect_id);
           return tx.appointment.create({
             data: {
               id: newId('apt', at.getTime()),
