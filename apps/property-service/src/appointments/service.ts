@@ -82,9 +82,10 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
   const view = async (row: AppointmentRow) => toAppointment(row, await timeZoneOf(db, row.account_id));
 
   /** Applies a state-machine action to the account's appointment, then what follows in the same transaction. */
-  const act = (accountId: string, id: string, action: ScheduleAction, after?: (tx: Db, row: AppointmentRow, at: Date) => Promise<void>) => {
+  /** In a new transaction, or in `on` (a booking's, with its participants locked). */
+  const act = (accountId: string, id: string, action: ScheduleAction, after?: (tx: Db, row: AppointmentRow, at: Date) => Promise<void>, on: Db = db) => {
     const at = now();
-    return inTransaction(db, async (tx) => {
+    return inTransaction(on, async (tx) => {
       await appointmentRepository.hold(tx, accountId, id);
       await applyScheduleAction(tx, APPOINTMENTS, id, action, at);
       const row = await tx.appointment.findUniqueOrThrow({ where: { id } });
@@ -100,8 +101,8 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
       const inquiry = await db.inquiry.findFirst({ where: { id: input.inquiry_id, account_id: accountId } });
       if (!inquiry) throw new ApiError('not_found', { message: 'No inquiry with this inquiry_id.' });
       const host = input.host ?? null;
-      const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants: { account_id: accountId, host, prospect_id: inquiry.prospect_id } }, () =>
-        inTransaction(db, async (tx) => {
+      const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants: { account_id: accountId, host, prospect_id: inquiry.prospect_id } }, (booking) =>
+        inTransaction(booking, async (tx) => {
           await holdViewableProperty(tx, accountId, inquiry.property_id);
           await holdContactableProspect(tx, accountId, inquiry.prospect_id);
           return tx.appointment.create({
@@ -158,11 +159,17 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
       const range = checkTimeRange(input, now());
       const current = await appointmentRepository.find(db, accountId, id);
       const participants = { account_id: accountId, host: current.host, prospect_id: current.prospect_id };
-      const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants, exceptId: id }, () =>
-        act(accountId, id, { action: 'reschedule', range }, async (tx, r) => {
-          await holdViewableProperty(tx, accountId, r.property_id);
-          if (r.slot_id) await tx.appointment.update({ where: { id }, data: { slot_id: null } });
-        }),
+      const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants, exceptId: id }, (booking) =>
+        act(
+          accountId,
+          id,
+          { action: 'reschedule', range },
+          async (tx, r) => {
+            await holdViewableProperty(tx, accountId, r.property_id);
+            if (r.slot_id) await tx.appointment.update({ where: { id }, data: { slot_id: null } });
+          },
+          booking,
+        ),
       );
       return view(row.slot_id ? await db.appointment.findUniqueOrThrow({ where: { id } }) : row);
     },

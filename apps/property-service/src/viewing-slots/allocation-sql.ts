@@ -9,23 +9,23 @@ import type { Db } from '@platform/db';
  * waits and then cancels their new appointments, or, having committed first, keeps them out.
  */
 export async function inquiriesToInvite(db: Db, slot: { account_id: string; property_id: string; starts_at: Date; ends_at: Date }, limit: number) {
+  // Walks the property's inquiries in the order of the index inquiries_allocation_idx and stops at the limit.
   return db.$queryRawUnsafe<{ id: string; prospect_id: string }[]>(
-    `SELECT best.id, best.prospect_id FROM (
-       SELECT DISTINCT ON (i.prospect_id) i.id, i.prospect_id, i.score, i.created_at
-       FROM inquiries i JOIN prospects p ON p.id = i.prospect_id AND p.anonymised_at IS NULL
-       WHERE i.account_id = $1 AND i.property_id = $2
-         AND (i.score_details->>'ausgeschlossen')::boolean IS NOT TRUE
-         AND NOT EXISTS (
-           SELECT 1 FROM appointments a WHERE a.prospect_id = i.prospect_id AND a.property_id = i.property_id
-             AND (a.status <> 'cancelled' OR a.cancel_reason = 'prospect_declined'))
-         AND NOT EXISTS (
-           SELECT 1 FROM appointments a WHERE a.prospect_id = i.prospect_id AND a.status IN ('proposed', 'confirmed')
-             AND a.during && tstzrange($3, $4, '[)'))
-       ORDER BY i.prospect_id, i.score DESC, i.created_at ASC, i.id ASC
-     ) best
-     JOIN prospects p ON p.id = best.prospect_id
-     WHERE p.anonymised_at IS NULL
-     ORDER BY best.score DESC, best.created_at ASC, best.id ASC
+    `SELECT i.id, i.prospect_id
+     FROM inquiries i JOIN prospects p ON p.id = i.prospect_id
+     WHERE i.account_id = $1 AND i.property_id = $2 AND p.anonymised_at IS NULL
+       AND (i.score_details->>'ausgeschlossen')::boolean IS NOT TRUE
+       AND NOT EXISTS (
+         SELECT 1 FROM inquiries j WHERE j.prospect_id = i.prospect_id AND j.property_id = i.property_id AND j.id <> i.id
+           AND (j.score_details->>'ausgeschlossen')::boolean IS NOT TRUE
+           AND (j.score > i.score OR (j.score = i.score AND (j.created_at, j.id) < (i.created_at, i.id))))
+       AND NOT EXISTS (
+         SELECT 1 FROM appointments a WHERE a.prospect_id = i.prospect_id AND a.property_id = i.property_id
+           AND (a.status <> 'cancelled' OR a.cancel_reason = 'prospect_declined'))
+       AND NOT EXISTS (
+         SELECT 1 FROM appointments a WHERE a.prospect_id = i.prospect_id AND a.status IN ('proposed', 'confirmed')
+           AND a.during && tstzrange($3, $4, '[)'))
+     ORDER BY i.score DESC, i.created_at ASC, i.id ASC
      LIMIT $5
      FOR SHARE OF p`,
     slot.account_id,

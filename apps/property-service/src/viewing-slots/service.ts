@@ -49,8 +49,8 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
       const at = now();
       const range = checkTimeRange(input, at);
       const host = input.host ?? null;
-      const row = await withoutDoubleBooking(db, SLOTS, { range, participants: { account_id: accountId, host } }, () =>
-        inTransaction(db, async (tx) => {
+      const row = await withoutDoubleBooking(db, SLOTS, { range, participants: { account_id: accountId, host } }, (booking) =>
+        inTransaction(booking, async (tx) => {
           await holdViewableProperty(tx, accountId, propertyId);
           return tx.viewingSlot.create({
             data: { id: newId('slot', at.getTime()), account_id: accountId, property_id: propertyId, host, capacity: input.capacity, starts_at: range.start, ends_at: range.end, created_at: at, updated_at: at },
@@ -89,8 +89,8 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
     async allocate(accountId: string, id: string) {
       const at = now();
       const slot = await slotRepository.find(db, accountId, id);
-      const created = await withoutDoubleBooking(db, APPOINTMENTS, { range: { start: slot.starts_at, end: slot.ends_at }, participants: { account_id: accountId, host: slot.host } }, () =>
-        inTransaction(db, async (tx) => {
+      const created = await withoutDoubleBooking(db, APPOINTMENTS, { range: { start: slot.starts_at, end: slot.ends_at }, participants: { account_id: accountId, host: slot.host } }, (booking) =>
+        inTransaction(booking, async (tx) => {
           const locked = await slotRepository.lock(tx, accountId, id); // one allocation of a slot at a time
           if (locked.status !== 'open') throw new ApiError('conflict', { message: 'A cancelled slot takes no appointments.' });
           if (locked.starts_at.getTime() <= at.getTime()) throw new ApiError('conflict', { message: 'The slot has begun; it takes no more appointments.' });
