@@ -88,7 +88,7 @@ await db.$executeRawUnsafe(
 await db.$executeRawUnsafe('ANALYZE');
 const setupSeconds = (Date.now() - setupStart) / 1000;
 
-// (a) Allocation: each run on a fresh slot at another time (one hour each, from tomorrow on).
+// (a) Allocation: each run on a fresh slot at another time (one hour each, from tomorrow on), from the same state.
 const base = Math.ceil(Date.now() / HOUR) * HOUR + 24 * HOUR;
 const at = (offset: number) => new Date(base + offset).toISOString();
 const times: number[] = [];
@@ -103,6 +103,9 @@ for (let i = 0; i < WARM_UP + ALLOCATIONS; i++) {
   const count = (allocated.json as { data: unknown[] }).data.length;
   if (count !== CAPACITY) throw new Error(`allocate: ${count} appointments instead of ${CAPACITY}`);
   invited += count;
+  // Every run allocates against the same 10,000 inquiries: the invited prospects are set free again
+  // (otherwise each run would first walk past all those invited before, which no single slot does).
+  await db.appointment.deleteMany({ where: { slot_id: (slot.json as { id: string }).id } });
 }
 const allocation = { inquiries: INQUIRIES, capacity: CAPACITY, runs: ALLOCATIONS, warm_up: WARM_UP, invited, ...percentiles(times, WARM_UP) };
 
