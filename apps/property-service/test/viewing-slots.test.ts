@@ -257,3 +257,26 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     ctx.clock.now = NOW;
   });
 });
+
+describe('a host\'s slots and single appointments', () => {
+  it('refuses a single appointment during the host\'s open slot, and a slot during the host\'s single appointment (409 with the id)', async () => {
+    const property = await activeProperty(ctx);
+    const slotTime = nextTime();
+    const slot = await createSlot(property, { ...slotTime, host: 'Hanna Host' });
+    const inquiry = await createInquiry(ctx, property);
+    const single = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...slotTime, host: 'Hanna Host' });
+    expect(single.statusCode).toBe(409);
+    expect(single.json().details).toEqual([{ field: 'host', reason: 'overlaps', conflicting_id: slot.id }]);
+    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...slotTime, host: 'Other Host' })).statusCode).toBe(201);
+
+    const singleTime = nextTime();
+    const booked = await ctx.send('POST', '/v1/appointments', { inquiry_id: (await createInquiry(ctx, property)).id, ...singleTime, host: 'Hanna Host' });
+    expect(booked.statusCode).toBe(201);
+    const clash = await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...singleTime, capacity: 2, host: 'Hanna Host' });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().details).toEqual([{ field: 'host', reason: 'overlaps', conflicting_id: booked.json().id }]);
+    // Once the slot is cancelled, the time is free for a single appointment.
+    expect((await ctx.send('POST', `/v1/viewing-slots/${slot.id}/cancel`)).statusCode).toBe(200);
+    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: (await createInquiry(ctx, property)).id, ...slotTime, host: 'Hanna Host' })).statusCode).toBe(201);
+  });
+});

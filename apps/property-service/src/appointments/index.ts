@@ -10,5 +10,6 @@ export {
   type AppointmentService,
 } from './service.js';
 export { APPOINTMENTS } from './kind.js';
+export { assertHostFree } from './host-time-sql.js';
 export { toAppointment } from './mapping.js';
 export { AppointmentSchema } from './schemas.js';

@@ -6,6 +6,7 @@ import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
 import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
+import { assertHostFree } from './host-time-sql.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
 import { toAppointment } from './mapping.js';
 import { appointmentRepository, type AppointmentRow } from './repository.js';
@@ -105,6 +106,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
         inTransaction(booking, async (tx) => {
           await holdViewableProperty(tx, accountId, inquiry.property_id);
           await holdContactableProspect(tx, accountId, inquiry.prospect_id);
+          await assertHostFree(tx, accountId, host, range, 'slots');
           return tx.appointment.create({
             data: {
               id: newId('apt', at.getTime()),
@@ -166,6 +168,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
           { action: 'reschedule', range },
           async (tx, r) => {
             await holdViewableProperty(tx, accountId, r.property_id);
+            await assertHostFree(tx, accountId, r.host, range, 'slots');
             if (r.slot_id) await tx.appointment.update({ where: { id }, data: { slot_id: null } });
           },
           booking,

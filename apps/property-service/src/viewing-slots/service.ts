@@ -2,7 +2,7 @@ import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
-import { APPOINTMENTS, cancelAppointmentsOfSlot, holdViewableProperty, timeZoneOf, toAppointment } from '../appointments/index.js';
+import { APPOINTMENTS, assertHostFree, cancelAppointmentsOfSlot, holdViewableProperty, timeZoneOf, toAppointment } from '../appointments/index.js';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
 import { inquiriesToInvite } from './allocation-sql.js';
@@ -52,6 +52,7 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
       const row = await withoutDoubleBooking(db, SLOTS, { range, participants: { account_id: accountId, host } }, (booking) =>
         inTransaction(booking, async (tx) => {
           await holdViewableProperty(tx, accountId, propertyId);
+          await assertHostFree(tx, accountId, host, range, 'single appointments');
           return tx.viewingSlot.create({
             data: { id: newId('slot', at.getTime()), account_id: accountId, property_id: propertyId, host, capacity: input.capacity, starts_at: range.start, ends_at: range.end, created_at: at, updated_at: at },
           });
