@@ -4,20 +4,11 @@
 //   pnpm bench:listings [--listings 200] [--photos 5] [--photo-kib 250] [--rate 5] [--seconds 20] [--concurrency 4]
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { createApiKey } from '@platform/auth';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
-import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
-import { createJobQueue } from '@platform/service';
-import { createFilesystemStorage } from '@platform/storage';
 import { multipart } from '@platform/uploads/testing';
-import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
+import { startPropertyStack } from './property-stack.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,28 +27,8 @@ const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const PROPERTIES = 40;
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-listings-'));
-const blobs = mkdtempSync(join(tmpdir(), 'bench-listings-blobs-'));
-const pgPort = 20_000 + Math.floor(Math.random() * 10_000);
-const redisPort = pgPort + 10_000;
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: pgPort, persistent: false, durable: false });
-const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
-await new Promise((resolve) => setTimeout(resolve, 500));
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl, maxConnections: 20 });
-const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
-const webhooks = { queue: createDeliveryQueue(connection), secrets: new SecretBox(randomBytes(32).toString('hex')), policy: { allowPrivateTargets: true } };
-const pepper = randomBytes(32).toString('hex');
-const storage = createFilesystemStorage({ root: blobs });
-const jobs = createJobQueue(connection);
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, jobs, publicBaseUrl: 'http://localhost' });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-
-await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
-await db.application.create({ data: { id: 'app_bench', account_id: 'acct_bench', service: 'property', name: 'bench' } });
-const scopes = ['properties:read', 'properties:write', 'listings:read', 'listings:write'];
-const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: propertyDescriptor, environment: 'sandbox', scopes, pepper });
+const stack = await startPropertyStack({ name: 'listings', scopes: ['properties:read', 'properties:write', 'listings:read', 'listings:write'] });
+const { db, apiUrl, key } = stack;
 const client = new Agent({ connections: 32 });
 
 async function call(method: 'POST' | 'GET', path: string, body?: object | { payload: Buffer; contentType: string }) {
@@ -108,7 +79,7 @@ for (let i = 0; i < PROPERTIES; i++) {
 
 function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./listings-worker.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: pg.adminUrl, BENCH_REDIS_PORT: String(redisPort), BENCH_BLOBS: blobs, BENCH_CONCURRENCY: values.concurrency },
+    env: { ...process.env, BENCH_DATABASE_URL: stack.databaseUrl, BENCH_REDIS_PORT: String(stack.redisPort), BENCH_BLOBS: stack.storageRoot, BENCH_CONCURRENCY: values.concurrency },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => createInterface({ input: child.stdout! }).once('line', () => resolve(child)));
@@ -170,12 +141,6 @@ console.log(`\nGoals: ≥ 10 exposés/s: ${throughput >= 10 ? 'met' : 'NOT met'}
 
 worker.kill('SIGTERM');
 await new Promise((resolve) => worker.once('exit', resolve));
-await app.close();
-await jobs.close();
-await webhooks.queue.close();
-await db.$disconnect();
-redis.kill();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
-rmSync(blobs, { recursive: true, force: true });
+await client.close();
+await stack.close();
 process.exit(0);

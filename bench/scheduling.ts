@@ -3,21 +3,11 @@
 // API (real HTTP). Reports allocation p50/p95/max and, for the bookings, requests/s, the statuses and
 // the double bookings the database holds afterwards (a self-join on `during &&`).
 //   pnpm bench:scheduling [--inquiries 10000] [--allocations 60] [--clients 50] [--seconds 10] [--explain]
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { createApiKey } from '@platform/auth';
-import { createPrisma, runMigrations, startEmbeddedPostgres, type Db } from '@platform/db';
-import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
-import { createJobQueue } from '@platform/service';
-import { createFilesystemStorage } from '@platform/storage';
-import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
+import type { Db } from '@platform/db';
 import { inquiriesToInvite } from '../apps/property-service/src/viewing-slots/allocation-sql.js';
+import { startPropertyStack } from './property-stack.js';
 import { percentiles } from './support.js';
 
 const { values } = parseArgs({
@@ -37,27 +27,8 @@ const SECONDS = Number(values.seconds);
 const CAPACITY = 20;
 const HOUR = 3_600_000;
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-scheduling-'));
-const blobs = mkdtempSync(join(tmpdir(), 'bench-scheduling-blobs-')); // nothing is uploaded; the app needs a storage
-const pgPort = 20_000 + Math.floor(Math.random() * 10_000);
-const redisPort = pgPort + 10_000;
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: pgPort, persistent: false, durable: false });
-const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
-await new Promise((resolve) => setTimeout(resolve, 500));
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl, maxConnections: 20 });
-const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
-const webhooks = { queue: createDeliveryQueue(connection), secrets: new SecretBox(randomBytes(32).toString('hex')), policy: { allowPrivateTargets: true } };
-const pepper = randomBytes(32).toString('hex');
-const storage = createFilesystemStorage({ root: blobs });
-const jobs = createJobQueue(connection);
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, jobs, publicBaseUrl: 'http://localhost' });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-
-await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
-await db.application.create({ data: { id: 'app_bench', account_id: 'acct_bench', service: 'property', name: 'bench' } });
-const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: propertyDescriptor, environment: 'sandbox', scopes: ['appointments:write'], pepper });
+const stack = await startPropertyStack({ name: 'scheduling', scopes: ['appointments:write'] }); // nothing is uploaded or queued; the app needs a storage and a queue
+const { db, apiUrl, key } = stack;
 const client = new Agent({ connections: CLIENTS + 4 });
 
 async function call(path: string, body: object): Promise<{ status: number; json: unknown }> {
@@ -185,12 +156,6 @@ console.log(
   `\nGoals: allocation p95 < 50 ms: ${met(allocation.p95_ms < 50)}; zero double bookings: ${met(overlaps === 0)}; zero 500s: ${met(![...statuses.keys()].some((s) => !/^[1-4]/.test(s)))}`,
 );
 
-await app.close();
-await jobs.close();
-await webhooks.queue.close();
-await db.$disconnect();
-redis.kill();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
-rmSync(blobs, { recursive: true, force: true });
+await client.close();
+await stack.close();
 process.exit(0);

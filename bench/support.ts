@@ -2,23 +2,48 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
+import { createPrisma, runMigrations, startEmbeddedPostgres, type EmbeddedDatabase } from '@platform/db';
 
-/** A migrated embedded PostgreSQL (fsync on, as in production) with the bench account(s); `close` removes it. */
-export async function startBenchDatabase(name: string, accounts: string[] = ['acct_bench']) {
+/**
+ * A migrated embedded PostgreSQL on `port` whose data dir is a fresh mkdtemp dir under tmpdir()
+ * (the dir itself, so that the unprivileged postgres user can reach it), and a Prisma client on it
+ * as the superuser; `close` disconnects, stops the server and removes the dir.
+ */
+export async function startMigratedDatabase(name: string, options: { port: number; durable?: boolean; maxConnections?: number }) {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
-  const pg = await startEmbeddedPostgres({ dataDir: dir, port: 25_000 + Math.floor(Math.random() * 5_000), persistent: false });
-  await runMigrations(pg.adminUrl);
-  const db = createPrisma({ url: pg.adminUrl });
-  for (const id of accounts) await db.account.create({ data: { id, name: id } });
+  let pg: EmbeddedDatabase | undefined;
+  try {
+    pg = await startEmbeddedPostgres({ dataDir: dir, port: options.port, persistent: false, durable: options.durable });
+    await runMigrations(pg.adminUrl);
+  } catch (error) {
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const server = pg;
+  const db = createPrisma({ url: server.adminUrl, maxConnections: options.maxConnections });
   return {
     db,
+    pg: server,
+    dataDir: dir,
     async close() {
       await db.$disconnect();
-      await pg.stop();
+      await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A migrated embedded PostgreSQL (fsync on, as in production) with the bench account(s); `close` removes it. */
+export async function startBenchDatabase(name: string, accounts: string[] = ['acct_bench']) {
+  const { db, close } = await startMigratedDatabase(name, { port: 25_000 + Math.floor(Math.random() * 5_000) });
+  try {
+    for (const id of accounts) await db.account.create({ data: { id, name: id } });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { db, close };
 }
 
 /** p50, p95 and max in ms of the timings after the first `warmUp` runs. */

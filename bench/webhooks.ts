@@ -1,21 +1,12 @@
 // Webhook throughput and latency: events are created through the property API (real HTTP), relayed,
 // queued in Redis and delivered to a local receiver. Reports deliveries/s and commit → receipt latency.
 //   pnpm bench:webhooks [--events 10000] [--rate 200] [--seconds 15] [--warmup 10] [--endpoints 1] [--workers 1]
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'undici';
-import { createPrisma, runMigrations, startEmbeddedPostgres } from '@platform/db';
-import { createApiKey } from '@platform/auth';
-import { buildPropertyApp, propertyDescriptor } from '@platform/property-service';
-import { createJobQueue } from '@platform/service';
-import { createFilesystemStorage } from '@platform/storage';
-import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
+import { startPropertyStack } from './property-stack.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,26 +25,8 @@ const ENDPOINTS = Number(values.endpoints);
 const WORKERS = Number(values.workers);
 const WARMUP = Number(values.warmup);
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-const pgPort = 20_000 + Math.floor(Math.random() * 10_000);
-const redisPort = pgPort + 10_000;
-const pg = await startEmbeddedPostgres({ dataDir: dir, port: pgPort, persistent: false, durable: false });
-const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
-await new Promise((resolve) => setTimeout(resolve, 500));
-await runMigrations(pg.adminUrl);
-const db = createPrisma({ url: pg.adminUrl, maxConnections: 20 });
-const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
-const queue = createDeliveryQueue(connection);
-const secretKey = randomBytes(32).toString('hex');
-const webhooks = { queue, secrets: new SecretBox(secretKey), policy: { allowPrivateTargets: true } };
-const pepper = randomBytes(32).toString('hex');
-
-const blobs = mkdtempSync(join(tmpdir(), 'bench-blobs-')); // nothing is uploaded; the app needs a storage
-const storage = createFilesystemStorage({ root: blobs });
-const jobs = createJobQueue(connection); // nothing is generated; the app needs a queue
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, jobs, publicBaseUrl: 'http://localhost' });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const stack = await startPropertyStack({ name: 'webhooks', scopes: ['properties:read', 'properties:write'] }); // nothing is uploaded or generated; the app needs a storage and a queue
+const { apiUrl, key } = stack;
 
 // Receiver: records when each event id arrives.
 const receivedAt = new Map<string, { createdAt: number; latency: number }[]>();
@@ -74,9 +47,6 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-const account = await db.account.create({ data: { id: 'acct_bench', name: 'bench' } });
-await db.application.create({ data: { id: 'app_bench', account_id: account.id, service: 'property', name: 'bench' } });
-const { plaintext: key } = await createApiKey(db, { applicationId: 'app_bench', service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
 const client = new Agent({ connections: 64 });
 const call = (method: 'POST' | 'GET', path: string, body?: object) =>
   request(`${apiUrl}${path}`, { method, dispatcher: client, headers: { apikey: key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then(async (r) => {
@@ -91,7 +61,7 @@ const property = { type: 'apartment', title: 'Benchmark flat', address: { postal
 /** The relay and worker run in their own process (as in production), so they get a core of their own. */
 async function startWorkerProcess() {
   const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: pg.adminUrl, BENCH_REDIS_PORT: String(redisPort), BENCH_SECRET_KEY: secretKey },
+    env: { ...process.env, BENCH_DATABASE_URL: stack.databaseUrl, BENCH_REDIS_PORT: String(stack.redisPort), BENCH_SECRET_KEY: stack.secretKey },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
@@ -164,13 +134,7 @@ const throughput = {
 console.log(JSON.stringify({ endpoints_per_event: ENDPOINTS, worker_processes: WORKERS, throughput, latency }, null, 2));
 
 await stopWorkers(workers);
-await queue.close();
-await app.close();
 receiver.close();
 await client.close();
-await db.$disconnect();
-redis.kill();
-await pg.stop();
-rmSync(dir, { recursive: true, force: true });
-rmSync(blobs, { recursive: true, force: true });
+await stack.close();
 process.exit(0);
