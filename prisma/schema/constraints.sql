@@ -1,6 +1,8 @@
 -- What the Prisma schema cannot express, applied by the migrations and, in the drift test, after
 -- the schema's own SQL: generated time ranges and the exclusion constraints against double booking.
-CREATE EXTENSION IF NOT EXISTS btree_gist;
+-- In a schema of its own: its types and functions are not the application's (the public schema holds only those).
+CREATE SCHEMA IF NOT EXISTS "extensions";
+CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA "extensions";
 
 ALTER TABLE "viewing_slots" ADD COLUMN "during" tstzrange GENERATED ALWAYS AS (tstzrange("starts_at", "ends_at", '[)')) STORED;
 ALTER TABLE "appointments" ADD COLUMN "during" tstzrange GENERATED ALWAYS AS (tstzrange("starts_at", "ends_at", '[)')) STORED;

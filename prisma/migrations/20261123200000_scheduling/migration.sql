@@ -136,7 +136,9 @@ ALTER TABLE "evaluation_sessions" ADD CONSTRAINT "evaluation_sessions_access_req
 
 
 -- What Prisma cannot express (kept in prisma/schema/constraints.sql as well)
-CREATE EXTENSION IF NOT EXISTS btree_gist;
+-- In a schema of its own: its types and functions are not the application's (the public schema holds only those).
+CREATE SCHEMA IF NOT EXISTS "extensions";
+CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA "extensions";
 
 ALTER TABLE "viewing_slots" ADD COLUMN "during" tstzrange GENERATED ALWAYS AS (tstzrange("starts_at", "ends_at", '[)')) STORED;
 ALTER TABLE "appointments" ADD COLUMN "during" tstzrange GENERATED ALWAYS AS (tstzrange("starts_at", "ends_at", '[)')) STORED;
