@@ -121,6 +121,19 @@ describe('property media: upload and download', () => {
     expect(await ctx.storage.exists(sha(data))).toBe(false);
   });
 
+  it('keeps the media of an archived property as they are: a change or a deletion is 409, and works again after a restore', async () => {
+    const id = await createProperty(ctx);
+    const media = (await uploadMedia(ctx, id, photoParts(png(6, 6)))).json();
+    expect((await ctx.send('POST', `/v1/properties/${id}/archive`)).statusCode).toBe(200);
+    const patched = await ctx.send('PATCH', `/v1/properties/${id}/media/${media.id}`, { title: 'changed' });
+    expect([patched.statusCode, patched.json().code]).toEqual([409, 'conflict']);
+    expect((await ctx.send('DELETE', `/v1/properties/${id}/media/${media.id}`)).statusCode).toBe(409);
+    expect((await ctx.send('GET', `/v1/properties/${id}/media/${media.id}`)).json().title).toBeNull();
+    expect((await property(id)).media_count).toBe(1);
+    expect((await ctx.send('POST', `/v1/properties/${id}/restore`)).statusCode).toBe(200);
+    expect((await ctx.send('DELETE', `/v1/properties/${id}/media/${media.id}`)).statusCode).toBe(204);
+  });
+
   it("answers another account's property with 404 and refuses a call without a key with 401", async () => {
     const theirs = await createProperty(ctx, ctx.other.key);
     expect((await uploadMedia(ctx, theirs, photoParts(png(2, 2)))).statusCode).toBe(404);

@@ -29,6 +29,8 @@ export interface AttachmentRoutesOptions {
   schemas: { collectionParams: TSchema; params: TSchema; fields: TObject; listQuery: TSchema; patch: TSchema; view: TSchema };
   service: AttachmentRouteService;
   storage: BlobStorage;
+  /** Changes and deletions may be refused (409) in a state of the parent (the definition's `frozen`). */
+  changesMayConflict?: boolean;
 }
 
 type Params = Record<string, string>;
@@ -39,6 +41,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
   const { read, write } = o.scopes;
   const tags = o.tags;
   const record = `${o.path}/:${o.idParam}`;
+  const conflict = o.changesMayConflict ? [409] : [];
   const ids = (request: FastifyRequest) => {
     const params = request.params as Params;
     return [request.auth.accountId, params[o.parentParam], params[o.idParam]] as const;
@@ -111,7 +114,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         description: o.descriptions.update,
         params: o.schemas.params,
         body: o.schemas.patch,
-        response: { 200: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },
+        response: { 200: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404, ...conflict, ...BODY_ERRORS]) },
       },
     },
     async (request) => o.service.update(...ids(request), request.body as never),
@@ -126,7 +129,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         operationId: o.operationIds.delete,
         description: o.descriptions.delete,
         params: o.schemas.params,
-        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses([...AUTH_ERRORS, 404, ...conflict]) },
       },
     },
     async (request, reply) => {

@@ -13,6 +13,8 @@ export interface AttachmentParent<P> {
   lock(tx: Db, accountId: string, id: string): Promise<P>;
   /** The 409 of a parent that takes no new files in its state (archived, retired), else null. */
   refuses(parent: P): ApiError | null;
+  /** The 409 of a parent whose files cannot be changed or removed in its state, else null (default: never). */
+  frozen?(parent: P): ApiError | null;
 }
 
 /** What one kind of attachment is; its two uses (media, artifacts) differ only here. */
@@ -72,7 +74,9 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
     /** Removes the record, then its blob unless another record uses the same content. */
     async remove(accountId: string, parentId: string, id: string): Promise<void> {
       const removed = await inTransaction(db, async (tx) => {
-        await parent.lock(tx, accountId, parentId);
+        const locked = await parent.lock(tx, accountId, parentId);
+        const frozen = parent.frozen?.(locked);
+        if (frozen) throw frozen;
         const row = await definition.find(tx, accountId, parentId, id);
         await definition.delete(tx, row);
         await definition.counted(tx, { accountId, parentId, delta: -1, at: now() });

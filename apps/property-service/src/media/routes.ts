@@ -15,6 +15,7 @@ import type { MediaService } from './service.js';
 export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: BlobStorage; maxBytes: number }> = async (app, { media, storage, maxBytes }) =>
   attachmentRoutes(app, {
     path: '/properties/:propertyId/media',
+    changesMayConflict: true,
     parentParam: 'propertyId',
     idParam: 'mediaId',
     scopes: { read: 'properties:read', write: 'properties:write' },
@@ -35,8 +36,10 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: Blo
         'Emits `property.updated` with `changed_fields: ["media"]`.',
       file: 'The file: JPEG, PNG, WebP or PDF.',
       list: 'The media of a property in their order (`position`).',
-      update: 'Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ...',
-      delete: 'Deletes the media (the later ones move up) and its file, unless another record has the same content. Emits `property.updated`.',
+      update: 'Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ... An archived property\'s media: 409.',
+      delete:
+        'Deletes the media (the later ones move up) and its file, unless another record has the same content. Emits `property.updated`. ' +
+        'An archived property\'s media: 409.',
     },
     schemas: {
       collectionParams: MediaCollectionParamsSchema,

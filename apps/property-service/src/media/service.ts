@@ -18,6 +18,8 @@ export type MediaService = ReturnType<typeof createMediaService>;
 
 const validateFields = compileBodyValidator<MediaFields>(MediaFieldsSchema);
 
+const archivedMedia = () => new ApiError('conflict', { message: 'The media of an archived property cannot be changed or removed; restore it first.' });
+
 /** Form fields are text: `position` becomes a number when it is one, else the schema refuses it. */
 function parseFields(raw: Record<string, string>): MediaFields {
   const value: Record<string, unknown> = { ...raw };
@@ -34,6 +36,7 @@ export function createMediaService({ db, cursors, now, emit, storage, maxBytes }
         find: (d, accountId, id) => propertyRepository.find(d, accountId, id),
         lock: (tx, accountId, id) => propertyRepository.lock(tx, accountId, id),
         refuses: (property) => (property.status === 'archived' ? new ApiError('conflict', { message: 'An archived property takes no new media; restore it first.' }) : null),
+        frozen: (property) => (property.status === 'archived' ? archivedMedia() : null),
       },
       fields: parseFields,
       allowed: (fields) => ALLOWED_TYPES[fields.kind],
@@ -96,6 +99,7 @@ export function createMediaService({ db, cursors, now, emit, storage, maxBytes }
     update(accountId: string, propertyId: string, id: string, patch: MediaPatch): Promise<Media> {
       return inTransaction(db, async (tx) => {
         const property = await propertyRepository.lock(tx, accountId, propertyId);
+        if (property.status === 'archived') throw archivedMedia();
         const row = await mediaRepository.find(tx, accountId, propertyId, id);
         const data: { title?: string | null; position?: number; updated_at?: Date } = {};
         if (patch.title !== undefined && patch.title !== row.title) data.title = patch.title;
