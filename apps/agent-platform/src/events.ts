@@ -1,7 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '@platform/http';
 import type { EventCatalogue } from '@platform/webhooks';
-import { SESSION_CANCEL_REASONS, SESSION_SIDES } from './evaluation-sessions/index.js';
+
+/** Who confirms or cancels an evaluation session: the agent's provider or the evaluating team (the sessions resource uses these). */
+export const SESSION_SIDES = ['provider', 'team'] as const;
+/**
+ * Why a session was cancelled: the team declined, the provider cannot, the agent was retired
+ * (set by the platform when the agent is retired, never needed by hand) or anything else.
+ */
+export const SESSION_CANCEL_REASONS = ['team_declined', 'provider_unavailable', 'agent_retired', 'other'] as const;
 
 const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `chargeback_rate.amount_cents`.' });
 

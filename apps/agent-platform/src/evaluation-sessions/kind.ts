@@ -1,14 +1,9 @@
 import type { ScheduleKind } from '@platform/scheduling';
+import { SESSION_CANCEL_REASONS, SESSION_SIDES } from '../events.js';
 
-/** Who confirms or cancels a session: the agent's provider or the evaluating team. */
-export const SESSION_SIDES = ['provider', 'team'] as const;
+// The lists are the event catalogue's (its events carry them); re-exported for the resource.
+export { SESSION_CANCEL_REASONS, SESSION_SIDES };
 export type SessionSide = (typeof SESSION_SIDES)[number];
-
-/**
- * Why a session was cancelled: the team declined, the provider cannot, the agent was retired
- * (set by the platform when the agent is retired, never needed by hand) or anything else.
- */
-export const SESSION_CANCEL_REASONS = ['team_declined', 'provider_unavailable', 'agent_retired', 'other'] as const;
 export type SessionCancelReason = (typeof SESSION_CANCEL_REASONS)[number];
 
 /** Evaluation sessions as a use of the shared scheduling mechanism (`@platform/scheduling`). */

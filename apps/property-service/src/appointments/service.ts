@@ -1,10 +1,9 @@
-import { inTransaction, newId, type Db } from '@platform/db';
+import { inTransaction, lockOwnRow, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
-import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
 import { assertHostFree } from './host-time-sql.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
@@ -39,7 +38,9 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
  * then cancels the new appointment too.
  */
 async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
-  const prospect = await prospectRepository.lock(tx, accountId, prospectId, 'share');
+  // The row lock directly, not through the prospects resource: erasure (leads) cancels appointments, so that import would run in a circle.
+  if (!(await lockOwnRow(tx, 'prospects', prospectId, accountId, 'share'))) throw new ApiError('not_found', { message: 'No prospect of this inquiry.' });
+  const prospect = await tx.prospect.findUniqueOrThrow({ where: { id: prospectId }, select: { anonymised_at: true } });
   if (prospect.anonymised_at) throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
 }
 
