@@ -6,8 +6,11 @@ import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './art
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
 import { catalogRoutes, createCatalogService } from './catalog/index.js';
 import { catalogEntryRoutes, createCatalogEntryService, withdrawCatalogEntriesOfAgent } from './catalog-entries/index.js';
+import { comparablesRoutes, createComparablesService } from './comparables/index.js';
+import { costEstimateRoutes, createCostEstimateService } from './cost-estimates/index.js';
 import { agentPlatformDescriptor } from './descriptor.js';
 import { createEvaluationSessionService, evaluationSessionRoutes, type EvaluationSessionService } from './evaluation-sessions/index.js';
+import { createUsageService, usageRoutes } from './usage/index.js';
 
 export interface AgentPlatformAppDeps extends ServiceAppDeps {
   /** Per-file limit of agent artifacts in bytes (default 50 MiB). */
@@ -31,7 +34,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     document: {
       prefix: '/v1',
       title: 'Agent Platform API',
-      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions. Authenticate with an API key in the `apikey` header.',
+      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions, usage of agents, cost estimates and comparable deployments. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
       const sessions = createEvaluationSessionService(context);
@@ -42,6 +45,9 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
       await v1.register(catalogEntryRoutes, { entries: createCatalogEntryService(context), storage: context.storage });
       await v1.register(catalogRoutes, { catalog: createCatalogService(context) });
       await v1.register(evaluationSessionRoutes, { sessions });
+      await v1.register(usageRoutes, { usage: createUsageService(context) });
+      await v1.register(costEstimateRoutes, { estimates: createCostEstimateService(context) });
+      await v1.register(comparablesRoutes, { comparables: createComparablesService(context) });
     },
   });
 }

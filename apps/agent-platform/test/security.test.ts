@@ -6,6 +6,7 @@ import { agentSecurityRoutes } from './security/agents.js';
 import { artifactSecurityRoutes } from './security/artifacts.js';
 import { profileSecurityRoutes } from './security/capability-profiles.js';
 import { catalogEntrySecurityRoutes } from './security/catalog-entries.js';
+import { estimateSecurityRoutes } from './security/estimates.js';
 import { evaluationSessionSecurityRoutes } from './security/evaluation-sessions.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
@@ -25,6 +26,7 @@ beforeAll(async () => {
     ...(await accessRequestSecurityRoutes(ctx)),
     ...(await catalogEntrySecurityRoutes(ctx)),
     ...(await evaluationSessionSecurityRoutes(ctx)),
+    ...(await estimateSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(spareKeyId, ctx.other.keyId, { scopes: ['agents:read'] }),
     ...(await webhookEndpointSecurityRoutes(ctx)),
   );
