@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { JOBS, SERVICES } from './services.js';
 import { CheckFailed, checkStorage, createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 import { appointmentsToday, setTimeZone } from './scheduling.js';
+import { COMPARABLE_COLUMNS, importComparables } from './comparables.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
@@ -14,6 +15,10 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
   storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)
   appointments today --account <accountId>
                            the account's viewings starting today, in its time zone
+  comparables import --account <accountId> <file.csv>
+                           market transactions for valuations; CSV with the header
+                           ${COMPARABLE_COLUMNS.join(',')} (year_built may be empty);
+                           every bad row is reported and then nothing is imported (exit code 1)
 ("accounts" works like "account".)`;
 
 export interface CliResult {
@@ -56,6 +61,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'jobs run': (c) => runJob(c, argument, JOBS),
     'storage check': (c) => checkStorage(c),
     'appointments today': (c) => appointmentsToday(c, values),
+    'comparables import': (c) => importComparables(c, values, argument),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };

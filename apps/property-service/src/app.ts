@@ -11,6 +11,7 @@ import { channelRoutes, createChannelService } from './channels/index.js';
 import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
 import { createPropertyService, propertyRoutes } from './properties/index.js';
 import { cancelSlotsOfProperty, createViewingSlotService, viewingSlotRoutes } from './viewing-slots/index.js';
+import { createValuationService, valuationRoutes } from './valuations/index.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
   /** Retention of prospects in days after their last activity (default 180). */
@@ -51,6 +52,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       await v1.register(channelRoutes, { channels: createChannelService(context) });
       await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
       await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
+      await v1.register(valuationRoutes, { valuations: createValuationService(context) });
     },
     publicApi: {
       document: {

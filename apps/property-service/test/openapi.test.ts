@@ -73,6 +73,22 @@ describe('GET /v1/openapi.json', () => {
     expect(JSON.stringify(doc.components.schemas.Error)).toContain('conflicting_id');
   });
 
+  it('documents the valuation routes under `valuations:read` and the optional transaction bodies of mark-sold and mark-rented', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const valuation = doc.paths['/v1/properties/{propertyId}/valuation'].get;
+    const comparables = doc.paths['/v1/properties/{propertyId}/comparables'].get;
+    expect([valuation.operationId, comparables.operationId]).toEqual(['getPropertyValuation', 'listPropertyComparables']);
+    for (const op of [valuation, comparables]) {
+      expect(op.security).toEqual([{ apikey: ['valuations:read'] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
+    }
+    const body = (action: string) => JSON.stringify(doc.paths[`/v1/properties/{propertyId}/${action}`].post.requestBody.content['application/json'].schema);
+    expect(body('mark-sold')).toContain('"price_eur"');
+    expect(body('mark-rented')).toContain('"cold_rent_eur"');
+    expect(body('mark-sold')).toContain('"date"');
+    expect(body('activate')).not.toContain('"date"');
+  });
+
   it('describes the media routes: the upload as multipart/form-data, the download as a binary with 304', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const media = doc.paths['/v1/properties/{propertyId}/media'];

@@ -6,6 +6,7 @@ import { channelSecurityRoutes } from './security/channels.js';
 import { listingSecurityRoutes } from './security/listings.js';
 import { mediaSecurityRoutes } from './security/media.js';
 import { propertySecurityRoutes } from './security/properties.js';
+import { valuationSecurityRoutes } from './security/valuations.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
     ...(await listingSecurityRoutes(ctx)),
     ...(await channelSecurityRoutes(ctx)),
     ...(await appointmentSecurityRoutes(ctx)),
+    ...(await valuationSecurityRoutes(ctx)),
   );
 });
 afterAll(() => ctx.close());

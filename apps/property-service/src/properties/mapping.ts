@@ -2,7 +2,10 @@ import type { Prisma } from '@platform/db';
 import type { EFFICIENCY_CLASSES, Property, PropertyInput } from './schemas.js';
 
 type Row = Prisma.PropertyGetPayload<object>;
-export type Columns = Omit<Prisma.PropertyUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'media_count' | 'created_at' | 'updated_at'>;
+export type Columns = Omit<
+  Prisma.PropertyUncheckedCreateInput,
+  'id' | 'account_id' | 'status' | 'media_count' | 'created_at' | 'updated_at' | 'transaction_price_eur' | 'transaction_date' | 'transaction_price_assumed'
+>;
 type EfficiencyClass = NonNullable<Row['energy_efficiency_class']>;
 
 const toDate = (value: string | undefined) => (value === undefined ? null : new Date(`${value}T00:00:00Z`));
@@ -89,6 +92,10 @@ export function toProperty(row: Row): Property {
     available_from: fromDate(row.available_from),
     energy_certificate: allNull(energy) ? null : energy,
     commission: allNull(commission) ? null : commission,
+    transaction:
+      row.transaction_price_eur === null || row.transaction_date === null
+        ? null
+        : { price_eur: row.transaction_price_eur, date: fromDate(row.transaction_date)!, assumed: row.transaction_price_assumed },
     media_count: row.media_count,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

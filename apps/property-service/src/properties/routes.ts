@@ -2,13 +2,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import {
+  MarkRentedBodySchema,
+  MarkSoldBodySchema,
   PropertyInputSchema,
   PropertyListQuerySchema,
   PropertyParamsSchema,
   PropertyPatchSchema,
   PropertySchema,
 } from './schemas.js';
-import type { PropertyService } from './service.js';
+import type { PropertyService, TransactionGiven } from './service.js';
 import { PROPERTY_TRANSITIONS, type PropertyAction } from './transitions.js';
 
 const READ = 'properties:read';
@@ -81,6 +83,11 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
     async (request) => properties.update(request.auth.accountId, request.params.propertyId, request.body),
   );
 
+  // mark-sold and mark-rented take the transaction (optional); the other actions no body.
+  const bodies: Partial<Record<PropertyAction, typeof MarkSoldBodySchema | typeof MarkRentedBodySchema>> = {
+    'mark-sold': MarkSoldBodySchema,
+    'mark-rented': MarkRentedBodySchema,
+  };
   for (const [action, { from, to, summary }] of Object.entries(PROPERTY_TRANSITIONS)) {
     app.post(
       `/properties/:propertyId/${action}`,
@@ -91,11 +98,11 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
           operationId: `${action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())}Property`,
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: PropertyParamsSchema,
-          body: EmptyBodySchema,
+          body: bodies[action as PropertyAction] ?? EmptyBodySchema,
           response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
         },
       },
-      async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction),
+      async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction, request.body as TransactionGiven | null),
     );
   }
 };

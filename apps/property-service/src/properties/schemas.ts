@@ -61,7 +61,7 @@ const inputFields = {
   commission: Type.Optional(CommissionSchema),
 };
 
-export const READ_ONLY_FIELDS = ['id', 'status', 'media_count', 'created_at', 'updated_at'] as const;
+export const READ_ONLY_FIELDS = ['id', 'status', 'transaction', 'media_count', 'created_at', 'updated_at'] as const;
 
 export const PropertyInputSchema = withReadOnly(
   Type.Object(inputFields, { additionalProperties: false }),
@@ -115,6 +115,17 @@ export const PropertySchema = Type.Object(
     commission: nullable(
       Type.Object({ buyer_percent: nullable(Type.Number()), seller_percent: nullable(Type.Number()), note: nullable(Type.String()) }),
     ),
+    // Optional in the schema only for the listings' snapshots taken before it existed (they copy this view); every answer has it.
+    transaction: Type.Optional(nullable(
+      Type.Object(
+        {
+          price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
+          date: Type.String({ format: 'date' }),
+          assumed: Type.Boolean({ description: '`true` when none was given when marking it sold or rented: the asking price and that day were taken.' }),
+        },
+        { description: 'The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known.' },
+      ),
+    )),
     media_count: Type.Integer(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -129,3 +140,28 @@ export const PropertyListQuerySchema = Type.Composite([
   PageQuerySchema,
   Type.Object({ status: Type.Optional(StringEnum(PROPERTY_STATUSES)), type: Type.Optional(StringEnum(PROPERTY_TYPES)) }),
 ]);
+
+const TransactionDate = Type.String({ format: 'date', description: 'The day of the sale or letting (YYYY-MM-DD), not in the future.' });
+/** `mark-sold`: the final price and day; no body, `{}` or `null` take the asking price and today (marked as assumed). */
+export const MarkSoldBodySchema = Nullable(
+  Type.Object(
+    { price_eur: Type.Optional(Euros('The final sale price in whole euros.')), date: Type.Optional(TransactionDate) },
+    {
+      additionalProperties: false,
+      description: 'Both fields together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed.',
+    },
+  ),
+);
+export type MarkSoldBody = Static<typeof MarkSoldBodySchema>;
+
+/** `mark-rented`: the agreed monthly cold rent and day; none given: the asking cold rent and today (assumed). */
+export const MarkRentedBodySchema = Nullable(
+  Type.Object(
+    { cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')), date: Type.Optional(TransactionDate) },
+    {
+      additionalProperties: false,
+      description: 'Both fields together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed.',
+    },
+  ),
+);
+export type MarkRentedBody = Static<typeof MarkRentedBodySchema>;

@@ -1,10 +1,10 @@
 import { inTransaction, newId, type Db, type PropertyStatus, type PropertyType } from '@platform/db';
-import { ApiError, compileBodyValidator } from '@platform/http';
+import { ApiError, compileBodyValidator, validationError, type ErrorDetail } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { toColumns, toProperty } from './mapping.js';
-import { propertyRepository } from './repository.js';
+import { propertyRepository, type PropertyRow } from './repository.js';
 import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
 import { transitionProperty, type PropertyAction } from './transitions.js';
 
@@ -18,6 +18,42 @@ export interface ListFilter {
   type?: PropertyType;
   limit: number;
   cursor?: string;
+}
+
+/** What `mark-sold` (`price_eur`) or `mark-rented` (`cold_rent_eur`) was given with `date`: both or neither. */
+export interface TransactionGiven {
+  price_eur?: number;
+  cold_rent_eur?: number;
+  date?: string;
+}
+
+/** The actions that record a transaction: the body field of the price and the asking-price column taken when none is given. */
+const TRANSACTION_ACTIONS: Partial<Record<PropertyAction, { field: 'price_eur' | 'cold_rent_eur'; asking: 'purchase_price_eur' | 'cold_rent_eur' }>> = {
+  'mark-sold': { field: 'price_eur', asking: 'purchase_price_eur' },
+  'mark-rented': { field: 'cold_rent_eur', asking: 'cold_rent_eur' },
+};
+
+/** The given price and day, checked (both or neither, the day not after today); null when none was given. */
+function givenTransaction(field: 'price_eur' | 'cold_rent_eur', given: TransactionGiven | null | undefined, today: string) {
+  const price = given?.[field];
+  const date = given?.date;
+  if (price === undefined && date === undefined) return null;
+  const details: ErrorDetail[] = [];
+  if (price === undefined) details.push({ field, reason: 'missing' });
+  if (date === undefined) details.push({ field: 'date', reason: 'missing' });
+  else if (date > today) details.push({ field: 'date', reason: 'out_of_range' });
+  if (price === undefined || date === undefined || details.length > 0) {
+    throw validationError(details, `Give \`${field}\` and \`date\` (not in the future) together, or neither to record the asking price and today.`);
+  }
+  return { price, date };
+}
+
+/** The transaction columns: the given price and day, or the asking price and today (assumed); nothing when neither is known. */
+function transactionColumns(row: PropertyRow, asking: 'purchase_price_eur' | 'cold_rent_eur', given: { price: number; date: string } | null, today: string) {
+  if (given) return { transaction_price_eur: given.price, transaction_date: new Date(`${given.date}T00:00:00Z`), transaction_price_assumed: false };
+  const price = row[asking];
+  if (price === null) return { transaction_price_eur: null, transaction_date: null, transaction_price_assumed: false };
+  return { transaction_price_eur: price, transaction_date: new Date(`${today}T00:00:00Z`), transaction_price_assumed: true };
 }
 
 const patchProperty = definePatch(propertyRepository, {
@@ -67,24 +103,33 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
       );
     },
 
-    /** Applies a status action of the transition table; an illegal one is 409 `invalid_transition`. */
-    transition(accountId: string, id: string, action: PropertyAction): Promise<Property> {
+    /**
+     * Applies a status action of the transition table; an illegal one is 409 `invalid_transition`.
+     * `mark-sold` / `mark-rented` record the transaction in the same database transaction: the given
+     * price and day, or the asking price and today (the app clock, UTC) marked as assumed.
+     */
+    transition(accountId: string, id: string, action: PropertyAction, given?: TransactionGiven | null): Promise<Property> {
       const at = now();
-      return inTransaction(db, async (tx) =>
-        toProperty(
-          await transitionProperty(tx, {
-            action,
-            accountId,
-            id,
-            at,
-            onChanged: async (_row, to) => {
-              await onStatusChanged?.(tx, accountId, id, to, at);
-              if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: ['status'] }, at });
-              await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
-            },
-          }),
-        ),
-      );
+      const today = at.toISOString().slice(0, 10);
+      const recording = TRANSACTION_ACTIONS[action];
+      const checked = recording ? givenTransaction(recording.field, given, today) : null;
+      return inTransaction(db, async (tx) => {
+        let recorded: PropertyRow | undefined;
+        const row = await transitionProperty(tx, {
+          action,
+          accountId,
+          id,
+          at,
+          onChanged: async (changedRow, to) => {
+            if (recording) recorded = await tx.property.update({ where: { id }, data: transactionColumns(changedRow, recording.asking, checked, today) });
+            await onStatusChanged?.(tx, accountId, id, to, at);
+            const changed_fields = recorded ? ['status', 'transaction'] : ['status'];
+            if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
+            await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
+          },
+        });
+        return toProperty(recorded ?? row);
+      });
     },
   };
 }
