@@ -35,7 +35,7 @@ export const ListingSchema = Type.Object(
       description:
         '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.',
     }),
-    property: Type.Omit(PropertySchema, ['status', 'media_count', 'created_at', 'updated_at'], {
+    property: Type.Omit(PropertySchema, ['status', 'transaction', 'media_count', 'created_at', 'updated_at'], {
       description: 'The property as it was when the listing was generated; later updates of the property do not change it.',
     }),
     media: Type.Array(ListingMediaSchema, { description: 'The media as they were, in position order (the first photo is the cover).' }),

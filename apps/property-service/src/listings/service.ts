@@ -62,7 +62,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         const media = await tx.propertyMedia.findMany({ where: { property_id: propertyId }, orderBy: { position: 'asc' } });
         const problems = titlePageProblems(property, media.filter((m) => m.kind === 'photo').length);
         if (problems.length > 0) throw new ApiError('validation_failed', { message: 'The exposé\'s title page needs a photo and a price.', details: problems });
-        const { status: _status, media_count: _count, created_at: _created, updated_at: _updated, ...snapshot } = toProperty(property);
+        const { status: _status, transaction: _transaction, media_count: _count, created_at: _created, updated_at: _updated, ...snapshot } = toProperty(property);
         const stored: StoredSnapshot = { property: snapshot, taken_at: at.toISOString() };
         await tx.listing.create({
           data: {

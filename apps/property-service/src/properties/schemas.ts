@@ -115,8 +115,7 @@ export const PropertySchema = Type.Object(
     commission: nullable(
       Type.Object({ buyer_percent: nullable(Type.Number()), seller_percent: nullable(Type.Number()), note: nullable(Type.String()) }),
     ),
-    // Optional in the schema only for the listings' snapshots taken before it existed (they copy this view); every answer has it.
-    transaction: Type.Optional(nullable(
+    transaction: nullable(
       Type.Object(
         {
           price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
@@ -125,7 +124,7 @@ export const PropertySchema = Type.Object(
         },
         { description: 'The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known.' },
       ),
-    )),
+    ),
     media_count: Type.Integer(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
