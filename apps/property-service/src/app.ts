@@ -12,6 +12,7 @@ import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProp
 import { createPropertyService, propertyRoutes } from './properties/index.js';
 import { cancelSlotsOfProperty, createViewingSlotService, viewingSlotRoutes } from './viewing-slots/index.js';
 import { createValuationService, valuationRoutes } from './valuations/index.js';
+import { createSettlementService, settlementRoutes } from './settlements/index.js';
 
 export interface PropertyAppDeps extends ServiceAppDeps {
   /** Retention of prospects in days after their last activity (default 180). */
@@ -23,7 +24,7 @@ export interface PropertyAppDeps extends ServiceAppDeps {
 /**
  * What a property's status change ends, in its transaction: sold, let or archived, it takes no
  * viewings (open slots and appointments cancelled, `property_unavailable`); archived, its listings
- * go off every channel.
+ * go off every channel. Sold or let with commission terms, its commission is settled (settlements/).
  */
 async function propertyStatusChanged(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date): Promise<void> {
   if (to === 'sold' || to === 'rented' || to === 'archived') {
@@ -46,13 +47,19 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       description: 'Property records for sale or rent. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
-      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged: propertyStatusChanged }) });
+      const settlements = createSettlementService(context);
+      const onStatusChanged = async (tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date) => {
+        await propertyStatusChanged(tx, accountId, propertyId, to, at);
+        await settlements.settleStatusChange(tx, accountId, propertyId, to, at);
+      };
+      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
       await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
       await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
       await v1.register(channelRoutes, { channels: createChannelService(context) });
       await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
       await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
       await v1.register(valuationRoutes, { valuations: createValuationService(context) });
+      await v1.register(settlementRoutes, { settlements });
     },
     publicApi: {
       document: {

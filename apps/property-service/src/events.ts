@@ -98,9 +98,31 @@ export const PROPERTY_EVENTS = [
   },
   {
     type: 'settlement.created',
-    description: 'A commission settlement was generated.',
+    description: 'A property with commission terms was sold or let: its commission settlement was created (ids and amounts in cents, no names).',
     scope: 'commissions:read',
-    data: Type.Object({ settlement_id: Type.String(), property_id: Type.String(), amount_cents: Type.Integer() }),
+    data: Type.Object(
+      {
+        settlement_id: Type.String(),
+        property_id: Type.String(),
+        kind: Type.Union([Type.Literal('sale'), Type.Literal('letting')]),
+        net_cents: Type.Integer({ description: 'Sum of the lines, in cents.' }),
+        vat_cents: Type.Integer(),
+        gross_cents: Type.Integer(),
+        lines: Type.Array(
+          Type.Object(
+            {
+              party: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant')], { description: 'The paying party (no names).' }),
+              net_cents: Type.Integer(),
+              vat_cents: Type.Integer(),
+              gross_cents: Type.Integer(),
+              due_after_party: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant'), Type.Null()], { description: '§656d BGB: due only after this party has paid.' }),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
   },
 ] as const satisfies EventCatalogue;
 

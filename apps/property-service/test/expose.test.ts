@@ -72,7 +72,7 @@ function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): Listing
         valid_until: '2031-06-30',
         exemption: null,
       },
-      commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Provision fällig bei Beurkundung.' },
+      commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Provision fällig bei Beurkundung.', engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
       ...overrides,
     },
     // Out of position order on purpose; a missing photo, a WebP and a PDF document among them.

@@ -20,7 +20,7 @@ const publish = async (listingId: string, channelIds: string[], key = ctx.tenant
 const pastFeedCache = () => (ctx.clock.now = new Date(ctx.clock.now.getTime() + (FEED_CACHE_SECONDS + 1) * 1000));
 
 const germany = (street: string, location_precision: string) => ({ address: { street, postal_code: '10115', city: 'Berlin', country: 'DE', location_precision } });
-const personal = { description: 'Sonnig, ruhig gelegen.', commission: { buyer_percent: 3.57, seller_percent: 2, note: 'Schlüssel bei Frau Geheim, 0171 999999' } };
+const personal = { description: 'Sonnig, ruhig gelegen.', commission: { buyer_percent: 3.57, seller_percent: 2, engaged_by: 'buyer', note: 'Schlüssel bei Frau Geheim, 0171 999999' } };
 
 type WebsiteListing = { id: string; address: Record<string, unknown>; media: { url: string; content_type: string }[]; expose_url: string } & Record<string, unknown>;
 

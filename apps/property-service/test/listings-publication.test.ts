@@ -125,7 +125,7 @@ describe('publishing: the energy-certificate rule and the guards', () => {
 
 describe('publishing and withdrawing', () => {
   it('goes live on every channel: published, per-channel live, listing.published with exactly ids and channel names', async () => {
-    const listing = await readyListing({ description: 'Private note for the seller', commission: { buyer_percent: 3.57, note: 'Call Frau Muster, 0171 1234567' } });
+    const listing = await readyListing({ description: 'Private note for the seller', commission: { buyer_percent: 3.57, engaged_by: 'buyer', note: 'Call Frau Muster, 0171 1234567' } });
     const website = await newChannel('website');
     const portal = await newChannel('openimmo');
     const res = await publish(listing.id, [website.id, portal.id]);

@@ -89,6 +89,17 @@ describe('GET /v1/openapi.json', () => {
     expect(body('activate')).not.toContain('"date"');
   });
 
+  it('documents the settlement routes under `commissions:read`, amounts in integer cents', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const list = doc.paths['/v1/settlements'].get;
+    const one = doc.paths['/v1/settlements/{settlementId}'].get;
+    expect([list.operationId, one.operationId]).toEqual(['listSettlements', 'getSettlement']);
+    for (const op of [list, one]) expect(op.security).toEqual([{ apikey: ['commissions:read'] }]);
+    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
+    const line = one.responses['200'].content['application/json'].schema.properties.lines.items;
+    expect(line.properties.gross_cents.type).toBe('integer');
+  });
+
   it('describes the media routes: the upload as multipart/form-data, the download as a binary with 304', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const media = doc.paths['/v1/properties/{propertyId}/media'];

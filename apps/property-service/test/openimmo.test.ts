@@ -42,7 +42,7 @@ const apartmentForSale: ListingPropertySnapshot = {
     valid_until: '2030-01-31',
     exemption: null,
   },
-  commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Ansprechpartnerin Frau Muster, muster@example.com' },
+  commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Ansprechpartnerin Frau Muster, muster@example.com', engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
 };
 
 const houseForRent: ListingPropertySnapshot = {
@@ -87,7 +87,7 @@ const neighborhoodLand: ListingPropertySnapshot = {
   purchase_price_eur: 120_000,
   service_charges_eur: null,
   energy_certificate: null,
-  commission: { buyer_percent: 6, seller_percent: null, note: null },
+  commission: { buyer_percent: 6, seller_percent: null, note: null, engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
 };
 
 const snapshot = (property: ListingPropertySnapshot, media: ListingMediaSnapshot[] = []): ListingSnapshot => ({

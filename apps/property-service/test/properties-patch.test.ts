@@ -15,7 +15,7 @@ async function createFull() {
     ...validProperty(),
     description: 'Old description',
     energy_certificate: { type: 'consumption', final_energy_demand_kwh: 120, efficiency_class: 'D' },
-    commission: { buyer_percent: 3.57, note: 'incl. VAT' },
+    commission: { buyer_percent: 3.57, engaged_by: 'buyer', note: 'incl. VAT' },
   });
   expect(res.statusCode).toBe(201);
   return res.json();

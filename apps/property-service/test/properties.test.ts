@@ -53,7 +53,7 @@ describe('POST /v1/properties', () => {
         efficiency_class: 'A+',
         valid_until: '2030-05-31',
       },
-      commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'incl. VAT' },
+      commission: { buyer_percent: 3.57, seller_percent: 3.57, engaged_by: 'both', note: 'incl. VAT' },
     };
     const created = await send('POST', '/v1/properties', input);
     expect(created.statusCode).toBe(201);

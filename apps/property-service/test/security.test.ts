@@ -6,6 +6,7 @@ import { channelSecurityRoutes } from './security/channels.js';
 import { listingSecurityRoutes } from './security/listings.js';
 import { mediaSecurityRoutes } from './security/media.js';
 import { propertySecurityRoutes } from './security/properties.js';
+import { settlementSecurityRoutes } from './security/settlements.js';
 import { valuationSecurityRoutes } from './security/valuations.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { propertyDescriptor } from '../src/descriptor.js';
@@ -24,6 +25,7 @@ beforeAll(async () => {
     ...(await channelSecurityRoutes(ctx)),
     ...(await appointmentSecurityRoutes(ctx)),
     ...(await valuationSecurityRoutes(ctx)),
+    ...(await settlementSecurityRoutes(ctx)),
   );
 });
 afterAll(() => ctx.close());

@@ -49,6 +49,10 @@ export function toColumns(input: PropertyInput): Columns {
     commission_buyer_percent: commission.buyer_percent ?? null,
     commission_seller_percent: commission.seller_percent ?? null,
     commission_note: commission.note ?? null,
+    commission_engaged_by: commission.engaged_by ?? null,
+    commission_buyer_is_consumer: commission.buyer_is_consumer ?? null,
+    commission_tenant_months: commission.tenant_months ?? null,
+    commission_landlord_months: commission.landlord_months ?? null,
   };
 }
 
@@ -67,7 +71,15 @@ export function toProperty(row: Row): Property {
     valid_until: fromDate(row.energy_valid_until),
     exemption: row.energy_exemption,
   };
-  const commission = { buyer_percent: row.commission_buyer_percent, seller_percent: row.commission_seller_percent, note: row.commission_note };
+  const commission = {
+    buyer_percent: row.commission_buyer_percent,
+    seller_percent: row.commission_seller_percent,
+    note: row.commission_note,
+    engaged_by: row.commission_engaged_by,
+    buyer_is_consumer: row.commission_buyer_is_consumer,
+    tenant_months: row.commission_tenant_months,
+    landlord_months: row.commission_landlord_months,
+  };
   return {
     id: row.id,
     status: row.status,
@@ -91,7 +103,7 @@ export function toProperty(row: Row): Property {
     service_charges_eur: row.service_charges_eur,
     available_from: fromDate(row.available_from),
     energy_certificate: allNull(energy) ? null : energy,
-    commission: allNull(commission) ? null : commission,
+    commission: allNull(commission) ? null : { ...commission, buyer_is_consumer: commission.buyer_is_consumer ?? true },
     transaction:
       row.transaction_price_eur === null || row.transaction_date === null
         ? null

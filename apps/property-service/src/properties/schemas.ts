@@ -3,9 +3,11 @@ import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, typ
 
 export const PROPERTY_TYPES = ['apartment', 'house', 'land', 'commercial', 'parking'] as const;
 export const PROPERTY_STATUSES = ['draft', 'active', 'reserved', 'sold', 'rented', 'archived'] as const;
+export const ENGAGED_BY = ['seller', 'buyer', 'both'] as const;
 export const EFFICIENCY_CLASSES = ['A+', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'] as const;
 
 const Euros = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
+const Months = (description: string) => Type.Number({ minimum: 0, maximum: 12, multipleOf: 0.01, description });
 const Area = (description: string) => Type.Number({ minimum: 0, maximum: 10_000_000, description });
 
 export const AddressSchema = Type.Object(
@@ -39,8 +41,26 @@ export const CommissionSchema = Type.Object(
     buyer_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
     seller_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
     note: Type.Optional(Type.String({ maxLength: 1000 })),
+    engaged_by: Type.Optional(
+      StringEnum(ENGAGED_BY, {
+        description:
+          'Who engaged the broker: `seller`, `buyer` or `both`. For a letting `seller` stands for the landlord and `buyer` for the tenant. ' +
+          'Decides the German rules (§656c/§656d BGB for apartment and house sales to a consumer, §2 Abs. 1a WoVermittG for residential lettings).',
+      }),
+    ),
+    buyer_is_consumer: Type.Optional(
+      Type.Boolean({ default: true, description: 'Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies.' }),
+    ),
+    tenant_months: Type.Optional(Months('Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`.')),
+    landlord_months: Type.Optional(Months('Letting commission the landlord pays, in net monthly cold rents (VAT on top).')),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. ' +
+      'Terms that break a rule are refused when set (422 `not_allowed` or `missing` on the field, the message names the rule): they are checked as a sale when the property ' +
+      'has a purchase price, as a letting when it has a cold rent, as both when it has both or neither; and again for the deal itself when it is marked sold or rented.',
+  },
 );
 
 const inputFields = {
@@ -113,7 +133,15 @@ export const PropertySchema = Type.Object(
       }),
     ),
     commission: nullable(
-      Type.Object({ buyer_percent: nullable(Type.Number()), seller_percent: nullable(Type.Number()), note: nullable(Type.String()) }),
+      Type.Object({
+        buyer_percent: nullable(Type.Number()),
+        seller_percent: nullable(Type.Number()),
+        note: nullable(Type.String()),
+        engaged_by: nullable(StringEnum(ENGAGED_BY, { description: 'Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.' })),
+        buyer_is_consumer: Type.Boolean({ description: '`true` unless set to `false`.' }),
+        tenant_months: nullable(Type.Number()),
+        landlord_months: nullable(Type.Number()),
+      }),
     ),
     transaction: nullable(
       Type.Object(

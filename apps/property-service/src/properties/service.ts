@@ -3,13 +3,14 @@ import { ApiError, compileBodyValidator, validationError, type ErrorDetail } fro
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
+import { assertCommissionAllowed, commissionTermsOf } from '../settlements/index.js';
 import { toColumns, toProperty } from './mapping.js';
 import { propertyRepository, type PropertyRow } from './repository.js';
 import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
 import { transitionProperty, type PropertyAction } from './transitions.js';
 
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
-  /** In the transaction of a status change: what else it ends (listings off their channels, viewings cancelled). */
+  /** In the transaction of a status change, after `mark-sold`/`mark-rented` recorded the transaction: what else it ends or creates (listings off their channels, viewings cancelled, the commission settled); throwing rolls the change back. */
   onStatusChanged?: (tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date) => Promise<void>;
 };
 
@@ -56,6 +57,9 @@ function transactionColumns(row: PropertyRow, asking: 'purchase_price_eur' | 'co
   return { transaction_price_eur: price, transaction_date: new Date(`${today}T00:00:00Z`), transaction_price_assumed: true };
 }
 
+/** The fields that decide whether commission terms are allowed: the terms, the type, and the prices (sale or letting). */
+const COMMISSION_INPUTS = ['commission', 'type', 'purchase_price_eur', 'cold_rent_eur'];
+
 const patchProperty = definePatch(propertyRepository, {
   readOnly: READ_ONLY_FIELDS,
   validate: compileBodyValidator<PropertyInput>(PropertyInputSchema),
@@ -70,6 +74,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
   return {
     create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
+      if (input.commission) assertCommissionAllowed(input, input.commission);
       return inTransaction(db, async (tx) => {
         const row = await tx.property.create({
           data: { id: newId('prop', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
@@ -98,7 +103,11 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           guard: (row) => {
             if (row.status === 'archived') throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
           },
-          afterWrite: (changed, _row, at) => emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: changed }, at }),
+          afterWrite: (changed, row, at) => {
+            // Terms are checked when they (or what decides their rules) change; a refusal rolls the write back.
+            if (changed.some((field) => COMMISSION_INPUTS.some((input) => field === input || field.startsWith(`${input}.`)))) assertCommissionAllowed(row, commissionTermsOf(row));
+            return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: changed }, at });
+          },
         }),
       );
     },

@@ -1,0 +1,34 @@
+import type { Settlement } from './schemas.js';
+import type { SettlementRow } from './repository.js';
+
+const cents = (value: bigint) => Number(value);
+type Party = Settlement['lines'][number]['party'];
+type Regime = Settlement['regime'];
+
+/** The API representation: every amount an integer number of cents, every line in its position. */
+export function toSettlement(row: SettlementRow): Settlement {
+  return {
+    id: row.id,
+    property_id: row.property_id,
+    kind: row.kind,
+    rules_version: row.rules_version,
+    regime: row.regime as Regime,
+    transaction_date: row.transaction_date.toISOString().slice(0, 10),
+    net_cents: cents(row.net_cents),
+    vat_cents: cents(row.vat_cents),
+    gross_cents: cents(row.gross_cents),
+    lines: row.lines.map((line) => ({
+      position: line.position,
+      party: line.party as Party,
+      base_cents: cents(line.base_cents),
+      percent_milli: line.percent_milli,
+      months_hundredths: line.months_hundredths,
+      net_cents: cents(line.net_cents),
+      vat_rate_basis_points: line.vat_rate_bp,
+      vat_cents: cents(line.vat_cents),
+      gross_cents: cents(line.gross_cents),
+      due_after_party: line.due_after_party as Party | null,
+    })),
+    created_at: row.created_at.toISOString(),
+  };
+}
