@@ -121,3 +121,17 @@ describe('listings: published photos', () => {
     expect(kept.rawPayload.equals(original)).toBe(true);
   });
 });
+
+describe('listings: snapshots of an older shape', () => {
+  it('reads a snapshot taken before the commission gained fields, with their defaults (a snapshot is never rewritten)', async () => {
+    const propertyId = await propertyWithPhotos({ commission: { seller_percent: 3 } });
+    const listing = await generated(propertyId);
+    await ctx.db.prisma.$executeRawUnsafe(
+      `UPDATE listings SET snapshot = jsonb_set(snapshot, '{property,commission}', '{"buyer_percent": null, "seller_percent": 3, "note": null}') WHERE id = $1`,
+      listing.id,
+    );
+    const res = await ctx.send('GET', `/v1/listings/${listing.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().property.commission).toEqual({ buyer_percent: null, seller_percent: 3, note: null, engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null });
+  });
+});

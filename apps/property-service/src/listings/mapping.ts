@@ -11,6 +11,13 @@ export interface StoredSnapshot {
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
+/** Fields the property view gained after a snapshot was taken read as their defaults (a snapshot is never rewritten). */
+function withLaterFields(property: ListingPropertySnapshot): ListingPropertySnapshot {
+  if (!property.commission) return property;
+  const defaults = { engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null };
+  return { ...property, commission: Object.assign(defaults, property.commission) };
+}
+
 export function snapshotOf(row: ListingWithParts): ListingSnapshot {
   const stored = row.snapshot as unknown as StoredSnapshot;
   const media: ListingMediaSnapshot[] = row.media.map((m) => ({
@@ -24,7 +31,7 @@ export function snapshotOf(row: ListingWithParts): ListingSnapshot {
     width: m.width,
     height: m.height,
   }));
-  return { property: stored.property, media, taken_at: stored.taken_at };
+  return { property: withLaterFields(stored.property), media, taken_at: stored.taken_at };
 }
 
 export function toListing(row: ListingWithParts): Listing {
