@@ -1,0 +1,1 @@
+export { formatInvoiceNumber, nextInvoiceNumber } from './numbering-sql.js';
