@@ -30,8 +30,9 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
   return new PrismaClient({ adapter });
 }
 
-// P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time.
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+// P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time,
+// P2028 no transaction could be started in time (the pool was exhausted).
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly/;
 
 /** Whether an error says the database could not be reached in time (a 503, not a 500). */

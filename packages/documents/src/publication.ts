@@ -3,7 +3,7 @@ import { ApiError, type ErrorDetail } from '@platform/http';
 export { markPublished, markWithdrawn } from './documents-sql.js';
 
 /** The statuses from which a document may be published (again). */
-export const PUBLISHABLE_STATUSES = ['completed', 'published', 'withdrawn'] as const;
+const PUBLISHABLE_STATUSES = ['completed', 'published', 'withdrawn'] as const;
 
 /** 409 unless the document is ready: generated, not failed. */
 export function assertPublishable(status: string, what: string): void {

@@ -1,5 +1,5 @@
 import { ApiError } from '@platform/http';
-import { advisoryXactLock, inTransaction, type Db } from '@platform/db';
+import { advisoryXactLock, inTransaction, postgresError, type Db } from '@platform/db';
 import { cancelSql, completeSql, confirmSql, overlappingId, rescheduleSql, scheduleTable, statusOf } from './schedule-sql.js';
 import type { TimeRange } from './time-range.js';
 
@@ -64,30 +64,8 @@ export async function applyScheduleAction(tx: Db, kind: ScheduleKind, id: string
   }
 }
 
-/** The PostgreSQL error code (SQLSTATE) and the message of an error, wherever the driver put them. */
-function postgresError(error: unknown): { code: string; text: string } | undefined {
-  const seen = new Set<unknown>();
-  const visit = (value: unknown, depth: number): { code: string; text: string } | undefined => {
-    if (value === null || typeof value !== 'object' || seen.has(value) || depth > 6) return undefined;
-    seen.add(value);
-    const record = value as Record<string, unknown>;
-    // The driver's error lies deepest (Prisma wraps it in its own, with codes like P2010): look there first.
-    for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) {
-      const found = visit(record[key], depth + 1);
-      if (found) return found;
-    }
-    const code = record.code ?? record.originalCode;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code)) {
-      const text = [record.constraint, record.message, record.originalMessage].filter((v) => typeof v === 'string').join(' ');
-      return { code, text: typeof record.constraint === 'string' ? `"${record.constraint}" ${text}` : text };
-    }
-    return undefined;
-  };
-  return visit(error, 0);
-}
-
 /** The constraint a PostgreSQL exclusion violation (23P01) names. */
-export function exclusionViolation(error: unknown): string | undefined {
+function exclusionViolation(error: unknown): string | undefined {
   const found = postgresError(error);
   if (found?.code !== '23P01') return undefined;
   return /"([a-z0-9_]+)"/.exec(found.text)?.[1];

@@ -18,14 +18,19 @@ export function toEvaluationSession(row: EvaluationSessionRow, timeZone: string)
   };
 }
 
+/** What both session events carry: ids and times, never names. */
+const eventBase = (row: EvaluationSessionRow) => ({
+  session_id: row.id,
+  agent_id: row.agent_id,
+  access_request_id: row.access_request_id,
+  starts_at: row.starts_at.toISOString(),
+  ends_at: row.ends_at.toISOString(),
+});
+
 /** The `session.confirmed` data: ids, times and the confirming side. */
 export function confirmedEvent(row: EvaluationSessionRow) {
   return {
-    session_id: row.id,
-    agent_id: row.agent_id,
-    access_request_id: row.access_request_id,
-    starts_at: row.starts_at.toISOString(),
-    ends_at: row.ends_at.toISOString(),
+    ...eventBase(row),
     confirmed_by: row.confirmed_by as SessionSide,
     confirmed_at: row.confirmed_at!.toISOString(),
   };
@@ -34,11 +39,7 @@ export function confirmedEvent(row: EvaluationSessionRow) {
 /** The `session.cancelled` data: ids, times, the cancelling side and the reason code. */
 export function cancelledEvent(row: EvaluationSessionRow) {
   return {
-    session_id: row.id,
-    agent_id: row.agent_id,
-    access_request_id: row.access_request_id,
-    starts_at: row.starts_at.toISOString(),
-    ends_at: row.ends_at.toISOString(),
+    ...eventBase(row),
     cancelled_by: row.cancelled_by as SessionSide,
     reason: row.cancel_reason as SessionCancelReason,
     cancelled_at: row.cancelled_at!.toISOString(),

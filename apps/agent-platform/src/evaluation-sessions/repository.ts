@@ -11,11 +11,6 @@ export const sessionRepository = tenantRepository<EvaluationSessionRow, Prisma.E
   notFound: () => notFound('No evaluation session with this id.'),
 });
 
-/** The account's time zone, in which sessions are shown and exported. */
-export async function timeZoneOf(db: Db, accountId: string): Promise<string> {
-  return (await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { time_zone: true } })).time_zone;
-}
-
 /** The account's access request, or undefined. */
 export function findAccessRequest(db: Db, accountId: string, id: string) {
   return db.accessRequest.findFirst({ where: { id, account_id: accountId }, select: { agent_id: true, team: true } });

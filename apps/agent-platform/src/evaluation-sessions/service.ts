@@ -1,12 +1,12 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, notFound, validationError } from '@platform/http';
-import { applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
+import { accountTimeZone, applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import { agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { SESSION_KIND, type SessionCancelReason, type SessionSide } from './kind.js';
 import { cancelledEvent, confirmedEvent, toEvaluationSession } from './mapping.js';
-import { findAccessRequest, sessionRepository, timeZoneOf, type EvaluationSessionRow } from './repository.js';
+import { findAccessRequest, sessionRepository, type EvaluationSessionRow } from './repository.js';
 import type { EvaluationSession, EvaluationSessionInput, SessionListQuery } from './schemas.js';
 import { lockOpenSessionsOfAgent } from './sessions-sql.js';
 
@@ -51,7 +51,7 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
     const at = now();
     return inTransaction(on, async (tx) => {
       await sessionRepository.hold(tx, accountId, id);
-      return toEvaluationSession(await act(tx, accountId, id, action, at), await timeZoneOf(tx, accountId));
+      return toEvaluationSession(await act(tx, accountId, id, action, at), await accountTimeZone(tx, accountId));
     });
   }
 
@@ -88,19 +88,19 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
               updated_at: at,
             },
           });
-          return toEvaluationSession(row, await timeZoneOf(tx, accountId));
+          return toEvaluationSession(row, await accountTimeZone(tx, accountId));
         }),
       );
     },
 
     async get(accountId: string, id: string): Promise<EvaluationSession> {
       const row = await sessionRepository.find(db, accountId, id);
-      return toEvaluationSession(row, await timeZoneOf(db, accountId));
+      return toEvaluationSession(row, await accountTimeZone(db, accountId));
     },
 
     /** Newest first; the filters are part of the cursor's scope. */
     async list(accountId: string, { agent_id, status, from, to, limit, cursor }: SessionListQuery) {
-      const timeZone = await timeZoneOf(db, accountId);
+      const timeZone = await accountTimeZone(db, accountId);
       const filters = { agent_id, status, starts_at: startsBetween(from, to) };
       return sessionRepository.page(db, accountId, { cursors, cursor, limit, filters, map: (row) => toEvaluationSession(row, timeZone) });
     },
@@ -128,7 +128,7 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
         sequence: row.sequence,
         start: row.starts_at,
         end: row.ends_at,
-        timeZone: await timeZoneOf(db, accountId),
+        timeZone: await accountTimeZone(db, accountId),
         summary: `Evaluation session: ${name} with ${row.team}`,
         description: `Evaluators: ${row.evaluator_count}${roles}.`,
         status: row.status,

@@ -6,7 +6,6 @@ export {
   cancelAppointmentsOfProspects,
   cancelAppointmentsOfSlot,
   holdViewableProperty,
-  timeZoneOf,
   type AppointmentService,
 } from './service.js';
 export { APPOINTMENTS } from './kind.js';

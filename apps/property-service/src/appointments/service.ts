@@ -1,6 +1,6 @@
 import { inTransaction, lockOwnRow, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
-import { applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
+import { accountTimeZone, applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
@@ -18,11 +18,6 @@ export type AppointmentService = ReturnType<typeof createAppointmentService>;
 export const VIEWABLE_STATUSES = ['draft', 'active', 'reserved'];
 
 const emitFromHooks = eventEmitter('property', PROPERTY_EVENTS);
-
-export async function timeZoneOf(db: Db, accountId: string): Promise<string> {
-  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { time_zone: true } });
-  return account.time_zone;
-}
 
 /** The property must be viewable, and it is held (share lock) while an appointment is booked on it. */
 export async function holdViewableProperty(tx: Db, accountId: string, propertyId: string): Promise<void> {
@@ -81,7 +76,7 @@ export function cancelAppointmentsOfSlot(tx: Db, accountId: string, slotId: stri
 
 /** Viewing appointments of one account at a time; double booking is refused by the database (409). */
 export function createAppointmentService({ db, cursors, now, emit }: AppointmentServiceDeps) {
-  const view = async (row: AppointmentRow) => toAppointment(row, await timeZoneOf(db, row.account_id));
+  const view = async (row: AppointmentRow) => toAppointment(row, await accountTimeZone(db, row.account_id));
 
   /** Applies a state-machine action to the account's appointment, then what follows in the same transaction. */
   /** In a new transaction, or in `on` (a booking's, with its participants locked). */
@@ -133,7 +128,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
 
     async list(accountId: string, { property_id, status, from, to, limit, cursor }: AppointmentListQuery) {
       const startsAt = from || to ? { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lt: new Date(to) } : {}) } : undefined;
-      const timeZone = await timeZoneOf(db, accountId);
+      const timeZone = await accountTimeZone(db, accountId);
       return appointmentRepository.page(db, accountId, { cursors, cursor, limit, filters: { property_id, status, starts_at: startsAt }, map: (row) => toAppointment(row, timeZone) });
     },
 
@@ -187,7 +182,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
         sequence: row.sequence,
         start: row.starts_at,
         end: row.ends_at,
-        timeZone: await timeZoneOf(db, accountId),
+        timeZone: await accountTimeZone(db, accountId),
         summary: `Besichtigung: ${property.title}`,
         location: `${property.address_postal_code} ${property.address_city}`,
         status: row.status,

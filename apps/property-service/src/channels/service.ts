@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inTransaction, newId, type Db } from '@platform/db';
+import { inTransaction, isUniqueViolation, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { channelRepository, type ChannelRow } from './repository.js';
@@ -10,10 +10,6 @@ export type ChannelService = ReturnType<typeof createChannelService>;
 
 /** The public path of a channel's feed (no key: the token is the secret). */
 export const feedPath = (token: string) => `/public/v1/feeds/${token}/listings`;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'P2002';
-}
 
 const nameTaken = () => new ApiError('conflict', { message: 'The account already has a channel of this name.' });
 

@@ -100,8 +100,9 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
     },
 
     async get(accountId: string, id: string): Promise<Listing> {
-      await listingRepository.find(db, accountId, id);
-      return toListing(await load(db, id));
+      const row = await db.listing.findFirst({ where: { id, account_id: accountId }, include: LISTING_PARTS });
+      if (!row) throw listingRepository.notFound();
+      return toListing(row);
     },
 
     async list(accountId: string, { property_id, status, limit, cursor }: ListingFilter) {

@@ -1,8 +1,8 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
-import { checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
+import { accountTimeZone, checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
-import { APPOINTMENTS, assertHostFree, cancelAppointmentsOfSlot, holdViewableProperty, timeZoneOf, toAppointment } from '../appointments/index.js';
+import { APPOINTMENTS, assertHostFree, cancelAppointmentsOfSlot, holdViewableProperty, toAppointment } from '../appointments/index.js';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
 import { inquiriesToInvite } from './allocation-sql.js';
@@ -116,7 +116,7 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
           return rows.map((row) => row.id);
         }),
       );
-      const timeZone = await timeZoneOf(db, accountId);
+      const timeZone = await accountTimeZone(db, accountId);
       const rows = await db.appointment.findMany({ where: { id: { in: created } } });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return { data: created.map((appointmentId) => toAppointment(byId.get(appointmentId)!, timeZone)) };
