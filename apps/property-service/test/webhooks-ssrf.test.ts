@@ -66,7 +66,8 @@ describe('a host name that rebinds to loopback after registration', () => {
       expect((await ctx.send('POST', '/v1/properties', validProperty())).statusCode).toBe(201);
       const page = await until(async () => {
         const body = (await ctx.send('GET', `/v1/webhooks/${hook.id}/deliveries`)).json();
-        return body.data[0]?.attempts.length === 1 ? body : undefined;
+        // The delivery and its attempts are read by two queries (Prisma's include): wait until both show the attempt.
+        return body.data[0]?.attempts.length === 1 && body.data[0].attempt_count === 1 ? body : undefined;
       });
       expect(page.data[0]).toMatchObject({ status: 'pending', attempt_count: 1, next_attempt_at: expect.any(String) }); // a failure: retried on schedule
       expect(page.data[0].attempts[0]).toMatchObject({ status_code: null, error_class: 'blocked_address', response_excerpt: null });
