@@ -4,6 +4,7 @@ import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { AgentPlatformEvents } from '../events.js';
 import { toAgent, toColumns } from './mapping.js';
+import { changeRate, openRate, rateChanged } from './rates.js';
 import { agentRepository } from './repository.js';
 import { AgentInputSchema, READ_ONLY_FIELDS, type Agent, type AgentInput, type AgentPatch } from './schemas.js';
 import { transitionAgent, type AgentAction } from './transitions.js';
@@ -37,6 +38,7 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
         const row = await tx.agentDeployment.create({
           data: { id: newId('agt', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
         });
+        await openRate(tx, { accountId, agentId: row.id, amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit, at });
         await emit(tx, { accountId, type: 'agent.created', data: { agent_id: row.id, status: row.status }, at });
         return toAgent(row);
       });
@@ -50,7 +52,10 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
       return agentRepository.page(db, accountId, { cursors, cursor, limit, filters: { status }, map: toAgent });
     },
 
-    /** Merge patch, validated as a whole, under a row lock; a retired agent cannot be changed. */
+    /**
+     * Merge patch, validated as a whole, under a row lock; a retired agent cannot be changed. A changed
+     * chargeback rate closes the agent's open rate and opens the new one at the time written.
+     */
     update(accountId: string, id: string, patch: AgentPatch): Promise<Agent> {
       return inTransaction(db, (tx) =>
         patchAgent(tx, {
@@ -61,7 +66,10 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
           guard: (row) => {
             if (row.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });
           },
-          afterWrite: (changed, _row, at) => emit(tx, { accountId, type: 'agent.updated', data: { agent_id: id, changed_fields: changed }, at }),
+          afterWrite: async (changed, row, at) => {
+            if (rateChanged(changed)) await changeRate(tx, { accountId, agentId: id, amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit, at });
+            await emit(tx, { accountId, type: 'agent.updated', data: { agent_id: id, changed_fields: changed }, at });
+          },
         }),
       );
     },
