@@ -1,5 +1,6 @@
 import type { Environment, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
+import { Value } from '@sinclair/typebox/value';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
@@ -94,12 +95,18 @@ export async function revokeKey(ctx: CommandContext, keyId: string | undefined) 
 }
 
 /** Runs a scheduled job now (the same code the worker runs at its scheduled time). */
-export async function runJob(ctx: CommandContext, name: string | undefined, jobs: JobCatalogue) {
+export async function runJob(ctx: CommandContext, name: string | undefined, jobs: JobCatalogue, flags: Record<string, string | undefined> = {}) {
   const job = jobs.find((j) => j.name === name);
   if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
+  // The flags given become the payload (`--period` → `period`); a job that takes none refuses them.
+  const payload = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  if (!Value.Check(job.payload, payload)) {
+    const given = Object.keys(payload).map((key) => `--${key.replace('_id', '')}`);
+    throw new UsageError(given.length ? `Job ${job.name} does not take ${given.join(', ')} in this form.` : `Job ${job.name} needs options; see its description.`);
+  }
   // A job run by hand that hands work on (the sweepers) needs the worker's queue: run those in the worker.
   const jobsQueue = { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
-  return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: new Date(), storage: ctx.storage(), jobs: jobsQueue }, {})) };
+  return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), jobs: jobsQueue }, payload)) };
 }
 
 /** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */

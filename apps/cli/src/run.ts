@@ -3,15 +3,22 @@ import { JOBS, SERVICES } from './services.js';
 import { CheckFailed, checkStorage, createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
 import { appointmentsToday, setTimeZone } from './scheduling.js';
 import { COMPARABLE_COLUMNS, importComparables } from './comparables.js';
+import { setBilling } from './billing.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
   account set-time-zone --account <accountId> --time-zone <IANA zone>
+  account set-billing --account <accountId> --name <issuer> --street <street> --postal-code <code>
+                      --city <city> --country DE (--vat-id DE123456789 | --tax-number <no.>)
+                      [--iban <IBAN> --bic <BIC> --email <e-mail> --phone <no.> --contact <name>]
+                      [--payment-terms-days 14]
+                           the issuer of the account's invoices (replaces the whole profile)
   app create --account <accountId> --service ${SERVICES.map((s) => s.id).join('|')} --name <name>
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
-  jobs run ${JOBS.map((j) => j.name).join('|')}
+  jobs run ${JOBS.map((j) => j.name).join('|')} [--period 2026-11] [--account <accountId>]
+                           (--period and --account: for the jobs that take them, e.g. chargebacks)
   storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)
   appointments today --account <accountId>
                            the account's viewings starting today, in its time zone
@@ -41,6 +48,19 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
         app: { type: 'string' },
         scopes: { type: 'string' },
         'time-zone': { type: 'string' },
+        period: { type: 'string' },
+        street: { type: 'string' },
+        'postal-code': { type: 'string' },
+        city: { type: 'string' },
+        country: { type: 'string' },
+        'vat-id': { type: 'string' },
+        'tax-number': { type: 'string' },
+        email: { type: 'string' },
+        phone: { type: 'string' },
+        contact: { type: 'string' },
+        iban: { type: 'string' },
+        bic: { type: 'string' },
+        'payment-terms-days': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -54,11 +74,12 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
   const commands: Record<string, (c: CommandContext) => Promise<object>> = {
     'account create': (c) => createAccount(c, values),
     'account set-time-zone': (c) => setTimeZone(c, values),
+    'account set-billing': (c) => setBilling(c, values),
     'app create': (c) => createApplication(c, values),
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
-    'jobs run': (c) => runJob(c, argument, JOBS),
+    'jobs run': (c) => runJob(c, argument, JOBS, { period: values.period, account_id: values.account }),
     'storage check': (c) => checkStorage(c),
     'appointments today': (c) => appointmentsToday(c, values),
     'comparables import': (c) => importComparables(c, values, argument),

@@ -141,6 +141,37 @@ describe('jobs run anonymise', () => {
     expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
-    expect((await cli('jobs run nothing')).output).toContain('Unknown job "nothing". Jobs: anonymise, generate-listing, sweep-listings, generate-catalog-entry, sweep-catalog-entries, prune-webhook-history.');
+    const unknown = (await cli('jobs run nothing')).output;
+    expect(unknown).toMatch(/Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history\.$/);
+    expect(unknown).toContain('generate-invoice, sweep-invoices');
+    const flagged = await cli('jobs run anonymise --period 2026-11');
+    expect(flagged.exitCode).toBe(2);
+    expect(flagged.output).toBe('Error: Job anonymise does not take --period in this form.');
+  });
+
+  it('sets the billing profile an account\'s invoices are issued with, and refuses what an invoice cannot carry', async () => {
+    const accountId = (await cli('account create --name Makler --json')).json().id;
+    const base = `account set-billing --account ${accountId} --name Makler --street Marktweg --postal-code 10115 --city Berlin --country de`;
+    const set = await cli(`${base} --vat-id de123456789 --iban de89370400440532013000 --bic cobadeffxxx --payment-terms-days 10 --json`);
+    expect(set.exitCode, set.output).toBe(0);
+    expect(await db.prisma.billingProfile.findUnique({ where: { account_id: accountId } })).toMatchObject({
+      country: 'DE',
+      vat_id: 'DE123456789',
+      iban: 'DE89370400440532013000',
+      bic: 'COBADEFFXXX',
+      payment_terms_days: 10,
+    });
+    const refusals: [string, string][] = [
+      [base, 'give --tax-number or --vat-id'],
+      [`${base} --tax-number 30/1 --iban DE89370400440532013001`, '--iban is not a valid IBAN'],
+      [`${base} --tax-number 30/1 --country Germany`, '--country must be an ISO 3166 two-letter code'],
+      [`${base} --tax-number 30/1 --payment-terms-days 400`, '--payment-terms-days must be a whole number'],
+      [`account set-billing --account acct_missing --name X`, 'No account acct_missing.'],
+    ];
+    for (const [line, message] of refusals) {
+      const result = await cli(line);
+      expect(result.exitCode, line).toBe(2);
+      expect(result.output, line).toContain(message);
+    }
   });
 });

@@ -9,7 +9,9 @@ import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
 import { channelRoutes, createChannelService } from './channels/index.js';
 import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
-import { createPropertyService, propertyRoutes } from './properties/index.js';
+import { createPropertyService, propertyRoutes, type StatusChange } from './properties/index.js';
+import { createInvoiceService, invoiceJobs, invoiceRoutes } from './invoices/index.js';
+import { requestGeneration } from '@platform/documents';
 import { cancelSlotsOfProperty, createViewingSlotService, viewingSlotRoutes } from './viewing-slots/index.js';
 import { createValuationService, valuationRoutes } from './valuations/index.js';
 import { createSettlementService, settlementRoutes } from './settlements/index.js';
@@ -48,9 +50,19 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
     },
     routes: async (v1, context) => {
       const settlements = createSettlementService(context);
-      const onStatusChanged = async (tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date) => {
+      const onStatusChanged = async (tx: Db, { accountId, propertyId, to, at, invoiceRecipients }: StatusChange) => {
         await propertyStatusChanged(tx, accountId, propertyId, to, at);
-        await settlements.settleStatusChange(tx, accountId, propertyId, to, at);
+        const settled = await settlements.settleStatusChange(tx, accountId, propertyId, to, at, invoiceRecipients);
+        const invoiceIds = settled?.invoice_ids ?? [];
+        if (invoiceIds.length === 0) return;
+        return async () => {
+          for (const id of invoiceIds) {
+            await requestGeneration(
+              () => invoiceJobs.enqueue(context.jobs, id),
+              (error) => v1.log.warn({ err: error, invoice_id: id }, 'invoice PDF not enqueued; the sweeper will'),
+            );
+          }
+        };
       };
       await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
       await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
@@ -60,6 +72,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
       await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
       await v1.register(valuationRoutes, { valuations: createValuationService(context) });
       await v1.register(settlementRoutes, { settlements });
+      await v1.register(invoiceRoutes, { invoices: createInvoiceService(context), storage: context.storage });
     },
     publicApi: {
       document: {

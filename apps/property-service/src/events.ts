@@ -116,6 +116,7 @@ export const PROPERTY_EVENTS = [
               vat_cents: Type.Integer(),
               gross_cents: Type.Integer(),
               due_after_party: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant'), Type.Null()], { description: '§656d BGB: due only after this party has paid.' }),
+              invoice_id: Type.Union([Type.String(), Type.Null()], { description: 'The party\'s invoice, when recipients were given (`GET /v1/invoices/{id}`).' }),
             },
             { additionalProperties: false },
           ),

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
+import { invoiceJobs } from './invoices/index.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
 export const PROPERTY_JOBS = [
@@ -19,4 +20,6 @@ export const PROPERTY_JOBS = [
   }),
   GENERATE_LISTING_JOB,
   SWEEP_LISTINGS_JOB,
+  invoiceJobs.generate,
+  invoiceJobs.sweep,
 ] as const satisfies JobCatalogue;

@@ -6,7 +6,7 @@ import { channelSecurityRoutes } from './security/channels.js';
 import { listingSecurityRoutes } from './security/listings.js';
 import { mediaSecurityRoutes } from './security/media.js';
 import { propertySecurityRoutes } from './security/properties.js';
-import { settlementSecurityRoutes } from './security/settlements.js';
+import { invoiceSecurityRoutes, settlementSecurityRoutes } from './security/settlements.js';
 import { valuationSecurityRoutes } from './security/valuations.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
 import { propertyDescriptor } from '../src/descriptor.js';
@@ -26,6 +26,7 @@ beforeAll(async () => {
     ...(await appointmentSecurityRoutes(ctx)),
     ...(await valuationSecurityRoutes(ctx)),
     ...(await settlementSecurityRoutes(ctx)),
+    ...(await invoiceSecurityRoutes(ctx)),
   );
 });
 afterAll(() => ctx.close());

@@ -60,8 +60,8 @@ describe('commission settlements on mark-sold / mark-rented', () => {
         vat_cents: 452_198,
         gross_cents: 2_832_192,
         lines: [
-          { party: 'seller', net_cents: 1_189_997, vat_cents: 226_099, gross_cents: 1_416_096, due_after_party: null },
-          { party: 'buyer', net_cents: 1_189_997, vat_cents: 226_099, gross_cents: 1_416_096, due_after_party: null },
+          { party: 'seller', net_cents: 1_189_997, vat_cents: 226_099, gross_cents: 1_416_096, due_after_party: null, invoice_id: null },
+          { party: 'buyer', net_cents: 1_189_997, vat_cents: 226_099, gross_cents: 1_416_096, due_after_party: null, invoice_id: null },
         ],
       },
     ]);

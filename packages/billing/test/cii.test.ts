@@ -4,15 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsPrice, hundredths } from '../src/cii-xml.js';
 import { invoiceCii, type InvoiceDocumentData, type InvoiceParty } from '../src/index.js';
+import { fatalFailures, validateCii, type CiiValidation } from '../src/testing.js';
 
-const VALIDATION = fileURLToPath(new URL('./validation/en16931/', import.meta.url));
-const XSD = join(VALIDATION, 'xsd/CrossIndustryInvoice_100pD16B.xsd');
-const XSLT = join(VALIDATION, 'xslt/EN16931-CII-validation.xslt');
-const SAXON_JAR = process.env.SAXON_JAR ?? '/usr/share/java/Saxon-HE.jar';
 
 const agency: InvoiceParty = {
   name: 'Immobilien Beispiel GmbH',
@@ -86,31 +82,16 @@ const documents = { commission, deferred, chargeback, broken: { ...commission, g
 type Name = keyof typeof documents;
 
 let dir: string;
-let schema: { status: number | null; output: string };
-const failures = new Map<Name, { id: string; flag: string; text: string }[]>();
+let schema: CiiValidation['schema'];
+let validation: CiiValidation;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cii-'));
   mkdirSync(join(dir, 'in'));
-  mkdirSync(join(dir, 'svrl'));
-  for (const [name, data] of Object.entries(documents)) writeFileSync(join(dir, 'in', `${name}.xml`), invoiceCii(data));
-  const files = Object.keys(documents).map((name) => join(dir, 'in', `${name}.xml`));
-  const xmllint = spawnSync('xmllint', ['--noout', '--schema', XSD, ...files], { encoding: 'utf8' });
-  schema = { status: xmllint.status, output: `${xmllint.stderr ?? ''}${xmllint.error?.message ?? ''}` };
-  // One Saxon run compiles the stylesheet once and validates every file of the directory.
-  const saxon = spawnSync('java', ['-cp', SAXON_JAR, 'net.sf.saxon.Transform', `-s:${join(dir, 'in')}`, `-xsl:${XSLT}`, `-o:${join(dir, 'svrl')}`], {
-    encoding: 'utf8',
-  });
-  if (saxon.status !== 0) throw new Error(`Saxon failed: ${saxon.stderr ?? ''}${saxon.error?.message ?? ''}`);
-  for (const name of Object.keys(documents) as Name[]) {
-    const svrl = readFileSync(join(dir, 'svrl', `${name}.xml`), 'utf8');
-    const asserts = [...svrl.matchAll(/<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g)].map(([, attrs, body]) => ({
-      id: /\bid="([^"]*)"/.exec(attrs)?.[1] ?? '?',
-      flag: /\bflag="([^"]*)"/.exec(attrs)?.[1] ?? '?',
-      text: (/<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(body)?.[1] ?? '').trim(),
-    }));
-    failures.set(name, asserts);
-  }
+  const xml = Object.fromEntries(Object.entries(documents).map(([name, data]) => [name, invoiceCii(data)]));
+  for (const [name, text] of Object.entries(xml)) writeFileSync(join(dir, 'in', `${name}.xml`), text);
+  validation = validateCii(xml);
+  schema = validation.schema;
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -120,11 +101,7 @@ function xpath(name: Name, path: string): string {
   return spawnSync('xmllint', ['--xpath', expr, join(dir, 'in', `${name}.xml`)], { encoding: 'utf8' }).stdout.replace(/\n$/, '');
 }
 
-const fatal = (name: Name) =>
-  (failures.get(name) ?? [])
-    .filter((f) => f.flag === 'fatal')
-    .map((f) => `${f.id}: ${f.text}`)
-    .join('\n');
+const fatal = (name: Name) => fatalFailures(validation, name).join('\n');
 
 describe('CII export (EN 16931)', () => {
   it('is valid against the CII D16B XSD', () => {

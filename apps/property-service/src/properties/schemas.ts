@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
+import { LettingRecipientsSchema, SaleRecipientsSchema } from '../invoices/index.js';
 
 export const PROPERTY_TYPES = ['apartment', 'house', 'land', 'commercial', 'parking'] as const;
 export const PROPERTY_STATUSES = ['draft', 'active', 'reserved', 'sold', 'rented', 'archived'] as const;
@@ -172,10 +173,12 @@ const TransactionDate = Type.String({ format: 'date', description: 'The day of t
 /** `mark-sold`: the final price and day; no body, `{}` or `null` take the asking price and today (marked as assumed). */
 export const MarkSoldBodySchema = Nullable(
   Type.Object(
-    { price_eur: Type.Optional(Euros('The final sale price in whole euros.')), date: Type.Optional(TransactionDate) },
+    { price_eur: Type.Optional(Euros('The final sale price in whole euros.')), date: Type.Optional(TransactionDate), invoice_recipients: SaleRecipientsSchema },
     {
       additionalProperties: false,
-      description: 'Both fields together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed.',
+      description:
+        '`price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. ' +
+        '`invoice_recipients`: see there.',
     },
   ),
 );
@@ -184,10 +187,12 @@ export type MarkSoldBody = Static<typeof MarkSoldBodySchema>;
 /** `mark-rented`: the agreed monthly cold rent and day; none given: the asking cold rent and today (assumed). */
 export const MarkRentedBodySchema = Nullable(
   Type.Object(
-    { cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')), date: Type.Optional(TransactionDate) },
+    { cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')), date: Type.Optional(TransactionDate), invoice_recipients: LettingRecipientsSchema },
     {
       additionalProperties: false,
-      description: 'Both fields together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed.',
+      description:
+        '`cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. ' +
+        '`invoice_recipients`: see there.',
     },
   ),
 );

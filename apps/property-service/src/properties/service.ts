@@ -3,6 +3,7 @@ import { ApiError, compileBodyValidator, validationError, type ErrorDetail } fro
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
+import type { InvoiceRecipients } from '../invoices/index.js';
 import { assertCommissionAllowed, commissionTermsOf } from '../settlements/index.js';
 import { toColumns, toProperty } from './mapping.js';
 import { propertyRepository, type PropertyRow } from './repository.js';
@@ -11,7 +12,7 @@ import { transitionProperty, type PropertyAction } from './transitions.js';
 
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
   /** In the transaction of a status change, after `mark-sold`/`mark-rented` recorded the transaction: what else it ends or creates (listings off their channels, viewings cancelled, the commission settled); throwing rolls the change back. */
-  onStatusChanged?: (tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date) => Promise<void>;
+  onStatusChanged?: (tx: Db, change: StatusChange) => Promise<AfterCommit | void>;
 };
 
 export interface ListFilter {
@@ -21,12 +22,25 @@ export interface ListFilter {
   cursor?: string;
 }
 
-/** What `mark-sold` (`price_eur`) or `mark-rented` (`cold_rent_eur`) was given with `date`: both or neither. */
+/** What `mark-sold` (`price_eur`) or `mark-rented` (`cold_rent_eur`) was given with `date` (both or neither), and the invoices' recipients. */
 export interface TransactionGiven {
   price_eur?: number;
   cold_rent_eur?: number;
   date?: string;
+  invoice_recipients?: InvoiceRecipients;
 }
+
+/** A status change, as the `onStatusChanged` hook sees it inside its transaction. */
+export interface StatusChange {
+  accountId: string;
+  propertyId: string;
+  to: PropertyStatus;
+  at: Date;
+  invoiceRecipients?: InvoiceRecipients;
+}
+
+/** Work a hook leaves until the transaction has committed (enqueueing jobs); it must not throw. */
+export type AfterCommit = () => Promise<void>;
 
 /** The actions that record a transaction: the body field of the price and the asking-price column taken when none is given. */
 const TRANSACTION_ACTIONS: Partial<Record<PropertyAction, { field: 'price_eur' | 'cold_rent_eur'; asking: 'purchase_price_eur' | 'cold_rent_eur' }>> = {
@@ -117,12 +131,13 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
      * `mark-sold` / `mark-rented` record the transaction in the same database transaction: the given
      * price and day, or the asking price and today (the app clock, UTC) marked as assumed.
      */
-    transition(accountId: string, id: string, action: PropertyAction, given?: TransactionGiven | null): Promise<Property> {
+    async transition(accountId: string, id: string, action: PropertyAction, given?: TransactionGiven | null): Promise<Property> {
       const at = now();
       const today = at.toISOString().slice(0, 10);
       const recording = TRANSACTION_ACTIONS[action];
       const checked = recording ? givenTransaction(recording.field, given, today) : null;
-      return inTransaction(db, async (tx) => {
+      const after: { commit?: AfterCommit } = {};
+      const property = await inTransaction(db, async (tx) => {
         let recorded: PropertyRow | undefined;
         const row = await transitionProperty(tx, {
           action,
@@ -131,7 +146,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           at,
           onChanged: async (changedRow, to) => {
             if (recording) recorded = await tx.property.update({ where: { id }, data: transactionColumns(changedRow, recording.asking, checked, today) });
-            await onStatusChanged?.(tx, accountId, id, to, at);
+            after.commit = (await onStatusChanged?.(tx, { accountId, propertyId: id, to, at, invoiceRecipients: given?.invoice_recipients })) ?? undefined;
             const changed_fields = recorded ? ['status', 'transaction'] : ['status'];
             if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
             await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
@@ -139,6 +154,8 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
         });
         return toProperty(recorded ?? row);
       });
+      await after.commit?.();
+      return property;
     },
   };
 }

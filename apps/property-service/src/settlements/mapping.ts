@@ -28,6 +28,7 @@ export function toSettlement(row: SettlementRow): Settlement {
       vat_cents: cents(line.vat_cents),
       gross_cents: cents(line.gross_cents),
       due_after_party: line.due_after_party as Party | null,
+      invoice_id: row.invoices.find((invoice) => invoice.party === line.party)?.id ?? null,
     })),
     created_at: row.created_at.toISOString(),
   };

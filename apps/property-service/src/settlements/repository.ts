@@ -2,7 +2,10 @@ import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 
-const WITH_LINES = { lines: { orderBy: { position: 'asc' } } } as const satisfies Prisma.CommissionSettlementInclude;
+const WITH_LINES = {
+  lines: { orderBy: { position: 'asc' } },
+  invoices: { select: { id: true, party: true } },
+} as const satisfies Prisma.CommissionSettlementInclude;
 
 export type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: typeof WITH_LINES }>;
 

@@ -16,6 +16,7 @@ export const SettlementLineSchema = Type.Object(
     vat_cents: Cents('net × VAT rate, rounded once, half away from zero.'),
     gross_cents: Cents('net + VAT.'),
     due_after_party: Nullable(StringEnum(PARTIES, { description: '§656d BGB: this party pays only after the named party has paid.' })),
+    invoice_id: Nullable(Type.String({ description: 'The party\'s invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`.' })),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { validationError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { commissionViolations, settleCommission, type CommissionTerms, type CommissionViolation, type Marketing, type PropertyType } from './commission-rules.js';
+import { issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
 import { toSettlement } from './mapping.js';
 import { settlementRepository } from './repository.js';
 import type { Settlement, SettlementListQuery } from './schemas.js';
@@ -74,15 +75,21 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
      * 422 and the status change rolls back) and emits `settlement.created`. No terms, rates all 0
      * or no recorded price: no settlement.
      */
-    async settleStatusChange(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date): Promise<Settlement | null> {
+    async settleStatusChange(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date, recipients?: InvoiceRecipients): Promise<(Settlement & { invoice_ids: string[] }) | null> {
       if (to !== 'sold' && to !== 'rented') return null;
+      const unsettled = () => {
+        if (recipients && Object.keys(recipients).length > 0) {
+          throw validationError([{ field: 'invoice_recipients', reason: 'not_allowed' }], 'No commission is settled for this property (no terms or no price), so there is nothing to invoice.');
+        }
+        return null;
+      };
       const property = await tx.property.findUniqueOrThrow({ where: { id: propertyId } });
-      if (property.transaction_price_eur === null || property.transaction_date === null) return null;
+      if (property.transaction_price_eur === null || property.transaction_date === null) return unsettled();
       const kind: Marketing = to === 'sold' ? 'sale' : 'letting';
       const date = property.transaction_date.toISOString().slice(0, 10);
       const result = settleCommission({ property_type: property.type, marketing: kind, price_eur: property.transaction_price_eur, date, terms: commissionTermsOf(property) });
       if (!result.ok) refuse(result.violations);
-      if (result.lines.length === 0) return null;
+      if (result.lines.length === 0) return unsettled();
 
       const id = newId('stl', at.getTime());
       const lines = result.lines.map((line, index) => ({
@@ -120,7 +127,8 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         },
         include: { lines: { orderBy: { position: 'asc' } } },
       });
-      const settlement = toSettlement(row);
+      const invoiceIds = await issueInvoices(tx, row, property, recipients, at);
+      const settlement = toSettlement(await settlementRepository.model(tx).findUniqueOrThrow({ where: { id } }));
       await emit(tx, {
         accountId,
         type: 'settlement.created',
@@ -129,11 +137,11 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
           property_id: propertyId,
           kind,
           ...totals,
-          lines: settlement.lines.map(({ party, net_cents, vat_cents, gross_cents, due_after_party }) => ({ party, net_cents, vat_cents, gross_cents, due_after_party })),
+          lines: settlement.lines.map(({ party, net_cents, vat_cents, gross_cents, due_after_party, invoice_id }) => ({ party, net_cents, vat_cents, gross_cents, due_after_party, invoice_id })),
         },
         at,
       });
-      return settlement;
+      return { ...settlement, invoice_ids: invoiceIds };
     },
   };
 }

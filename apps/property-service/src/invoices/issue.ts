@@ -1,0 +1,100 @@
+import { newId, type Db, type Prisma } from '@platform/db';
+import { euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
+import { ApiError, validationError } from '@platform/http';
+import type { InvoiceRecipient } from './schemas.js';
+
+type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: { lines: true } }>;
+type PropertyRow = Prisma.PropertyGetPayload<object>;
+
+/** The recipients given with `mark-sold` / `mark-rented`, by paying party. */
+export type InvoiceRecipients = Partial<Record<string, InvoiceRecipient>>;
+
+const PARTY_NAMES: Record<string, string> = { seller: 'Verkäuferanteil', buyer: 'Käuferanteil', landlord: 'Vermieteranteil', tenant: 'Mieteranteil' };
+const TYPE_NAMES: Record<string, string> = { apartment: 'der Wohnung', house: 'des Hauses', land: 'des Grundstücks', commercial: 'der Gewerbeeinheit', parking: 'des Stellplatzes' };
+const day = (value: string) => new Date(`${value}T00:00:00Z`);
+const isoDay = (value: Date) => value.toISOString().slice(0, 10);
+const addDays = (value: string, days: number) => isoDay(new Date(day(value).getTime() + days * 86_400_000));
+
+function description(settlement: SettlementRow, property: PropertyRow, line: SettlementRow['lines'][number]): string {
+  const address = [property.address_street, `${property.address_postal_code} ${property.address_city}`].filter(Boolean).join(', ');
+  const deal = settlement.kind === 'sale' ? 'den Verkauf' : 'die Vermietung';
+  const rate =
+    line.percent_milli !== null
+      ? `${(line.percent_milli / 1000).toFixed(3).replace(/\.?0+$/, '').replace('.', ',')} % von ${euros(line.base_cents)}`
+      : `${((line.months_hundredths ?? 0) / 100).toFixed(2).replace(/\.?0+$/, '').replace('.', ',')} Monatskaltmieten à ${euros(line.base_cents)}`;
+  return `Maklerprovision für ${deal} ${TYPE_NAMES[property.type] ?? ''} ${address} am ${germanDate(isoDay(settlement.transaction_date))} (${PARTY_NAMES[line.party] ?? line.party}: ${rate})`.replace(/\s+/g, ' ');
+}
+
+const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
+  name: given.name,
+  street: given.street,
+  postal_code: given.postal_code,
+  city: given.city,
+  country: given.country ?? 'DE',
+  vat_id: given.vat_id ?? null,
+  tax_number: null,
+  email: given.email ?? null,
+});
+
+/**
+ * In the settlement's transaction: one invoice per paying party, numbered gaplessly (series
+ * `commission`, year of the issue date). The party others are due after is issued first; an
+ * invoice held by §656d BGB has no due date until that one is paid. Returns the new ids (for the PDFs).
+ * No recipients given: no invoices. Given, but not for every paying party: 422; no billing profile: 409.
+ */
+export async function issueInvoices(tx: Db, settlement: SettlementRow, property: PropertyRow, recipients: InvoiceRecipients | undefined, at: Date): Promise<string[]> {
+  if (!recipients || Object.keys(recipients).length === 0) return [];
+  const missing = settlement.lines.filter((line) => !recipients[line.party]);
+  if (missing.length > 0) {
+    throw validationError(
+      missing.map((line) => ({ field: `invoice_recipients.${line.party}`, reason: 'missing' })),
+      `Every paying party of the settlement needs its invoice recipient: ${missing.map((line) => line.party).join(', ')}.`,
+    );
+  }
+  const issuer = await findIssuer(tx, settlement.account_id);
+  if (!issuer) throw new ApiError('conflict', { message: 'The account has no billing profile, so no invoice can be issued: an operator sets it with `pnpm cli account set-billing`.' });
+
+  const issueDate = isoDay(at);
+  const year = Number(issueDate.slice(0, 4));
+  const ordered = [...settlement.lines].sort((a, b) => Number(a.due_after_party !== null) - Number(b.due_after_party !== null) || a.position - b.position);
+  const byParty = new Map<string, { id: string; number: string }>();
+  for (const line of ordered) {
+    const { number } = await nextInvoiceNumber(tx, settlement.account_id, 'commission', year);
+    const id = newId('inv', at.getTime());
+    const heldBy = line.due_after_party ? byParty.get(line.due_after_party) : undefined;
+    const terms = issuer.payment_terms_days;
+    const notes = heldBy
+      ? [
+          `Gemäß § 656d Abs. 1 Satz 2 BGB wird diese Rechnung erst fällig, wenn die Rechnung ${heldBy.number} (${PARTY_NAMES[line.due_after_party!]}) bezahlt ist; ` +
+            `zahlbar dann innerhalb von ${terms} Tagen ohne Abzug.`,
+        ]
+      : [`Zahlbar innerhalb von ${terms} Tagen ohne Abzug.`];
+    await tx.invoice.create({
+      data: {
+        id,
+        account_id: settlement.account_id,
+        settlement_id: settlement.id,
+        party: line.party,
+        number,
+        issue_date: day(issueDate),
+        service_date: settlement.transaction_date,
+        due_date: heldBy ? null : day(addDays(issueDate, terms)),
+        due_after_invoice_id: heldBy?.id ?? null,
+        payment_terms_days: terms,
+        issuer: { party: issuer.party, payment: issuer.payment } as unknown as Prisma.InputJsonValue,
+        recipient: recipientParty(recipients[line.party]!) as unknown as Prisma.InputJsonValue,
+        line: { description: description(settlement, property, line), notes },
+        net_cents: line.net_cents,
+        vat_rate_bp: line.vat_rate_bp,
+        vat_cents: line.vat_cents,
+        gross_cents: line.gross_cents,
+        created_at: at,
+        updated_at: at,
+      },
+    });
+    byParty.set(line.party, { id, number });
+  }
+  return [...byParty.values()].map((invoice) => invoice.id);
+}
+
+export { addDays, isoDay };

@@ -1,0 +1,77 @@
+import type { InvoiceDocumentData, InvoiceParty, InvoicePayment } from '@platform/billing';
+import type { Prisma } from '@platform/db';
+import type { Invoice } from './schemas.js';
+
+export type InvoiceRow = Prisma.InvoiceGetPayload<{ include: { settlement: { select: { property_id: true } } } }>;
+export const WITH_PROPERTY = { settlement: { select: { property_id: true } } } as const satisfies Prisma.InvoiceInclude;
+
+/** The JSON columns, as `issueInvoices` wrote them. */
+interface Stored {
+  issuer: { party: InvoiceParty; payment: InvoicePayment | null };
+  recipient: InvoiceParty;
+  line: { description: string; notes: string[] };
+}
+const stored = (row: Pick<InvoiceRow, 'issuer' | 'recipient' | 'line'>) => row as unknown as Stored;
+const isoDay = (value: Date) => value.toISOString().slice(0, 10);
+const party = ({ name, street, postal_code, city, country, vat_id, tax_number }: InvoiceParty) => ({
+  name,
+  street,
+  postal_code,
+  city,
+  country,
+  vat_id: vat_id ?? null,
+  tax_number: tax_number ?? null,
+});
+
+export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
+  const { issuer, recipient, line } = stored(row);
+  return {
+    id: row.id,
+    number: row.number,
+    settlement_id: row.settlement_id,
+    property_id: row.settlement.property_id,
+    party: row.party as Invoice['party'],
+    state: row.state,
+    issue_date: isoDay(row.issue_date),
+    service_date: isoDay(row.service_date),
+    due_date: row.due_date ? isoDay(row.due_date) : null,
+    due_after_invoice_id: row.due_after_invoice_id,
+    paid_on: row.paid_on ? isoDay(row.paid_on) : null,
+    issuer: party(issuer.party),
+    recipient: party(recipient),
+    description: line.description,
+    net_cents: Number(row.net_cents),
+    vat_rate_basis_points: row.vat_rate_bp,
+    vat_cents: Number(row.vat_cents),
+    gross_cents: Number(row.gross_cents),
+    notes: line.notes,
+    document_status: row.status as Invoice['document_status'],
+    pdf_url: `${publicBaseUrl}/v1/invoices/${row.id}/pdf`,
+    xml_url: `${publicBaseUrl}/v1/invoices/${row.id}/xml`,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** What the PDF and the CII XML say. The PDF is rendered once, at issue (no due date yet for a §656d invoice: its note says when). */
+export function toDocumentData(row: Omit<InvoiceRow, 'settlement'>): InvoiceDocumentData {
+  const { issuer, recipient, line } = stored(row);
+  const net = Number(row.net_cents);
+  return {
+    number: row.number,
+    issue_date: isoDay(row.issue_date),
+    service_date: isoDay(row.service_date),
+    due_date: row.due_date ? isoDay(row.due_date) : null,
+    notes: line.notes,
+    currency: 'EUR',
+    issuer: issuer.party,
+    recipient,
+    buyer_reference: row.number,
+    payment: issuer.payment,
+    lines: [{ position: 1, description: line.description, quantity: '1', unit_code: 'C62', unit_price_cents: String(net), net_cents: net }],
+    vat_category: 'S',
+    vat_rate_bp: row.vat_rate_bp,
+    net_cents: net,
+    vat_cents: Number(row.vat_cents),
+    gross_cents: Number(row.gross_cents),
+  };
+}
