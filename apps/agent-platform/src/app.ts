@@ -5,6 +5,7 @@ import { agentRoutes, createAgentService, type AgentServiceDeps } from './agents
 import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './artifacts/index.js';
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
 import { catalogRoutes, createCatalogService } from './catalog/index.js';
+import { chargebackRoutes, createChargebackService } from './chargebacks/index.js';
 import { catalogEntryRoutes, createCatalogEntryService, withdrawCatalogEntriesOfAgent } from './catalog-entries/index.js';
 import { comparablesRoutes, createComparablesService } from './comparables/index.js';
 import { costEstimateRoutes, createCostEstimateService } from './cost-estimates/index.js';
@@ -34,7 +35,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     document: {
       prefix: '/v1',
       title: 'Agent Platform API',
-      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions, usage of agents, cost estimates and comparable deployments. Authenticate with an API key in the `apikey` header.',
+      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions, usage of agents, cost estimates and comparable deployments, chargeback settlements and internal invoices. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
       const sessions = createEvaluationSessionService(context);
@@ -48,6 +49,7 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
       await v1.register(usageRoutes, { usage: createUsageService(context) });
       await v1.register(costEstimateRoutes, { estimates: createCostEstimateService(context) });
       await v1.register(comparablesRoutes, { comparables: createComparablesService(context) });
+      await v1.register(chargebackRoutes, { chargebacks: createChargebackService(context), storage: context.storage });
     },
   });
 }

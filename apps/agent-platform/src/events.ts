@@ -111,9 +111,20 @@ export const AGENT_PLATFORM_EVENTS = [
   },
   {
     type: 'settlement.created',
-    description: 'A usage chargeback settlement was generated.',
+    description: 'A usage chargeback settlement was generated (one per consuming team and period), with its internal invoice.',
     scope: 'chargebacks:read',
-    data: Type.Object({ settlement_id: Type.String(), team: Type.String(), amount_cents: Type.Integer() }),
+    data: Type.Object(
+      {
+        settlement_id: Type.String({ description: 'The settlement: `/v1/chargebacks/settlements/{settlement_id}`.' }),
+        team: Type.String({ description: 'The consuming team charged.' }),
+        amount_cents: Type.Integer({ description: 'The settlement\'s net amount in cents (no VAT: within one organisation).' }),
+        period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The settled period, `YYYY-MM` in the account\'s time zone.' }),
+        internal_invoice_id: Type.String({ description: 'The internal invoice of the settlement (its PDF follows: `/v1/internal-invoices/{id}/pdf`).' }),
+        internal_invoice_number: Type.String({ description: 'Its number, gapless per account and year (series `chargeback`): `2026-000001`.' }),
+        late_amount_cents: Type.Integer({ description: 'The part of `amount_cents` for usage of earlier periods reported after those were settled.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
 ] as const satisfies EventCatalogue;
 

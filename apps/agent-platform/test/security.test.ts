@@ -6,6 +6,7 @@ import { agentSecurityRoutes } from './security/agents.js';
 import { artifactSecurityRoutes } from './security/artifacts.js';
 import { profileSecurityRoutes } from './security/capability-profiles.js';
 import { catalogEntrySecurityRoutes } from './security/catalog-entries.js';
+import { chargebackSecurityRoutes } from './security/chargebacks.js';
 import { estimateSecurityRoutes } from './security/estimates.js';
 import { evaluationSessionSecurityRoutes } from './security/evaluation-sessions.js';
 import { webhookEndpointSecurityRoutes } from './security/webhooks.js';
@@ -27,6 +28,7 @@ beforeAll(async () => {
     ...(await catalogEntrySecurityRoutes(ctx)),
     ...(await evaluationSessionSecurityRoutes(ctx)),
     ...(await estimateSecurityRoutes(ctx)),
+    ...(await chargebackSecurityRoutes(ctx)),
     ...apiKeySecurityRoutes(spareKeyId, ctx.other.keyId, { scopes: ['agents:read'] }),
     ...(await webhookEndpointSecurityRoutes(ctx)),
   );

@@ -1,0 +1,138 @@
+import { findIssuer, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
+import { newId, type Db, type PrismaClient } from '@platform/db';
+import { accountTimeZone } from '@platform/scheduling';
+import { eventEmitter } from '@platform/webhooks';
+import { AGENT_PLATFORM_EVENTS } from '../events.js';
+import { PERIOD_PATTERN } from './schemas.js';
+import { claimAndAggregate, finishRun, insertLines, insertRun, laterRun, localDate, periodBounds, unclaimedBefore, type AggregatedLine, type LineRow } from './settlement-sql.js';
+
+const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
+/** A settlement of 1,000,000 records takes seconds; the transaction may take this long. */
+const SETTLEMENT_TIMEOUT_MS = 10 * 60_000;
+
+/** A settlement that cannot be made as asked (the CLI prints the message). */
+export class SettlementRefused extends Error {}
+
+export interface SettleRequest {
+  accountId: string;
+  /** `YYYY-MM` in the account's time zone. */
+  period: string;
+  now: Date;
+}
+
+export interface SettlementOutcome {
+  account_id: string;
+  period: string;
+  /** `already_settled`: the period's run existed, nothing was done. */
+  outcome: 'settled' | 'already_settled';
+  records: number;
+  settlements: number;
+  /** Records claimed on lines of amount 0: their unit is not the unit of the rate valid when they occurred. */
+  unpriced_records: number;
+  /** Records before the period's end left unsettled: their agent has no rate row at all. */
+  unclaimed_records: number;
+  internal_invoice_ids: string[];
+}
+
+/**
+ * The issuer an internal invoice copies: the account's billing profile, or — an internal invoice is
+ * no §14 UStG invoice — the account's name with empty address fields, country `DE`.
+ */
+async function issuerOf(db: Db, accountId: string, name: string): Promise<InvoiceParty> {
+  return (await findIssuer(db, accountId))?.party ?? { name, street: '', postal_code: '', city: '', country: 'DE' };
+}
+
+interface TeamSettlement {
+  id: string;
+  team: string;
+  net: bigint;
+  late: bigint;
+  lines: AggregatedLine[];
+}
+
+function byTeam(lines: AggregatedLine[], period: string, at: number): TeamSettlement[] {
+  const teams = new Map<string, TeamSettlement>();
+  for (const line of lines) {
+    let team = teams.get(line.team);
+    if (!team) teams.set(line.team, (team = { id: newId('stl', at), team: line.team, net: 0n, late: 0n, lines: [] }));
+    const amount = BigInt(line.amount_cents);
+    team.net += amount;
+    if (line.usage_period < period) team.late += amount;
+    team.lines.push(line);
+  }
+  return [...teams.values()];
+}
+
+/**
+ * Settles one closed period of an account exactly once, in one transaction: the run row (an existing
+ * run: nothing happens), the claim of every unsettled record before the period's end priced at the rate
+ * valid when it occurred (late records of earlier periods included, marked `late`), per consuming team a
+ * settlement with its lines, an internal invoice (next gapless number, series `chargeback`, year of the
+ * issue date) and `settlement.created`. Teams without usage get nothing. The invoices' PDFs are the
+ * caller's to enqueue after the commit (their ids are returned).
+ */
+export async function settleChargebacks(db: PrismaClient, { accountId, period, now }: SettleRequest): Promise<SettlementOutcome> {
+  if (!new RegExp(PERIOD_PATTERN).test(period)) throw new SettlementRefused(`The period must be a month as YYYY-MM, not "${period}".`);
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { name: true } });
+  if (!account) throw new SettlementRefused(`No account with the id ${accountId}.`);
+  const timeZone = await accountTimeZone(db, accountId);
+  const bounds = await periodBounds(db, period, timeZone);
+  if (bounds.end.getTime() > now.getTime()) {
+    throw new SettlementRefused(`The period ${period} is not closed yet: it ends at ${bounds.end.toISOString()} (${timeZone}); only a closed period is settled.`);
+  }
+  const issuer = await issuerOf(db, accountId, account.name);
+  const issueDate = await localDate(db, now, timeZone);
+  const base = { account_id: accountId, period, unpriced_records: 0, unclaimed_records: 0, internal_invoice_ids: [] as string[] };
+  return db.$transaction(
+    async (tx): Promise<SettlementOutcome> => {
+      if (!(await insertRun(tx, accountId, period, bounds, now))) {
+        const run = await tx.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
+        return { ...base, outcome: 'already_settled', records: run.records, settlements: run.settlements };
+      }
+      const later = await laterRun(tx, accountId, period);
+      if (later) throw new SettlementRefused(`The period ${period} cannot be settled: the later period ${later} is settled already (its run took the earlier unsettled usage).`);
+      const lines = await claimAndAggregate(tx, accountId, period, bounds.end, timeZone);
+      const teams = byTeam(lines, period, now.getTime());
+      await tx.chargebackSettlement.createMany({
+        data: teams.map((t) => ({ id: t.id, account_id: accountId, period, team: t.team, net_cents: t.net, created_at: now })),
+      });
+      const rows: LineRow[] = teams.flatMap((t) =>
+        t.lines.map((line, i) => ({ id: newId('cbl', now.getTime()), settlement_id: t.id, position: i + 1, late: line.usage_period < period, line })),
+      );
+      if (rows.length > 0) await insertLines(tx, accountId, rows);
+      const invoiceIds: string[] = [];
+      for (const t of teams) {
+        const { number } = await nextInvoiceNumber(tx, accountId, 'chargeback', Number(issueDate.slice(0, 4)));
+        const id = newId('iinv', now.getTime());
+        await tx.internalInvoice.create({
+          data: {
+            id, account_id: accountId, settlement_id: t.id, team: t.team, number, issue_date: new Date(`${issueDate}T00:00:00Z`), period,
+            issuer: issuer as object, net_cents: t.net, created_at: now, updated_at: now,
+          },
+        });
+        invoiceIds.push(id);
+        await emit(tx, {
+          accountId,
+          type: 'settlement.created',
+          data: {
+            settlement_id: t.id, team: t.team, amount_cents: Number(t.net), period,
+            internal_invoice_id: id, internal_invoice_number: number, late_amount_cents: Number(t.late),
+          },
+          at: now,
+        });
+      }
+      const records = lines.reduce((sum, l) => sum + l.records, 0);
+      await finishRun(tx, accountId, period, records, teams.length);
+      return {
+        ...base,
+        outcome: 'settled',
+        records,
+        settlements: teams.length,
+        unpriced_records: lines.filter((l) => l.unit !== l.rate_unit).reduce((sum, l) => sum + l.records, 0),
+        unclaimed_records: await unclaimedBefore(tx, accountId, bounds.end),
+        internal_invoice_ids: invoiceIds,
+      };
+    },
+    { timeout: SETTLEMENT_TIMEOUT_MS, maxWait: 10_000 },
+  );
+}
