@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { findCandidates } from '../apps/property-service/src/valuations/repository.js';
-import { lookbackStart, valuate, type ValuationSubject } from '../apps/property-service/src/valuations/method.js';
+import { lookbackStart, postalCodePrefixes, valuate, type ValuationSubject } from '../apps/property-service/src/valuations/method.js';
 import { startPropertyStack } from './property-stack.js';
 import { percentiles } from './support.js';
 
@@ -105,6 +105,7 @@ try {
     selection: { postal_code_prefix: string; widened: boolean };
     statistics: { usable_count: number } | null;
     comparables: unknown[];
+    excluded: { count: number };
   }
 
   async function valuation(id: string): Promise<{ ms: number; bytes: number; body: ValuationBody }> {
@@ -129,6 +130,7 @@ try {
       subject: s.label,
       prefix: body.selection.postal_code_prefix,
       listed: body.comparables.length,
+      excluded: body.excluded.count,
       usable: body.statistics?.usable_count ?? 0,
       estimate: body.estimate_eur,
       confidence: body.confidence,
@@ -137,7 +139,7 @@ try {
     });
   }
 
-  // ---- The phases in-process: the two queries of findCandidates, then the pure method (no HTTP) -------
+  // ---- The phases in-process: findCandidates level by level, then the pure method (no HTTP) -------
   const asOf = new Date().toISOString().slice(0, 10);
   const subjectOf = (s: Subject): ValuationSubject => ({
     type: s.type, marketing: s.rent ? 'rent' : 'sale', postal_code: s.postal_code, living_area_sqm: s.living_area_sqm, year_built: s.year_built, as_of: asOf,
@@ -150,9 +152,10 @@ try {
     const jsonTimes: number[] = [];
     const rawTimes: number[] = [];
     let candidates = 0;
-    let insideOnly = { listed: 0, kib: 0 };
-    // The same market_transactions rows by a raw query (no Prisma model mapping), and how many the
-    // full postal code alone would have fetched: what the proposals below would save.
+    let levelsRead = 0;
+    let listed = { count: 0, excluded: 0, kib: 0 };
+    // The market_transactions rows of the whole 2-digit prefix by a raw query (what was read before
+    // the level-by-level reading), and how many the full postal code alone has.
     const rawSql = `SELECT id, type::text, postal_code, living_area_sqm, year_built, price_eur, to_char(date, 'YYYY-MM-DD') AS date FROM market_transactions
       WHERE account_id = $1 AND type = $2::"PropertyType" AND marketing = $3::"TransactionMarketing" AND postal_code LIKE $4 AND date >= $5::date AND date <= $6::date`;
     const rawArgs = (prefix: string) => [accountId, s.type, subject.marketing, `${prefix}%`, lookbackStart(asOf), asOf];
@@ -161,36 +164,48 @@ try {
       const rawStart = performance.now();
       await db.$queryRawUnsafe(rawSql, ...rawArgs(s.postal_code.slice(0, 2)));
       rawTimes.push(performance.now() - rawStart);
-      let start = performance.now();
-      const found = await findCandidates(db, { accountId, excludeId: s.id, type: s.type, marketing: subject.marketing, postalCode: s.postal_code, asOf });
-      queryTimes.push(performance.now() - start);
-      start = performance.now();
-      const result = valuate(subject, found);
-      methodTimes.push(performance.now() - start);
-      start = performance.now();
-      JSON.stringify(result);
+      // As the service does: read one postal-code level, value, widen only when the method widens beyond it.
+      let queryMs = 0;
+      let methodMs = 0;
+      let result: ReturnType<typeof valuate> | undefined;
+      const prefixes = postalCodePrefixes(s.postal_code);
+      for (const [level, prefix] of prefixes.entries()) {
+        let start = performance.now();
+        const found = await findCandidates(db, { accountId, excludeId: s.id, type: s.type, marketing: subject.marketing, postalCodePrefix: prefix, asOf });
+        queryMs += performance.now() - start;
+        start = performance.now();
+        result = valuate(subject, found);
+        methodMs += performance.now() - start;
+        candidates = found.length;
+        levelsRead = level + 1;
+        if (result.selection.postal_code_prefix.length >= prefix.length || level === prefixes.length - 1) break;
+      }
+      queryTimes.push(queryMs);
+      methodTimes.push(methodMs);
+      const start = performance.now();
+      const json = JSON.stringify(result);
       jsonTimes.push(performance.now() - start);
-      candidates = found.length;
-      // Proposal 1 below: list only the comparables inside the selection (usable or outliers).
-      const inside = result.comparables.filter((c) => c.dropped !== 'outside_selection');
-      insideOnly = { listed: inside.length, kib: Math.round(Buffer.byteLength(JSON.stringify({ ...result, comparables: inside })) / 1024) };
+      listed = { count: result!.comparables.length, excluded: result!.excluded.count, kib: Math.round(Buffer.byteLength(json) / 1024) };
     }
     phases.push({
       subject: s.label,
-      candidates_2_digits: candidates,
+      levels_read: levelsRead,
+      candidates_last_level: candidates,
+      imported_2_digits: (await db.$queryRawUnsafe<unknown[]>(rawSql, ...rawArgs(s.postal_code.slice(0, 2)))).length,
       imported_5_digits: fullCode.length,
       query_p50_ms: percentiles(queryTimes).p50_ms,
       raw_query_p50_ms: percentiles(rawTimes).p50_ms,
       method_p50_ms: percentiles(methodTimes).p50_ms,
       stringify_p50_ms: percentiles(jsonTimes).p50_ms,
-      inside_selection: insideOnly.listed,
-      inside_kib: insideOnly.kib,
+      listed: listed.count,
+      excluded: listed.excluded,
+      kib: listed.kib,
     });
   }
 
   console.log(JSON.stringify({ transactions: TRANSACTIONS, own_transactions: OWN, setup_s: setupSeconds, runs_per_subject: RUNS, as_of: asOf, load_average: loadavg().map((l) => Number(l.toFixed(1))) }));
   console.table(rows);
-  console.log('In-process (20 runs after 5): findCandidates (both queries, Prisma), the same imported rows by $queryRaw, valuate(), JSON.stringify of the result; the comparables inside the selection and their response size');
+  console.log('In-process (20 runs after 5): findCandidates level by level ($queryRaw, summed over the levels read), the imported rows of the whole 2-digit prefix by $queryRaw (the old read), valuate() (summed), JSON.stringify of the result; comparables listed, excluded and the result size');
   console.table(phases);
   const worst = Math.max(...rows.map((r) => r.p95_ms));
   console.log(`Goal p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'} (worst p95 ${worst} ms)`);

@@ -22,6 +22,13 @@ const subject = (over: Partial<ValuationSubject> = {}): ValuationSubject => ({
   ...over,
 });
 
+/** The summary when nothing is outside the selection. */
+const none = { count: 0, by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 0, year_built_unknown: 0, year_built: 0 } };
+const excludedBy = (by_reason: Partial<typeof none.by_reason>) => ({
+  count: Object.values(by_reason).reduce((a, b) => a + b, 0),
+  by_reason: { ...none.by_reason, ...by_reason },
+});
+
 let seq = 0;
 const comp = (price_eur: number, over: Partial<ComparableInput> = {}): ComparableInput => ({
   id: `c${String(++seq).padStart(3, '0')}`,
@@ -75,6 +82,7 @@ describe('valuation method: the worked example', () => {
     expect(v.confidence).toBe('medium');
     expect(v.reason).toBeNull();
     expect(v.selection).toMatchObject({ postal_code_prefix: '10115', widened: false });
+    expect(v.excluded).toEqual(none);
 
     const byId = Object.fromEntries(v.comparables.map((c) => [c.id, c]));
     expect(byId.a3).toMatchObject({ raw_price_eur: 360_000, raw_price_per_sqm: 4500, adjusted_price_per_sqm: 4104, dropped: null, dropped_reason: null });
@@ -117,6 +125,9 @@ describe('valuation method: outliers', () => {
     expect(a7).toMatchObject({ dropped: 'outlier', adjusted_price_per_sqm: 6000 });
     expect(a7?.dropped_reason).toBe('adjusted 6000 €/m² outside 3849.5 – 4237.5 €/m² (Q1 − 1.5 × IQR, Q3 + 1.5 × IQR)');
     expect(v.comparables.filter((c) => c.dropped !== null)).toHaveLength(1);
+    // An outlier is inside the selection: listed, not counted as excluded.
+    expect(v.comparables).toHaveLength(7);
+    expect(v.excluded).toEqual(none);
     expect(v.estimate_eur).toBe(400_900);
     expect(v.statistics?.usable_count).toBe(6);
   });
@@ -124,14 +135,16 @@ describe('valuation method: outliers', () => {
 
 describe('valuation method: selection filters', () => {
   const reasonOf = (list: ComparableInput[], id: string) => valuate(subject(), list).comparables.find((c) => c.id === id);
+  const listed = (list: ComparableInput[]) => valuate(subject(), list).comparables.map((c) => c.id);
 
   it('counts transactions of the last 36 months up to the as-of date, both days included', () => {
     expect(lookbackStart('2026-06-30')).toBe('2023-06-30');
     expect(lookbackStart('2028-02-29')).toBe('2025-02-28');
     const list = [comp(400_000, { id: 'in', date: '2023-06-30' }), comp(400_000, { id: 'old', date: '2023-06-29' }), comp(400_000, { id: 'future', date: '2026-07-01' })];
     expect(reasonOf(list, 'in')?.dropped).toBeNull();
-    expect(reasonOf(list, 'old')).toMatchObject({ dropped: 'outside_selection', dropped_reason: 'dated 2023-06-29, outside 2023-06-30 – 2026-06-30 (36 months)' });
-    expect(reasonOf(list, 'future')?.dropped).toBe('outside_selection');
+    // 2023-06-29 (one day before the window) and 2026-07-01 (after the as-of date): outside, counted, not listed.
+    expect(listed(list)).toEqual(['in']);
+    expect(valuate(subject(), list).excluded).toEqual(excludedBy({ date: 2 }));
   });
 
   it('keeps living areas within ±30 % (70 and 130 m² in, 69.9 and 130.5 m² out) and caps the area factor at ±5 %', () => {
@@ -144,8 +157,9 @@ describe('valuation method: selection filters', () => {
     // 70 m²: −30 % → −6 %, capped at −5 % → 0.95; 130 m²: +30 % → +6 %, capped → 1.05.
     expect(reasonOf(list, 'a70')?.adjustments[0]).toEqual({ kind: 'area', factor: 0.95, explanation: 'living area 70 m² is 30.00 % smaller than 100 m²: −5.00 % per m², capped' });
     expect(reasonOf(list, 'a130')?.adjustments[0].factor).toBe(1.05);
-    expect(reasonOf(list, 'a69')).toMatchObject({ dropped: 'outside_selection', dropped_reason: 'living area 69.9 m² outside 70 – 130 m² (±30 %)' });
-    expect(reasonOf(list, 'a131')?.dropped).toBe('outside_selection');
+    // 69.9 and 130.5 m²: outside 70 – 130 m², counted, not listed.
+    expect(listed(list).sort()).toEqual(['a130', 'a70']);
+    expect(valuate(subject(), list).excluded).toEqual(excludedBy({ living_area: 2 }));
   });
 
   it('keeps years built within ±25 years (1975 and 2025 in, 1974 and 2026 out) and caps the age factor at ±10 %', () => {
@@ -159,15 +173,17 @@ describe('valuation method: selection filters', () => {
     // 1975: 25 years older → +12.5 %, capped at +10 % → 1.10; 2025: 25 years newer → −12.5 % → 0.90.
     expect(reasonOf(list, 'y1975')?.adjustments[1]).toEqual({ kind: 'age', factor: 1.1, explanation: 'built 1975, 25 years older than 2000: +10.00 % per m², capped' });
     expect(reasonOf(list, 'y2025')?.adjustments[1].factor).toBe(0.9);
-    expect(reasonOf(list, 'y1974')).toMatchObject({ dropped: 'outside_selection', dropped_reason: 'built 1974, outside 1975 – 2025 (±25 years)' });
-    expect(reasonOf(list, 'y2026')?.dropped).toBe('outside_selection');
-    expect(reasonOf(list, 'ynull')).toMatchObject({ dropped: 'outside_selection', dropped_reason: 'year built unknown' });
+    // 1974 and 2026: outside 1975 – 2025; no year built: unknown. Counted, not listed.
+    expect(listed(list).sort()).toEqual(['y1975', 'y2025']);
+    expect(valuate(subject(), list).excluded).toEqual(excludedBy({ year_built: 2, year_built_unknown: 1 }));
   });
 
   it('without a year built for the subject, applies neither the age filter nor an age factor', () => {
     const v = valuate(subject({ year_built: null }), plain([4000, 4000, 4000, 4000, 4000], { year_built: 1900 }));
     expect(v.estimate_eur).toBe(400_000);
     expect(v.comparables.every((c) => c.adjustments.length === 1 && c.adjustments[0].kind === 'area')).toBe(true);
+    expect(v.comparables).toHaveLength(5);
+    expect(v.excluded).toEqual(none);
   });
 
   it('separates rent from sale and one type from another', () => {
@@ -181,6 +197,8 @@ describe('valuation method: selection filters', () => {
     expect(rent.range_eur).toEqual({ low: 1180, high: 1220 });
     expect(rent.price_per_sqm_eur).toBe(12);
     expect(rent.comparables.map((c) => c.id).sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    // Another marketing or type is not a candidate at all: neither listed nor counted.
+    expect(rent.excluded).toEqual(none);
     const sale = valuate(subject(), [...sales, ...rents, ...houses]);
     expect(sale.estimate_eur).toBe(400_000);
     expect(sale.comparables).toHaveLength(5);
@@ -193,7 +211,10 @@ describe('valuation method: widening the postal code', () => {
     const v = valuate(subject(), list);
     expect(v.selection).toEqual({ postal_code_prefix: '101', widened: true, reason: '2 usable in postal code 10115 (fewer than 5): widened to postal codes starting with 101; 5 usable in postal codes starting with 101' });
     expect(v.estimate_eur).toBe(400_000);
-    expect(v.comparables.find((c) => c.id === 'far')).toMatchObject({ dropped: 'outside_selection', dropped_reason: 'postal code 10405 does not start with 101' });
+    // 10405 does not start with 101: counted, not listed; the five of 101xx are.
+    expect(v.comparables.map((c) => c.id)).not.toContain('far');
+    expect(v.comparables).toHaveLength(5);
+    expect(v.excluded).toEqual(excludedBy({ postal_code: 1 }));
   });
 
   it('widens to the first 2 digits when 3 are not enough either, never further', () => {
@@ -202,7 +223,8 @@ describe('valuation method: widening the postal code', () => {
     expect(v.selection.postal_code_prefix).toBe('10');
     expect(v.selection.reason).toBe('2 usable in postal code 10115 (fewer than 5); 3 usable in postal codes starting with 101 (fewer than 5): widened to postal codes starting with 10; 5 usable in postal codes starting with 10');
     expect(v.estimate_eur).toBe(400_000);
-    expect(v.comparables.find((c) => c.id === 'hamburg')?.dropped).toBe('outside_selection');
+    expect(v.comparables.map((c) => c.id)).not.toContain('hamburg');
+    expect(v.excluded).toEqual(excludedBy({ postal_code: 1 }));
   });
 
   it('answers null with the reason when even 2 digits give fewer than 5 usable comparables — never a guess', () => {
@@ -210,13 +232,27 @@ describe('valuation method: widening the postal code', () => {
     expect(v).toMatchObject({ estimate_eur: null, range_eur: null, price_per_sqm_eur: null, confidence: null, statistics: null, method_version: 'comparison/1' });
     expect(v.reason).toBe('only 4 usable comparables in postal codes starting with 10, at least 5 are needed: no estimate');
     expect(v.selection).toMatchObject({ postal_code_prefix: '10', widened: true });
-    expect(v.comparables).toHaveLength(5);
+    // The four of 10xxx are listed (the selection, without an estimate); 20095 is counted.
+    expect(v.comparables).toHaveLength(4);
+    expect(v.excluded).toEqual(excludedBy({ postal_code: 1 }));
+  });
+
+  it('decides the levels up to a prefix from the comparables under it alone (what the service reads level by level)', () => {
+    // All candidates vs. only those under 101: the same valuation when the selection stops at 101,
+    // except that the 10405 one is not counted when it is not given.
+    const list = [...plain([4000, 4000], { postal_code: '10115' }), ...plain([4100, 4200, 3900], { postal_code: '10117' }), comp(400_000, { id: 'far', postal_code: '10405' })];
+    const all = valuate(subject(), list);
+    const under101 = valuate(subject(), list.filter((c) => c.postal_code.startsWith('101')));
+    expect(all.selection.postal_code_prefix).toBe('101');
+    expect({ ...under101, excluded: all.excluded }).toEqual(all);
+    expect(under101.excluded).toEqual(none);
   });
 
   it('answers null when the property has no living area', () => {
     const v = valuate(subject({ living_area_sqm: null }), plain([4000, 4000, 4000, 4000, 4000]));
     expect(v.estimate_eur).toBeNull();
     expect(v.reason).toMatch(/no living area/);
+    expect(v).toMatchObject({ comparables: [], excluded: none });
   });
 });
 

@@ -69,6 +69,9 @@ describe('GET /v1/properties/{id}/valuation', () => {
     // Too old (outside the 36 months) and not alike (a house) are not candidates at all.
     await imported(ctx.tenant.accountId, { price_eur: 100_000, date: '2023-06-29' });
     await imported(ctx.tenant.accountId, { price_eur: 100_000, type: 'house' });
+    // Alike and recent but 200 m² (outside 70 – 130 m²) or built 1960 (outside 1975 – 2025): outside the selection, counted, not listed.
+    await imported(ctx.tenant.accountId, { price_eur: 800_000, living_area_sqm: 200 });
+    await sold(400_000, '2026-02-15', { year_built: 1960 });
 
     const res = await ctx.send('GET', `/v1/properties/${subject}/valuation`);
     expect(res.statusCode, res.body).toBe(200);
@@ -89,6 +92,7 @@ describe('GET /v1/properties/{id}/valuation', () => {
     const ids = body.comparables.map((c: { id: string }) => c.id);
     expect(ids.sort()).toEqual([...own, ...market].sort());
     for (const id of theirs) expect(ids).not.toContain(id);
+    expect(body.excluded).toEqual({ count: 2, by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 1, year_built_unknown: 0, year_built: 1 } });
     const larger = body.comparables.find((c: { id: string }) => c.id === own[2]);
     expect(larger).toMatchObject({ source: 'own', raw_price_eur: 462_000, raw_price_per_sqm: 4200, adjusted_price_per_sqm: 4284, dropped: null });
     expect(larger.adjustments).toEqual([
@@ -96,13 +100,13 @@ describe('GET /v1/properties/{id}/valuation', () => {
       { kind: 'age', factor: 1, explanation: expect.any(String) },
     ]);
 
-    // The same inputs through the pure method give the same answer.
+    // The same inputs through the pure method give the same answer (but for the two excluded ones, not listed).
     const inputs: ComparableInput[] = body.comparables.map((c: ComparableInput & { raw_price_eur: number }) => ({
       id: c.id, type: 'apartment', marketing: 'sale', postal_code: c.postal_code, living_area_sqm: c.living_area_sqm, year_built: c.year_built,
       price_eur: c.raw_price_eur, date: c.date, source: c.source,
     }));
     const { property_id: _id, subject: valued, ...result } = body;
-    expect(result).toEqual(valuate(valued, inputs));
+    expect(result).toEqual({ ...valuate(valued, inputs), excluded: body.excluded });
   });
 
   it('gives no estimate, with the reason, from fewer than 5 usable comparables (after widening)', async () => {
@@ -114,6 +118,7 @@ describe('GET /v1/properties/{id}/valuation', () => {
     expect(body).toMatchObject({ estimate_eur: null, range_eur: null, confidence: null, statistics: null, selection: { postal_code_prefix: '80', widened: true } });
     expect(body.reason).toBe('only 3 usable comparables in postal codes starting with 80, at least 5 are needed: no estimate');
     expect(body.comparables).toHaveLength(3);
+    expect(body.excluded.count).toBe(0);
   });
 
   it('values a property with only a cold rent as a letting, from rented properties and imported rents', async () => {

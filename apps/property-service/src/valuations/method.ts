@@ -101,8 +101,22 @@ export interface ValuedComparable {
   raw_price_per_sqm: number;
   adjustments: Adjustment[];
   adjusted_price_per_sqm: number | null;
-  dropped: null | 'outlier' | 'outside_selection';
+  /** Every comparable listed is inside the selection; `outlier`: beyond the IQR fences, not used. */
+  dropped: null | 'outlier';
   dropped_reason: string | null;
+}
+
+/**
+ * Why a candidate of the subject's type and marketing is outside the selection: the first criterion
+ * it fails, checked in this order.
+ */
+export const EXCLUSION_REASONS = ['postal_code', 'date', 'no_area_or_price', 'living_area', 'year_built_unknown', 'year_built'] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
+
+/** The candidates given that are outside the selection (at the postal-code level used): counted, not listed. */
+export interface Excluded {
+  count: number;
+  by_reason: Record<ExclusionReason, number>;
 }
 
 export interface Selection {
@@ -129,7 +143,9 @@ export interface Valuation {
   reason: string | null;
   selection: Selection;
   statistics: Statistics | null;
+  /** The comparables inside the selection (usable or outliers). */
   comparables: ValuedComparable[];
+  excluded: Excluded;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -195,63 +211,71 @@ interface Candidate {
   input: ComparableInput;
   raw: number;
   adjustments: Adjustment[];
-  adjusted: number | null;
+  adjusted: number;
   dropped: ValuedComparable['dropped'];
   reason: string | null;
 }
 
-/** Why a comparable of the same type and marketing is outside the selection, or null when inside. */
-function outsideReason(c: ComparableInput, subject: ValuationSubject, area: number, prefix: string, from: string): string | null {
-  if (!c.postal_code.startsWith(prefix)) return `postal code ${c.postal_code} does not start with ${prefix}`;
-  if (c.date < from || c.date > subject.as_of) return `dated ${c.date}, outside ${from} – ${subject.as_of} (${LOOKBACK_MONTHS} months)`;
-  if (!(c.living_area_sqm > 0) || !(c.price_eur > 0)) return 'no living area or no price';
-  if (normalise(Math.abs(c.living_area_sqm - area)) > normalise(MAX_AREA_DIFFERENCE * area)) {
-    return `living area ${c.living_area_sqm} m² outside ${roundHalfUp(area * (1 - MAX_AREA_DIFFERENCE), 2)} – ${roundHalfUp(area * (1 + MAX_AREA_DIFFERENCE), 2)} m² (±${MAX_AREA_DIFFERENCE * 100} %)`;
-  }
+/** One selection level: the candidates inside it, and how many are outside and why. */
+interface Level {
+  candidates: Candidate[];
+  excluded: Excluded;
+}
+
+/** Which criterion a comparable of the same type and marketing fails first, or null when inside the selection. */
+function outsideReason(c: ComparableInput, subject: ValuationSubject, area: number, prefix: string, from: string): ExclusionReason | null {
+  if (!c.postal_code.startsWith(prefix)) return 'postal_code';
+  if (c.date < from || c.date > subject.as_of) return 'date';
+  if (!(c.living_area_sqm > 0) || !(c.price_eur > 0)) return 'no_area_or_price';
+  if (normalise(Math.abs(c.living_area_sqm - area)) > normalise(MAX_AREA_DIFFERENCE * area)) return 'living_area';
   if (subject.year_built !== null) {
-    if (c.year_built === null) return 'year built unknown';
-    if (Math.abs(c.year_built - subject.year_built) > MAX_YEAR_DIFFERENCE) {
-      return `built ${c.year_built}, outside ${subject.year_built - MAX_YEAR_DIFFERENCE} – ${subject.year_built + MAX_YEAR_DIFFERENCE} (±${MAX_YEAR_DIFFERENCE} years)`;
-    }
+    if (c.year_built === null) return 'year_built_unknown';
+    if (Math.abs(c.year_built - subject.year_built) > MAX_YEAR_DIFFERENCE) return 'year_built';
   }
   return null;
 }
 
+const noneExcluded = (): Excluded => ({ count: 0, by_reason: Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as Record<ExclusionReason, number> });
+
 /**
- * One selection level: filter, adjust, then drop the outliers beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR
- * of the adjusted prices per m² (one pass, fences included). "Usable" — what decides the widening
- * and the estimate — means inside the selection and not an outlier.
+ * One selection level: filter (counting what is outside and why), adjust, then drop the outliers
+ * beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m² (one pass, fences included).
+ * "Usable" — what decides the widening and the estimate — means inside the selection and not an outlier.
  */
-function selectAt(comparables: readonly ComparableInput[], subject: ValuationSubject, area: number, prefix: string): Candidate[] {
+function selectAt(comparables: readonly ComparableInput[], subject: ValuationSubject, area: number, prefix: string): Level {
   const from = lookbackStart(subject.as_of);
-  const candidates: Candidate[] = comparables.map((input) => {
-    const raw = input.living_area_sqm > 0 ? input.price_eur / input.living_area_sqm : 0;
-    const reason = outsideReason(input, subject, area, prefix, from);
-    if (reason !== null) return { input, raw, adjustments: [], adjusted: null, dropped: 'outside_selection', reason };
+  const excluded = noneExcluded();
+  const candidates: Candidate[] = [];
+  for (const input of comparables) {
+    const outside = outsideReason(input, subject, area, prefix, from);
+    if (outside !== null) {
+      excluded.count++;
+      excluded.by_reason[outside]++;
+      continue;
+    }
+    const raw = input.price_eur / input.living_area_sqm;
     const adjustments = [areaAdjustment(input.living_area_sqm, area)];
     if (subject.year_built !== null && input.year_built !== null) adjustments.push(ageAdjustment(input.year_built, subject.year_built));
     const adjusted = adjustments.reduce((value, a) => value * a.factor, raw);
-    return { input, raw, adjustments, adjusted, dropped: null, reason: null };
-  });
-  const values = candidates.flatMap((c) => (c.adjusted === null ? [] : [c.adjusted])).sort((a, b) => a - b);
-  if (values.length === 0) return candidates;
+    candidates.push({ input, raw, adjustments, adjusted, dropped: null, reason: null });
+  }
+  const values = candidates.map((c) => c.adjusted).sort((a, b) => a - b);
+  if (values.length === 0) return { candidates, excluded };
   const q1 = quantile(values, 0.25);
   const q3 = quantile(values, 0.75);
   const low = normalise(q1 - OUTLIER_IQR_MULTIPLIER * (q3 - q1));
   const high = normalise(q3 + OUTLIER_IQR_MULTIPLIER * (q3 - q1));
   for (const c of candidates) {
-    if (c.adjusted === null) continue;
     const value = normalise(c.adjusted);
     if (value < low || value > high) {
       c.dropped = 'outlier';
       c.reason = `adjusted ${roundHalfUp(value, 2)} €/m² outside ${roundHalfUp(low, 2)} – ${roundHalfUp(high, 2)} €/m² (Q1 − 1.5 × IQR, Q3 + 1.5 × IQR)`;
     }
   }
-  return candidates;
+  return { candidates, excluded };
 }
 
-const usable = (candidates: readonly Candidate[]): number[] =>
-  candidates.flatMap((c) => (c.dropped === null && c.adjusted !== null ? [c.adjusted] : [])).sort((a, b) => a - b);
+const usable = ({ candidates }: Level): number[] => candidates.flatMap((c) => (c.dropped === null ? [c.adjusted] : [])).sort((a, b) => a - b);
 
 const where = (prefix: string): string => (prefix.length >= 5 ? `postal code ${prefix}` : `postal codes starting with ${prefix}`);
 
@@ -272,7 +296,7 @@ const toOutput = (c: Candidate): ValuedComparable => ({
   raw_price_eur: c.input.price_eur,
   raw_price_per_sqm: roundHalfUp(c.raw, 2),
   adjustments: c.adjustments,
-  adjusted_price_per_sqm: c.adjusted === null ? null : roundHalfUp(c.adjusted, 2),
+  adjusted_price_per_sqm: roundHalfUp(c.adjusted, 2),
   dropped: c.dropped,
   dropped_reason: c.reason,
 });
@@ -281,10 +305,19 @@ const toOutput = (c: Candidate): ValuedComparable => ({
 const byDateDescThenId = (a: Candidate, b: Candidate): number =>
   a.input.date !== b.input.date ? (a.input.date < b.input.date ? 1 : -1) : a.input.id < b.input.id ? -1 : a.input.id > b.input.id ? 1 : 0;
 
+/** The postal-code prefixes tried, narrowest first (duplicates removed for short codes). */
+export const postalCodePrefixes = (postalCode: string): string[] => [...new Set(POSTAL_CODE_PREFIX_LENGTHS.map((n) => postalCode.slice(0, n)))];
+
 /**
  * Values the subject from the comparables. Only comparables of the subject's type and marketing
- * are considered (and listed); each of them is listed with its raw price, its adjustments and,
- * when it does not count, why. Pure: the as-of date is part of the subject.
+ * are considered; those inside the selection at the postal-code level used are listed with their
+ * raw price, their adjustments and, when dropped as an outlier, why; the others are counted in
+ * `excluded` by the first criterion they fail. Pure: the as-of date is part of the subject.
+ *
+ * The levels narrower than or equal to a prefix are decided by the comparables under that prefix
+ * alone, so a caller may pass only those (see `postalCodePrefixes`): when the selection then
+ * stops at that prefix or a narrower one, the valuation is the one all candidates would give,
+ * except that `excluded` counts only what was passed.
  */
 export function valuate(subject: ValuationSubject, comparables: readonly ComparableInput[]): Valuation {
   if (!DATE.test(subject.as_of)) throw new TypeError(`as_of must be a date (YYYY-MM-DD), got ${JSON.stringify(subject.as_of)}`);
@@ -292,22 +325,22 @@ export function valuate(subject: ValuationSubject, comparables: readonly Compara
   const area = subject.living_area_sqm;
   if (area === null || !(area > 0)) {
     const reason = 'the property has no living area, so no price per m² can be applied';
-    return { ...base, estimate_eur: null, reason, selection: { postal_code_prefix: subject.postal_code, widened: false, reason }, comparables: [] };
+    return { ...base, estimate_eur: null, reason, selection: { postal_code_prefix: subject.postal_code, widened: false, reason }, comparables: [], excluded: noneExcluded() };
   }
   const alike = comparables.filter((c) => c.type === subject.type && c.marketing === subject.marketing);
-  const prefixes = [...new Set(POSTAL_CODE_PREFIX_LENGTHS.map((n) => subject.postal_code.slice(0, n)))];
+  const prefixes = postalCodePrefixes(subject.postal_code);
 
   const notes: string[] = [];
   let prefix = prefixes[0];
-  let candidates = selectAt(alike, subject, area, prefix);
+  let level = selectAt(alike, subject, area, prefix);
   for (const wider of prefixes.slice(1)) {
-    const count = usable(candidates).length;
+    const count = usable(level).length;
     if (count >= MIN_COMPARABLES) break;
     notes.push(`${count} usable in ${where(prefix)} (fewer than ${MIN_COMPARABLES})`);
     prefix = wider;
-    candidates = selectAt(alike, subject, area, prefix);
+    level = selectAt(alike, subject, area, prefix);
   }
-  const values = usable(candidates);
+  const values = usable(level);
   const widened = prefix !== prefixes[0];
   const found = `${values.length} usable in ${where(prefix)}`;
   const selection: Selection = {
@@ -315,11 +348,12 @@ export function valuate(subject: ValuationSubject, comparables: readonly Compara
     widened,
     reason: widened ? `${notes.join('; ')}: widened to ${where(prefix)}; ${found}` : found,
   };
-  const listed = [...candidates].sort(byDateDescThenId).map(toOutput);
+  const listed = [...level.candidates].sort(byDateDescThenId).map(toOutput);
+  const { excluded } = level;
 
   if (values.length < MIN_COMPARABLES) {
     const reason = `only ${values.length} usable comparables in ${where(prefix)}, at least ${MIN_COMPARABLES} are needed: no estimate`;
-    return { ...base, estimate_eur: null, reason, selection, comparables: listed };
+    return { ...base, estimate_eur: null, reason, selection, comparables: listed, excluded };
   }
   const q1 = quantile(values, 0.25);
   const median = quantile(values, 0.5);
@@ -335,5 +369,6 @@ export function valuate(subject: ValuationSubject, comparables: readonly Compara
     selection,
     statistics: { usable_count: values.length, q1_per_sqm: roundHalfUp(q1, 2), median_per_sqm: roundHalfUp(median, 2), q3_per_sqm: roundHalfUp(q3, 2), spread },
     comparables: listed,
+    excluded,
   };
 }

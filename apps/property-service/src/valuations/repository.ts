@@ -1,5 +1,5 @@
 import type { Db, PropertyType } from '@platform/db';
-import { POSTAL_CODE_PREFIX_LENGTHS, lookbackStart, type ComparableInput, type Marketing } from './method.js';
+import { lookbackStart, type ComparableInput, type Marketing } from './method.js';
 
 export interface CandidateFilter {
   accountId: string;
@@ -7,63 +7,57 @@ export interface CandidateFilter {
   excludeId: string;
   type: PropertyType;
   marketing: Marketing;
-  postalCode: string;
+  /** Only candidates whose postal code starts with this (one selection level of the method). */
+  postalCodePrefix: string;
   asOf: string;
 }
 
-const day = (value: string) => new Date(`${value}T00:00:00Z`);
-const fromDay = (value: Date) => value.toISOString().slice(0, 10);
+/** The columns the method needs, as the query returns them (dates already as YYYY-MM-DD). */
+interface CandidateRow {
+  id: string;
+  postal_code: string;
+  living_area_sqm: number;
+  year_built: number | null;
+  price_eur: number;
+  date: string;
+  source: 'own' | 'imported';
+}
+
+/** `LIKE` pattern for "starts with": the prefix with `\`, `%` and `_` escaped. */
+const startsWith = (prefix: string): string => `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * The candidates of one account, pre-filtered in SQL by what no selection level can widen beyond:
- * type, marketing, the widest postal-code prefix (2 digits) and the look-back window. Own sales
- * and lettings are the account's properties in status `sold` (sale) or `rented` (rent) with a
- * recorded transaction price; imported ones its `market_transactions`. Only this account's rows.
+ * The candidates of one account under one postal-code prefix, pre-filtered in SQL by type,
+ * marketing and the look-back window (nothing else: the method applies the area and year criteria
+ * and counts what they exclude). Own sales and lettings are the account's properties in status
+ * `sold` (sale) or `rented` (rent) with a recorded transaction price; imported ones its
+ * `market_transactions`. Only this account's rows; only the columns the method reads, in one
+ * round trip (`$queryRaw`: no model mapping of whole rows).
  */
 export async function findCandidates(db: Db, filter: CandidateFilter): Promise<ComparableInput[]> {
-  const prefix = filter.postalCode.slice(0, Math.min(...POSTAL_CODE_PREFIX_LENGTHS));
-  const window = { gte: day(lookbackStart(filter.asOf)), lte: day(filter.asOf) };
-  const [own, imported] = await Promise.all([
-    db.property.findMany({
-      where: {
-        account_id: filter.accountId,
-        id: { not: filter.excludeId },
-        type: filter.type,
-        status: filter.marketing === 'sale' ? 'sold' : 'rented',
-        address_postal_code: { startsWith: prefix },
-        transaction_price_eur: { not: null },
-        transaction_date: window,
-        living_area_sqm: { not: null },
-      },
-      select: { id: true, type: true, address_postal_code: true, living_area_sqm: true, year_built: true, transaction_price_eur: true, transaction_date: true },
-    }),
-    db.marketTransaction.findMany({
-      where: { account_id: filter.accountId, type: filter.type, marketing: filter.marketing, postal_code: { startsWith: prefix }, date: window },
-      select: { id: true, type: true, postal_code: true, living_area_sqm: true, year_built: true, price_eur: true, date: true },
-    }),
-  ]);
-  return [
-    ...own.map((p) => ({
-      id: p.id,
-      type: p.type,
-      marketing: filter.marketing,
-      postal_code: p.address_postal_code,
-      living_area_sqm: p.living_area_sqm!,
-      year_built: p.year_built,
-      price_eur: p.transaction_price_eur!,
-      date: fromDay(p.transaction_date!),
-      source: 'own' as const,
-    })),
-    ...imported.map((t) => ({
-      id: t.id,
-      type: t.type,
-      marketing: filter.marketing,
-      postal_code: t.postal_code,
-      living_area_sqm: t.living_area_sqm,
-      year_built: t.year_built,
-      price_eur: t.price_eur,
-      date: fromDay(t.date),
-      source: 'imported' as const,
-    })),
-  ];
+  const pattern = startsWith(filter.postalCodePrefix);
+  const from = lookbackStart(filter.asOf);
+  const status = filter.marketing === 'sale' ? 'sold' : 'rented';
+  const rows = await db.$queryRaw<CandidateRow[]>`
+    SELECT id, postal_code, living_area_sqm, year_built, price_eur, to_char(date, 'YYYY-MM-DD') AS date, 'imported' AS source
+      FROM market_transactions
+     WHERE account_id = ${filter.accountId} AND type = ${filter.type}::"PropertyType" AND marketing = ${filter.marketing}::"TransactionMarketing"
+       AND postal_code LIKE ${pattern} AND date >= ${from}::date AND date <= ${filter.asOf}::date
+    UNION ALL
+    SELECT id, address_postal_code, living_area_sqm, year_built, transaction_price_eur, to_char(transaction_date, 'YYYY-MM-DD'), 'own'
+      FROM properties
+     WHERE account_id = ${filter.accountId} AND id <> ${filter.excludeId} AND type = ${filter.type}::"PropertyType" AND status = ${status}::"PropertyStatus"
+       AND address_postal_code LIKE ${pattern} AND transaction_price_eur IS NOT NULL AND living_area_sqm IS NOT NULL
+       AND transaction_date >= ${from}::date AND transaction_date <= ${filter.asOf}::date`;
+  return rows.map((r) => ({
+    id: r.id,
+    type: filter.type,
+    marketing: filter.marketing,
+    postal_code: r.postal_code,
+    living_area_sqm: r.living_area_sqm,
+    year_built: r.year_built,
+    price_eur: r.price_eur,
+    date: r.date,
+    source: r.source,
+  }));
 }

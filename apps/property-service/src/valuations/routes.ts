@@ -25,6 +25,7 @@ export const valuationRoutes: FastifyPluginAsync<{ valuations: ValuationService 
           '(widened to its first 3, then 2 digits when fewer than 5 are usable, saying so), living area within ±30 %, year built within ±25 years, ' +
           'the last 36 months; price per m² adjusted for area (±2 % per 10 %, capped at ±5 %) and age (∓5 % per 10 years, capped at ±10 %), ' +
           'outliers beyond 1.5 × IQR dropped; estimate = median × living area, range = interquartile. ' +
+          'Lists the comparables inside the selection (usable, or dropped as outliers) and counts the candidates outside it in `excluded`, by reason. ' +
           `Fewer than 5 usable comparables: \`estimate_eur: null\` and the reason. ${SOURCES}`,
         params: ValuationParamsSchema,
         querystring: ValuationQuerySchema,
@@ -41,7 +42,7 @@ export const valuationRoutes: FastifyPluginAsync<{ valuations: ValuationService 
       schema: {
         tags,
         operationId: 'listPropertyComparables',
-        description: `The comparables of the property's valuation (the same selection), newest first, then by id; each with its adjustments and whether it was dropped. ${SOURCES}`,
+        description: `The comparables of the property's valuation (the same selection: those meeting every criterion, usable or dropped as outliers), newest first, then by id; each with its raw price, its adjustments and whether it was dropped. ${SOURCES}`,
         params: ValuationParamsSchema,
         querystring: ComparablesQuerySchema,
         response: { 200: PageSchema(ValuedComparableSchema), ...errorResponses([...AUTH_ERRORS, 404, 422]) },

@@ -38,11 +38,35 @@ export const ValuedComparableSchema = Type.Object(
     raw_price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
     raw_price_per_sqm: Type.Number({ description: 'Rounded half up to cents for display; the statistics use the unrounded value.' }),
     adjustments: Type.Array(AdjustmentSchema),
-    adjusted_price_per_sqm: Nullable(Type.Number()),
-    dropped: Nullable(StringEnum(['outlier', 'outside_selection'])),
-    dropped_reason: Nullable(Type.String()),
+    adjusted_price_per_sqm: Nullable(Type.Number({ description: 'The raw price per m² times the adjustment factors, rounded half up to cents.' })),
+    dropped: Nullable(StringEnum(['outlier'], { description: '`outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.' })),
+    dropped_reason: Nullable(Type.String({ description: 'Why it was dropped, with the fences.' })),
   },
-  { description: 'A candidate comparable: its raw price, each adjustment and, when it does not count, why.' },
+  { description: 'A comparable inside the selection: its raw price, each adjustment and whether it was dropped as an outlier (and why).' },
+);
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const ExcludedSchema = Type.Object(
+  {
+    count: count('How many candidates are outside the selection (the sum of `by_reason`).'),
+    by_reason: Type.Object(
+      {
+        postal_code: count('Postal code not starting with `selection.postal_code_prefix`.'),
+        date: count('Dated outside the last 36 months up to `subject.as_of`.'),
+        no_area_or_price: count('No living area or no price.'),
+        living_area: count('Living area outside ±30 % of the subject\'s.'),
+        year_built_unknown: count('No year built (only when the subject has one).'),
+        year_built: count('Year built outside ±25 years of the subject\'s.'),
+      },
+      { description: 'Each counted under the first criterion it fails, in this order.' },
+    ),
+  },
+  {
+    description:
+      'The candidates of the same type and marketing that were considered but are outside the selection at the postal-code level used: counted, not listed. ' +
+      'Candidates are read only under the prefix used and within the 36 months, so through the API `postal_code` and `date` are 0.',
+  },
 );
 
 export const ValuationSchema = Type.Object(
@@ -75,7 +99,10 @@ export const ValuationSchema = Type.Object(
         spread: Type.Number({ description: '(Q3 − Q1) / median, rounded half up to 4 decimals.' }),
       }),
     ),
-    comparables: Type.Array(ValuedComparableSchema, { description: 'Every candidate of the same type and marketing, newest first, then by id.' }),
+    comparables: Type.Array(ValuedComparableSchema, {
+      description: 'The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these.',
+    }),
+    excluded: ExcludedSchema,
   },
   { description: 'A valuation by the comparison approach; every figure can be recomputed from the comparables listed.' },
 );

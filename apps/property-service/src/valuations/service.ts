@@ -2,7 +2,7 @@ import { listBody } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
-import { valuate, type Marketing, type ValuationSubject, type ValuedComparable } from './method.js';
+import { postalCodePrefixes, valuate, type Marketing, type Valuation, type ValuationSubject, type ValuedComparable } from './method.js';
 import { findCandidates } from './repository.js';
 import type { ComparablesQuery, ValuationQuery, ValuationView } from './schemas.js';
 
@@ -30,22 +30,32 @@ export function createValuationService({ db, cursors, now }: ValuationServiceDep
       year_built: property.year_built,
       as_of: now().toISOString().slice(0, 10),
     };
-    const candidates = await findCandidates(db, {
-      accountId,
-      excludeId: property.id,
-      type: subject.type,
-      marketing: subject.marketing,
-      postalCode: subject.postal_code,
-      asOf: subject.as_of,
-    });
-    return { property_id: property.id, subject, ...valuate(subject, candidates) };
+    // Level by level: the candidates under the subject's full postal code first, a wider prefix
+    // only when the method widens beyond the one read (fewer than 5 usable there). The method
+    // decides the levels up to the prefix read from those rows alone, so the result is the one
+    // all candidates would give.
+    const prefixes = postalCodePrefixes(subject.postal_code);
+    let result: Valuation | undefined;
+    for (const [i, prefix] of prefixes.entries()) {
+      const candidates = await findCandidates(db, {
+        accountId,
+        excludeId: property.id,
+        type: subject.type,
+        marketing: subject.marketing,
+        postalCodePrefix: prefix,
+        asOf: subject.as_of,
+      });
+      result = valuate(subject, candidates);
+      if (result.selection.postal_code_prefix.length >= prefix.length || i === prefixes.length - 1) break;
+    }
+    return { property_id: property.id, subject, ...result! };
   }
 
   return {
     valuation,
 
     /**
-     * The valuation's comparables, a page at a time, in the method's order (newest first, then by
+     * The valuation's comparables (those inside the selection), a page at a time, in the method's order (newest first, then by
      * id); the cursor is the (date, id) of the last one, signed for this property and marketing.
      */
     async comparables(accountId: string, propertyId: string, { limit, cursor, marketing }: ComparablesQuery) {
