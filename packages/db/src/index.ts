@@ -1,5 +1,5 @@
 export * from './client.js';
-export { newId } from './ids.js';
+export { newId, newIds } from './ids.js';
 export {
   startEmbeddedPostgres,
   embeddedUrl,

@@ -1,4 +1,4 @@
-import { inTransaction, newId } from '@platform/db';
+import { inTransaction, newIds } from '@platform/db';
 import { ApiError, notFound, validationError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { AgentPlatformEvents } from '../events.js';
@@ -25,13 +25,14 @@ export function createUsageService({ db, now }: UsageServiceDeps) {
         if (agent.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent accepts no usage.' });
         const details: ErrorDetail[] = [];
         const latest = at.getTime() + USAGE_CLOCK_SKEW_MS;
+        const ids = newIds('use', records.length, at.getTime());
         const rows: UsageRow[] = records.map((record, i) => {
           const quantity = fixedQuantity(record.quantity);
           if (quantity === null) details.push({ field: `records.${i}.quantity`, reason: 'invalid_format' });
           if (record.unit !== agent.chargeback_unit) details.push({ field: `records.${i}.unit`, reason: 'not_allowed' });
           const occurred = Date.parse(record.occurred_at);
           if (!(occurred <= latest)) details.push({ field: `records.${i}.occurred_at`, reason: 'out_of_range' });
-          return { id: newId('use', at.getTime()), client_id: record.client_id, team: record.team, quantity: quantity ?? '0', occurred_at: record.occurred_at };
+          return { id: ids[i], client_id: record.client_id, team: record.team, quantity: quantity ?? '0', occurred_at: record.occurred_at };
         });
         if (details.length > 0) {
           throw validationError(details, `Invalid usage records: quantities need at most six decimals, the unit must be the agent’s chargeback unit (${agent.chargeback_unit}), occurred_at at most 5 minutes in the future.`);
