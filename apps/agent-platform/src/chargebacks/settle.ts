@@ -91,7 +91,7 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
       }
       const later = await laterRun(tx, accountId, period);
       if (later) throw new SettlementRefused(`The period ${period} cannot be settled: the later period ${later} is settled already (its run took the earlier unsettled usage).`);
-      const lines = await claimAndAggregate(tx, accountId, period, bounds.end, timeZone);
+      const lines = await claimAndAggregate(tx, accountId, period, bounds, timeZone);
       const teams = byTeam(lines, period, now.getTime());
       await tx.chargebackSettlement.createMany({
         data: teams.map((t) => ({ id: t.id, account_id: accountId, period, team: t.team, net_cents: t.net, created_at: now })),
