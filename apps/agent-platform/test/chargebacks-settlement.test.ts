@@ -1,3 +1,4 @@
+import { setBillingProfile } from '@platform/billing';
 import { createTenant, whileHeld, type Tenant } from '@platform/testkit';
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,5 +217,20 @@ describe('settleChargebacks', () => {
       ['per_hour', 50, 0],
       ['per_hour', 900, 900],
     ]);
+  });
+  it('copies the issuer from the billing profile, or the account’s name with an empty address when it has none', async () => {
+    const withProfile = await account();
+    const without = await account();
+    const profile = { name: 'Muster GmbH', street: 'Musterstraße 1', postal_code: '10115', city: 'Berlin', country: 'DE', vat_id: 'DE123456789', tax_number: null, email: null, phone: null, contact: null };
+    await setBillingProfile(ctx.db.prisma, withProfile.accountId, { ...profile, iban: 'DE89370400440532013000' }, new Date('2026-10-01T00:00:00Z'));
+    for (const tenant of [withProfile, without]) {
+      at('2026-10-20T08:00:00Z');
+      const id = await agent(tenant);
+      await use(tenant, id, 'Ops', 1, '2026-10-10T10:00:00Z');
+      await settle(tenant, '2026-10', '2026-11-02T00:00:00Z');
+    }
+    const issuer = async (tenant: Tenant) => (await ctx.db.prisma.internalInvoice.findFirstOrThrow({ where: { account_id: tenant.accountId } })).issuer;
+    expect(await issuer(withProfile)).toEqual(profile);
+    expect(await issuer(without)).toEqual({ name: `Account ${without.accountId}`, street: '', postal_code: '', city: '', country: 'DE' });
   });
 });

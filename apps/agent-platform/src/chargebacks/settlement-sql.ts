@@ -54,8 +54,10 @@ export interface AggregatedLine {
  * unit changed and the record was received after the change) is claimed on a line of amount 0.
  */
 export async function claimAndAggregate(tx: Db, accountId: string, period: string, bounds: { start: Date; end: Date }, timeZone: string): Promise<AggregatedLine[]> {
-  // The sums of ~10,000 groups fit in memory: hashed, not sorted on disk.
+  // The sums of ~10,000 groups fit in memory: hashed, not sorted on disk. A million records take ~25 s
+  // (bench/RESULTS.md): the claim may run longer than the pool's 60 s statement limit, up to the transaction's.
   await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`);
+  await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = '10min'`);
   return tx.$queryRaw<AggregatedLine[]>`
     WITH rates AS (
       SELECT id, agent_id, amount_cents, unit, valid_from, coalesce(valid_to, 'infinity'::timestamptz) AS valid_to,
