@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
-import type { JobCatalogue } from '@platform/service';
+import { JobRefusal, type JobCatalogue } from '@platform/service';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
@@ -101,12 +101,19 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
   // The flags given become the payload (`--period` → `period`); a job that takes none refuses them.
   const payload = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   if (!Value.Check(job.payload, payload)) {
-    const given = Object.keys(payload).map((key) => `--${key.replace('_id', '')}`);
-    throw new UsageError(given.length ? `Job ${job.name} does not take ${given.join(', ')} in this form.` : `Job ${job.name} needs options; see its description.`);
+    const takes = (job.payload as { properties?: Record<string, { description?: string }> }).properties ?? {};
+    const flag = (key: string) => `--${key.replace(/_id$/, '')}`;
+    const problems = Object.keys(payload).map((key) => (key in takes ? `${flag(key)} is not valid: ${takes[key].description ?? 'see the job'}` : `Job ${job.name} does not take ${flag(key)}.`));
+    throw new UsageError(problems.length ? problems.join(' ') : `Job ${job.name} needs options; see its description.`);
   }
   // A job run by hand that hands work on (the sweepers) needs the worker's queue: run those in the worker.
   const jobsQueue = { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
-  return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), jobs: jobsQueue }, payload)) };
+  try {
+    return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), jobs: jobsQueue }, payload)) };
+  } catch (error) {
+    if (error instanceof JobRefusal) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */

@@ -146,7 +146,21 @@ describe('jobs run anonymise', () => {
     expect(unknown).toContain('generate-invoice, sweep-invoices');
     const flagged = await cli('jobs run anonymise --period 2026-11');
     expect(flagged.exitCode).toBe(2);
-    expect(flagged.output).toBe('Error: Job anonymise does not take --period in this form.');
+    expect(flagged.output).toBe('Error: Job anonymise does not take --period.');
+  });
+
+  it('jobs run chargebacks --period settles a closed month once and refuses an open one with one line', async () => {
+    const accountId = (await cli('account create --name Platform --json')).json().id;
+    const open = await cli(`jobs run chargebacks --period 2999-01 --account ${accountId}`);
+    expect(open.exitCode).toBe(2);
+    expect(open.output).toMatch(/^Error: The period 2999-01 is not closed yet: .*only a closed period is settled\.$/);
+    const bad = await cli(`jobs run chargebacks --period 2026-13 --account ${accountId}`);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.output).toMatch(/^Error: --period is not valid: Settle this month \(`YYYY-MM`/);
+    const settled = await cli(`jobs run chargebacks --period 2026-01 --account ${accountId} --json`);
+    expect(settled.exitCode, settled.output).toBe(0);
+    expect(settled.json().job).toBe('chargebacks');
+    expect(await db.prisma.chargebackRun.findUnique({ where: { account_id_period: { account_id: accountId, period: '2026-01' } } })).toMatchObject({ settlements: 0 });
   });
 
   it('sets the billing profile an account\'s invoices are issued with, and refuses what an invoice cannot carry', async () => {

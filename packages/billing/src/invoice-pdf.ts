@@ -42,7 +42,7 @@ export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
   return renderPdf(
     { title: `${title} ${data.number}`, author: data.issuer.name, language: 'de-DE', createdAt: new Date(`${data.issue_date}T00:00:00Z`) },
     (doc) => {
-      paragraph(doc, [data.issuer.name, data.issuer.street, `${data.issuer.postal_code} ${data.issuer.city}`].join(' · '), { size: 8, color: MUTED });
+      paragraph(doc, [data.issuer.name, data.issuer.street, `${data.issuer.postal_code} ${data.issuer.city}`.trim()].filter(Boolean).join(' · '), { size: 8, color: MUTED });
       doc.moveDown(0.5);
       paragraph(doc, address(data.recipient));
       doc.moveDown(1);

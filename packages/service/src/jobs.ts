@@ -38,3 +38,6 @@ export type JobCatalogue = readonly JobDefinition[];
 export function defineJob<P extends TSchema>(job: JobDefinition<P>): JobDefinition {
   return job as unknown as JobDefinition;
 }
+
+/** A job refusing its input (a period not closed yet, an unknown account): the CLI prints the message as the operator's mistake, without a stack. */
+export class JobRefusal extends Error {}

@@ -1,6 +1,7 @@
 import { findIssuer, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { newId, type Db, type PrismaClient } from '@platform/db';
 import { accountTimeZone } from '@platform/scheduling';
+import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { PERIOD_PATTERN } from './schemas.js';
@@ -11,7 +12,7 @@ const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
 const SETTLEMENT_TIMEOUT_MS = 10 * 60_000;
 
 /** A settlement that cannot be made as asked (the CLI prints the message). */
-export class SettlementRefused extends Error {}
+export class SettlementRefused extends JobRefusal {}
 
 export interface SettleRequest {
   accountId: string;
