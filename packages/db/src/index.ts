@@ -16,5 +16,5 @@ export { ensureOwnedDatabase } from './owner-sql.js';
 export { scramSha256Verifier } from './scram.js';
 export { runMigrations, readMigrations, DEFAULT_MIGRATIONS_DIR, type Migration } from './migrate.js';
 export { advisoryXactLock, lockOwnRow } from './lock-sql.js';
-export { inTransaction } from './transaction.js';
+export { inSnapshot, inTransaction } from './transaction.js';
 export { postgresError, isUniqueViolation, type PostgresError } from './postgres-error.js';

@@ -9,3 +9,12 @@ export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<
   const client = db as Partial<Pick<PrismaClient, '$transaction'>>;
   return typeof client.$transaction === 'function' ? client.$transaction((tx) => work(tx)) : work(db);
 }
+
+/**
+ * Reads that must agree with each other (a page of rows and their children, read by Prisma in
+ * several queries) in one REPEATABLE READ snapshot; inside a transaction already, in that one.
+ */
+export function inSnapshot<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  const client = db as Partial<Pick<PrismaClient, '$transaction'>>;
+  return typeof client.$transaction === 'function' ? client.$transaction((tx) => work(tx), { isolationLevel: 'RepeatableRead' }) : work(db);
+}

@@ -1,5 +1,5 @@
 import type { PrismaClient, Service } from '@platform/db';
-import { newId } from '@platform/db';
+import { inSnapshot, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, cursorPage, notFound, validationError, type CursorCodec } from '@platform/http';
 import type { Queue } from 'bullmq';
 import type { EventCatalogue } from '../catalogue.js';
@@ -152,13 +152,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         scope: `deliveries:${id}:${query.status ?? ''}`,
         cursor: query.cursor,
         limit: query.limit,
+        // One snapshot: Prisma reads the attempts in a second query, which must not see an attempt the delivery's count does not.
         fetch: (after, take) =>
-          db.webhookDelivery.findMany({
-            where: { endpoint_id: id, status: query.status, ...after },
-            orderBy: NEWEST_FIRST,
-            take,
-            include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } },
-          }),
+          inSnapshot(db, (tx) =>
+            tx.webhookDelivery.findMany({
+              where: { endpoint_id: id, status: query.status, ...after },
+              orderBy: NEWEST_FIRST,
+              take,
+              include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } },
+            }),
+          ),
         map: toDelivery,
       });
     },
