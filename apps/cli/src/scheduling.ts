@@ -1,5 +1,5 @@
 import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
-import { localDate, localDateTime, startOfLocalDay } from './local-time.js';
+import { localDate, localDateTime, startOfLocalDay } from '@platform/scheduling';
 
 async function findAccount(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--account is required.');

@@ -1,11 +1,11 @@
 import { findIssuer, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { newId, type Db, type PrismaClient } from '@platform/db';
-import { accountTimeZone } from '@platform/scheduling';
+import { accountTimeZone, localDate, localMonth } from '@platform/scheduling';
 import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { PERIOD_PATTERN } from './schemas.js';
-import { claimAndAggregate, finishRun, insertLines, insertRun, laterRun, localDate, periodBounds, unclaimedBefore, type AggregatedLine, type LineRow } from './settlement-sql.js';
+import { claimAndAggregate, finishRun, insertLines, insertRun, laterRun, unclaimedBefore, type AggregatedLine, type LineRow } from './settlement-sql.js';
 
 const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
 /** A settlement of 1,000,000 records takes seconds; the transaction may take this long. */
@@ -77,12 +77,12 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
   const account = await db.account.findUnique({ where: { id: accountId }, select: { name: true } });
   if (!account) throw new SettlementRefused(`No account with the id ${accountId}.`);
   const timeZone = await accountTimeZone(db, accountId);
-  const bounds = await periodBounds(db, period, timeZone);
+  const bounds = localMonth(period, timeZone);
   if (bounds.end.getTime() > now.getTime()) {
     throw new SettlementRefused(`The period ${period} is not closed yet: it ends at ${bounds.end.toISOString()} (${timeZone}); only a closed period is settled.`);
   }
   const issuer = await issuerOf(db, accountId, account.name);
-  const issueDate = await localDate(db, now, timeZone);
+  const issueDate = localDate(now, timeZone);
   const base = { account_id: accountId, period, unpriced_records: 0, unclaimed_records: 0, internal_invoice_ids: [] as string[] };
   return db.$transaction(
     async (tx): Promise<SettlementOutcome> => {

@@ -1,19 +1,5 @@
 import type { ChargebackUnit, Db } from '@platform/db';
 
-/** A period `YYYY-MM` as [start, end) in the account's time zone. */
-export async function periodBounds(db: Db, period: string, timeZone: string): Promise<{ start: Date; end: Date }> {
-  const [row] = await db.$queryRaw<{ start: Date; end: Date }[]>`
-    SELECT ((${period} || '-01')::timestamp AT TIME ZONE ${timeZone}) AS start,
-           ((((${period} || '-01')::date + interval '1 month'))::timestamp AT TIME ZONE ${timeZone}) AS "end"`;
-  return row;
-}
-
-/** Today in the zone, `YYYY-MM-DD`. */
-export async function localDate(db: Db, at: Date, timeZone: string): Promise<string> {
-  const [row] = await db.$queryRaw<{ day: string }[]>`SELECT to_char(${at.toISOString()}::timestamptz AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day`;
-  return row.day;
-}
-
 /**
  * The run row first: it is the settlement's "exactly once". A concurrent run of the same account and
  * period waits on the primary key until this transaction ends, then inserts nothing. False: settled already.

@@ -1,6 +1,8 @@
 import { newId, type Db, type Prisma } from '@platform/db';
 import { euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { ApiError, validationError } from '@platform/http';
+import { accountTimeZone, addDays, localDate } from '@platform/scheduling';
+import { isoDay } from './mapping.js';
 import type { InvoiceRecipient } from './schemas.js';
 
 type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: { lines: true } }>;
@@ -12,8 +14,6 @@ export type InvoiceRecipients = Partial<Record<string, InvoiceRecipient>>;
 const PARTY_NAMES: Record<string, string> = { seller: 'Verkäuferanteil', buyer: 'Käuferanteil', landlord: 'Vermieteranteil', tenant: 'Mieteranteil' };
 const TYPE_NAMES: Record<string, string> = { apartment: 'der Wohnung', house: 'des Hauses', land: 'des Grundstücks', commercial: 'der Gewerbeeinheit', parking: 'des Stellplatzes' };
 const day = (value: string) => new Date(`${value}T00:00:00Z`);
-const isoDay = (value: Date) => value.toISOString().slice(0, 10);
-const addDays = (value: string, days: number) => isoDay(new Date(day(value).getTime() + days * 86_400_000));
 
 function description(settlement: SettlementRow, property: PropertyRow, line: SettlementRow['lines'][number]): string {
   const address = [property.address_street, `${property.address_postal_code} ${property.address_city}`].filter(Boolean).join(', ');
@@ -39,10 +39,10 @@ const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
 /**
  * In the settlement's transaction: one invoice per paying party, numbered gaplessly (series
  * `commission`, year of the issue date). The party others are due after is issued first; an
- * invoice held by §656d BGB has no due date until that one is paid. Returns the new ids (for the PDFs).
+ * invoice held by §656d BGB has no due date until that one is paid. Returns the new invoices (their PDFs are enqueued after the commit).
  * No recipients given: no invoices. Given, but not for every paying party: 422; no billing profile: 409.
  */
-export async function issueInvoices(tx: Db, settlement: SettlementRow, property: PropertyRow, recipients: InvoiceRecipients | undefined, at: Date): Promise<string[]> {
+export async function issueInvoices(tx: Db, settlement: SettlementRow, property: PropertyRow, recipients: InvoiceRecipients | undefined, at: Date): Promise<{ id: string; party: string }[]> {
   if (!recipients || Object.keys(recipients).length === 0) return [];
   const missing = settlement.lines.filter((line) => !recipients[line.party]);
   if (missing.length > 0) {
@@ -54,7 +54,7 @@ export async function issueInvoices(tx: Db, settlement: SettlementRow, property:
   const issuer = await findIssuer(tx, settlement.account_id);
   if (!issuer) throw new ApiError('conflict', { message: 'The account has no billing profile, so no invoice can be issued: an operator sets it with `pnpm cli account set-billing`.' });
 
-  const issueDate = isoDay(at);
+  const issueDate = localDate(at, await accountTimeZone(tx, settlement.account_id)); // the account's calendar day
   const year = Number(issueDate.slice(0, 4));
   const ordered = [...settlement.lines].sort((a, b) => Number(a.due_after_party !== null) - Number(b.due_after_party !== null) || a.position - b.position);
   const byParty = new Map<string, { id: string; number: string }>();
@@ -94,7 +94,6 @@ export async function issueInvoices(tx: Db, settlement: SettlementRow, property:
     });
     byParty.set(line.party, { id, number });
   }
-  return [...byParty.values()].map((invoice) => invoice.id);
+  return [...byParty].map(([party, invoice]) => ({ id: invoice.id, party }));
 }
 
-export { addDays, isoDay };

@@ -12,7 +12,8 @@ interface Stored {
   line: { description: string; notes: string[] };
 }
 const stored = (row: Pick<InvoiceRow, 'issuer' | 'recipient' | 'line'>) => row as unknown as Stored;
-const isoDay = (value: Date) => value.toISOString().slice(0, 10);
+/** A `@db.Date` column as `YYYY-MM-DD`. */
+export const isoDay = (value: Date) => value.toISOString().slice(0, 10);
 const party = ({ name, street, postal_code, city, country, vat_id, tax_number }: InvoiceParty) => ({
   name,
   street,

@@ -2,8 +2,8 @@ import { invoiceCii } from '@platform/billing';
 import { inTransaction } from '@platform/db';
 import { ApiError, notFound, validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
-import { addDays, isoDay } from './issue.js';
-import { toDocumentData, toInvoice } from './mapping.js';
+import { accountTimeZone, addDays, localDate } from '@platform/scheduling';
+import { isoDay, toDocumentData, toInvoice } from './mapping.js';
 import { invoiceRepository } from './repository.js';
 import type { Invoice, InvoiceListQuery, MarkPaidBody } from './schemas.js';
 
@@ -27,10 +27,10 @@ export function createInvoiceService({ db, cursors, now, publicBaseUrl }: Invoic
      */
     markPaid(accountId: string, id: string, body: MarkPaidBody | undefined): Promise<Invoice> {
       const at = now();
-      const today = isoDay(at);
-      const paidOn = body?.paid_on ?? today;
-      if (paidOn > today) throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be in the future.');
       return inTransaction(db, async (tx) => {
+        const today = localDate(at, await accountTimeZone(tx, accountId));
+        const paidOn = body?.paid_on ?? today;
+        if (paidOn > today) throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be in the future.');
         const invoice = await invoiceRepository.lock(tx, accountId, id);
         if (invoice.state === 'paid') throw new ApiError('conflict', { message: `Invoice ${invoice.number} was already marked paid on ${isoDay(invoice.paid_on!)}.` });
         if (paidOn < isoDay(invoice.issue_date)) throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be before the issue date.');

@@ -127,8 +127,8 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         },
         include: { lines: { orderBy: { position: 'asc' } } },
       });
-      const invoiceIds = await issueInvoices(tx, row, property, recipients, at);
-      const settlement = toSettlement(await settlementRepository.model(tx).findUniqueOrThrow({ where: { id } }));
+      const invoices = await issueInvoices(tx, row, property, recipients, at);
+      const settlement = toSettlement({ ...row, invoices });
       await emit(tx, {
         accountId,
         type: 'settlement.created',
@@ -141,7 +141,7 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         },
         at,
       });
-      return { ...settlement, invoice_ids: invoiceIds };
+      return { ...settlement, invoice_ids: invoices.map((invoice) => invoice.id) };
     },
   };
 }

@@ -54,3 +54,16 @@ export function localDateTime(at: Date, timeZone: string): string {
   const sign = offset < 0 ? '-' : '+';
   return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
+
+/** `YYYY-MM-DD` plus `days` calendar days (no zone involved). */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+/** The instants a calendar month `YYYY-MM` begins and ends (exclusive) in the zone. */
+export function localMonth(period: string, timeZone: string): { start: Date; end: Date } {
+  const [year, month] = period.split('-').map(Number);
+  const next = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10);
+  return { start: startOfLocalDay(`${period}-01`, timeZone), end: startOfLocalDay(next, timeZone) };
+}
