@@ -121,7 +121,7 @@ export const AGENT_PLATFORM_EVENTS = [
         period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The settled period, `YYYY-MM` in the account\'s time zone.' }),
         internal_invoice_id: Type.String({ description: 'The internal invoice of the settlement (its PDF follows: `/v1/internal-invoices/{id}/pdf`).' }),
         internal_invoice_number: Type.String({ description: 'Its number, gapless per account and year (series `chargeback`): `2026-000001`.' }),
-        late_amount_cents: Type.Integer({ description: 'The part of `amount_cents` for usage of earlier periods reported after those were settled.' }),
+        late_amount_cents: Type.Integer({ description: 'The part of `amount_cents` for usage of months before the period (reported after that month was settled, or of a month no run settled).' }),
       },
       { additionalProperties: false },
     ),

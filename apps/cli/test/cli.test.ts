@@ -157,6 +157,9 @@ describe('jobs run anonymise', () => {
     const bad = await cli(`jobs run chargebacks --period 2026-13 --account ${accountId}`);
     expect(bad.exitCode).toBe(2);
     expect(bad.output).toMatch(/^Error: --period is not valid: Settle this month \(`YYYY-MM`/);
+    const typo = await cli('jobs run chargebacks --account acct_typo');
+    expect(typo.exitCode).toBe(2);
+    expect(typo.output).toBe('Error: No account with the id acct_typo.');
     const settled = await cli(`jobs run chargebacks --period 2026-01 --account ${accountId} --json`);
     expect(settled.exitCode, settled.output).toBe(0);
     expect(settled.json().job).toBe('chargebacks');

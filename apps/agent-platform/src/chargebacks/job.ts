@@ -47,7 +47,7 @@ export const CHARGEBACKS_JOB = defineJob({
     const work = period
       ? (await platformAccounts(db, account_id)).map((id) => ({ account_id: id, period }))
       : await dueAccounts(db, now, account_id);
-    if (account_id && period && work.length === 0) throw new SettlementRefused(`No account with the id ${account_id}.`);
+    if (account_id && !(await db.account.findUnique({ where: { id: account_id }, select: { id: true } }))) throw new SettlementRefused(`No account with the id ${account_id}.`);
     const settled: (SettlementOutcome & { not_enqueued: number })[] = [];
     const refused: { account_id: string; period: string; reason: string }[] = [];
     const failed: { account_id: string; period: string; error: string }[] = [];

@@ -38,7 +38,7 @@ export const ChargebackLineSchema = Type.Object(
     position: Type.Integer({ minimum: 1, description: 'Ordered by agent, month of use and the rate’s start.' }),
     agent_id: Type.String(),
     usage_period: Period('The month the usage occurred in; earlier than the settlement’s period for late usage.'),
-    late: Type.Boolean({ description: 'Usage of an earlier, already settled period, reported after it was settled.' }),
+    late: Type.Boolean({ description: 'Usage of a month before the settled period: reported after that month was settled, or of a month no run settled.' }),
     records: Type.Integer({ description: 'How many usage records the line sums.' }),
     quantity: Type.String({ description: 'Sum of the records’ quantities in `unit` (decimal text).' }),
     unit: Unit,
@@ -61,7 +61,7 @@ export const ChargebackLineSchema = Type.Object(
 export const ChargebackSettlementSchema = Type.Object(
   {
     ...settlementFields,
-    late_cents: Type.Integer({ description: 'The part of `net_cents` for usage of earlier periods reported after those were settled (lines with `late`).' }),
+    late_cents: Type.Integer({ description: 'The part of `net_cents` for usage of months before the period (lines with `late`).' }),
     method: Type.String({ description: 'How each line’s amount is computed.' }), lines: Type.Array(ChargebackLineSchema) },
   { description: 'A settlement with its lines.' },
 );

@@ -17,8 +17,8 @@ export function createChargebackService({ db, cursors, publicBaseUrl }: Chargeba
 
     async getSettlement(accountId: string, id: string): Promise<ChargebackSettlement> {
       const row = await settlementRepository.find(db, accountId, id);
-      const lines = await db.chargebackLine.findMany({ where: { settlement_id: id }, orderBy: { position: 'asc' } });
-      const rates = await db.agentRate.findMany({ where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] } }, select: { id: true, unit: true, valid_from: true } });
+      const lines = await db.chargebackLine.findMany({ where: { settlement_id: id, account_id: accountId }, orderBy: { position: 'asc' } });
+      const rates = await db.agentRate.findMany({ where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id: accountId }, select: { id: true, unit: true, valid_from: true } });
       return toSettlement(row, lines, new Map(rates.map((r) => [r.id, r])));
     },
 

@@ -1,5 +1,5 @@
 import { findIssuer, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
-import { newId, type Db, type PrismaClient } from '@platform/db';
+import { advisoryXactLock, newId, newIds, type Db, type PrismaClient } from '@platform/db';
 import { accountTimeZone, localDate, localMonth } from '@platform/scheduling';
 import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
@@ -86,6 +86,8 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
   const base = { account_id: accountId, period, unpriced_records: 0, unclaimed_records: 0, internal_invoice_ids: [] as string[] };
   return db.$transaction(
     async (tx): Promise<SettlementOutcome> => {
+      // Runs of one account queue here: an earlier period must see a later period's run (and be refused), not its uncommitted row.
+      await advisoryXactLock(tx, `chargebacks:${accountId}`);
       if (!(await insertRun(tx, accountId, period, bounds, now))) {
         const run = await tx.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
         return { ...base, outcome: 'already_settled', records: run.records, settlements: run.settlements };
@@ -97,8 +99,9 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
       await tx.chargebackSettlement.createMany({
         data: teams.map((t) => ({ id: t.id, account_id: accountId, period, team: t.team, net_cents: t.net, created_at: now })),
       });
+      const lineIds = newIds('cbl', lines.length, now.getTime());
       const rows: LineRow[] = teams.flatMap((t) =>
-        t.lines.map((line, i) => ({ id: newId('cbl', now.getTime()), settlement_id: t.id, position: i + 1, late: line.usage_period < period, line })),
+        t.lines.map((line, i) => ({ id: lineIds.pop()!, settlement_id: t.id, position: i + 1, late: line.usage_period < period, line })),
       );
       if (rows.length > 0) await insertLines(tx, accountId, rows);
       const invoiceIds: string[] = [];
