@@ -5,3 +5,4 @@ export { renderInvoicePdf } from './invoice-pdf.js';
 export { euros, germanDate } from './format.js';
 export { findIssuer, setBillingProfile, type BillingProfileInput, type Issuer } from './profile.js';
 export { normaliseIban } from './iban.js';
+export { invoiceJobs, type InvoiceJobsOptions } from './invoice-jobs.js';

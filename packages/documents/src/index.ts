@@ -3,5 +3,5 @@ export { DocumentRenderError, generateDocument, sweepDocuments, requestGeneratio
 export type { DocumentKind, GenerationDeps, GenerationOutcome } from './generation.js';
 export { assertPublishable, assertRulePasses, markPublished, markWithdrawn } from './publication.js';
 export { stripImageMetadata, ImageMetadataError } from './image-metadata.js';
-export { documentFile, documentState } from './view.js';
+export { documentFile, documentState, storedFile } from './view.js';
 export { documentJobs, type DocumentJobs, type DocumentJobsOptions } from './jobs.js';

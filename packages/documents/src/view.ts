@@ -1,3 +1,5 @@
+import { notFound } from '@platform/http';
+
 /** The columns every document table has, as Prisma reads them. */
 export interface DocumentColumns {
   sha256: string | null;
@@ -25,4 +27,10 @@ export function documentState(row: DocumentColumns) {
     completed_at: iso(row.completed_at),
     published_at: iso(row.published_at),
   };
+}
+
+/** The stored file's content address of a completed document, or the 404 naming it (`The listing's PDF`) and its status. */
+export function storedFile(row: { sha256: string | null; status: string }, what: string): string {
+  if (row.sha256 === null) throw notFound(`${what} is not ready (status ${row.status}).`);
+  return row.sha256;
 }

@@ -1,6 +1,6 @@
-import { assertPublishable, assertRulePasses, markPublished, markWithdrawn, requestGeneration } from '@platform/documents';
+import { assertPublishable, assertRulePasses, markPublished, markWithdrawn, requestGeneration, storedFile } from '@platform/documents';
 import { advisoryXactLock, inTransaction, newId, type Db } from '@platform/db';
-import { ApiError, notFound } from '@platform/http';
+import { ApiError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { FastifyBaseLogger } from 'fastify';
 import { agentRepository, toAgent } from '../agents/index.js';
@@ -91,8 +91,7 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
     /** The stored record's address (404 until the entry is completed). */
     async record(accountId: string, id: string): Promise<{ sha256: string; version: number }> {
       const row = await catalogEntryRepository.find(db, accountId, id);
-      if (row.sha256 === null) throw notFound(`The catalog entry's record is not ready (status ${row.status}).`);
-      return { sha256: row.sha256, version: row.version };
+      return { sha256: storedFile(row, "The catalog entry's record"), version: row.version };
     },
 
     /**

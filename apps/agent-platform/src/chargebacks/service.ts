@@ -1,4 +1,4 @@
-import { notFound } from '@platform/http';
+import { storedFile } from '@platform/documents';
 import type { ApiContext } from '@platform/service';
 import type { AgentPlatformEvents } from '../events.js';
 import { toInternalInvoice, toSettlement, toSettlementSummary } from './mapping.js';
@@ -33,8 +33,7 @@ export function createChargebackService({ db, cursors, publicBaseUrl }: Chargeba
     /** The stored PDF's address (404 until the invoice's PDF is completed). */
     async pdf(accountId: string, id: string): Promise<{ sha256: string; number: string }> {
       const row = await internalInvoiceRepository.find(db, accountId, id);
-      if (row.sha256 === null) throw notFound(`The internal invoice's PDF is not ready (status ${row.status}).`);
-      return { sha256: row.sha256, number: row.number };
+      return { sha256: storedFile(row, "The internal invoice's PDF"), number: row.number };
     },
   };
 }

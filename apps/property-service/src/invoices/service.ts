@@ -1,6 +1,7 @@
+import { storedFile } from '@platform/documents';
 import { invoiceCii } from '@platform/billing';
 import { inTransaction } from '@platform/db';
-import { ApiError, notFound, validationError } from '@platform/http';
+import { ApiError, validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { accountTimeZone, addDays, localDate } from '@platform/scheduling';
 import { isoDay, toDocumentData, toInvoice } from './mapping.js';
@@ -45,8 +46,7 @@ export function createInvoiceService({ db, cursors, now, publicBaseUrl }: Invoic
     /** The stored PDF's content address; 404 until it is rendered. */
     async pdf(accountId: string, id: string): Promise<{ sha256: string; number: string }> {
       const invoice = await invoiceRepository.find(db, accountId, id);
-      if (invoice.status !== 'completed' || invoice.sha256 === null) throw notFound(`The PDF of invoice ${invoice.number} is ${invoice.status === 'failed' ? 'failed' : 'not rendered yet'}.`);
-      return { sha256: invoice.sha256, number: invoice.number };
+      return { sha256: storedFile(invoice, `The PDF of invoice ${invoice.number}`), number: invoice.number };
     },
 
     /** The invoice as CII XML (EN 16931), built from the row as it is now (a due date set by §656d included). */

@@ -1,6 +1,6 @@
-import { assertPublishable as assertDocumentPublishable, markPublished, markWithdrawn, requestGeneration } from '@platform/documents';
+import { assertPublishable as assertDocumentPublishable, markPublished, markWithdrawn, requestGeneration, storedFile } from '@platform/documents';
 import { inTransaction, newId, type Db } from '@platform/db';
-import { ApiError, notFound, type ErrorDetail } from '@platform/http';
+import { ApiError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { FastifyBaseLogger } from 'fastify';
 import { channelRepository } from '../channels/index.js';
@@ -115,8 +115,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
     /** The stored PDF's address (404 until the listing is completed). */
     async pdf(accountId: string, id: string): Promise<{ sha256: string }> {
       const row = await listingRepository.find(db, accountId, id);
-      if (row.sha256 === null) throw notFound(`The listing's PDF is not ready (status ${row.status}).`);
-      return { sha256: row.sha256 };
+      return { sha256: storedFile(row, "The listing's PDF") };
     },
 
     /**
