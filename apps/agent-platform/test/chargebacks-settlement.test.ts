@@ -86,7 +86,7 @@ describe('settleChargebacks', () => {
       { settlement_id: treasury.id, team: 'Treasury', amount_cents: 125, period: '2026-11', internal_invoice_id: treasury.internal_invoice?.id, internal_invoice_number: '2026-000002', late_amount_cents: 0 },
     ]);
     for (const data of events) expect(Value.Check(eventSchema, data)).toBe(true);
-    // usage after the period's end (Berlin) stays for December
+    // every record of the period was claimed (later usage staying unsettled: the New York test below)
     expect(await ctx.db.prisma.usageRecord.count({ where: { account_id: tenant.accountId, settled_in: null } })).toBe(0);
   });
 
