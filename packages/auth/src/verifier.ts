@@ -10,6 +10,8 @@ export interface AuthContext {
   applicationId: string;
   accountId: string;
   scopes: ReadonlySet<string>;
+  /** The application's own budget (requests per minute per key); null: the deployment's default. */
+  rateLimitPerMinute: number | null;
 }
 
 interface CachedKey {
@@ -21,6 +23,7 @@ interface CachedKey {
   environment: Environment;
   scopes: ReadonlySet<string>;
   revoked: boolean;
+  rateLimitPerMinute: number | null;
 }
 
 export interface VerifierOptions {
@@ -40,6 +43,8 @@ export interface VerifierOptions {
   cacheSize?: number;
   /** Unknown keys remembered, in a room of their own so that a flood of them never evicts a real key; default 1,000. */
   missCacheSize?: number;
+  /** Told of every lookup: answered from the cache (`hit`) or by the database (`miss`); for metrics. */
+  onLookup?: (result: 'hit' | 'miss') => void;
 }
 
 const ENVIRONMENT_DE: Record<string, string> = { production: 'Produktions', sandbox: 'Sandbox' };
@@ -86,7 +91,7 @@ export class KeyVerifier {
     if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
     if (key.revoked) throw invalid('The API key was revoked.', 'Der API-Schlüssel wurde widerrufen.');
     await this.touch(key.id);
-    return { keyId: key.id, applicationId: key.applicationId, accountId: key.accountId, scopes: key.scopes };
+    return { keyId: key.id, applicationId: key.applicationId, accountId: key.accountId, scopes: key.scopes, rateLimitPerMinute: key.rateLimitPerMinute };
   }
 
   /** Drops a key from this instance's cache at once (used after a revocation here). */
@@ -97,12 +102,15 @@ export class KeyVerifier {
   private async lookup(hash: string): Promise<CachedKey | null> {
     const now = this.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.key;
     const missed = this.misses.get(hash);
-    if (missed && missed.expiresAt > now) return null;
+    if ((cached && cached.expiresAt > now) || (missed && missed.expiresAt > now)) {
+      this.options.onLookup?.('hit');
+      return cached && cached.expiresAt > now ? cached.key : null;
+    }
+    this.options.onLookup?.('miss');
     const row = await this.options.db.apiKey.findUnique({
       where: { key_hash: hash },
-      include: { application: { select: { account_id: true, service: true } } },
+      include: { application: { select: { account_id: true, service: true, rate_limit_per_minute: true } } },
     });
     const key: CachedKey | null =
       row && row.application.service === this.options.service.id && row.environment === this.options.environment
@@ -115,6 +123,7 @@ export class KeyVerifier {
             environment: row.environment,
             scopes: new Set(row.scopes),
             revoked: row.revoked_at !== null,
+            rateLimitPerMinute: row.application.rate_limit_per_minute,
           }
         : null;
     if (key) {

@@ -26,7 +26,7 @@ describe('KeyVerifier', () => {
   it('returns the tenant and scopes of a valid key', async () => {
     const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0], scopes: ['things:read'] });
     const auth = await verifierAt({ now: Date.now() }).verify(tenant.key);
-    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['things:read']) });
+    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['things:read']), rateLimitPerMinute: null });
   });
 
   it('stops accepting a key revoked elsewhere within 5 seconds', async () => {

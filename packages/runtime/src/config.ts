@@ -38,7 +38,30 @@ export interface Config {
   webhookMaxEndpoints: number;
   /** Where uploaded files go (`openStorage`): files under DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** Port of the Prometheus metrics (and the worker's liveness); 0: none. */
+  metricsPort: number;
+  /** Event-loop delay beyond which requests get 503 (`@fastify/under-pressure`). */
+  maxEventLoopDelayMs: number;
+  /** Requests per minute per API key, unless the key's application has its own budget. */
+  rateLimitPerMinute: number;
+  /** Deprecated API versions: their responses carry Deprecation, Sunset and Link. */
+  deprecations: ApiDeprecation[];
+  /** Where deprecation notices are sent from (`smtp://user:pass@host:port`); unset: none are sent. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
 }
+
+/** An API version (`v1`, `leads/v1`) with a sunset date and the link to its successor. */
+export interface ApiDeprecation {
+  version: string;
+  sunset: Date;
+  successor: string;
+}
+
+/** The API versions a deployment serves; each can be given a sunset (`API_SUNSET_<VERSION>`). */
+export const API_VERSIONS = ['v1', 'leads/v1'] as const;
+
+const versionVariable = (version: string) => version.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 
 export type StorageConfig =
   | { driver: 'filesystem' }
@@ -81,6 +104,15 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'S3_BUCKET', default: '(none)', description: 'Bucket of the uploaded files; required when STORAGE_DRIVER=s3.' },
   { name: 'S3_ACCESS_KEY_ID', default: '(none)', description: 'Access key id; required when STORAGE_DRIVER=s3.' },
   { name: 'S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Secret access key; required when STORAGE_DRIVER=s3. Never logged.' },
+  { name: 'METRICS_PORT', default: '9464', description: 'Port of the Prometheus metrics (`/metrics`, and `/health/live` for the worker), never the public one; 0 turns it off.' },
+  { name: 'MAX_EVENT_LOOP_DELAY_MS', default: '1000', description: 'Event-loop delay (ms) beyond which requests are answered 503 with Retry-After instead of queueing.' },
+  { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per API key (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.' },
+  ...API_VERSIONS.flatMap((version) => [
+    { name: `API_SUNSET_${versionVariable(version)}`, default: '(none)', description: `Sunset date (YYYY-MM-DD, 00:00 UTC) of the API version ${version}: its responses then carry Deprecation, Sunset and Link headers.` },
+    { name: `API_SUCCESSOR_${versionVariable(version)}`, default: '(none)', description: `URL of the successor of ${version} (the Link header); required with API_SUNSET_${versionVariable(version)}.` },
+  ]),
+  { name: 'SMTP_URL', default: '(none)', description: 'smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`); unset: notices are listed, not sent.' },
+  { name: 'SMTP_FROM', default: 'api@localhost', description: 'Sender address of the notices.' },
 ];
 
 /** Every variable: the deployment's and those of the given services. */
@@ -134,6 +166,13 @@ function storageConfig(env: Env, problems: string[]): StorageConfig {
   return storage;
 }
 
+function smtpUrl(env: Env, problems: string[]): string | undefined {
+  const value = env.SMTP_URL || undefined;
+  // The URL may hold a password: never quote it.
+  if (value && !/^smtps?:\/\/[^\s]+$/.test(value)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL.');
+  return value;
+}
+
 /** `<SERVICE>_PUBLIC_BASE_URL`, else `PUBLIC_BASE_URL`, else the local address of the service's port. */
 function publicBaseUrl(env: Env, service: ServiceSettingsSpec, problems: string[]): string {
   const own = `${service.id.toUpperCase()}_PUBLIC_BASE_URL`;
@@ -151,6 +190,36 @@ function publicBaseUrl(env: Env, service: ServiceSettingsSpec, problems: string[
     return value;
   }
   return value.replace(/\/+$/, '');
+}
+
+/** The configured sunsets; a sunset without a successor, or a malformed date or URL, is a problem. */
+function deprecations(env: Env, problems: string[]): ApiDeprecation[] {
+  return API_VERSIONS.flatMap((version) => {
+    const sunsetName = `API_SUNSET_${versionVariable(version)}`;
+    const successorName = `API_SUCCESSOR_${versionVariable(version)}`;
+    const sunsetRaw = env[sunsetName];
+    const successor = env[successorName] ?? '';
+    if (!sunsetRaw) {
+      if (successor) problems.push(`${successorName} is set but ${sunsetName} is not.`);
+      return [];
+    }
+    const sunset = new Date(`${sunsetRaw}T00:00:00Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(sunsetRaw) || Number.isNaN(sunset.getTime())) {
+      problems.push(`${sunsetName} must be a date YYYY-MM-DD (got "${sunsetRaw}").`);
+      return [];
+    }
+    if (!successor) problems.push(`${successorName} is required when ${sunsetName} is set (the URL of what replaces ${version}).`);
+    else if (!/^https?:\/\/[^\s]+$/.test(successor)) problems.push(`${successorName} must be an http(s) URL (got "${successor}").`);
+    return [{ version, sunset, successor }];
+  });
+}
+
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be a whole number, ${min} to ${max} (got "${raw}").`);
+  return value;
 }
 
 function port(env: Env, name: string, fallback: number, problems: string[]): number {
@@ -229,6 +298,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     webhookAllowPrivateTargets: allowPrivate === 'true',
     webhookMaxEndpoints: maxEndpoints,
     storage: storageConfig(env, problems),
+    metricsPort: wholeNumber(env, 'METRICS_PORT', 9464, 0, 65535, problems),
+    maxEventLoopDelayMs: wholeNumber(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000, problems),
+    rateLimitPerMinute: wholeNumber(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, problems),
+    deprecations: deprecations(env, problems),
+    smtpUrl: smtpUrl(env, problems),
+    smtpFrom: env.SMTP_FROM || 'api@localhost',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   if (!apiKeyPepper) config.apiKeyPepper = sandboxSecret(dataDir, 'api_key_pepper');

@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, VARIABLES, variablesOf, sandboxSecret, SANDBOX_SECRETS_FILE, type Config, type StorageConfig, type ServiceConfig, type ServiceSettingsSpec } from './config.js';
+export { loadConfig, ConfigError, VARIABLES, variablesOf, sandboxSecret, SANDBOX_SECRETS_FILE, type Config, type StorageConfig, type ServiceConfig, type ServiceSettingsSpec, type ApiDeprecation, API_VERSIONS } from './config.js';
 export { openDatabase, DatabaseUnavailableError, EMBEDDED_APP_ROLE, embeddedPostgresCredentials, type ResolvedDatabase } from './database.js';
 export { serve, configOrExit, headersOf, type ServiceEntry, type ServiceDeps, type ServeOptions } from './serve.js';
 export { openRedis, localRedisPassword, RedisUnavailableError, type ResolvedRedis } from './redis.js';
