@@ -15,7 +15,7 @@ export interface HttpPluginOptions {
 }
 
 /** Seconds a client is asked to wait after a 503. */
-const RETRY_AFTER_SECONDS = '5';
+export const RETRY_AFTER_SECONDS = '5';
 
 declare module 'fastify' {
   interface FastifyRequest {

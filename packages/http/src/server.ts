@@ -1,7 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { httpPlugin, type HttpPluginOptions } from './plugin.js';
+import { ApiError } from './errors.js';
+import { httpPlugin, RETRY_AFTER_SECONDS, type HttpPluginOptions } from './plugin.js';
 import { ErrorSchema, FehlerSchema } from './responses.js';
 import { serverOptions, type ServerOptionsInput } from './server-options.js';
 
@@ -16,6 +18,8 @@ export interface ApiServerOptions extends ServerOptionsInput, HttpPluginOptions 
   document: ApiDocument;
   /** Further APIs of the same server with documents of their own (e.g. `/leads/v1`). */
   extraDocuments?: ApiDocument[];
+  /** Event-loop delay (ms) beyond which every request is answered 503 at once; default 1000. */
+  maxEventLoopDelayMs?: number;
 }
 
 type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Record<string, unknown>;
@@ -49,6 +53,15 @@ function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiD
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(options));
   await app.register(httpPlugin, { dialectFor: options.dialectFor, isUnavailable: options.isUnavailable });
+  // A saturated event loop answers 503 at once instead of letting every request time out. No
+  // dependency checks here: a failing one would turn every route into 503 (/health/ready has them).
+  await app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
+    sampleInterval: 100,
+    pressureHandler: async () => {
+      throw new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+    },
+  });
   app.addSchema(ErrorSchema);
   app.addSchema(FehlerSchema);
   await app.register(swagger, {

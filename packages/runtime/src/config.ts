@@ -2,7 +2,9 @@ import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, re
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
-import type { ServiceDescriptor } from '@platform/service';
+import type { ApiDeprecation, ServiceDescriptor } from '@platform/service';
+
+export type { ApiDeprecation };
 
 /** What the configuration needs to know of a service: its port and its own settings. */
 export type ServiceSettingsSpec = Pick<ServiceDescriptor, 'id' | 'port' | 'settings'>;
@@ -49,13 +51,6 @@ export interface Config {
   /** Where deprecation notices are sent from (`smtp://user:pass@host:port`); unset: none are sent. */
   smtpUrl: string | undefined;
   smtpFrom: string;
-}
-
-/** An API version (`v1`, `leads/v1`) with a sunset date and the link to its successor. */
-export interface ApiDeprecation {
-  version: string;
-  sunset: Date;
-  successor: string;
 }
 
 /** The API versions a deployment serves; each can be given a sunset (`API_SUNSET_<VERSION>`). */

@@ -32,15 +32,27 @@ export async function registerSchedules(queue: ReturnType<typeof createJobQueue>
     await queue.upsertJobScheduler(
       job.name,
       { pattern: job.schedule.pattern, tz: job.schedule.tz },
-      { name: job.name, data: {}, opts: { attempts: job.retry.attempts, backoff: { type: 'fixed', delay: job.retry.backoffMs } } },
+      {
+        name: job.name,
+        data: {},
+        // Every run leaves a job behind: keep a few for inspection, not one per night forever.
+        opts: { attempts: job.retry.attempts, backoff: { type: 'fixed', delay: job.retry.backoffMs }, removeOnComplete: { count: 50 }, removeOnFail: { count: 200 } },
+      },
     );
   }
 }
 
 /** The worker's jobs: the schedules registered, and a worker running scheduled and enqueued jobs alike. */
-export function startScheduledJobs(context: Omit<JobContext, 'now' | 'jobs'>, connection: ConnectionOptions, jobs: JobCatalogue, log: (line: string) => void) {
+export function startScheduledJobs(
+  context: Omit<JobContext, 'now' | 'jobs'>,
+  connection: ConnectionOptions,
+  jobs: JobCatalogue,
+  log: (line: string) => void,
+  onFailure: (job: string) => void = () => {},
+) {
   const queue = createJobQueue(connection);
   const worker = startJobWorker(jobs, () => ({ ...context, now: new Date(), jobs: queue }), { connection, log });
+  worker.on('failed', (job) => onFailure(job?.name ?? 'unknown'));
   return {
     ready: registerSchedules(queue.queue, jobs),
     async stop() {

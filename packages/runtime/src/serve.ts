@@ -2,6 +2,8 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
 import { createJobQueue, type JobQueue, type ServiceDescriptor } from '@platform/service';
+import { Redis } from 'ioredis';
+import type { ApiDeprecation, RateLimitSettings, ReadinessCheck, RequestSample } from '@platform/service';
 import type { BlobStorage } from '@platform/storage';
 import {
   SecretBox,
@@ -17,6 +19,7 @@ import { ConfigError, loadConfig, type Config, type ServiceSettingsSpec } from '
 import { DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from './database.js';
 import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
+import { ProcessMetrics, startMetricsServer } from './metrics.js';
 import { logError, processLogger } from './process-log.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { openStorage } from './storage.js';
@@ -44,6 +47,13 @@ export interface ServiceDeps {
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
   settings: Record<string, number>;
+  maxEventLoopDelayMs: number;
+  rateLimit: RateLimitSettings;
+  deprecations: readonly ApiDeprecation[];
+  /** Redis and storage, checked by `/health/ready` besides the database. */
+  readiness: Record<string, ReadinessCheck>;
+  observeRequest: (sample: RequestSample) => void;
+  onKeyLookup: (result: 'hit' | 'miss') => void;
 }
 
 /** A service that `serve` can start: what it is, and how its app is built. */
@@ -121,6 +131,12 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   };
   const storage = openStorage(config);
   const jobQueue = createJobQueue(redis.connection);
+  // The limiter's and the readiness probe's own connection: no offline queue and short timeouts,
+  // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
+  const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, maxRetriesPerRequest: 1 });
+  quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
+  const metrics = new ProcessMetrics();
+  const metricsServer = config.metricsPort > 0 ? await startMetricsServer(metrics, config.host, config.metricsPort) : undefined;
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
@@ -131,6 +147,8 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       ...stoppers,
       ['webhook queue', () => webhooks.queue.close()],
       ['job queue', () => jobQueue.close()],
+      ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+      ['quick redis connection', async () => void quickRedis.disconnect()],
       ['database client', () => db.$disconnect()],
       ['redis', () => redis.close()],
       ['database', () => database.close()],
@@ -142,14 +160,16 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     const now = () => new Date();
     const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => logError(logger, error, 'relay error') });
     const worker = startDeliveryWorker(
-      { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy) },
+      { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy), onAttempt: metrics.observeDelivery },
       { connection: redis.connection },
     );
     worker.on('error', (error) => logError(logger, error, 'delivery worker error'));
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
-    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log);
+    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log, metrics.jobFailed);
+    metrics.watchQueue({ name: 'webhook-deliveries', getJobCounts: (...states) => webhooks.queue.getJobCounts(...(states as [])) });
+    metrics.watchQueue({ name: 'jobs', getJobCounts: (...states) => jobQueue.queue.getJobCounts(...(states as [])) });
     await scheduled.ready;
     stoppers.push(['scheduled jobs', () => scheduled.stop()]);
     const schedules = jobs.flatMap((j) => (j.schedule ? [`${j.name} (${j.schedule.pattern}, ${j.schedule.tz})`] : []));
@@ -158,7 +178,25 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   for (const { descriptor, build } of entries) {
     const { port, settings, publicBaseUrl } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
-    const app = await build({ db, environment: config.environment, pepper: config.apiKeyPepper, logLevel: config.logLevel, trustProxy: config.trustProxy, webhooks, storage, jobs: jobQueue, publicBaseUrl, neighbours, settings });
+    const app = await build({
+      db,
+      environment: config.environment,
+      pepper: config.apiKeyPepper,
+      logLevel: config.logLevel,
+      trustProxy: config.trustProxy,
+      webhooks,
+      storage,
+      jobs: jobQueue,
+      publicBaseUrl,
+      neighbours,
+      settings,
+      maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+      rateLimit: { redis: quickRedis, perMinute: config.rateLimitPerMinute, warn: (line) => logger.warn(line) },
+      deprecations: config.deprecations,
+      readiness: { redis: () => quickRedis.ping(), storage: () => storage.exists('0'.repeat(64)) },
+      observeRequest: metrics.observeRequest,
+      onKeyLookup: metrics.keyLookup(descriptor.id),
+    });
     apps.push(app);
     await app.listen({ host: config.host, port });
     app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);

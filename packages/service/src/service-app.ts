@@ -7,6 +7,10 @@ import type { BlobStorage } from '@platform/storage';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
 import type { JobQueue } from './jobs.js';
+import { apiVersion, type ApiDeprecation } from './api-version.js';
+import { healthRoutes, type ReadinessCheck } from './health.js';
+import { idempotency } from './idempotency.js';
+import { rateLimits, type RateLimitSettings } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +38,28 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   neighbours?: readonly KeyOwner[];
   /** Further errors that mean a dependency is briefly unreachable (the database's are known already). */
   isUnavailable?: (error: unknown) => boolean;
+  /** Event-loop delay (ms) beyond which requests get 503 at once; default 1000. */
+  maxEventLoopDelayMs?: number;
+  /** Per-key budgets shared through Redis; unset: no limits. */
+  rateLimit?: RateLimitSettings;
+  /** API versions with a sunset date. */
+  deprecations?: readonly ApiDeprecation[];
+  /** What `/health/ready` checks besides the database (Redis, storage), by name. */
+  readiness?: Record<string, ReadinessCheck>;
+  /** Told of every answered request (metrics). */
+  observeRequest?: (sample: RequestSample) => void;
+  /** Told of every key lookup: from the cache or the database (metrics). */
+  onKeyLookup?: (result: 'hit' | 'miss') => void;
+}
+
+/** One answered request, for metrics: the route pattern (not the URL, which holds ids). */
+export interface RequestSample {
+  service: string;
+  method: string;
+  /** `/v1/properties/:propertyId`; unmatched requests (404) share one value. */
+  route: string;
+  statusCode: number;
+  seconds: number;
 }
 
 /** What domain routes get from the wiring. */
@@ -92,7 +118,26 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     pepper: deps.pepper,
     now: () => now().getTime(),
     cacheTtlMs: deps.keyCacheTtlMs,
+    onLookup: deps.onKeyLookup,
   });
+  healthRoutes(app, {
+    database: () => deps.db.$queryRaw`SELECT 1`,
+    ...deps.readiness,
+  });
+  if (deps.observeRequest) {
+    const observe = deps.observeRequest;
+    app.addHook('onResponse', async (request, reply) => {
+      observe({ service: service.id, method: request.method, route: request.routeOptions.url ?? '(unmatched)', statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    });
+  }
+  const deprecationOf = (prefix: string) => deps.deprecations?.find((d) => d.version === prefix.replace(/^\//, ''));
+  // After the key check, in this order: budgets (before any work), the version's headers and
+  // last call, then idempotency (a replay is a call of the version and counts against the budget).
+  const guard = async (api: FastifyInstance, prefix: string, dialect: Dialect) => {
+    if (deps.rateLimit) await api.register(rateLimits, { ...deps.rateLimit, dialect });
+    await api.register(apiVersion, { db: deps.db, now, version: prefix.replace(/^\//, ''), deprecation: deprecationOf(prefix) });
+    await api.register(idempotency, { db: deps.db, now, dialect });
+  };
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
   const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
   const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events),
@@ -103,6 +148,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   await app.register(
     async (v1) => {
       await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
+      await guard(v1, '/v1', 'en');
       await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
       await options.routes(v1, context);
       await v1.register(webhookRoutes, { ...deps.webhooks, db: deps.db, cursors, now, catalogue: service.events, service: service.id });
@@ -112,7 +158,9 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   for (const extra of extraApis) {
     await app.register(
       async (api) => {
-        await api.register(authPlugin, { verifier, dialect: options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en', routes: authenticatedRoutes });
+        const dialect = options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en';
+        await api.register(authPlugin, { verifier, dialect, routes: authenticatedRoutes });
+        await guard(api, extra.document.prefix, dialect);
         await extra.routes(api, context);
       },
       { prefix: extra.document.prefix },

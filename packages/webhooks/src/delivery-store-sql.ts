@@ -15,6 +15,7 @@ export interface DeliveryRow {
   previous_secret_encrypted: string | null;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
+  event_created_at: Date;
 }
 
 export interface AttemptRecord {
@@ -35,7 +36,8 @@ export interface AttemptRecord {
 async function loadMany(db: PrismaClient, ids: string[]): Promise<(DeliveryRow | undefined)[]> {
   const rows = await db.$queryRaw<DeliveryRow[]>`
     SELECT d.id, d.status::text AS status, e.type, e.payload, ep.id AS endpoint_id, ep.url, ep.service::text AS service,
-           ep.status::text AS endpoint_status, ep.deleted_at IS NOT NULL AS endpoint_deleted, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since
+           ep.status::text AS endpoint_status, ep.deleted_at IS NOT NULL AS endpoint_deleted, ep.secret_encrypted, ep.previous_secret_encrypted, ep.previous_secret_expires_at, ep.failing_since,
+           e.created_at AS event_created_at
     FROM webhook_deliveries d
     JOIN outbox_events e ON e.id = d.event_id
     JOIN webhook_endpoints ep ON ep.id = d.endpoint_id

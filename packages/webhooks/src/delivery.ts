@@ -16,6 +16,16 @@ export interface DeliveryDeps {
   dispatcher: Dispatcher;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
+  /** Told of every recorded attempt (metrics). */
+  onAttempt?: (attempt: AttemptReport) => void;
+}
+
+/** An attempt's outcome and, for a success, how long after the event it arrived. */
+export interface AttemptReport {
+  service: Service;
+  outcome: Exclude<DeliveryOutcome, 'skipped'>;
+  /** From the event's creation to this attempt's end. */
+  sinceEventSeconds: number;
 }
 
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'held' | 'skipped';
@@ -140,6 +150,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
   };
   if (outcome === 'held') await recordPause(deps.db, record);
   else await store.record.call(record);
+  deps.onAttempt?.({ service: delivery.service, outcome, sinceEventSeconds: (at.getTime() - delivery.event_created_at.getTime()) / 1000 });
   return outcome;
 }
 

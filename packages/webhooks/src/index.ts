@@ -6,7 +6,7 @@ export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS
 export { recordEvent, type EventInput } from './outbox.js';
 export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, removeJob, deliveryJobOptions, type DeliveryJob } from './queue.js';
 export { relayOnce, enqueueRequestedDeliveries, requeueStaleDeliveries, failDelivery, type RelayDeps, type SweepResult } from './relay.js';
-export { attemptDelivery, deliveryDispatcher, responseExcerpt, type DeliveryDeps, type DeliveryOutcome } from './delivery.js';
+export { attemptDelivery, deliveryDispatcher, responseExcerpt, type DeliveryDeps, type DeliveryOutcome, type AttemptReport } from './delivery.js';
 export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js';
 export { resumeEndpoint, pauseEndpoint, deleteEndpoint } from './endpoint-ops.js';
 export { purgeDeletedEndpoints } from './endpoint-sql.js';
