@@ -1,0 +1,207 @@
+// docker-compose.yml (sandbox) and docker-compose.production.yml, resolved by docker-compose itself
+// (`config` needs no Docker engine), and the image's build inputs. CI installs docker-compose (.ci/run).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const SANDBOX = ['docker-compose.yml'];
+const PRODUCTION = ['docker-compose.yml', 'docker-compose.production.yml'];
+const APPS = ['property-service', 'agent-platform', 'worker'];
+
+/** Everything production requires; each is also checked alone for the failure naming it. */
+const PRODUCTION_ENV: Record<string, string> = {
+  POSTGRES_PASSWORD: 'a1'.repeat(16),
+  REDIS_PASSWORD: 'b2'.repeat(16),
+  API_KEY_PEPPER: 'c3'.repeat(16),
+  WEBHOOK_SECRET_KEY: 'd4'.repeat(32),
+  MINIO_ROOT_USER: 'root-operator',
+  MINIO_ROOT_PASSWORD: 'e5'.repeat(16),
+  S3_ACCESS_KEY_ID: 'platform-app',
+  S3_SECRET_ACCESS_KEY: 'f6'.repeat(16),
+  PROPERTY_PUBLIC_BASE_URL: 'https://api.example.com',
+  AGENT_PLATFORM_PUBLIC_BASE_URL: 'https://agents.example.com',
+};
+
+interface Service {
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  ports?: (string | { published: number; target: number })[];
+  restart?: string;
+  build?: { context: string; dockerfile?: string };
+}
+interface ComposeConfig {
+  services: Record<string, Service>;
+}
+
+let emptyEnvFile: string;
+beforeAll(() => {
+  // A developer's .env must not change what the test sees: an empty env file replaces it.
+  emptyEnvFile = join(mkdtempSync(join(tmpdir(), 'compose-test-')), 'empty.env');
+  writeFileSync(emptyEnvFile, '');
+});
+
+function run(command: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...options.env }, input: options.input, encoding: 'utf8' });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new Error(`${command} is not installed: apt-get install docker-compose (CI does this in .ci/run).`);
+  }
+  return result;
+}
+
+function composeConfig(files: readonly string[], env: Record<string, string> = {}) {
+  return run('docker-compose', ['--env-file', emptyEnvFile, ...files.flatMap((file) => ['-f', file]), 'config'], { env });
+}
+
+const cache = new Map<string, ComposeConfig>();
+
+/** docker-compose v1 prints YAML only; its own PyYAML (a dependency of the package) turns it into JSON. */
+function resolved(files: readonly string[], env: Record<string, string> = {}): ComposeConfig {
+  const key = JSON.stringify([files, env]);
+  const cached = cache.get(key);
+  if (cached) return structuredClone(cached);
+  const result = composeConfig(files, env);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  const json = run('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], { input: result.stdout });
+  expect(json.status, json.stderr).toBe(0);
+  cache.set(key, JSON.parse(json.stdout) as ComposeConfig);
+  return structuredClone(cache.get(key)!);
+}
+
+function portOf(url: string): string {
+  return /http:\/\/127\.0\.0\.1:(\d+)\//.exec(url)?.[1] ?? '(none)';
+}
+
+describe.each([
+  ['sandbox', SANDBOX, {}],
+  ['production', PRODUCTION, PRODUCTION_ENV],
+] as const)('the %s compose configuration', (_name, files, env) => {
+  it('gives every long-running service a health check and makes the apps wait for the one-shot services', () => {
+    const { services } = resolved(files, env);
+    const oneShot = Object.keys(services).filter((name) => services[name].restart === 'no');
+    expect(oneShot.sort()).toEqual(['migrate', 'minio-init']);
+    for (const [name, service] of Object.entries(services)) {
+      if (oneShot.includes(name)) expect(service.healthcheck, name).toBeUndefined();
+      else expect(service.healthcheck?.test?.length, `${name} has no healthcheck`).toBeGreaterThan(0);
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        const expected = oneShot.includes(dependency) ? 'service_completed_successfully' : 'service_healthy';
+        expect(condition, `${name} → ${dependency}`).toBe(expected);
+      }
+    }
+    for (const app of APPS) {
+      expect(Object.keys(services[app].depends_on ?? {}), app).toEqual(expect.arrayContaining(['migrate', 'minio-init', 'redis']));
+    }
+    expect(Object.keys(services.migrate.depends_on ?? {})).toContain('postgres');
+  });
+
+  it('checks each app on the port it listens on: the API port for the services, the metrics port for the worker', () => {
+    const { services } = resolved(files, env);
+    const probe = (app: string) => services[app].healthcheck?.test?.join(' ') ?? '';
+    expect(portOf(probe('property-service'))).toBe(services['property-service'].environment?.PROPERTY_PORT);
+    expect(probe('property-service')).toContain('/health/ready');
+    expect(portOf(probe('agent-platform'))).toBe(services['agent-platform'].environment?.AGENT_PLATFORM_PORT);
+    expect(probe('agent-platform')).toContain('/health/ready');
+    expect(portOf(probe('worker'))).toBe(services.worker.environment?.METRICS_PORT);
+    expect(probe('worker')).toContain('/health/live');
+  });
+
+  it('publishes the two API ports and nothing else (no metrics, database, Redis or MinIO port)', () => {
+    const { services } = resolved(files, env);
+    const published = Object.entries(services).flatMap(([name, service]) =>
+      (service.ports ?? []).map((port) => `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+):\d+\/tcp$/, '$1') : port.published}`),
+    );
+    expect(published.sort()).toEqual(['agent-platform:3100', 'property-service:3000']);
+  });
+
+  it('runs Redis with AOF and noeviction, and the apps on the S3 store with the bucket minio-init creates', () => {
+    const { services } = resolved(files, env);
+    expect(services.redis.command?.join(' ')).toMatch(/--appendonly yes --maxmemory-policy noeviction/);
+    for (const app of [...APPS, 'migrate']) {
+      const environment = services[app].environment ?? {};
+      expect(environment.STORAGE_DRIVER, app).toBe('s3');
+      expect(environment.S3_ENDPOINT, app).toBe('http://minio:9000');
+      expect(environment.S3_BUCKET, app).toBe(services['minio-init'].environment?.S3_BUCKET);
+      expect(environment.S3_ACCESS_KEY_ID, app).toBe(services['minio-init'].environment?.S3_ACCESS_KEY_ID);
+    }
+  });
+
+  it('runs every app command from a dist/ entry point that scripts/build.mjs produces from an existing source', async () => {
+    const { services } = resolved(files, env);
+    const { ENTRIES } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as { ENTRIES: Record<string, string> };
+    for (const app of [...APPS, 'migrate']) {
+      const [node, script] = services[app].command ?? [];
+      expect(node, app).toBe('node');
+      const entry = /^dist\/(.+)\.js$/.exec(script ?? '')?.[1] ?? '';
+      expect(ENTRIES[entry], `${app} runs ${script}, which scripts/build.mjs does not build`).toBeDefined();
+      expect(existsSync(join(ROOT, ENTRIES[entry])), ENTRIES[entry]).toBe(true);
+      expect(services[app].build?.context, app).toBe(ROOT);
+    }
+  });
+});
+
+describe('the sandbox', () => {
+  it('resolves with no variable set, on the documented sandbox defaults', () => {
+    const { services } = resolved(SANDBOX);
+    for (const app of [...APPS, 'migrate']) {
+      expect(services[app].environment?.APP_ENV, app).toBe('sandbox');
+      expect(services[app].environment?.API_KEY_PEPPER.length, app).toBeGreaterThanOrEqual(32);
+      expect(services[app].environment?.WEBHOOK_SECRET_KEY, app).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});
+
+describe('production', () => {
+  it.each(Object.keys(PRODUCTION_ENV))('refuses to resolve without %s, naming it', (variable) => {
+    const env = { ...PRODUCTION_ENV };
+    delete env[variable];
+    const result = composeConfig(PRODUCTION, env);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(`${variable} is required in production`);
+  });
+
+  it('refuses an empty secret like a missing one', () => {
+    const result = composeConfig(PRODUCTION, { ...PRODUCTION_ENV, API_KEY_PEPPER: '' });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('API_KEY_PEPPER is required in production');
+  });
+
+  it('with every secret set: APP_ENV=production, the given secrets, and no sandbox default left anywhere', () => {
+    const config = resolved(PRODUCTION, PRODUCTION_ENV);
+    for (const app of [...APPS, 'migrate']) {
+      const environment = config.services[app].environment ?? {};
+      expect(environment.APP_ENV, app).toBe('production');
+      expect(environment.API_KEY_PEPPER, app).toBe(PRODUCTION_ENV.API_KEY_PEPPER);
+      expect(environment.WEBHOOK_SECRET_KEY, app).toBe(PRODUCTION_ENV.WEBHOOK_SECRET_KEY);
+      expect(environment.WEBHOOK_ALLOW_PRIVATE_TARGETS, app).toBe('false');
+      expect(environment.DATABASE_URL, app).toBe(`postgresql://platform:${PRODUCTION_ENV.POSTGRES_PASSWORD}@postgres:5432/platform`);
+      expect(environment.REDIS_URL, app).toBe(`redis://:${PRODUCTION_ENV.REDIS_PASSWORD}@redis:6379`);
+    }
+    expect(config.services.minio.environment?.MINIO_ROOT_PASSWORD).toBe(PRODUCTION_ENV.MINIO_ROOT_PASSWORD);
+    expect(JSON.stringify(config)).not.toMatch(/sandbox/i);
+  });
+});
+
+describe('the image build inputs', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+
+  it('build on node:24-slim', () => {
+    expect(dockerfile).toMatch(/^FROM node:24-slim$/m);
+  });
+
+  it('copy only files that exist', () => {
+    const copies = [...dockerfile.matchAll(/^COPY\s+(?!--from)(.+)$/gm)].map((match) => match[1].trim().split(/\s+/).slice(0, -1));
+    expect(copies.length).toBeGreaterThan(0);
+    for (const source of copies.flat()) expect(existsSync(join(ROOT, source)), `COPY ${source}`).toBe(true);
+  });
+
+  it('leave .env, local data and installed packages out of the image', () => {
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['.env', '.data', 'node_modules', '**/node_modules', 'dist', '.git']));
+  });
+});
