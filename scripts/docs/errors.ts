@@ -55,3 +55,11 @@ export function renderReasons(reasons: Record<string, string>): string {
   const rows = Object.entries(reasons).map(([reason, grund]) => `| \`${reason}\` | \`${grund}\` | ${cell(REASON_USES[reason] ?? 'UNDOCUMENTED')} |`);
   return ['| `reason` | Leads API (`grund`) | Meaning |', '|---|---|---|', ...rows].join('\n');
 }
+
+/** The leads API's codes: German code, status, the English code of the other APIs. */
+export function renderGermanCodes(codes: Record<string, CodeSpec & { de_message: string }>): string {
+  const rows = Object.entries(codes)
+    .sort(([, a], [, b]) => a.status - b.status)
+    .map(([code, spec]) => `| \`${spec.de}\` | ${spec.status} | ${cell(spec.de_message)} | \`${code}\` |`);
+  return ['| `code` | Status | `message` (Standard) | Property API |', '|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { ERROR_CODES, REASONS } from '../src/errors.js';
-import { ERROR_CODE_USES, REASON_USES, renderErrorCodes, renderReasons } from '../../../scripts/docs/errors.js';
+import { ERROR_CODE_USES, REASON_USES, renderErrorCodes, renderGermanCodes, renderReasons } from '../../../scripts/docs/errors.js';
 import { generatedSection } from '../../../scripts/docs/sections.js';
 
 const stale = 'docs/errors.md is out of date with ERROR_CODES/REASONS; rewrite it with UPDATE_DOCS=1 pnpm test:only packages/http/test/docs-errors.test.ts';
@@ -18,4 +18,14 @@ it('docs/errors.md lists every error code with its German code and status as the
 it('docs/errors.md lists every detail reason with its German name', () => {
   const { committed, expected } = generatedSection('errors.md', 'reasons', renderReasons(REASONS));
   expect(committed, stale).toBe(expected);
+});
+
+it('docs/leads-dialect.md lists every German code with its status and default message', () => {
+  const { committed, expected } = generatedSection('leads-dialect.md', 'german-codes', renderGermanCodes(ERROR_CODES));
+  expect(committed, stale.replace('errors.md', 'leads-dialect.md')).toBe(expected);
+});
+
+it('docs/leads-dialect.md lists every German detail reason', () => {
+  const { committed, expected } = generatedSection('leads-dialect.md', 'german-reasons', renderReasons(REASONS));
+  expect(committed, stale.replace('errors.md', 'leads-dialect.md')).toBe(expected);
 });
