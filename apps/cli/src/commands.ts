@@ -27,6 +27,10 @@ export interface CommandContext {
   storage: () => BlobStorage;
   /** The clock of commands that depend on the date (`appointments today`); default the real one. */
   now?: () => Date;
+  /** Where deprecation notices are sent through (SMTP_URL, SMTP_FROM); no url: none are sent. */
+  smtp?: { url: string | undefined; from: string };
+  /** The deployment's default budget per key (RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute?: number;
 }
 
 const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);

@@ -13,7 +13,14 @@ try {
   result = await runCli(process.argv.slice(2), async () => {
     database = await openDatabase(config);
     db = createPrisma({ url: database.url, maxConnections: 2 });
-    return { db, environment: config.environment, pepper: config.apiKeyPepper, storage: () => openStorage(config) };
+    return {
+      db,
+      environment: config.environment,
+      pepper: config.apiKeyPepper,
+      storage: () => openStorage(config),
+      smtp: { url: config.smtpUrl, from: config.smtpFrom },
+      rateLimitPerMinute: config.rateLimitPerMinute,
+    };
   });
 } catch (error) {
   // The database cannot be opened (e.g. DATA_DIR's embedded one runs with other settings): one line, with what to do.

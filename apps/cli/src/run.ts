@@ -4,6 +4,8 @@ import { CheckFailed, checkStorage, createAccount, createApplication, createKey,
 import { appointmentsToday, setTimeZone } from './scheduling.js';
 import { COMPARABLE_COLUMNS, importComparables } from './comparables.js';
 import { setBilling } from './billing.js';
+import { setRateLimit } from './rate-limits.js';
+import { deprecationNotices, setOwner } from './deprecation.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
@@ -13,7 +15,11 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
                       [--iban <IBAN> --bic <BIC> --email <e-mail> --phone <no.> --contact <name>]
                       [--payment-terms-days 14]
                            the issuer of the account's invoices (replaces the whole profile)
-  app create --account <accountId> --service ${SERVICES.map((s) => s.id).join('|')} --name <name>
+  app create --account <accountId> --service ${SERVICES.map((s) => s.id).join('|')} --name <name> [--owner-email <e-mail>]
+  app set-owner --app <appId> --email <e-mail>
+                           who hears of deprecations of the API versions the app calls
+  app set-rate-limit --app <appId> (--per-minute <n> | --default)
+                           the app's own budget per key, or back to RATE_LIMIT_PER_MINUTE
   key create --app <appId> --scopes <scope,scope,...>
   key list --app <appId>
   key revoke <keyId>
@@ -22,6 +28,9 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
   storage check            every stored file exists and matches its sha256 (exit code 1 otherwise)
   appointments today --account <accountId>
                            the account's viewings starting today, in its time zone
+  deprecation notices --version v1|leads/v1 [--since 30d] [--dry-run]
+                           the apps still calling the version, with their owners; sends each
+                           owner a notice when SMTP_URL is set (not with --dry-run)
   comparables import --account <accountId> <file.csv>
                            market transactions for valuations; CSV with the header
                            ${COMPARABLE_COLUMNS.join(',')} (year_built may be empty);
@@ -61,6 +70,12 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
         iban: { type: 'string' },
         bic: { type: 'string' },
         'payment-terms-days': { type: 'string' },
+        'owner-email': { type: 'string' },
+        'per-minute': { type: 'string' },
+        default: { type: 'boolean' },
+        version: { type: 'string' },
+        since: { type: 'string' },
+        'dry-run': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -76,6 +91,9 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'account set-time-zone': (c) => setTimeZone(c, values),
     'account set-billing': (c) => setBilling(c, values),
     'app create': (c) => createApplication(c, values),
+    'app set-owner': (c) => setOwner(c, values),
+    'app set-rate-limit': (c) => setRateLimit(c, values),
+    'deprecation notices': (c) => deprecationNotices(c, values),
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
     'key revoke': (c) => revokeKey(c, argument),
