@@ -9,3 +9,4 @@ export { testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
+export { freePort } from './ports.js';
