@@ -3,11 +3,16 @@ import { constants } from 'node:os';
 import { EmbeddedPostgresError } from './embedded-errors.js';
 import type { OsUser } from './os-user.js';
 
-/** Runs one of the PostgreSQL programs (as `user` when given), from `/`, which every user may enter. */
-export function spawnPostgresProgram(file: string, args: string[], user: OsUser | undefined): ChildProcess {
+/**
+ * Runs one of the PostgreSQL programs (as `user` when given), from `/`, which every user may
+ * enter. `detached`: in a process group of its own, so a Ctrl-C in the terminal reaches only this
+ * process, which stops the server itself once nothing needs it any more.
+ */
+export function spawnPostgresProgram(file: string, args: string[], user: OsUser | undefined, detached = false): ChildProcess {
   return spawn(file, args, {
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
     cwd: '/',
+    detached,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
@@ -88,7 +93,7 @@ export async function startServer(
   user: OsUser | undefined,
   options: { log: (text: string) => void; stopOnSignals: boolean },
 ): Promise<RunningServer> {
-  const child = spawnPostgresProgram(postgres, args, user);
+  const child = spawnPostgresProgram(postgres, args, user, true);
   child.stdin!.end();
   const lines = collectLines(child, options.log);
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));

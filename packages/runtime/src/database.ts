@@ -1,5 +1,6 @@
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import pg from 'pg';
 import {
   EMBEDDED_SUPERUSER,
   EmbeddedPostgresBusyError,
@@ -64,6 +65,7 @@ async function waitUntilListening(port: number, timeoutMs: number): Promise<bool
  * Migrations run first.
  */
 export async function openDatabase(config: Config, options: { migrate?: boolean; log?: (line: string) => void } = {}): Promise<ResolvedDatabase> {
+  if (config.databaseUrl) await checkDatabaseUrl(config.databaseUrl);
   const { url, close } = config.databaseUrl ? { url: config.databaseUrl, close: async () => {} } : await openEmbedded(config, options.log);
   if (options.migrate !== false) {
     try {
@@ -75,6 +77,40 @@ export async function openDatabase(config: Config, options: { migrate?: boolean;
     }
   }
   return { url, close };
+}
+
+/**
+ * DATABASE_URL must parse and lead to a database that lets its user in; each failure is one line
+ * naming the fix. The URL itself is never shown: it holds a password.
+ */
+async function checkDatabaseUrl(url: string): Promise<void> {
+  let where: string;
+  let user: string;
+  let database: string;
+  try {
+    const parsed = new URL(url);
+    user = decodeURIComponent(parsed.username);
+    database = decodeURIComponent(parsed.pathname.slice(1)) || user;
+    decodeURIComponent(parsed.password);
+    where = `${parsed.hostname}:${parsed.port || 5432}`;
+  } catch {
+    throw new DatabaseUnavailableError('DATABASE_URL is not a valid connection string: use postgresql://user:password@host:5432/database (percent-encode special characters in the password).');
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    const reason = (message ?? String(error)).split('\n')[0];
+    if (code === '28P01') throw new DatabaseUnavailableError(`PostgreSQL at ${where} refused the password of user "${user}": fix the user or password in DATABASE_URL.`);
+    if (code === '28000') throw new DatabaseUnavailableError(`PostgreSQL at ${where} does not let user "${user}" in (${reason}): fix the user in DATABASE_URL, or allow it in that server's pg_hba.conf.`);
+    if (code === '3D000') throw new DatabaseUnavailableError(`The database "${database}" does not exist on PostgreSQL at ${where}: create it (createdb ${database}), or fix the database name in DATABASE_URL.`);
+    const why = code === 'ECONNREFUSED' ? 'nothing listens there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'unknown host' : /timeout/i.test(reason) ? 'no answer within 10 s' : reason;
+    throw new DatabaseUnavailableError(`Could not reach PostgreSQL at ${where} (${why}): start it, or fix the host and port in DATABASE_URL.`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 async function openEmbedded(config: Config, log?: (line: string) => void): Promise<ResolvedDatabase> {

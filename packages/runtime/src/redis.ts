@@ -46,16 +46,8 @@ export async function openRedis(config: Config, log: (line: string) => void = ()
       await checkLocalRedis(config, password);
     }
   }
-  const parsed = new URL(url);
-  const connection = {
-    host: parsed.hostname,
-    port: Number(parsed.port || 6379),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
-    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
-    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-  };
-  await warnUnlessNoEviction(connection, log);
+  const connection = connectionOf(url);
+  if (config.redisUrl) await checkRedisOfUrl(connection, log);
   return {
     url,
     connection,
@@ -63,6 +55,23 @@ export async function openRedis(config: Config, log: (line: string) => void = ()
       child?.kill('SIGTERM');
     },
   };
+}
+
+/** ioredis options of a `redis://` or `rediss://` URL; a URL that does not parse is refused in one line (it is never shown: it may hold a password). */
+function connectionOf(url: string): ResolvedRedis['connection'] {
+  try {
+    const parsed = new URL(url);
+    return {
+      host: parsed.hostname,
+      port: Number(parsed.port || 6379),
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+      ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+      maxRetriesPerRequest: null,
+    };
+  } catch {
+    throw new RedisUnavailableError('REDIS_URL is not a valid URL: use redis://[user:password@]host:port (percent-encode special characters in the password).');
+  }
 }
 
 /** Something listens on REDIS_PORT already: it must be the local Redis of this DATA_DIR, with its password. */
@@ -109,19 +118,37 @@ async function startRedisServer(dir: string, port: number, password: string): Pr
     'maxmemory-policy noeviction',
     'save ""',
   ].join('\n');
-  const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  // A process group of its own: a Ctrl-C in the terminal reaches only this process, whose
+  // graceful shutdown still needs Redis and stops it last.
+  const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    // drained for as long as it runs; the last lines say why it stopped
+    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    output.splice(0, Math.max(0, output.length - 5));
+  });
   child.stdin!.on('error', () => {}); // not found, or exited at once: reported below
   child.stdin!.end(`${conf}\n`);
   // Also on an abrupt exit (a second Ctrl-C skips the graceful close): never leave it orphaned.
   process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (error?: Error) => {
+      settled = true;
+      if (error) reject(error);
+      else resolve();
+    };
     child.once('error', () =>
-      reject(new RedisUnavailableError('redis-server was not found: install it (e.g. apt-get install redis-server) or set REDIS_URL to a running Redis.')),
+      settle(new RedisUnavailableError('redis-server was not found: install it (e.g. apt-get install redis-server) or set REDIS_URL to a running Redis.')),
     );
     const started = Date.now();
     const probe = async () => {
-      if (await listening(port)) return resolve();
-      if (child.exitCode !== null || Date.now() - started > 10_000) return reject(new RedisUnavailableError(`redis-server did not start on port ${port}.`));
+      if (settled) return;
+      if (await listening(port)) return settle();
+      if (child.exitCode !== null || Date.now() - started > 10_000) {
+        const reason = output.filter((line) => /#/.test(line)).at(-1)?.replace(/^.*# /, '') ?? 'no reason given';
+        return settle(new RedisUnavailableError(`redis-server did not start on port ${port} (${reason}): set REDIS_PORT to a free port, or REDIS_URL to a running Redis.`));
+      }
       setTimeout(probe, 50);
     };
     void probe();
@@ -129,15 +156,44 @@ async function startRedisServer(dir: string, port: number, password: string): Pr
   return child;
 }
 
-/** BullMQ keeps delayed retries in Redis for hours: eviction would silently lose them. */
-async function warnUnlessNoEviction(connection: ResolvedRedis['connection'], log: (line: string) => void): Promise<void> {
-  const client = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 1 });
+/** Why a Redis could not be used, in words (its own message for a refused password; no URL, no password). */
+function connectProblem(where: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(message)) return `The Redis of REDIS_URL (${where}) refused its credentials (${message.split('\n')[0]}): fix the user and password in REDIS_URL.`;
+  const reason = code === 'ECONNREFUSED' ? 'nothing listens there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'unknown host' : message.split('\n')[0];
+  return `Could not reach the Redis of REDIS_URL (${where}: ${reason}): start that Redis, or fix REDIS_URL.`;
+}
+
+/**
+ * The Redis of REDIS_URL must answer, and with maxmemory-policy noeviction: BullMQ keeps delayed
+ * retries and jobs in Redis for hours, and eviction would silently lose them. A Redis that
+ * refuses CONFIG (some managed ones) cannot be checked: a warning then. The local one is always
+ * started with noeviction.
+ */
+async function checkRedisOfUrl(connection: ResolvedRedis['connection'], log: (line: string) => void): Promise<void> {
+  const where = `${connection.host}:${connection.port}`;
+  const client = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  client.on('error', () => {});
   try {
-    await client.connect();
-    const [, policy] = (await client.config('GET', 'maxmemory-policy')) as [string, string];
-    if (policy !== 'noeviction') log(`WARNING: Redis maxmemory-policy is ${policy}; set it to noeviction, or queued webhook retries can be lost.`);
-  } catch {
-    log('WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.');
+    try {
+      await client.connect();
+      await client.ping();
+    } catch (error) {
+      throw new RedisUnavailableError(connectProblem(where, error));
+    }
+    let policy: string | undefined;
+    try {
+      [, policy] = (await client.config('GET', 'maxmemory-policy')) as [string, string];
+    } catch {
+      // refused below
+    }
+    if (policy === undefined) log('WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.');
+    else if (policy !== 'noeviction') {
+      throw new RedisUnavailableError(
+        `The Redis of REDIS_URL (${where}) has maxmemory-policy ${policy}, which can silently drop queued jobs and webhook retries: set it to noeviction (CONFIG SET maxmemory-policy noeviction, and maxmemory-policy noeviction in its redis.conf).`,
+      );
+    }
   } finally {
     client.disconnect();
   }

@@ -22,6 +22,7 @@ import { jobsOf, startScheduledJobs } from './jobs.js';
 import { ProcessMetrics, startMetricsServer } from './metrics.js';
 import { logError, processLogger } from './process-log.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
+import { listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
 
 /**
@@ -198,7 +199,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       onKeyLookup: metrics.keyLookup(descriptor.id),
     });
     apps.push(app);
-    await app.listen({ host: config.host, port });
+    await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);
     app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);
   }
 }
