@@ -4,12 +4,12 @@
 // database of DATA_DIR that runs with other settings in one line.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma } from '@platform/db';
+import { freePort } from '@platform/testkit';
 import { prepareProbe, su, type ProbeInput } from './other-user.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -17,16 +17,6 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const IS_ROOT = process.getuid?.() === 0;
 const APP_ROLE = 'platform';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The environment of a new user: no DATABASE_URL or REDIS_URL, so everything is embedded. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -70,6 +60,7 @@ describe('pnpm start on the embedded defaults', () => {
       REDIS_PORT: String(ports.redis),
       PROPERTY_PORT: String(await freePort()),
       AGENT_PLATFORM_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
       TMPDIR: temp,
     });
     start = spawn(TSX, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

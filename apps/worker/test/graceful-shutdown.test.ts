@@ -2,25 +2,16 @@
 // closes everything and exits 0 (the process as `pnpm start` runs it, on the test run's database and Redis).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, testRedis, until, TEST_PEPPER, type Receiver, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, freePort, startReceiver, testRedis, until, TEST_PEPPER, type Receiver, type Tenant, type TestDatabase } from '@platform/testkit';
 import { DELIVERY_QUEUE } from '@platform/webhooks';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let db: TestDatabase;
 let tenant: Tenant;
@@ -50,6 +41,7 @@ beforeAll(async () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       PROPERTY_PORT: String(port),
       AGENT_PLATFORM_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
       DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `graceful-${randomBytes(4).toString('hex')}`),
       LOG_LEVEL: 'info',
     },
