@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { FastifyBaseLogger } from 'fastify';
 import type { PrismaClient } from '@platform/db';
 
 /** An API version (`v1`, `leads/v1`) with a sunset date and the link to its successor. */
@@ -15,7 +16,81 @@ export interface ApiVersionPluginOptions {
   version: string;
   /** Set when the version has a sunset: every response carries Deprecation, Sunset and Link. */
   deprecation?: ApiDeprecation;
+  /** A last call is written at most once per interval per application; default one minute. */
+  recordIntervalMs?: number;
 }
 
-/** Records each application's last call of the version, and announces its deprecation. */
-export const apiVersion = fp<ApiVersionPluginOptions>(async () => {}, { name: 'platform-api-version' });
+/** Applications remembered per process before old entries are dropped (they are then written once more). */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Records each application's last call of the version, and announces its deprecation.
+ * Registered after the auth plugin (and the rate limiter) in an authenticated context.
+ */
+export const apiVersion = fp<ApiVersionPluginOptions>(
+  async (app, { db, now, version, deprecation, recordIntervalMs = 60_000 }) => {
+    if (deprecation) {
+      const sunset = deprecation.sunset.toUTCString();
+      const successorLink = `<${deprecation.successor}>; rel="successor-version"`;
+      // onSend also runs for error answers, including the 401 of the key check before this plugin.
+      app.addHook('onSend', async (_request, reply) => {
+        reply.header('deprecation', 'true');
+        reply.header('sunset', sunset);
+        reply.header('link', withLink(reply.getHeader('link'), successorLink));
+      });
+    }
+    const recorder = lastCallRecorder({ db, version, intervalMs: recordIntervalMs });
+    // After the answer, off the request's path: any answer to a known key (also 403, 429) is a call of the version.
+    app.addHook('onResponse', async (request) => {
+      const applicationId = request.auth?.applicationId;
+      if (applicationId) recorder.record(applicationId, now(), request.log);
+    });
+    app.addHook('onClose', async () => recorder.settle());
+  },
+  { name: 'platform-api-version' },
+);
+
+/** Appends the successor link to a Link header already set (e.g. pagination), once. */
+function withLink(existing: string | number | string[] | undefined, link: string): string {
+  const links = existing === undefined ? [] : [existing].flat().map(String);
+  if (links.some((value) => value.includes(link))) return links.join(', ');
+  return [...links, link].join(', ');
+}
+
+/**
+ * Upserts `application_api_calls` at most once per interval per application in this process;
+ * the condition keeps a late write (or another instance's) from moving the time backwards.
+ */
+function lastCallRecorder(options: { db: Pick<PrismaClient, '$executeRaw'>; version: string; intervalMs: number }) {
+  const written = new Map<string, number>();
+  const pending = new Set<Promise<void>>();
+  return {
+    record(applicationId: string, at: Date, log: FastifyBaseLogger): void {
+      const last = written.get(applicationId);
+      if (last !== undefined && at.getTime() - last < options.intervalMs) return;
+      if (written.size >= MAX_REMEMBERED) forgetOlderThan(written, at.getTime() - options.intervalMs);
+      // Remembered before the write, also when it fails: an unreachable database is not asked again on every request.
+      written.set(applicationId, at.getTime());
+      const write = options.db.$executeRaw`
+        INSERT INTO application_api_calls (application_id, api_version, last_called_at)
+        VALUES (${applicationId}, ${options.version}, ${at})
+        ON CONFLICT (application_id, api_version) DO UPDATE SET last_called_at = EXCLUDED.last_called_at
+        WHERE application_api_calls.last_called_at < EXCLUDED.last_called_at`.then(
+        () => undefined,
+        (error: unknown) => log.warn({ error: error instanceof Error ? error.message : String(error), version: options.version }, 'last API call not recorded'),
+      );
+      pending.add(write);
+      void write.finally(() => pending.delete(write));
+    },
+    /** Resolves when the writes under way are done (on close, before the database goes). */
+    async settle(): Promise<void> {
+      await Promise.all(pending);
+    },
+  };
+}
+
+function forgetOlderThan(written: Map<string, number>, threshold: number): void {
+  for (const [applicationId, at] of written) if (at < threshold) written.delete(applicationId);
+  // All recent: start over rather than grow without bound.
+  if (written.size >= MAX_REMEMBERED) written.clear();
+}
