@@ -174,13 +174,14 @@ function connectProblem(where: string, error: unknown): string {
 async function checkRedisOfUrl(connection: ResolvedRedis['connection'], log: (line: string) => void): Promise<void> {
   const where = `${connection.host}:${connection.port}`;
   const client = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
-  client.on('error', () => {});
+  let lastError: unknown; // connect() only says "Connection is closed."; the cause came as an event
+  client.on('error', (error) => (lastError = error));
   try {
     try {
       await client.connect();
       await client.ping();
     } catch (error) {
-      throw new RedisUnavailableError(connectProblem(where, error));
+      throw new RedisUnavailableError(connectProblem(where, lastError ?? error));
     }
     let policy: string | undefined;
     try {
