@@ -21,7 +21,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, de: 'methode_nicht_erlaubt', en_message: 'The method is not allowed on this resource.', de_message: 'Die Methode ist für diese Ressource nicht erlaubt.' },
   invalid_transition: { status: 409, de: 'ungueltiger_uebergang', en_message: 'The status change is not allowed from the current status.', de_message: 'Der Statuswechsel ist vom aktuellen Status aus nicht erlaubt.' },
   conflict: { status: 409, de: 'konflikt', en_message: 'The request conflicts with the current state.', de_message: 'Die Anfrage steht im Konflikt mit dem aktuellen Zustand.' },
-  idempotency_key_reused: { status: 409, de: 'idempotency_key_wiederverwendet', en_message: 'The Idempotency-Key was used with another request body.', de_message: 'Der Idempotency-Key wurde mit einem anderen Inhalt verwendet.' },
+  idempotency_key_reused: { status: 422, de: 'idempotency_key_wiederverwendet', en_message: 'The Idempotency-Key was used with another request body.', de_message: 'Der Idempotency-Key wurde mit einem anderen Inhalt verwendet.' },
   payload_too_large: { status: 413, de: 'payload_too_large', en_message: 'The request body is too large.', de_message: 'Der Anfrageinhalt ist zu groß.' },
   rate_limited: { status: 429, de: 'rate_limited', en_message: 'Too many requests.', de_message: 'Zu viele Anfragen.' },
   request_timeout: { status: 408, de: 'zeitueberschreitung', en_message: 'The request took too long to arrive.', de_message: 'Die Anfrage kam nicht rechtzeitig an.' },

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_PRUNE_JOB } from '@platform/service';
+import { whileHeld } from '@platform/testkit';
+import { jpeg, multipart } from '@platform/uploads/testing';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { createProperty } from './security/properties.js';
+
+let ctx: PropertyTestContext;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+});
+afterAll(() => ctx.close());
+
+let n = 0;
+const newKey = () => `key-${Date.now()}-${++n}`;
+
+/** A POST with an Idempotency-Key (and a JSON body when given). */
+const post = (url: string, key: string, payload?: unknown, apikey = ctx.tenant.key) =>
+  ctx.app.inject({ method: 'POST', url, headers: { apikey, 'idempotency-key': key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+const propertiesTitled = (title: string) => ctx.db.prisma.property.count({ where: { title } });
+const createdEventsOf = async (propertyId: string) =>
+  (await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'property.created' } })).filter((event) => JSON.parse(event.payload).data.property_id === propertyId).length;
+const row = (applicationId: string, key: string) => ctx.db.prisma.idempotencyKey.findUnique({ where: { application_id_key: { application_id: applicationId, key } } });
+
+describe('Idempotency-Key on POST', () => {
+  it('replays the first response of a retry (status, body, content type) and creates the property once', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Replayed ${key}` };
+    const first = await post('/v1/properties', key, body);
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // The same object with its keys in another order is the same request.
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const retry = await post('/v1/properties', key, reordered);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe(first.headers['content-type']);
+    expect(retry.body).toBe(first.body);
+    expect(retry.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(await propertiesTitled(body.title)).toBe(1);
+    expect(await createdEventsOf(first.json().id)).toBe(1);
+  });
+
+  it('answers the same key with another body 422 idempotency_key_reused, and another path too', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Reused ${key}` };
+    expect((await post('/v1/properties', key, body)).statusCode).toBe(201);
+    const other = await post('/v1/properties', key, { ...body, rooms: 3 });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    const elsewhere = await post('/v1/channels', key, { type: 'website', name: 'Site' });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json().code).toBe('idempotency_key_reused');
+    expect(await propertiesTitled(body.title)).toBe(1);
+    expect(await ctx.db.prisma.channel.count({ where: { name: 'Site' } })).toBe(0);
+  });
+
+  it('serves the leads API in German: replay of a new Interessent, 422 idempotency_key_wiederverwendet for another body', async () => {
+    const key = newKey();
+    const prospect = { nachname: 'Idempotent', email: `${key}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' } };
+    const first = await post('/leads/v1/interessenten', key, prospect);
+    expect(first.statusCode).toBe(201);
+    const retry = await post('/leads/v1/interessenten', key, prospect);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toBe(first.body);
+    expect(await ctx.db.prisma.prospect.count({ where: { email: prospect.email } })).toBe(1);
+    const other = await post('/leads/v1/interessenten', key, { ...prospect, nachname: 'Anders' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ code: 'idempotency_key_wiederverwendet', message: expect.stringContaining('Idempotency-Key') });
+  });
+
+  it('lets exactly one of two concurrent requests with the same key run; the other is 409 conflict with Retry-After: 1', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Concurrent ${key}` };
+    // The account row locked: the first request to claim the key waits inside its insert, still running.
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM accounts WHERE id = ${ctx.tenant.accountId} FOR UPDATE`,
+      () => Promise.all([post('/v1/properties', key, body), post('/v1/properties', key, body)]),
+    );
+    expect(waited).toBe(1);
+    const statuses = result.map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([201, 409]);
+    const conflict = result.find((res) => res.statusCode === 409)!;
+    expect(conflict.json().code).toBe('conflict');
+    expect(conflict.headers['retry-after']).toBe('1');
+    expect(await propertiesTitled(body.title)).toBe(1);
+    // Once the first has finished, the retry gets its response.
+    const retry = await post('/v1/properties', key, body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toBe(result.find((res) => res.statusCode === 201)!.body);
+  });
+
+  it('refuses keys longer than 255 characters and empty or non-ASCII ones with 422 validation_failed', async () => {
+    const title = `Bad key ${newKey()}`;
+    const long = await post('/v1/properties', 'k'.repeat(256), { ...validProperty(), title });
+    expect(long.statusCode).toBe(422);
+    expect(long.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'too_long' }] });
+    const empty = await post('/v1/properties', '', { ...validProperty(), title });
+    expect(empty.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }] });
+    const german = await post('/leads/v1/interessenten', 'k'.repeat(256), {});
+    expect(german.json()).toMatchObject({ code: 'validierung_fehlgeschlagen', details: [{ feld: 'Idempotency-Key', grund: 'zu_lang' }] });
+    expect((await post('/v1/properties', 'k'.repeat(255), { ...validProperty(), title })).statusCode).toBe(201);
+    expect(await propertiesTitled(title)).toBe(1);
+  });
+
+  it('scopes keys per application: another tenant with the same key runs its own request', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Scoped ${key}` };
+    const mine = await post('/v1/properties', key, body);
+    const theirs = await post('/v1/properties', key, body, ctx.other.key);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().id).not.toBe(mine.json().id);
+    expect(await propertiesTitled(body.title)).toBe(2);
+  });
+
+  it('stores a 4xx validation failure and replays it', async () => {
+    const key = newKey();
+    const first = await post('/v1/properties', key, { title: 'no type' });
+    expect(first.statusCode).toBe(422);
+    expect(first.json().code).toBe('validation_failed');
+    const retry = await post('/v1/properties', key, { title: 'no type' });
+    expect(retry.statusCode).toBe(422);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toBe(first.body);
+    expect((await row(ctx.tenant.applicationId, key))?.response_status).toBe(422);
+  });
+
+  it('ignores the header on other methods and makes no record without it', async () => {
+    const id = await createProperty(ctx);
+    const key = newKey();
+    const patch = () => ctx.app.inject({ method: 'PATCH', url: `/v1/properties/${id}`, headers: { apikey: ctx.tenant.key, 'idempotency-key': key }, payload: { rooms: 4 } });
+    expect((await patch()).headers['idempotent-replayed']).toBeUndefined();
+    expect((await patch()).headers['idempotent-replayed']).toBeUndefined();
+    expect(await row(ctx.tenant.applicationId, key)).toBeNull();
+    const before = await ctx.db.prisma.idempotencyKey.count();
+    await createProperty(ctx);
+    expect(await ctx.db.prisma.idempotencyKey.count()).toBe(before);
+  });
+
+  it('frees a key after 24 hours on the app clock', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Expiring ${key}` };
+    const start = ctx.clock.now;
+    try {
+      expect((await post('/v1/properties', key, body)).statusCode).toBe(201);
+      ctx.clock.now = new Date(start.getTime() + 23 * 3_600_000);
+      expect((await post('/v1/properties', key, body)).headers['idempotent-replayed']).toBe('true');
+      ctx.clock.now = new Date(start.getTime() + 24 * 3_600_000 + 1000);
+      const later = await post('/v1/properties', key, { ...body, rooms: 5 });
+      expect(later.statusCode).toBe(201);
+      expect(later.headers['idempotent-replayed']).toBeUndefined();
+      expect(await propertiesTitled(body.title)).toBe(2);
+    } finally {
+      ctx.clock.now = start;
+    }
+  });
+
+  it('the prune job deletes keys older than 24 hours and keeps fresh ones', async () => {
+    const oldKey = newKey();
+    const freshKey = newKey();
+    const start = ctx.clock.now;
+    try {
+      ctx.clock.now = new Date(start.getTime() - 25 * 3_600_000);
+      await post('/v1/properties', oldKey, { ...validProperty(), title: `Old ${oldKey}` });
+      ctx.clock.now = start;
+      await post('/v1/properties', freshKey, { ...validProperty(), title: `Fresh ${freshKey}` });
+    } finally {
+      ctx.clock.now = start;
+    }
+    expect(await row(ctx.tenant.applicationId, oldKey)).not.toBeNull();
+    const result = await IDEMPOTENCY_PRUNE_JOB.run({ db: ctx.db.prisma, now: start, storage: ctx.storage, jobs: ctx.jobs }, {});
+    expect(result.removed_keys).toBeGreaterThanOrEqual(1);
+    expect(await row(ctx.tenant.applicationId, oldKey)).toBeNull();
+    expect(await row(ctx.tenant.applicationId, freshKey)).not.toBeNull();
+  });
+
+  it('replays a multipart upload without running it again', async () => {
+    const propertyId = await createProperty(ctx);
+    const key = newKey();
+    const upload = (data: Buffer) => {
+      const { payload, contentType } = multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data }]);
+      return ctx.app.inject({ method: 'POST', url: `/v1/properties/${propertyId}/media`, headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'idempotency-key': key }, payload });
+    };
+    const put = ctx.storage.put;
+    let writes = 0;
+    ctx.storage.put = (...args) => (writes++, put.apply(ctx.storage, args));
+    try {
+      const photo = jpeg(40, 30, key);
+      const first = await upload(photo);
+      expect(first.statusCode).toBe(201);
+      const retry = await upload(photo);
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(first.body);
+      expect(writes).toBe(1);
+      expect(await ctx.db.prisma.propertyMedia.count({ where: { property_id: propertyId } })).toBe(1);
+      // Another file (of another size) with the same key is another request.
+      const other = await upload(jpeg(40, 30, `${key}-another`));
+      expect(other.statusCode).toBe(422);
+      expect(other.json().code).toBe('idempotency_key_reused');
+      expect(writes).toBe(1);
+    } finally {
+      ctx.storage.put = put;
+    }
+  });
+
+  it('does not keep a 5xx: the key is released and a retry runs again', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Failing ${key}` };
+    // A trigger refuses this one insert: an unexpected database error (500) inside the handler.
+    await ctx.db.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+    await ctx.db.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_insert BEFORE INSERT ON properties FOR EACH ROW WHEN (NEW.title = '${body.title}') EXECUTE FUNCTION refuse_insert()`);
+    let failed;
+    try {
+      failed = await post('/v1/properties', key, body);
+    } finally {
+      await ctx.db.prisma.$executeRawUnsafe('DROP TRIGGER refuse_insert ON properties');
+      await ctx.db.prisma.$executeRawUnsafe('DROP FUNCTION refuse_insert()');
+    }
+    expect(failed.statusCode).toBe(500);
+    expect(await row(ctx.tenant.applicationId, key)).toBeNull();
+    const retry = await post('/v1/properties', key, body);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await propertiesTitled(body.title)).toBe(1);
+  });
+});
