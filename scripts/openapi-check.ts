@@ -5,20 +5,21 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findBreakingChanges, formatBreakingChanges } from '../packages/testkit/src/openapi-breaking.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const DIRECTORY = 'openapi';
 
 function git(...args: string[]): string | null {
   try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return null;
   }
 }
+
+// The repository the command runs in (pnpm runs it at the root); its tests run it in a scratch one.
+const root = git('rev-parse', '--show-toplevel')?.trim() ?? usage('not inside a git repository');
 
 function defaultBase(): string {
   const mergeBase = git('rev-parse', '--verify', '--quiet', 'origin/main') !== null ? git('merge-base', 'HEAD', 'origin/main') : null;

@@ -94,8 +94,8 @@ function compareTypes(old: Set<string> | null, now: Set<string> | null, directio
   const lost = wider === null ? (narrower === null ? [] : ['any']) : [...wider].filter((type) => !admits(narrower, type));
   if (lost.length === 0) return true;
   const overlap = old === null || now === null || [...old].some((type) => admits(now, type)) || [...now].some((type) => admits(old, type));
-  if (direction === 'request') report('type-narrowed', pointer, `request type narrowed from ${describe(old)} to ${describe(now)}`);
-  else report('type-changed', pointer, `response type changed from ${describe(old)} to ${describe(now)}`);
+  if (direction === 'request') report('type-narrowed', pointer, `request ${fieldOf(pointer)}: type narrowed from ${describe(old)} to ${describe(now)}`);
+  else report('type-changed', pointer, `response ${fieldOf(pointer)}: type changed from ${describe(old)} to ${describe(now)}`);
   return overlap;
 }
 
@@ -103,31 +103,38 @@ function compareRequestConstraints(before: Node, after: Node, report: Report): v
   const [old, now] = [before.value, after.value];
   const oldEnum = enumValues(old);
   const newEnum = enumValues(now);
-  if (newEnum && !oldEnum) report('enum-value-removed', `${after.pointer}/enum`, `request value now restricted to ${JSON.stringify(newEnum)}`);
+  const subject = `request ${fieldOf(after.pointer)}`;
+  if (newEnum && !oldEnum) report('enum-value-removed', `${after.pointer}/enum`, `${subject} now restricted to ${JSON.stringify(newEnum)}`);
   if (newEnum && oldEnum) {
     const kept = new Set(newEnum.map((value) => JSON.stringify(value)));
     for (const value of oldEnum.filter((item) => !kept.has(JSON.stringify(item)))) {
-      report('enum-value-removed', `${after.pointer}/enum`, `request no longer accepts the value ${JSON.stringify(value)}`);
+      report('enum-value-removed', `${after.pointer}/enum`, `${subject} no longer accepts the value ${JSON.stringify(value)}`);
     }
   }
   const limit = (keyword: string, tighter: (was: number, is: number) => boolean) => {
     const is = now[keyword];
     const was = old[keyword];
     if (typeof is !== 'number') return;
-    if (typeof was !== 'number' || tighter(was, is)) report('limit-tightened', `${after.pointer}/${keyword}`, `request ${keyword} tightened from ${was ?? 'none'} to ${is}`);
+    if (typeof was !== 'number' || tighter(was, is)) report('limit-tightened', `${after.pointer}/${keyword}`, `${subject}: ${keyword} tightened from ${was ?? 'none'} to ${is}`);
   };
   for (const keyword of UPPER_LIMITS) limit(keyword, (was, is) => is < was);
   for (const keyword of LOWER_LIMITS) limit(keyword, (was, is) => is > was);
   limit('multipleOf', (was, is) => was % is !== 0);
   for (const keyword of ['pattern', 'format']) {
     if (now[keyword] !== undefined && now[keyword] !== old[keyword]) {
-      report('limit-tightened', `${after.pointer}/${keyword}`, `request ${keyword} changed from ${JSON.stringify(old[keyword] ?? null)} to ${JSON.stringify(now[keyword])}`);
+      report('limit-tightened', `${after.pointer}/${keyword}`, `${subject}: ${keyword} changed from ${JSON.stringify(old[keyword] ?? null)} to ${JSON.stringify(now[keyword])}`);
     }
   }
-  if (now.uniqueItems === true && old.uniqueItems !== true) report('limit-tightened', `${after.pointer}/uniqueItems`, 'request items must now be unique');
+  if (now.uniqueItems === true && old.uniqueItems !== true) report('limit-tightened', `${after.pointer}/uniqueItems`, `${subject}: items must now be unique`);
   if (now.additionalProperties === false && old.additionalProperties !== false && hasObjectType(old)) {
-    report('limit-tightened', `${after.pointer}/additionalProperties`, 'request object no longer accepts undeclared properties');
+    report('limit-tightened', `${after.pointer}/additionalProperties`, `${subject}: no longer accepts undeclared properties`);
   }
+}
+
+/** `field 'name'` for a schema under `properties`, else `value` (a parameter, an array item…). */
+function fieldOf(pointer: string): string {
+  const match = /\/properties\/([^/]+)$/.exec(pointer);
+  return match ? `field '${match[1].replace(/~1/g, '/').replace(/~0/g, '~')}'` : 'value';
 }
 
 function enumValues(schema: Record<string, Json>): Json[] | undefined {

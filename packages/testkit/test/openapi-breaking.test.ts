@@ -139,6 +139,14 @@ describe('breaking: reports', () => {
     expect(changes).toEqual([{ rule: 'field-removed', operation: 'GET /v1/listings', pointer: `${LISTING}/properties/title`, message: "response field 'title' removed" }]);
   });
 
+  it('names the field and the limit', () => {
+    const changes = findBreakingChanges(committed, edited([`${INPUT}/properties/title/maxLength`, 100], [`${LISTING}/properties/id/type`, 'integer']));
+    expect(changes.map((change) => [change.message, change.pointer])).toEqual([
+      ["response field 'id': type changed from string to integer", `${LISTING}/properties/id`],
+      ["request field 'title': maxLength tightened from 200 to 100", `${INPUT}/properties/title/maxLength`],
+    ]);
+  });
+
   it('points a removal into the committed document and an addition into the new one', () => {
     const removed = findBreakingChanges(committed, edited([`${ONE}/delete`, undefined]));
     expect(removed.map((change) => [change.operation, change.pointer])).toEqual([['DELETE /v1/listings/{id}', `${ONE}/delete`]]);
