@@ -94,8 +94,11 @@ export function runStart(env: Record<string, string>, options: { until?: RegExp;
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const result: StartResult = { code: null, stdout: '', stderr: '' };
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000);
+  let stopping = false;
   const watch = () => {
-    if (options.until?.test(result.stdout + result.stderr)) child.kill('SIGTERM');
+    if (stopping || !options.until?.test(result.stdout + result.stderr)) return;
+    stopping = true;
+    child.kill('SIGTERM');
   };
   child.stdout.on('data', (chunk) => ((result.stdout += chunk), watch()));
   child.stderr.on('data', (chunk) => ((result.stderr += chunk), watch()));
