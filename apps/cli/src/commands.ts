@@ -2,12 +2,13 @@ import type { Environment, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
 import { Value } from '@sinclair/typebox/value';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
-import { runJob as runJobNow } from '@platform/runtime';
+import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
 import { JobRefusal, type JobCatalogue } from '@platform/service';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
+import { checkOwnerEmail } from './deprecation.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -31,6 +32,8 @@ export interface CommandContext {
   smtp?: { url: string | undefined; from: string };
   /** The deployment's default budget per key (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute?: number;
+  /** The API versions with a sunset (API_SUNSET_*, API_SUCCESSOR_*), named in deprecation notices. */
+  deprecations?: readonly ApiDeprecation[];
 }
 
 const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);
@@ -51,15 +54,16 @@ export async function createAccount(ctx: CommandContext, input: { name?: string;
   return { id: account.id, name: account.name, time_zone: account.time_zone, created_at: account.created_at.toISOString() };
 }
 
-export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string }) {
+export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string; 'owner-email'?: string }) {
   if (!input.account) throw new UsageError('--account is required.');
   if (!input.name?.trim()) throw new UsageError('--name is required.');
   const service = serviceNamed(input.service)?.id;
   if (!service) throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
+  const ownerEmail = input['owner-email'] === undefined ? null : checkOwnerEmail(input['owner-email'], '--owner-email');
   const account = await ctx.db.account.findUnique({ where: { id: input.account } });
   if (!account) throw new UsageError(`No account ${input.account}.`);
-  const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim() } });
-  return { id: app.id, account_id: app.account_id, service: app.service, name: app.name, created_at: app.created_at.toISOString() };
+  const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim(), owner_email: ownerEmail } });
+  return { id: app.id, account_id: app.account_id, service: app.service, name: app.name, owner_email: app.owner_email, created_at: app.created_at.toISOString() };
 }
 
 async function findApplication(ctx: CommandContext, id: string | undefined) {

@@ -1,11 +1,198 @@
-import { UsageError, type CommandContext } from './commands.js';
+import { createTransport } from 'nodemailer';
+import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
+import { CheckFailed, UsageError, type CommandContext } from './commands.js';
+import { SERVICES } from './services.js';
 
-/** `app set-owner --app <id> --email <address>`. */
-export async function setOwner(_ctx: CommandContext, _input: { app?: string; email?: string }): Promise<object> {
-  throw new UsageError('app set-owner is not available yet.');
+const MAX_EMAIL_LENGTH = 254;
+// Pragmatic, not RFC 5322: a dot-atom local part and a domain of at least two labels.
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const DEFAULT_SINCE_DAYS = 30;
+const MAX_SINCE_DAYS = 3650;
+
+/** An owner's e-mail address, checked (the `applications.owner_email` column holds 254 characters). */
+export function checkOwnerEmail(value: string, flag: string): string {
+  const email = value.trim();
+  if (!email) throw new UsageError(`${flag} is required, e.g. ${flag} ops@example.com.`);
+  if (email.length > MAX_EMAIL_LENGTH) throw new UsageError(`${flag} may have at most ${MAX_EMAIL_LENGTH} characters (got ${email.length}).`);
+  if (!EMAIL.test(email) || email.split('@')[0].split('.').includes('')) throw new UsageError(`${flag} must be an e-mail address such as ops@example.com (got "${email}").`);
+  return email;
 }
 
-/** `deprecation notices --version <v> [--since 30d] [--dry-run]`. */
-export async function deprecationNotices(_ctx: CommandContext, _input: { version?: string; since?: string; 'dry-run'?: boolean }): Promise<object> {
-  throw new UsageError('deprecation notices is not available yet.');
+/** `app set-owner --app <id> --email <address>`: who hears of deprecations of the versions the app calls. */
+export async function setOwner(ctx: CommandContext, input: { app?: string; email?: string }): Promise<object> {
+  if (!input.app) throw new UsageError('--app is required.');
+  const email = checkOwnerEmail(input.email ?? '', '--email');
+  const updated = await ctx.db.application.updateMany({ where: { id: input.app }, data: { owner_email: email } });
+  if (updated.count === 0) throw new UsageError(`No application ${input.app}.`);
+  const app = await ctx.db.application.findUniqueOrThrow({ where: { id: input.app } });
+  return { id: app.id, name: app.name, service: app.service, account_id: app.account_id, owner_email: app.owner_email };
+}
+
+/** `--since 30d`: whole days, 1 to 3650. */
+function sinceDays(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_SINCE_DAYS;
+  const days = /^(\d{1,4})d$/.exec(value.trim());
+  const n = days ? Number(days[1]) : NaN;
+  if (!(n >= 1 && n <= MAX_SINCE_DAYS)) throw new UsageError(`--since must be a number of days such as 30d (1d to ${MAX_SINCE_DAYS}d; got "${value}").`);
+  return n;
+}
+
+function checkVersion(value: string | undefined): string {
+  const version = value?.trim();
+  if (!version || !(API_VERSIONS as readonly string[]).includes(version)) {
+    throw new UsageError(`--version must be one of ${API_VERSIONS.join(', ')} (got "${value ?? ''}").`);
+  }
+  return version;
+}
+
+/**
+ * `deprecation notices --version <v> [--since 30d] [--dry-run]`: the applications that called the
+ * version within the period, with their owners; with SMTP_URL (and not --dry-run) each owner gets
+ * one notice naming their applications. Exit code 1 when a notice could not be sent.
+ */
+export async function deprecationNotices(ctx: CommandContext, input: { version?: string; since?: string; 'dry-run'?: boolean }): Promise<object> {
+  const version = checkVersion(input.version);
+  const days = sinceDays(input.since);
+  const now = (ctx.now ?? (() => new Date()))();
+  const deprecation: ApiDeprecation | undefined = ctx.deprecations?.find((d) => d.version === version);
+  const calls = await ctx.db.applicationApiCall.findMany({
+    where: { api_version: version, last_called_at: { gte: new Date(now.getTime() - days * 86_400_000) } },
+    include: { application: { include: { account: { select: { id: true, name: true } } } } },
+    orderBy: [{ last_called_at: 'desc' }, { application_id: 'asc' }],
+  });
+  const recipients: NoticeRecipient[] = calls.map(({ application, last_called_at }) => ({
+    id: application.id,
+    name: application.name,
+    service: application.service,
+    account_id: application.account.id,
+    account_name: application.account.name,
+    owner_email: application.owner_email,
+    last_called_at,
+  }));
+  const smtpUrl = ctx.smtp?.url;
+  const outcomes: Map<string, NoticeOutcome> =
+    smtpUrl && !input['dry-run']
+      ? await sendNotices({ url: smtpUrl, from: ctx.smtp?.from ?? 'api@localhost' }, { version, days, deprecation }, recipients)
+      : new Map(recipients.map((r) => [r.id, r.owner_email ? 'not_sent' : 'no_owner']));
+  const applications = recipients.map((r) => ({ ...r, last_called_at: r.last_called_at.toISOString(), notice: outcomes.get(r.id) ?? 'not_sent' }));
+  const report = {
+    version,
+    since: `${days}d`,
+    sunset: deprecation ? deprecation.sunset.toISOString() : null,
+    successor: deprecation?.successor ?? null,
+    delivery: input['dry-run'] ? 'dry_run' : smtpUrl ? `smtp ${smtpTarget(smtpUrl)}` : 'none (SMTP_URL is not set)',
+    applications,
+    sent: applications.filter((a) => a.notice === 'sent').length,
+    failed: applications.filter((a) => a.notice.startsWith('failed')).length,
+  };
+  if (report.failed > 0) throw new CheckFailed(report);
+  return report;
+}
+
+/** An application that called the version, as listed and as named in its owner's notice. */
+interface NoticeRecipient {
+  id: string;
+  name: string;
+  service: string;
+  account_id: string;
+  account_name: string;
+  owner_email: string | null;
+  last_called_at: Date;
+}
+
+type NoticeOutcome = 'sent' | 'no_owner' | 'not_sent' | `failed: ${string}`;
+
+interface NoticeSubject {
+  version: string;
+  days: number;
+  deprecation: ApiDeprecation | undefined;
+}
+
+/** One plain-text e-mail per owner address, naming all of that owner's applications; the outcome per application. */
+async function sendNotices(smtp: { url: string; from: string }, about: NoticeSubject, recipients: NoticeRecipient[]): Promise<Map<string, NoticeOutcome>> {
+  const outcomes = new Map<string, NoticeOutcome>();
+  const byOwner = new Map<string, NoticeRecipient[]>();
+  for (const recipient of recipients) {
+    if (!recipient.owner_email) outcomes.set(recipient.id, 'no_owner');
+    else byOwner.set(recipient.owner_email.toLowerCase(), [...(byOwner.get(recipient.owner_email.toLowerCase()) ?? []), recipient]);
+  }
+  if (byOwner.size === 0) return outcomes;
+  let transport: ReturnType<typeof createTransport> | undefined;
+  try {
+    transport = createTransport({ url: smtp.url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+    for (const applications of byOwner.values()) {
+      let outcome: NoticeOutcome = 'sent';
+      try {
+        await transport.sendMail({ from: smtp.from, to: applications[0].owner_email!, subject: noticeSubject(about), text: noticeText(about, applications) });
+      } catch (error) {
+        outcome = `failed: ${reasonOf(error, smtp.url)}`;
+      }
+      for (const application of applications) outcomes.set(application.id, outcome);
+    }
+  } catch (error) {
+    for (const applications of byOwner.values()) for (const application of applications) outcomes.set(application.id, `failed: ${reasonOf(error, smtp.url)}`);
+  } finally {
+    transport?.close();
+  }
+  return outcomes;
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+function noticeSubject({ version, deprecation }: NoticeSubject): string {
+  return deprecation ? `API ${version} is deprecated: sunset on ${day(deprecation.sunset)}` : `API ${version} is deprecated`;
+}
+
+function noticeText({ version, days, deprecation }: NoticeSubject, applications: NoticeRecipient[]): string {
+  const serviceName = (id: string) => SERVICES.find((service) => service.id === id)?.names.en ?? id;
+  const lines = [
+    'Hello,',
+    '',
+    `you are the owner contact of ${applications.length === 1 ? 'this application, which' : 'these applications, which'} called version ${version} of our API in the last ${days} days:`,
+    '',
+    ...applications.map((a) => `  - ${a.name} (${a.id}) of ${a.account_name} (${a.account_id}), ${serviceName(a.service)}; last call ${a.last_called_at.toISOString()}`),
+    '',
+    deprecation
+      ? `Version ${version} is deprecated and will be retired on ${day(deprecation.sunset)} (${deprecation.sunset.toUTCString()}).`
+      : `Version ${version} is deprecated.`,
+    ...(deprecation ? [`Its successor: ${deprecation.successor}`] : []),
+    '',
+    `Please move ${applications.length === 1 ? 'the application' : 'the applications'} to the successor before then. Until the sunset every response of ${version} carries`,
+    'the headers Deprecation: true, Sunset (the date) and Link (rel="successor-version").',
+    '',
+    'If someone else should receive these notices, please answer with their address.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Where notices go, without credentials. */
+function smtpTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return '(SMTP_URL)';
+  }
+}
+
+/** One line of the error, with SMTP_URL and its password taken out. */
+function reasonOf(error: unknown, url: string): string {
+  let text = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 300);
+  let password = '';
+  try {
+    password = new URL(url).password;
+  } catch {
+    // an unparsable URL is still removed as a whole below
+  }
+  const secrets = [url, password, safeDecode(password)].filter((secret) => secret.length > 0);
+  for (const secret of secrets) text = text.split(secret).join('***');
+  return text || 'unknown error';
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -20,6 +20,7 @@ try {
       storage: () => openStorage(config),
       smtp: { url: config.smtpUrl, from: config.smtpFrom },
       rateLimitPerMinute: config.rateLimitPerMinute,
+      deprecations: config.deprecations,
     };
   });
 } catch (error) {
