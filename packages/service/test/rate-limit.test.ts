@@ -20,7 +20,9 @@ const service = defineService({
 /** A service with a `/v1` API (English) and a `/leads/v1` API (German), as both real services are wired. */
 const buildApp = (deps: AppBuildDeps, rateLimit: RateLimitSettings) =>
   createServiceApp(
-    { ...deps, rateLimit },
+    // No overload guard (0): under-pressure answers 503 after any sample interval without a loop tick
+    // (building an app, a first request compiling its schemas), whatever the threshold.
+    { ...deps, rateLimit, maxEventLoopDelayMs: 0 },
     {
       service,
       dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
