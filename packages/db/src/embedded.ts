@@ -171,6 +171,17 @@ function removeCluster(location: Location): void {
  * clusterLocation and binariesFor for a checkout that user cannot reach.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  try {
+    return await start(options);
+  } catch (error) {
+    if (error instanceof EmbeddedPostgresError) throw error;
+    // What none of the steps foresaw (a read-only /var/lib, a full disk): still one line, with a way out.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${resolve(options.dataDir)} could not be started (${message}): fix that, or set DATABASE_URL to a running PostgreSQL.`, { cause: error });
+  }
+}
+
+async function start(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.onLog ?? (() => {});
   const dataDir = resolve(options.dataDir);
   const held = embeddedServerOf(dataDir);

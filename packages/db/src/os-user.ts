@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { EmbeddedPostgresError } from './embedded-errors.js';
 
 /** An OS user the embedded server's programs run as (as root only: PostgreSQL refuses to run as root). */
 export interface OsUser {
@@ -24,8 +25,14 @@ export function postgresOsUser(): OsUser {
     } catch {
       // the group exists already
     }
-    execFileSync('useradd', ['-g', 'postgres', 'postgres'], { stdio: 'pipe' });
-    return ids();
+    try {
+      execFileSync('useradd', ['-g', 'postgres', 'postgres'], { stdio: 'pipe' });
+      return ids();
+    } catch (error) {
+      throw new EmbeddedPostgresError(
+        `As root the embedded PostgreSQL runs as the OS user postgres, which does not exist and could not be created (${(error as Error).message.split('\n')[0]}): create it (useradd postgres), run as another user, or set DATABASE_URL.`,
+      );
+    }
   }
 }
 
