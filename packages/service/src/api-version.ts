@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { PrismaClient } from '@platform/db';
 
 /** An API version (`v1`, `leads/v1`) with a sunset date and the link to its successor. */
@@ -30,14 +30,9 @@ const MAX_REMEMBERED = 10_000;
 export const apiVersion = fp<ApiVersionPluginOptions>(
   async (app, { db, now, version, deprecation, recordIntervalMs = 60_000 }) => {
     if (deprecation) {
-      const sunset = deprecation.sunset.toUTCString();
-      const successorLink = `<${deprecation.successor}>; rel="successor-version"`;
+      const announce = announcer(deprecation);
       // onSend also runs for error answers, including the 401 of the key check before this plugin.
-      app.addHook('onSend', async (_request, reply) => {
-        reply.header('deprecation', 'true');
-        reply.header('sunset', sunset);
-        reply.header('link', withLink(reply.getHeader('link'), successorLink));
-      });
+      app.addHook('onSend', async (_request, reply) => announce(reply));
     }
     const recorder = lastCallRecorder({ db, version, intervalMs: recordIntervalMs });
     // After the answer, off the request's path: any answer to a known key (also 403, 429) is a call of the version.
@@ -49,6 +44,29 @@ export const apiVersion = fp<ApiVersionPluginOptions>(
   },
   { name: 'platform-api-version' },
 );
+
+/**
+ * For the server root: the same headers on a deprecated version's paths that its authenticated
+ * context does not answer (unknown paths, `openapi.json`, `docs`). Idempotent with the plugin's.
+ */
+export function announceDeprecationsByPath(app: FastifyInstance, deprecations: readonly ApiDeprecation[]): void {
+  const byPrefix = deprecations.map((deprecation) => ({ prefix: `/${deprecation.version}`, announce: announcer(deprecation) }));
+  if (byPrefix.length === 0) return;
+  app.addHook('onSend', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    byPrefix.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.announce(reply);
+  });
+}
+
+function announcer(deprecation: ApiDeprecation): (reply: FastifyReply) => void {
+  const sunset = deprecation.sunset.toUTCString();
+  const successorLink = `<${deprecation.successor}>; rel="successor-version"`;
+  return (reply) => {
+    reply.header('deprecation', 'true');
+    reply.header('sunset', sunset);
+    reply.header('link', withLink(reply.getHeader('link'), successorLink));
+  };
+}
 
 /** Appends the successor link to a Link header already set (e.g. pagination), once. */
 function withLink(existing: string | number | string[] | undefined, link: string): string {
