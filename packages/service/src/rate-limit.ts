@@ -71,7 +71,7 @@ export const rateLimits = fp<RateLimitPluginOptions>(
       if (limit.isExceeded) {
         throw new ApiError('rate_limited', {
           message: `Too many requests: this key may make ${limit.max} requests per minute; retry in ${reset} s.`,
-          messageDe: `Zu viele Anfragen: dieser Schlüssel darf ${limit.max} pro Minute stellen; erneut in ${reset} s.`,
+          messageDe: `Zu viele Anfragen: dieser Schlüssel darf ${limit.max} Anfragen pro Minute stellen; wieder möglich in ${reset} s.`,
           headers: { 'retry-after': String(reset) },
         });
       }

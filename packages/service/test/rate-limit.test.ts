@@ -130,7 +130,7 @@ describe('rate limits per API key', () => {
 
     const german = await get(ctx.app, '/leads/v1/dinge', key);
     expect(german.statusCode).toBe(429);
-    expect(german.json()).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Zu viele Anfragen: dieser Schlüssel darf 5 pro Minute stellen; erneut in \d+ s\.$/) });
+    expect(german.json()).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Zu viele Anfragen: dieser Schlüssel darf 5 Anfragen pro Minute stellen; wieder möglich in \d+ s\.$/) });
     expect(german.headers['content-type']).toMatch(/^application\/json/);
     expect(Number(german.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(budget(german)).toEqual({ limit: '5', remaining: '0' });
