@@ -18,7 +18,7 @@ interface Received {
   text: string;
 }
 
-/** A local SMTP sink: accepts any login (and none), keeps every message. */
+/** A local SMTP sink: accepts no login or the right password, keeps every message. */
 async function startSink() {
   const messages: Received[] = [];
   const server = new SMTPServer({
@@ -26,7 +26,7 @@ async function startSink() {
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onAuth: (auth, _session, done) => done(null, { user: auth.username }),
+    onAuth: (auth, _session, done) => (auth.password === PASSWORD ? done(null, { user: auth.username }) : done(new Error('Invalid username or password'))),
     onData: (stream, session, done) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
