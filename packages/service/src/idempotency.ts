@@ -97,7 +97,8 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return payload;
       claim.state = 'finished';
-      const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+      // A 204 has no payload; a stream (a download) is never kept.
+      const body = payload == null ? Buffer.alloc(0) : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
       const status = reply.statusCode;
       // An error answer to a request the client gave up on (a cut-off upload) says nothing about a
       // retry; a success is kept even then, since its effect happened.
