@@ -1,22 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * `app.listen`, or one line and exit 1 when the port is taken or not allowed (the variable that
- * sets it is named). Other failures are not start-up mistakes of a newcomer: they are thrown.
+ * The one line for a listen that failed because of the port or host it was given (the variable
+ * that sets the port is named), or undefined for any other failure.
+ */
+export function portProblem(error: unknown, address: { host: string; port: number }, variable: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return `Port ${address.port} (${variable}) is already in use on ${address.host}: stop what listens there, or set ${variable} to a free port.`;
+  if (code === 'EACCES') return `Port ${address.port} (${variable}) may not be used by this user on ${address.host}: set ${variable} to a port above 1023.`;
+  if (code === 'EADDRNOTAVAIL') return `${address.host} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`;
+  return undefined;
+}
+
+/**
+ * `app.listen`, or one line and exit 1 when the port is taken or not allowed. Other failures are
+ * not start-up mistakes of a newcomer: they are thrown.
  */
 export async function listenOrExit(app: FastifyInstance, address: { host: string; port: number }, variable: string): Promise<void> {
   try {
     await app.listen(address);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem =
-      code === 'EADDRINUSE'
-        ? `Port ${address.port} (${variable}) is already in use on ${address.host}: stop what listens there, or set ${variable} to a free port.`
-        : code === 'EACCES'
-          ? `Port ${address.port} (${variable}) may not be used by this user on ${address.host}: set ${variable} to a port above 1023.`
-          : code === 'EADDRNOTAVAIL'
-            ? `${address.host} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`
-            : undefined;
+    const problem = portProblem(error, address, variable);
     if (!problem) throw error;
     console.error(problem);
     process.exit(1);
