@@ -108,7 +108,7 @@ export function embeddedServerOf(dataDir: string): { pid: number; port: number }
  * neither a data dir made with the old fixed password nor rotated secrets need the old password.
  * The passwords go in as SCRAM verifiers, never in plaintext.
  */
-async function applyRoles(location: Location, superuserPassword: string, roles: EmbeddedRole[], log: (text: string) => void): Promise<void> {
+async function applyRoles(location: Location, superuserPassword: string, roles: EmbeddedRole[]): Promise<void> {
   const statements = [`ALTER ROLE ${EMBEDDED_SUPERUSER} WITH PASSWORD '${scramSha256Verifier(superuserPassword)}'`];
   for (const role of roles) {
     if (!ROLE_NAME.test(role.name) || role.name === EMBEDDED_SUPERUSER || role.name.startsWith('pg_')) throw new EmbeddedPostgresError(`Invalid role name "${role.name}".`);
@@ -119,8 +119,9 @@ async function applyRoles(location: Location, superuserPassword: string, roles: 
   }
   const args = ['--single', '-D', location.dir, '-c', 'listen_addresses=', '-c', 'unix_socket_directories=', 'postgres'];
   try {
-    // Single-user mode reports a failed statement on its output but still exits 0.
-    const problems = problemsIn(await runToEnd(location.binaries.postgres, args, location.user, log, `${statements.join('\n')}\n`));
+    // Single-user mode reports a failed statement on its output but still exits 0. Its output is
+    // not logged: it may quote a statement, with a password verifier in it.
+    const problems = problemsIn(await runToEnd(location.binaries.postgres, args, location.user, () => {}, `${statements.join('\n')}\n`));
     if (problems) throw new EmbeddedPostgresError(problems);
   } catch (error) {
     throw new EmbeddedPostgresError(`Could not set the roles of the embedded database in ${location.dataDir}: ${(error as Error).message}`);
@@ -193,7 +194,7 @@ async function start(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   if (!existsSync(join(location.dir, 'PG_VERSION'))) await initialise(location, log);
   writeHba(location);
   const superuserPassword = options.superuserPassword ?? randomBytes(32).toString('base64url');
-  await applyRoles(location, superuserPassword, options.roles ?? [], log);
+  await applyRoles(location, superuserPassword, options.roles ?? []);
   const args = [
     ...['-D', location.dir, '-p', String(options.port)],
     ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
