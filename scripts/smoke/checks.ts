@@ -44,7 +44,8 @@ const field = (body: unknown, name: string): unknown => (body && typeof body ===
 function unexpected(answer: Answer, expected: number): Verdict {
   const code = field(answer.body, 'code');
   const message = field(answer.body, 'message');
-  const detail = typeof code === 'string' ? ` ${code}${typeof message === 'string' ? `: ${message}` : ''}` : '';
+  const redirect = answer.location !== null && answer.status >= 300 && answer.status < 400 ? ` (redirect to ${answer.location})` : '';
+  const detail = typeof code === 'string' ? ` ${code}${typeof message === 'string' ? `: ${message}` : ''}` : redirect;
   return { pass: false, reason: `expected ${expected}, got ${answer.status}${detail}`.replace(/\s+/g, ' ').slice(0, 160) };
 }
 

@@ -4,6 +4,8 @@ export interface Answer {
   status: number;
   body: unknown;
   durationMs: number;
+  /** Where a redirect points (redirects are reported, not followed: the key must not travel on). */
+  location: string | null;
 }
 
 /** No HTTP answer at all (refused, unknown host, timeout, TLS): one line for the table. */
@@ -39,7 +41,7 @@ export async function send({ baseUrl, method, path, key, body, timeoutMs }: Requ
       redirect: 'manual',
     });
     const text = await response.text();
-    return { status: response.status, body: parseJson(text), durationMs: elapsed() };
+    return { status: response.status, body: parseJson(text), durationMs: elapsed(), location: response.headers.get('location') };
   } catch (error) {
     return { status: null, reason: describeFailure(error, timeoutMs), durationMs: elapsed() };
   }
@@ -82,5 +84,6 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const code = cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
   if (code !== undefined) return `${CAUSES[code] ?? 'request failed'} (${code})`;
   const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  if (message === 'bad port') return 'request failed: fetch refuses this port (one of its "bad ports"); use another';
   return `request failed: ${message.split('\n')[0].slice(0, 120)}`;
 }
