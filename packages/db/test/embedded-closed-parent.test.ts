@@ -2,14 +2,15 @@
 // cannot enter (a home directory, 0700) must still work: the cluster then lives in a shared dir
 // (DATA_DIR/postgres links to it) and programs that user cannot run are copied there once.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, EmbeddedPostgresError } from '../src/embedded.js';
 import { postgresOsUser } from '../src/os-user.js';
-import { binariesFor } from '../src/postgres-binaries.js';
+import { binariesFor, packagedBinaries } from '../src/postgres-binaries.js';
+import { runToEnd } from '../src/postgres-process.js';
 
 const IS_ROOT = process.getuid?.() === 0;
 const dirs: string[] = [];
@@ -95,6 +96,23 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
     expect(binariesFor(user, shared, fake).root).toBe(copied.root);
     expect(statSync(join(copied.root, '.complete')).mtimeMs).toBe(complete); // not copied again
   });
+
+  it('runs initdb and postgres as the postgres user from the copy of real programs it could not reach', async () => {
+    const real = packagedBinaries();
+    const unreachable = join(closedDir(), 'native');
+    cpSync(real.root, unreachable, { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith('.a') });
+    const version = `${real.version}-closed-parent-test`;
+    const packaged = { ...real, version, root: unreachable, initdb: join(unreachable, 'bin', 'initdb'), postgres: join(unreachable, 'bin', 'postgres') };
+    const user = postgresOsUser();
+    const copied = binariesFor(user, sharedDir(), packaged);
+    expect(copied.root.endsWith(`postgresql-${version}`)).toBe(true);
+    const dataDir = join(sharedDir(), 'cluster');
+    mkdirSync(dataDir, { mode: 0o700 });
+    chownSync(dataDir, user.uid, user.gid);
+    await runToEnd(copied.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--locale=C'], user, () => {});
+    const output = await runToEnd(copied.postgres, ['--single', '-D', dataDir, 'postgres'], user, () => {}, "SELECT 'ran from the copy' AS note;\n");
+    expect(output.join('\n')).toContain('ran from the copy');
+  }, 60_000);
 
   it('refuses, in one line naming the fix, a shared dir others may write to', () => {
     const shared = sharedDir();
