@@ -1,6 +1,7 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_PRUNE_JOB } from '@platform/service';
-import { whileHeld } from '@platform/testkit';
+import { until } from '@platform/testkit';
 import { jpeg, multipart } from '@platform/uploads/testing';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 import { createProperty } from './security/properties.js';
@@ -18,6 +19,15 @@ const newKey = () => `key-${Date.now()}-${++n}`;
 const post = (url: string, key: string, payload?: unknown, apikey = ctx.tenant.key) =>
   ctx.app.inject({ method: 'POST', url, headers: { apikey, 'idempotency-key': key }, ...(payload === undefined ? {} : { payload: payload as object }) });
 
+/** A photo upload (multipart) with an Idempotency-Key. */
+const uploadPhoto = (propertyId: string, key: string, data: Buffer) => {
+  const { payload, contentType } = photoForm(data);
+  return ctx.app.inject({ method: 'POST', url: `/v1/properties/${propertyId}/media`, headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'idempotency-key': key }, payload });
+};
+const photoForm = (data: Buffer) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data }]);
+
+const lockWaiters = async () =>
+  Number((await ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n);
 const propertiesTitled = (title: string) => ctx.db.prisma.property.count({ where: { title } });
 const createdEventsOf = async (propertyId: string) =>
   (await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'property.created' } })).filter((event) => JSON.parse(event.payload).data.property_id === propertyId).length;
@@ -71,26 +81,33 @@ describe('Idempotency-Key on POST', () => {
     expect(other.json()).toMatchObject({ code: 'idempotency_key_wiederverwendet', message: expect.stringContaining('Idempotency-Key') });
   });
 
-  it('lets exactly one of two concurrent requests with the same key run; the other is 409 conflict with Retry-After: 1', async () => {
+  it('lets exactly one of concurrent requests with the same key run; the others are 409 conflict with Retry-After: 1', async () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Concurrent ${key}` };
-    // The account row locked: the first request to claim the key waits inside its insert, still running.
-    const { result, waited } = await whileHeld(
-      ctx.db,
-      (tx) => tx.$queryRaw`SELECT id FROM accounts WHERE id = ${ctx.tenant.accountId} FOR UPDATE`,
-      () => Promise.all([post('/v1/properties', key, body), post('/v1/properties', key, body)]),
+    // The account row locked: the request that claims the key waits inside its insert, still running,
+    // while two more arrive at once.
+    const { first, others } = await ctx.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${ctx.tenant.accountId} FOR UPDATE`;
+        const first = post('/v1/properties', key, body);
+        await until(async () => (await row(ctx.tenant.applicationId, key)) && (await lockWaiters()) >= 1);
+        const others = await Promise.all([post('/v1/properties', key, body), post('/v1/properties', key, body)]);
+        return { first, others }; // in an object: returning the promise would make the transaction wait for it
+      },
+      { timeout: 15_000 },
     );
-    expect(waited).toBe(1);
-    const statuses = result.map((res) => res.statusCode).sort();
-    expect(statuses).toEqual([201, 409]);
-    const conflict = result.find((res) => res.statusCode === 409)!;
-    expect(conflict.json().code).toBe('conflict');
-    expect(conflict.headers['retry-after']).toBe('1');
+    for (const conflict of others) {
+      expect(conflict.statusCode).toBe(409);
+      expect(conflict.json().code).toBe('conflict');
+      expect(conflict.headers['retry-after']).toBe('1');
+    }
+    const created = await first;
+    expect(created.statusCode).toBe(201);
     expect(await propertiesTitled(body.title)).toBe(1);
-    // Once the first has finished, the retry gets its response.
+    // Once the first has finished, a retry gets its response.
     const retry = await post('/v1/properties', key, body);
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.body).toBe(result.find((res) => res.statusCode === 201)!.body);
+    expect(retry.body).toBe(created.body);
   });
 
   it('refuses keys longer than 255 characters and empty or non-ASCII ones with 422 validation_failed', async () => {
@@ -181,10 +198,7 @@ describe('Idempotency-Key on POST', () => {
   it('replays a multipart upload without running it again', async () => {
     const propertyId = await createProperty(ctx);
     const key = newKey();
-    const upload = (data: Buffer) => {
-      const { payload, contentType } = multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data }]);
-      return ctx.app.inject({ method: 'POST', url: `/v1/properties/${propertyId}/media`, headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'idempotency-key': key }, payload });
-    };
+    const upload = (data: Buffer) => uploadPhoto(propertyId, key, data);
     const put = ctx.storage.put;
     let writes = 0;
     ctx.storage.put = (...args) => (writes++, put.apply(ctx.storage, args));
@@ -206,6 +220,33 @@ describe('Idempotency-Key on POST', () => {
     } finally {
       ctx.storage.put = put;
     }
+  });
+
+  it('releases the key of an upload the client cut off, so that its retry runs', async () => {
+    const propertyId = await createProperty(ctx);
+    const key = newKey();
+    const photo = jpeg(40, 30, key);
+    const { payload, contentType } = photoForm(photo);
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const cut = request(`${address}/v1/properties/${propertyId}/media`, {
+      method: 'POST',
+      headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'content-length': payload.length, 'idempotency-key': key },
+    });
+    let answered: number | undefined;
+    cut.on('response', (res) => (answered = res.statusCode));
+    cut.on('error', () => {});
+    cut.write(payload.subarray(0, payload.length >> 1));
+    // Claimed: the upload runs (an answer before that, e.g. a 503 of an overloaded machine, fails here at once).
+    await until(async () => {
+      if (answered !== undefined) throw new Error(`answered ${answered} before the key was claimed`);
+      return row(ctx.tenant.applicationId, key);
+    });
+    cut.destroy();
+    await until(async () => (await row(ctx.tenant.applicationId, key)) === null);
+    const retry = await uploadPhoto(propertyId, key, photo);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await ctx.db.prisma.propertyMedia.count({ where: { property_id: propertyId } })).toBe(1);
   });
 
   it('does not keep a 5xx: the key is released and a retry runs again', async () => {

@@ -102,7 +102,8 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       const status = reply.statusCode;
       // An error answer to a request the client gave up on (a cut-off upload) says nothing about a
       // retry; a success is kept even then, since its effect happened.
-      const keep = status < 500 && body !== null && body.length <= MAX_STORED_BODY_BYTES && !(claim.aborted && status >= 400);
+      const aborted = claim.aborted || request.raw.aborted || request.raw.socket?.destroyed === true;
+      const keep = status < 500 && body !== null && body.length <= MAX_STORED_BODY_BYTES && !(aborted && status >= 400);
       try {
         if (keep) await store(db, claim, now(), status, replayedHeaders(reply), body);
         else await release(db, claim);
