@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -139,7 +140,9 @@ async function openEmbedded(config: Config, log?: (line: string) => void): Promi
         });
         close = () => server.stop();
         started = true;
-        log?.(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${dataDir}; passwords in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
+        // As root, when the server's OS user cannot reach DATA_DIR, the cluster lives elsewhere (clusterLocation).
+        const location = lstatSync(dataDir).isSymbolicLink() ? `${dataDir}, a link to ${readlinkSync(dataDir)}` : dataDir;
+        log?.(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${location}; passwords in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
       } catch (error) {
         throw explain(error);
       }
