@@ -57,7 +57,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   // dependency checks here: a failing one would turn every route into 503 (/health/ready has them).
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
-    sampleInterval: 100,
+    // Samples of a second: one synchronous stretch of a few hundred ms (compiling schemas at
+    // start-up) is averaged away; a sample with no tick at all (a stretch over a second) reads as
+    // an infinite delay, which it then is.
+    sampleInterval: 1000,
     pressureHandler: async () => {
       throw new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     },

@@ -134,7 +134,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   const jobQueue = createJobQueue(redis.connection);
   // The limiter's and the readiness probe's own connection: no offline queue and short timeouts,
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
-  const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, maxRetriesPerRequest: 1 });
+  const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 500, maxRetriesPerRequest: 1 });
   quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
   const metrics = new ProcessMetrics();
   const metricsServer = config.metricsPort > 0 ? await startMetricsServer(metrics, config.host, config.metricsPort) : undefined;

@@ -7,7 +7,7 @@ import type { BlobStorage } from '@platform/storage';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
 import type { JobQueue } from './jobs.js';
-import { apiVersion, type ApiDeprecation } from './api-version.js';
+import { announceDeprecationsByPath, apiVersion, type ApiDeprecation } from './api-version.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { idempotency } from './idempotency.js';
 import { rateLimits, type RateLimitSettings } from './rate-limit.js';
@@ -108,6 +108,8 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     document: options.document,
     extraDocuments: [...extraApis.map((api) => api.document), ...(options.publicApi ? [options.publicApi.document] : [])],
   });
+  // Also on what no authenticated context answers: unknown paths, the version's openapi.json and docs.
+  announceDeprecationsByPath(app, deps.deprecations ?? []);
   const authenticatedRoutes: AuthenticatedRoute[] = [];
   app.decorate('authenticatedRoutes', authenticatedRoutes);
   const verifier = new KeyVerifier({
