@@ -117,6 +117,8 @@ describe('Idempotency-Key on POST', () => {
     expect(long.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'too_long' }] });
     const empty = await post('/v1/properties', '', { ...validProperty(), title });
     expect(empty.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }] });
+    const umlaut = await post('/v1/properties', 'schlüssel', { ...validProperty(), title });
+    expect(umlaut.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }] });
     const german = await post('/leads/v1/interessenten', 'k'.repeat(256), {});
     expect(german.json()).toMatchObject({ code: 'validierung_fehlgeschlagen', details: [{ feld: 'Idempotency-Key', grund: 'zu_lang' }] });
     expect((await post('/v1/properties', 'k'.repeat(255), { ...validProperty(), title })).statusCode).toBe(201);
@@ -220,6 +222,19 @@ describe('Idempotency-Key on POST', () => {
     } finally {
       ctx.storage.put = put;
     }
+  });
+
+  it('never writes a response with a secret shown once (a new API key) to the table: its key is released', async () => {
+    const key = newKey();
+    const first = await post('/v1/api-keys', key, { scopes: ['properties:read'] });
+    expect(first.statusCode).toBe(201);
+    expect(await row(ctx.tenant.applicationId, key)).toBeNull();
+    const stored = await ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, \'UTF8\') IN response_body) > 0', [first.json().key]);
+    expect(Number(stored[0].n)).toBe(0);
+    const retry = await post('/v1/api-keys', key, { scopes: ['properties:read'] });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.json().id).not.toBe(first.json().id);
   });
 
   it('releases the key of an upload the client cut off, so that its retry runs', async () => {
