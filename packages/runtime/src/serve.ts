@@ -22,7 +22,7 @@ import { jobsOf, startScheduledJobs } from './jobs.js';
 import { ProcessMetrics, startMetricsServer } from './metrics.js';
 import { logError, processLogger } from './process-log.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
-import { listenOrExit } from './startup-errors.js';
+import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
 
 /**
@@ -102,6 +102,9 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   const config = configOrExit(known);
   const logger = processLogger(config.logLevel);
   const log = (line: string) => logger.info(line);
+  // First, so that a taken METRICS_PORT stops the start before a database or Redis is started.
+  const metrics = new ProcessMetrics();
+  const metricsServer = config.metricsPort > 0 ? await startMetricsServer(metrics, config.host, config.metricsPort).catch(exitOnPortProblem(config.host, config.metricsPort, 'METRICS_PORT')) : undefined;
   let database: ResolvedDatabase;
   try {
     database = await openDatabase(config, { log });
@@ -136,8 +139,6 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
   const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 500, maxRetriesPerRequest: 1 });
   quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
-  const metrics = new ProcessMetrics();
-  const metricsServer = config.metricsPort > 0 ? await startMetricsServer(metrics, config.host, config.metricsPort) : undefined;
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {

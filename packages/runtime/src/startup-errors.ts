@@ -12,17 +12,20 @@ export function portProblem(error: unknown, address: { host: string; port: numbe
   return undefined;
 }
 
+/** For a `.catch` of a listen: one line and exit 1 for a port problem, else the error goes on. */
+export function exitOnPortProblem(host: string, port: number, variable: string): (error: unknown) => never {
+  return (error) => {
+    const problem = portProblem(error, { host, port }, variable);
+    if (!problem) throw error;
+    console.error(problem);
+    process.exit(1);
+  };
+}
+
 /**
  * `app.listen`, or one line and exit 1 when the port is taken or not allowed. Other failures are
  * not start-up mistakes of a newcomer: they are thrown.
  */
 export async function listenOrExit(app: FastifyInstance, address: { host: string; port: number }, variable: string): Promise<void> {
-  try {
-    await app.listen(address);
-  } catch (error) {
-    const problem = portProblem(error, address, variable);
-    if (!problem) throw error;
-    console.error(problem);
-    process.exit(1);
-  }
+  await app.listen(address).catch(exitOnPortProblem(address.host, address.port, variable));
 }

@@ -39,6 +39,17 @@ describe.concurrent('pnpm start refuses to start in one line', { timeout: 120_00
     }
   });
 
+  it('when the metrics port is in use', async () => {
+    const metricsPort = await freePort();
+    const env = await startEnv({ DATABASE_URL: database.url, REDIS_URL: redisUrl, LOG_LEVEL: 'error', METRICS_PORT: String(metricsPort) });
+    const blocker = await occupy(metricsPort);
+    try {
+      expectOneLine(await runStart(env), new RegExp(`Port ${metricsPort} \\(METRICS_PORT\\) is already in use.*set METRICS_PORT to a free port`));
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('when the embedded PostgreSQL port is taken by something else', async () => {
     const env = await startEnv({});
     const blocker = await occupy(Number(env.EMBEDDED_PG_PORT));

@@ -8,6 +8,7 @@ import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, ty
 import type { ServiceDescriptor } from './descriptor.js';
 import type { JobQueue } from './jobs.js';
 import { announceDeprecationsByPath, apiVersion, type ApiDeprecation } from './api-version.js';
+import { documentGuards } from './documented-guards.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { idempotency } from './idempotency.js';
 import { rateLimits, type RateLimitSettings } from './rate-limit.js';
@@ -136,6 +137,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   // After the key check, in this order: budgets (before any work), the version's headers and
   // last call, then idempotency (a replay is a call of the version and counts against the budget).
   const guard = async (api: FastifyInstance, prefix: string, dialect: Dialect) => {
+    documentGuards(api, dialect);
     if (deps.rateLimit) await api.register(rateLimits, { ...deps.rateLimit, dialect });
     await api.register(apiVersion, { db: deps.db, now, version: prefix.replace(/^\//, ''), deprecation: deprecationOf(prefix) });
     await api.register(idempotency, { db: deps.db, now, dialect });
