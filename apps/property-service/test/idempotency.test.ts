@@ -81,6 +81,20 @@ describe('Idempotency-Key on POST', () => {
     expect(other.json()).toMatchObject({ code: 'idempotency_key_wiederverwendet', message: expect.stringContaining('Idempotency-Key') });
   });
 
+  it('forgets a stored response with the data of a prospect when the prospect is erased', async () => {
+    const key = newKey();
+    const prospect = { nachname: 'Vergessen', email: `${key}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' } };
+    const first = await post('/leads/v1/interessenten', key, prospect);
+    expect(first.statusCode).toBe(201);
+    expect(await row(ctx.tenant.applicationId, key)).not.toBeNull();
+    expect((await post(`/leads/v1/interessenten/${first.json().id}/loeschung`, newKey())).statusCode).toBeLessThan(300);
+    expect(await row(ctx.tenant.applicationId, key)).toBeNull();
+    // The retry runs again instead of replaying the erased name and address.
+    const retry = await post('/leads/v1/interessenten', key, prospect);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body).not.toBe(first.body);
+  });
+
   it('lets exactly one of concurrent requests with the same key run; the others are 409 conflict with Retry-After: 1', async () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Concurrent ${key}` };

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ConnectionOptions } from 'bullmq';
-import { JOBS_QUEUE, createJobQueue, defineJob, startJobWorker, type JobCatalogue, type JobContext } from '@platform/service';
+import { IDEMPOTENCY_PRUNE_JOB, JOBS_QUEUE, createJobQueue, defineJob, startJobWorker, type JobCatalogue, type JobContext } from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
 
 export { runJob } from '@platform/service';
@@ -16,9 +16,9 @@ export const WEBHOOK_HISTORY_JOB = defineJob({
   run: async ({ db, now }) => ({ removed_events: await pruneDeliveryHistory(db, now), kept_days: DELIVERY_HISTORY_DAYS }),
 });
 
-/** The jobs of the given services plus the deployment's own; names are unique across them. */
+/** The jobs of the given services plus the deployment's own (webhook history, idempotency keys); names are unique across them. */
 export function jobsOf(services: readonly { jobs: JobCatalogue }[]): JobCatalogue {
-  const jobs = [...services.flatMap((service) => service.jobs), WEBHOOK_HISTORY_JOB];
+  const jobs = [...services.flatMap((service) => service.jobs), WEBHOOK_HISTORY_JOB, IDEMPOTENCY_PRUNE_JOB];
   const names = jobs.map((job) => job.name);
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
   if (twice.length > 0) throw new Error(`Job names must be unique; twice: ${twice.join(', ')}.`);

@@ -21,8 +21,10 @@ export function documentGuards(api: FastifyInstance, dialect: Dialect): void {
   api.addHook('onRoute', (route) => {
     if (!route.schema || route.config?.public || route.schema.hide) return;
     const responses = (route.schema.response ?? {}) as Record<string, unknown>;
-    const missing = [429, 503].filter((status) => !(status in responses));
     const methods = [route.method].flat();
+    // A POST may also meet its Idempotency-Key: 409 while the first runs, 422 for another body.
+    const statuses = methods.includes('POST') ? [409, 422, 429, 503] : [429, 503];
+    const missing = statuses.filter((status) => !(status in responses));
     route.schema = {
       ...route.schema,
       response: { ...responses, ...errorResponses(missing, dialect) },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { PrismaClient } from '@platform/db';
+import type { Db, PrismaClient } from '@platform/db';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
 import { defineJob } from './jobs.js';
 
@@ -33,3 +33,14 @@ export const IDEMPOTENCY_PRUNE_JOB = defineJob({
   retry: { attempts: 3, backoffMs: 60_000 },
   run: async ({ db, now }) => ({ removed_keys: await pruneIdempotencyKeys(db, now) }),
 });
+
+/**
+ * Drops the stored responses of an account that mention `text` (e.g. an erased prospect's id):
+ * a replay must not bring back personal data that was erased at the data subject's request.
+ */
+export async function forgetStoredResponsesMentioning(db: Db, accountId: string, text: string): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM idempotency_keys
+    WHERE application_id IN (SELECT id FROM applications WHERE account_id = ${accountId})
+      AND response_body IS NOT NULL AND position(convert_to(${text}, 'UTF8') IN response_body) > 0`;
+}

@@ -5,4 +5,4 @@ export { createServiceApp, type ServiceAppDeps, type ServiceAppOptions, type Api
 export type { ApiDeprecation } from './api-version.js';
 export type { ReadinessCheck } from './health.js';
 export type { RateLimitSettings } from './rate-limit.js';
-export { IDEMPOTENCY_PRUNE_JOB, pruneIdempotencyKeys } from './idempotency-prune.js';
+export { IDEMPOTENCY_PRUNE_JOB, pruneIdempotencyKeys, forgetStoredResponsesMentioning } from './idempotency-prune.js';

@@ -1,4 +1,5 @@
 import { inTransaction, type Db, type PrismaClient } from '@platform/db';
+import { forgetStoredResponsesMentioning } from '@platform/service';
 import { cancelAppointmentsOfProspects } from '../../appointments/index.js';
 
 /**
@@ -56,6 +57,8 @@ export async function eraseProspect(db: Db, accountId: string, id: string, now: 
     await tx.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId);
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
     if (erased === 1) await cancelAppointmentsOfProspects(tx, [id], 'prospect', 'prospect_declined', now);
+    // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
+    await forgetStoredResponsesMentioning(tx, accountId, id);
   });
   const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
   return row?.anonymised_at ?? null;
