@@ -95,6 +95,8 @@ export async function receiveUpload<F, R>(
     return await save(file, fields);
   } catch (error) {
     if (stored) await release(db, storage, stored.blob.key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
+    // A client that went away mid-body is no fault of ours: no 500, no "unexpected error" in the log.
+    if (request.raw.readableAborted) throw new ApiError('invalid_json', { message: 'The upload was cut off before the end of its body.' });
     throw isMalformedMultipart(error) ? new ApiError('invalid_json', { message: 'The multipart/form-data body is malformed.' }) : error;
   }
 }
