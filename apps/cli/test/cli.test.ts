@@ -142,7 +142,7 @@ describe('jobs run anonymise', () => {
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
     const unknown = (await cli('jobs run nothing')).output;
-    expect(unknown).toMatch(/Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history\.$/);
+    expect(unknown).toMatch(/Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys\.$/);
     expect(unknown).toContain('generate-invoice, sweep-invoices');
     const flagged = await cli('jobs run anonymise --period 2026-11');
     expect(flagged.exitCode).toBe(2);
