@@ -95,6 +95,31 @@ describe('Idempotency-Key on POST', () => {
     expect(retry.body).not.toBe(first.body);
   });
 
+  it('frees the key of a request whose process died without answering, after a five-minute lease', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Orphaned ${key}` };
+    // A claim as a killed process leaves it: running, never answered.
+    await ctx.db.prisma.idempotencyKey.create({ data: { application_id: ctx.tenant.applicationId, key, fingerprint: 'unknown', created_at: new Date(ctx.clock.now.getTime() - 60_000) } });
+    const early = await post('/v1/properties', key, body);
+    expect(early.statusCode).toBe(422); // another request's claim (its fingerprint differs), still within its lease
+    await ctx.db.prisma.idempotencyKey.update({ where: { application_id_key: { application_id: ctx.tenant.applicationId, key } }, data: { created_at: new Date(ctx.clock.now.getTime() - 5 * 60_000 - 1) } });
+    const late = await post('/v1/properties', key, body);
+    expect(late.statusCode).toBe(201);
+    expect(await propertiesTitled(body.title)).toBe(1);
+  });
+
+  it('refuses a body nested too deeply to fingerprint with 422, not 500', async () => {
+    const depth = 150_000;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/properties',
+      headers: { apikey: ctx.tenant.key, 'content-type': 'application/json', 'idempotency-key': newKey() },
+      payload: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'body', reason: 'not_allowed' }] });
+  });
+
   it('lets exactly one of concurrent requests with the same key run; the others are 409 conflict with Retry-After: 1', async () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Concurrent ${key}` };

@@ -12,6 +12,9 @@ export interface IdempotencyPluginOptions {
 
 /** How long a key and its first response are kept; an older row counts as absent. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** How long a claim without an answer holds its key. */
+const RUNNING_LEASE_MS = 5 * 60 * 1000;
 const HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 255;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
@@ -65,7 +68,7 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       if (request.method !== 'POST' || request.headers[HEADER] === undefined || !request.auth) return;
       const key = validKey(request.headers[HEADER]);
       const applicationId = request.auth.applicationId;
-      const fingerprint = fingerprintOf(request);
+      const fingerprint = fingerprintOrRefuse(request);
       const at = now();
       // One statement claims a new key or one whose 24 h are over; otherwise the row is read.
       const claimed = await db.$queryRaw<unknown[]>`
@@ -75,6 +78,9 @@ export const idempotency = fp<IdempotencyPluginOptions>(
           SET fingerprint = EXCLUDED.fingerprint, created_at = EXCLUDED.created_at,
               response_status = NULL, response_headers = NULL, response_body = NULL, completed_at = NULL
           WHERE idempotency_keys.created_at <= ${new Date(at.getTime() - IDEMPOTENCY_KEY_TTL_MS)}
+             -- A claim whose process died before it answered (killed, out of memory) is free again
+             -- after a lease far longer than any request may take (the 30 s request timeout).
+             OR (idempotency_keys.completed_at IS NULL AND idempotency_keys.created_at <= ${new Date(at.getTime() - RUNNING_LEASE_MS)})
         RETURNING 1`;
       if (claimed.length === 1) {
         request.idempotencyClaim = { applicationId, key, state: 'running', aborted: false };
@@ -116,7 +122,9 @@ export const idempotency = fp<IdempotencyPluginOptions>(
         else await release(db, claim);
       } catch (error) {
         request.log.error({ error: error instanceof Error ? error.message : String(error) }, 'idempotency record not written');
-        await release(db, claim).catch(() => {});
+        // After a success the effect happened: the claim stays (its lease frees it), so that a
+        // retry is 409 for a while rather than a second run. After a failure the retry may run.
+        if (!(keep && status < 400)) await release(db, claim).catch(() => {});
       }
       return payload;
     });
@@ -139,6 +147,16 @@ function validKey(header: string | string[] | undefined): string {
     throw validationError([{ field: 'Idempotency-Key', reason: 'invalid_format' }], 'The Idempotency-Key must be 1 to 255 printable ASCII characters.', 'Der Idempotency-Key muss aus 1 bis 255 druckbaren ASCII-Zeichen bestehen.');
   }
   return value;
+}
+
+/** The fingerprint; a body nested too deeply to walk (thousands of levels) is refused, not a 500. */
+function fingerprintOrRefuse(request: FastifyRequest): string {
+  try {
+    return fingerprintOf(request);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw validationError([{ field: 'body', reason: 'not_allowed' }], 'The body is nested too deeply.', 'Der Inhalt ist zu tief verschachtelt.');
+  }
 }
 
 const reused = () =>
