@@ -99,7 +99,7 @@ it('counts requests by route pattern and status, key-cache lookups, webhook deli
   let text = '';
   await until(async () => {
     text = await scrape();
-    return (sample(text, /^webhook_deliveries_total\{service="property",outcome="succeeded"\}/) ?? 0) >= 1;
+    return (sample(text, /^webhook_deliveries_total\{service="property",outcome="delivered"\}/) ?? 0) >= 1;
   }, 15_000);
   const route = 'route="/v1/properties/:propertyId"';
   expect(sample(text, new RegExp(`^http_request_duration_seconds_count\\{service="property",method="GET",${route},status_code="200"\\}`))).toBe(3);

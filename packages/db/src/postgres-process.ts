@@ -14,8 +14,17 @@ export function spawnPostgresProgram(file: string, args: string[], user: OsUser 
     cwd: '/',
     detached,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: 'C' },
+    env: postgresEnvironment(),
   });
+}
+
+/**
+ * Only what the programs need: the process's environment holds the deployment's secrets (key
+ * pepper, webhook key, SMTP and S3 credentials), which the database's OS user must not read.
+ */
+function postgresEnvironment(): NodeJS.ProcessEnv {
+  const kept = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]));
+  return { ...Object.fromEntries(kept), LC_MESSAGES: 'C' };
 }
 
 /** Why a program could not be run at all (spawn's error: EACCES, ENOENT), in words. */

@@ -11,6 +11,21 @@ export interface WatchedQueue {
 
 const QUEUE_STATES = ['waiting', 'delayed', 'failed'] as const;
 
+/** The delivery's outcome as operators read it (an attempt that will be retried has failed). */
+const DELIVERY_OUTCOMES: Record<AttemptReport['outcome'], string> = { succeeded: 'delivered', retry: 'failed', failed: 'gave_up', held: 'held' };
+
+/**
+ * BullMQ's connection waits for Redis forever: while Redis is away the queue depths are left out
+ * instead of holding the whole scrape (event-loop lag and request metrics matter most then).
+ */
+function withinSecond<T>(promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), 1_000);
+  });
+  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The process's Prometheus metrics; scraped from a port of their own, never the public one. */
 export class ProcessMetrics {
   readonly registry = new Registry();
@@ -23,7 +38,7 @@ export class ProcessMetrics {
   });
   private readonly deliveries = new Counter({
     name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts by outcome: succeeded, retry (failed, will be retried), failed (gave up), held (endpoint paused).',
+    help: 'Webhook delivery attempts by outcome: delivered, failed (will be retried), gave_up (no retries left), held (endpoint paused).',
     labelNames: ['service', 'outcome'],
     registers: [this.registry],
   });
@@ -60,7 +75,7 @@ export class ProcessMetrics {
         this.reset();
         for (const queue of queues) {
           // Redis may be away: the other metrics are still worth a scrape.
-          const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+          const counts = await withinSecond(queue.getJobCounts(...QUEUE_STATES));
           for (const state of QUEUE_STATES) if (counts) this.set({ queue: queue.name, state }, counts[state] ?? 0);
         }
       },
@@ -72,7 +87,7 @@ export class ProcessMetrics {
   };
 
   readonly observeDelivery = (attempt: AttemptReport): void => {
-    this.deliveries.inc({ service: attempt.service, outcome: attempt.outcome });
+    this.deliveries.inc({ service: attempt.service, outcome: DELIVERY_OUTCOMES[attempt.outcome] });
     if (attempt.outcome === 'succeeded') this.deliveryLatency.observe({ service: attempt.service }, attempt.sinceEventSeconds);
   };
 

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blobPath, createFilesystemStorage, createStorage, TEMPORARY_DIR } from '../src/index.js';
-import { blobStorageContract, GeneratedSource } from './contract.js';
+import { blobStorageContract } from './contract.js';
 
 const base = mkdtempSync(join(tmpdir(), 'storage-fs-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -46,10 +46,18 @@ describe('filesystem driver', () => {
   });
 
   it('writes into a temporary file inside the root, visible under its key only when complete', async () => {
-    const source = new GeneratedSource(3 * 1024 * 1024);
     let seenTemporary: string[] = [];
-    source.once('data', () => setImmediate(() => (seenTemporary = files(root).filter((f) => f.startsWith(TEMPORARY_DIR)))));
-    const stored = await storage.put(source);
+    const temporaries = () => files(root).filter((f) => f.startsWith(TEMPORARY_DIR));
+    // The first MiB, then a pause until the partial file shows up (opening it is asynchronous), then the rest.
+    async function* slowly() {
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      yield chunk;
+      for (let i = 0; i < 200 && temporaries().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      seenTemporary = temporaries();
+      yield chunk;
+      yield chunk;
+    }
+    const stored = await storage.put(Readable.from(slowly()));
     expect(seenTemporary).toHaveLength(1);
     expect(seenTemporary[0]).toMatch(new RegExp(`^${TEMPORARY_DIR}/[0-9a-f-]+\\.part$`));
     expect(files(root).filter((f) => f.startsWith(TEMPORARY_DIR))).toEqual([]);
