@@ -1,7 +1,6 @@
 // `pnpm smoke` as an operator runs it after a deploy: a child process against both services
 // started by `scripts/start.ts` on real HTTP, with the database checked for what the run left.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,15 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { generateKey, revokeApiKey } from '@platform/auth';
 import { propertyDescriptor } from '@platform/property-service';
-import { addKey, createTenant, createTestDatabase, freePort, testRedis, until, TEST_PEPPER, type Tenant, type TestDatabase } from '@platform/testkit';
+import { addKey, createTenant, createTestDatabase, freePort, startServices, testRedis, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 import { SMOKE_SERVICES } from '../../../scripts/smoke/apis.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 let db: TestDatabase;
-let server: ChildProcess;
-let serverOutput = '';
+let services: StartedServices;
 let property: Tenant;
 let agents: Tenant;
 const ports = { property: 0, agents: 0, metrics: 0 };
@@ -28,35 +26,12 @@ beforeAll(async () => {
   db = await createTestDatabase();
   property = await createTenant(db.prisma, { service: propertyDescriptor });
   agents = await createTenant(db.prisma, { service: agentPlatformDescriptor });
-  Object.assign(ports, { property: await freePort(), agents: await freePort(), metrics: await freePort() });
-  server = spawn(TSX, ['scripts/start.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      API_KEY_PEPPER: TEST_PEPPER,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-      PROPERTY_PORT: String(ports.property),
-      AGENT_PLATFORM_PORT: String(ports.agents),
-      METRICS_PORT: String(ports.metrics),
-      DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `smoke-${randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'info',
-    },
-  });
-  server.stdout!.on('data', (chunk) => (serverOutput += chunk));
-  server.stderr!.on('data', (chunk) => (serverOutput += chunk));
-  await until(async () => serverOutput.includes('agent platform listening') || server.exitCode !== null, 60_000);
-  expect(server.exitCode, serverOutput).toBeNull();
+  services = await startServices({ databaseUrl: db.url, redisUrl: redis.url });
+  Object.assign(ports, services.ports);
 }, 90_000);
 
 afterAll(async () => {
-  if (server?.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await services?.stop();
   await db?.drop();
 });
 

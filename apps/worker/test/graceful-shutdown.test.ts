@@ -1,23 +1,16 @@
 // SIGTERM while a request and a webhook delivery are in flight: both finish, then the process
 // closes everything and exits 0 (the process as `pnpm start` runs it, on the test run's database and Redis).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, freePort, startReceiver, testRedis, until, TEST_PEPPER, type Receiver, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 import { DELIVERY_QUEUE } from '@platform/webhooks';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let db: TestDatabase;
 let tenant: Tenant;
 let receiver: Receiver;
-let child: ChildProcess;
-let output = '';
+let services: StartedServices;
 let port: number;
 const redis = testRedis();
 let answer: () => void;
@@ -28,31 +21,12 @@ beforeAll(async () => {
   tenant = await createTenant(db.prisma, { service: propertyDescriptor });
   // the receiver holds the delivery until the test lets it answer
   receiver = await startReceiver((_req, res) => void answered.then(() => res.writeHead(200).end('ok')));
-  port = await freePort();
-  child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      API_KEY_PEPPER: TEST_PEPPER,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      PROPERTY_PORT: String(port),
-      AGENT_PLATFORM_PORT: String(await freePort()),
-      METRICS_PORT: String(await freePort()),
-      DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `graceful-${randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'info',
-    },
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await until(async () => output.includes('agent platform listening'), 60_000);
+  services = await startServices({ databaseUrl: db.url, redisUrl: redis.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  port = services.ports.property;
 }, 90_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (services?.child.exitCode === null) services.child.kill('SIGKILL');
   await receiver.close();
   const queue = new Queue(DELIVERY_QUEUE, { connection: redis.connection });
   await queue.obliterate({ force: true });
@@ -79,9 +53,8 @@ it('finishes the request and the delivery in flight on SIGTERM, then exits 0', a
   socket.write(body.slice(0, 10));
   await new Promise((resolve) => setTimeout(resolve, 200));
 
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  await until(async () => output.includes('shutting down'), 10_000);
+  const exited = services.stop('SIGTERM');
+  await until(async () => services.output().includes('shutting down'), 10_000);
   socket.write(body.slice(10));
   await closed;
   expect(response).toMatch(/^HTTP\/1\.1 201 /);
@@ -93,5 +66,5 @@ it('finishes the request and the delivery in flight on SIGTERM, then exits 0', a
   );
   expect(rows).toEqual([{ status: 'succeeded', status_code: 200 }]);
   expect(await db.prisma.property.count({ where: { account_id: tenant.accountId } })).toBe(2);
-  expect(output).toContain('"msg":"shut down"');
+  expect(services.output()).toContain('"msg":"shut down"');
 }, 60_000);

@@ -1,58 +1,26 @@
 // The process as `pnpm start` runs it: Prometheus metrics on METRICS_PORT (never on the public
 // ports) and the health routes on each service, scraped over real HTTP after real traffic.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, freePort, startReceiver, testRedis, until, TEST_PEPPER, type Receiver, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 import { DELIVERY_QUEUE } from '@platform/webhooks';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let db: TestDatabase;
 let tenant: Tenant;
 let receiver: Receiver;
-let child: ChildProcess;
-let output = '';
-const ports = { property: 0, agents: 0, metrics: 0 };
+let services: StartedServices;
 const redis = testRedis();
 
 beforeAll(async () => {
   db = await createTestDatabase();
   tenant = await createTenant(db.prisma, { service: propertyDescriptor });
   receiver = await startReceiver((_req, res) => void res.writeHead(200).end('ok'));
-  Object.assign(ports, { property: await freePort(), agents: await freePort(), metrics: await freePort() });
-  child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      API_KEY_PEPPER: TEST_PEPPER,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      PROPERTY_PORT: String(ports.property),
-      AGENT_PLATFORM_PORT: String(ports.agents),
-      METRICS_PORT: String(ports.metrics),
-      DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `metrics-${randomBytes(4).toString('hex')}`),
-      LOG_LEVEL: 'info',
-    },
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await until(async () => output.includes('agent platform listening'), 60_000);
+  services = await startServices({ databaseUrl: db.url, redisUrl: redis.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 }, 90_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await services?.stop();
   await receiver.close();
   const queue = new Queue(DELIVERY_QUEUE, { connection: redis.connection });
   await queue.obliterate({ force: true });
@@ -61,10 +29,10 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: object) =>
-  fetch(`http://127.0.0.1:${ports.property}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  fetch(`http://127.0.0.1:${services.ports.property}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
 
 const scrape = async () => {
-  const response = await fetch(`http://127.0.0.1:${ports.metrics}/metrics`);
+  const response = await fetch(`http://127.0.0.1:${services.ports.metrics}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
   return response.text();
@@ -77,13 +45,13 @@ const sample = (text: string, line: RegExp): number | undefined => {
 };
 
 it('answers /health/live and /health/ready on both services without a key, and keeps them out of the info log', async () => {
-  for (const port of [ports.property, ports.agents]) {
+  for (const port of [services.ports.property, services.ports.agents]) {
     const live = await fetch(`http://127.0.0.1:${port}/health/live`);
     expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
     const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', redis: 'ok', storage: 'ok' } }]);
   }
-  expect(output).not.toContain('/health/');
+  expect(services.output()).not.toContain('/health/');
 });
 
 it('counts requests by route pattern and status, key-cache lookups, webhook deliveries and queue depths', async () => {
@@ -117,8 +85,8 @@ it('counts requests by route pattern and status, key-cache lookups, webhook deli
 });
 
 it('keeps metrics off the public ports', async () => {
-  for (const port of [ports.property, ports.agents]) {
+  for (const port of [services.ports.property, services.ports.agents]) {
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
   }
-  expect((await fetch(`http://127.0.0.1:${ports.metrics}/health/live`)).status).toBe(200);
+  expect((await fetch(`http://127.0.0.1:${services.ports.metrics}/health/live`)).status).toBe(200);
 });

@@ -10,3 +10,4 @@ export { startReceiver, until, type Receiver, type ReceivedRequest } from './web
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
 export { freePort } from './ports.js';
+export { startServices, type StartedServices } from './start-process.js';
