@@ -151,6 +151,12 @@ describe('pnpm start on the embedded defaults', () => {
     expect(existsSync(`/tmp/.s.PGSQL.${ports.pg}`)).toBe(false);
   });
 
+  it('writes no log files into DATA_DIR (PostgreSQL and Redis log through the process to its output), so .data grows with data only', () => {
+    const logs = filesUnder(dataDir).filter((file) => /(^|\/)(log|pg_log)\/|\.log$/.test(file.slice(dataDir.length)));
+    expect(filesUnder(dataDir).length).toBeGreaterThan(10); // the scan sees the database's files
+    expect(logs).toEqual([]);
+  });
+
   it('runs the services as an application role that owns the schema but is not a superuser', async () => {
     const real = secrets();
     const app = createPrisma({ url: `postgresql://${APP_ROLE}:${real.embedded_postgres_app_password}@127.0.0.1:${ports.pg}/platform`, maxConnections: 1 });
