@@ -14,8 +14,6 @@ export interface ApiVersionPluginOptions {
   now: () => Date;
   /** The version of the context, its prefix without the leading slash: `v1`, `leads/v1`. */
   version: string;
-  /** Set when the version has a sunset: every response carries Deprecation, Sunset and Link. */
-  deprecation?: ApiDeprecation;
   /** A last call is written at most once per interval per application; default one minute. */
   recordIntervalMs?: number;
 }
@@ -24,16 +22,12 @@ export interface ApiVersionPluginOptions {
 const MAX_REMEMBERED = 10_000;
 
 /**
- * Records each application's last call of the version, and announces its deprecation.
- * Registered after the auth plugin (and the rate limiter) in an authenticated context.
+ * Records each application's last call of the version (its deprecation is announced for the
+ * whole path by `announceDeprecationsByPath`). Registered after the auth plugin in an
+ * authenticated context.
  */
 export const apiVersion = fp<ApiVersionPluginOptions>(
-  async (app, { db, now, version, deprecation, recordIntervalMs = 60_000 }) => {
-    if (deprecation) {
-      const announce = announcer(deprecation);
-      // onSend also runs for error answers, including the 401 of the key check before this plugin.
-      app.addHook('onSend', async (_request, reply) => announce(reply));
-    }
+  async (app, { db, now, version, recordIntervalMs = 60_000 }) => {
     const recorder = lastCallRecorder({ db, version, intervalMs: recordIntervalMs });
     // After the answer, off the request's path: any answer to a known key (also 403, 429) is a call of the version.
     app.addHook('onResponse', async (request) => {
@@ -46,8 +40,9 @@ export const apiVersion = fp<ApiVersionPluginOptions>(
 );
 
 /**
- * For the server root: the same headers on a deprecated version's paths that its authenticated
- * context does not answer (unknown paths, `openapi.json`, `docs`). Idempotent with the plugin's.
+ * For the server root: Deprecation, Sunset and Link on every answer under a deprecated version's
+ * prefix — its operations (errors of the key check included, onSend runs for them too), unknown
+ * paths, `openapi.json` and `docs`.
  */
 export function announceDeprecationsByPath(app: FastifyInstance, deprecations: readonly ApiDeprecation[]): void {
   const byPrefix = deprecations.map((deprecation) => ({ prefix: `/${deprecation.version}`, announce: announcer(deprecation) }));

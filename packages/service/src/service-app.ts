@@ -109,7 +109,6 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     document: options.document,
     extraDocuments: [...extraApis.map((api) => api.document), ...(options.publicApi ? [options.publicApi.document] : [])],
   });
-  // Also on what no authenticated context answers: unknown paths, the version's openapi.json and docs.
   announceDeprecationsByPath(app, deps.deprecations ?? []);
   const authenticatedRoutes: AuthenticatedRoute[] = [];
   app.decorate('authenticatedRoutes', authenticatedRoutes);
@@ -133,13 +132,12 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
       observe({ service: service.id, method: request.method, route: request.routeOptions.url ?? '(unmatched)', statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
     });
   }
-  const deprecationOf = (prefix: string) => deps.deprecations?.find((d) => d.version === prefix.replace(/^\//, ''));
   // After the key check, in this order: budgets (before any work), the version's headers and
   // last call, then idempotency (a replay is a call of the version and counts against the budget).
   const guard = async (api: FastifyInstance, prefix: string, dialect: Dialect) => {
     documentGuards(api, dialect);
     if (deps.rateLimit) await api.register(rateLimits, { ...deps.rateLimit, dialect });
-    await api.register(apiVersion, { db: deps.db, now, version: prefix.replace(/^\//, ''), deprecation: deprecationOf(prefix) });
+    await api.register(apiVersion, { db: deps.db, now, version: prefix.replace(/^\//, '') });
     await api.register(idempotency, { db: deps.db, now, dialect });
   };
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));

@@ -14,7 +14,7 @@ beforeAll(async () => {
   app.get('/v1/openapi.json', async () => ({ openapi: '3.1.0' }));
   await app.register(
     async (v1) => {
-      await v1.register(apiVersion, { db: noDatabase, now: () => new Date(), version: 'v1', deprecation });
+      await v1.register(apiVersion, { db: noDatabase, now: () => new Date(), version: 'v1' });
       v1.get('/things', async (_request, reply) => reply.header('link', '<https://api.example.test/v1/things?cursor=abc>; rel="next"').send({ data: [] }));
       v1.get('/replayed', async (_request, reply) => reply.header('link', SUCCESSOR_LINK).send({}));
     },
