@@ -1,5 +1,5 @@
 import { normaliseIban, setBillingProfile } from '@platform/billing';
-import { UsageError, type CommandContext } from './commands.js';
+import { UsageError, checkEmail, type CommandContext } from './commands.js';
 
 export interface BillingFlags {
   account?: string;
@@ -43,8 +43,8 @@ export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
   if (ibanText !== null && iban === null) throw new UsageError(`--iban is not a valid IBAN (its check digits do not match): "${ibanText}".`);
   const bic = optional(flags.bic)?.toUpperCase() ?? null;
   if (bic && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) throw new UsageError(`--bic must be 8 or 11 characters such as COBADEFFXXX (got "${bic}").`);
-  const email = optional(flags.email);
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email is not an e-mail address: "${email}".`);
+  const emailText = optional(flags.email);
+  const email = emailText === null ? null : checkEmail(emailText, '--email');
   const termsText = flags['payment-terms-days']?.trim() ?? '14';
   const terms = Number(termsText);
   if (!/^\d+$/.test(termsText) || terms > 365) throw new UsageError(`--payment-terms-days must be a whole number of days from 0 to 365 (got "${termsText}").`);

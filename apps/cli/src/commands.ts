@@ -8,7 +8,6 @@ import { JobRefusal, type JobCatalogue } from '@platform/service';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
-import { checkOwnerEmail } from './deprecation.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -46,6 +45,19 @@ export function checkTimeZone(value: string | undefined): string {
   return zone;
 }
 
+const MAX_EMAIL_LENGTH = 254;
+// Pragmatic, not RFC 5322: a dot-atom local part and a domain of at least two labels.
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+/** An e-mail address given with `flag`, checked (254 characters at most, as the columns hold). */
+export function checkEmail(value: string, flag: string): string {
+  const email = value.trim();
+  if (!email) throw new UsageError(`${flag} is required, e.g. ${flag} ops@example.com.`);
+  if (email.length > MAX_EMAIL_LENGTH) throw new UsageError(`${flag} may have at most ${MAX_EMAIL_LENGTH} characters (got ${email.length}).`);
+  if (!EMAIL.test(email) || email.split('@')[0].split('.').includes('')) throw new UsageError(`${flag} must be an e-mail address such as ops@example.com (got "${email}").`);
+  return email;
+}
+
 /** An account; its time zone (appointments, sessions, .ics) defaults to Europe/Berlin. */
 export async function createAccount(ctx: CommandContext, input: { name?: string; 'time-zone'?: string }) {
   if (!input.name?.trim()) throw new UsageError('--name is required.');
@@ -59,7 +71,7 @@ export async function createApplication(ctx: CommandContext, input: { account?: 
   if (!input.name?.trim()) throw new UsageError('--name is required.');
   const service = serviceNamed(input.service)?.id;
   if (!service) throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
-  const ownerEmail = input['owner-email'] === undefined ? null : checkOwnerEmail(input['owner-email'], '--owner-email');
+  const ownerEmail = input['owner-email'] === undefined ? null : checkEmail(input['owner-email'], '--owner-email');
   const account = await ctx.db.account.findUnique({ where: { id: input.account } });
   if (!account) throw new UsageError(`No account ${input.account}.`);
   const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim(), owner_email: ownerEmail } });

@@ -1,27 +1,15 @@
 import { createTransport } from 'nodemailer';
 import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
-import { CheckFailed, UsageError, type CommandContext } from './commands.js';
+import { CheckFailed, UsageError, checkEmail, type CommandContext } from './commands.js';
 import { SERVICES } from './services.js';
 
-const MAX_EMAIL_LENGTH = 254;
-// Pragmatic, not RFC 5322: a dot-atom local part and a domain of at least two labels.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const DEFAULT_SINCE_DAYS = 30;
 const MAX_SINCE_DAYS = 3650;
-
-/** An owner's e-mail address, checked (the `applications.owner_email` column holds 254 characters). */
-export function checkOwnerEmail(value: string, flag: string): string {
-  const email = value.trim();
-  if (!email) throw new UsageError(`${flag} is required, e.g. ${flag} ops@example.com.`);
-  if (email.length > MAX_EMAIL_LENGTH) throw new UsageError(`${flag} may have at most ${MAX_EMAIL_LENGTH} characters (got ${email.length}).`);
-  if (!EMAIL.test(email) || email.split('@')[0].split('.').includes('')) throw new UsageError(`${flag} must be an e-mail address such as ops@example.com (got "${email}").`);
-  return email;
-}
 
 /** `app set-owner --app <id> --email <address>`: who hears of deprecations of the versions the app calls. */
 export async function setOwner(ctx: CommandContext, input: { app?: string; email?: string }): Promise<object> {
   if (!input.app) throw new UsageError('--app is required.');
-  const email = checkOwnerEmail(input.email ?? '', '--email');
+  const email = checkEmail(input.email ?? '', '--email');
   const updated = await ctx.db.application.updateMany({ where: { id: input.app }, data: { owner_email: email } });
   if (updated.count === 0) throw new UsageError(`No application ${input.app}.`);
   const app = await ctx.db.application.findUniqueOrThrow({ where: { id: input.app } });
