@@ -6,6 +6,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@platform/testkit';
+
+export { freePort };
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -13,15 +16,6 @@ export interface StartResult {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A TCP listener on `port` that is neither PostgreSQL nor Redis: it hangs up at once. */

@@ -4,13 +4,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, until } from '@platform/testkit';
+import { freePort, startReceiver, until } from '@platform/testkit';
 import { recordEvent } from '../src/outbox.js';
 import { createDeliveryQueue, type DeliveryJob } from '../src/queue.js';
 import { relayOnce } from '../src/relay.js';
@@ -28,14 +27,6 @@ let queue: Queue<DeliveryJob> | undefined;
 let worker: Worker<DeliveryJob> | undefined;
 
 const connection = () => ({ host: '127.0.0.1', port, password, maxRetriesPerRequest: null });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
-}
 
 /** A redis-server of this test's own on `dir` (AOF, fsync on every write); the config goes over stdin. */
 async function startRedis(): Promise<void> {
