@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
+import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestSample } from '@platform/service';
 import type { AttemptReport } from '@platform/webhooks';
 
-/** A queue whose depth is reported (BullMQ's `getJobCounts`). */
-export interface WatchedQueue {
+/** A queue whose depth is reported, under a name of its own. */
+interface WatchedQueue {
   name: string;
-  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+  queue: Pick<Queue, 'getJobCounts'>;
 }
 
 const QUEUE_STATES = ['waiting', 'delayed', 'failed'] as const;
@@ -75,7 +76,7 @@ export class ProcessMetrics {
         this.reset();
         for (const queue of queues) {
           // Redis may be away: the other metrics are still worth a scrape.
-          const counts = await withinSecond(queue.getJobCounts(...QUEUE_STATES));
+          const counts = await withinSecond(queue.queue.getJobCounts(...QUEUE_STATES));
           for (const state of QUEUE_STATES) if (counts) this.set({ queue: queue.name, state }, counts[state] ?? 0);
         }
       },
@@ -99,8 +100,8 @@ export class ProcessMetrics {
     return (result) => this.keyLookups.inc({ service, result });
   }
 
-  watchQueue(queue: WatchedQueue): void {
-    this.queues.push(queue);
+  watchQueue(name: string, queue: Pick<Queue, 'getJobCounts'>): void {
+    this.queues.push({ name, queue });
   }
 }
 

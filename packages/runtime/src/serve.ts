@@ -170,8 +170,8 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
     const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log, metrics.jobFailed);
-    metrics.watchQueue({ name: 'webhook-deliveries', getJobCounts: (...states) => webhooks.queue.getJobCounts(...(states as [])) });
-    metrics.watchQueue({ name: 'jobs', getJobCounts: (...states) => jobQueue.queue.getJobCounts(...(states as [])) });
+    metrics.watchQueue('webhook-deliveries', webhooks.queue);
+    metrics.watchQueue('jobs', jobQueue.queue);
     await scheduled.ready;
     stoppers.push(['scheduled jobs', () => scheduled.stop()]);
     const schedules = jobs.flatMap((j) => (j.schedule ? [`${j.name} (${j.schedule.pattern}, ${j.schedule.tz})`] : []));
