@@ -276,6 +276,17 @@ describe('Idempotency-Key on POST', () => {
     expect(retry.json().id).not.toBe(first.json().id);
   });
 
+  it('keeps no webhook signing secret either: a new endpoint and a rotated secret', async () => {
+    const created = await post('/v1/webhooks', newKey(), { url: 'https://hooks.example.com/in', events: ['property.created'] });
+    expect(created.statusCode).toBe(201);
+    const rotated = await post(`/v1/webhooks/${created.json().id}/rotate-secret`, newKey(), {});
+    expect(rotated.statusCode).toBe(200);
+    for (const secret of [created.json().signing_secret, rotated.json().signing_secret]) {
+      const stored = await ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, \'UTF8\') IN response_body) > 0', [secret]);
+      expect(Number(stored[0].n)).toBe(0);
+    }
+  });
+
   it('releases the key of an upload the client cut off, so that its retry runs', async () => {
     const propertyId = await createProperty(ctx);
     const key = newKey();

@@ -87,7 +87,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
   app.post(
     '/api-keys',
     {
-      config: { scope: SCOPE },
+      config: { scope: SCOPE, showsSecretOnce: true },
       schema: {
         tags,
         operationId: 'createApiKey',

@@ -21,6 +21,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     dialect: Dialect;
   }
+  interface FastifyContextConfig {
+    /**
+     * The answer shows a secret once (a new API key, a webhook signing secret): it is never kept
+     * anywhere, not even for an Idempotency-Key replay (a retry runs again).
+     */
+    showsSecretOnce?: boolean;
+  }
 }
 
 /**

@@ -22,13 +22,6 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const MAX_STORED_BODY_BYTES = 1_048_576;
 /** The response headers a replay repeats; the others (rate limits, ids, deprecation) are the replay's own. */
 const REPLAYED_HEADERS = ['content-type', 'location'] as const;
-/**
- * Members of a response that carry a secret shown only once (a new API key, a webhook signing
- * secret). Such a response is never written to the table, where it would lie in plaintext for a
- * day (keys are kept only as HMACs, signing secrets only encrypted): its key is released instead,
- * so a retry creates another key or endpoint, as it would without the header.
- */
-const SECRET_MEMBERS = ['key', 'signing_secret', 'secret'];
 
 interface Claim {
   applicationId: string;
@@ -116,7 +109,10 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       // An error answer to a request the client gave up on (a cut-off upload) says nothing about a
       // retry; a success is kept even then, since its effect happened.
       const aborted = claim.aborted || request.raw.aborted || request.raw.socket?.destroyed === true;
-      const keep = status < 500 && body !== null && body.length <= MAX_STORED_BODY_BYTES && !(aborted && status >= 400) && !carriesSecret(body);
+      // A secret shown once would lie here in plaintext for a day (keys are kept only as HMACs,
+      // signing secrets only encrypted): released instead, a retry runs again.
+      const showsSecret = request.routeOptions.config.showsSecretOnce === true;
+      const keep = status < 500 && body !== null && body.length <= MAX_STORED_BODY_BYTES && !(aborted && status >= 400) && !showsSecret;
       try {
         if (keep) await store(db, claim, now(), status, replayedHeaders(reply), body);
         else await release(db, claim);
@@ -194,16 +190,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function carriesSecret(body: Buffer): boolean {
-  if (body.length === 0 || body[0] !== 0x7b) return false; // not a JSON object
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-    return SECRET_MEMBERS.some((name) => typeof parsed[name] === 'string');
-  } catch {
-    return false;
-  }
 }
 
 function replayedHeaders(reply: FastifyReply): Record<string, string> {

@@ -31,6 +31,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
   app.post(
     '/webhooks',
     {
+      config: { showsSecretOnce: true },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -142,6 +143,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
   app.post(
     '/webhooks/:webhookId/rotate-secret',
     {
+      config: { showsSecretOnce: true },
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
