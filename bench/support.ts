@@ -161,7 +161,7 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
 }
 
 /** A redis-server on `port` (no persistence, no eviction), once it answers PING. */
-async function startRedis(port: number): Promise<ChildProcess> {
+export async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
   const failed = new Promise<never>((_, reject) => {
     child.once('error', reject);
@@ -200,7 +200,8 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after 5 s; resolves when the process has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');

@@ -1,0 +1,88 @@
+// The servers of the HTTP benchmark as child processes: the floor servers and the project (as
+// `pnpm start` runs it, or the services without the worker). Output goes to a log file, as a
+// deployment's would; a process that exits early fails the run with the log's tail.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@platform/testkit';
+import { stopProcess } from '../support.js';
+import type { Resource } from './load.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+export interface Running {
+  /** Base URL per resource. */
+  urls: Record<Resource, string>;
+  stop(): Promise<void>;
+}
+
+export interface Environment {
+  databaseUrl: string;
+  redisUrl: string;
+  pepper: string;
+  /** Where the logs and the project's DATA_DIR go. */
+  dir: string;
+}
+
+function started(args: string[], env: Record<string, string>, log: string): ChildProcess {
+  const out = openSync(log, 'a');
+  return spawn(TSX, args, { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+}
+
+async function untilAnswers(url: string, child: ChildProcess, log: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(url).then((r) => r.status < 500, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stopProcess(child);
+  throw new Error(`${url} did not answer; the end of ${log}:\n${readFileSync(log, 'utf8').slice(-3_000)}`);
+}
+
+/** The two floor servers (bench/http/floor-server.ts), one per resource. */
+export async function startFloors(env: Environment): Promise<Running> {
+  const children: ChildProcess[] = [];
+  const urls = {} as Record<Resource, string>;
+  for (const resource of ['properties', 'agents'] as const) {
+    const port = await freePort();
+    const log = join(env.dir, `floor-${resource}.log`);
+    const child = started(['bench/http/floor-server.ts', resource, String(port)], { DATABASE_URL: env.databaseUrl, API_KEY_PEPPER: env.pepper }, log);
+    children.push(child);
+    urls[resource] = `http://127.0.0.1:${port}`;
+    await untilAnswers(`${urls[resource]}/`, child, log);
+  }
+  return { urls, stop: async () => void (await Promise.all(children.map(stopProcess))) };
+}
+
+export type Variant = 'start' | 'services';
+
+const SCRIPTS: Record<Variant, string> = { start: 'scripts/start.ts', services: 'bench/http/services-only.ts' };
+
+/** The project: `start` is `pnpm start` (both services and the worker), `services` the two services alone. */
+export async function startProject(variant: Variant, env: Environment): Promise<Running> {
+  const ports = { property: await freePort(), agents: await freePort(), metrics: await freePort() };
+  const log = join(env.dir, `project-${variant}.log`);
+  const child = started(
+    [SCRIPTS[variant]],
+    {
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: env.redisUrl,
+      API_KEY_PEPPER: env.pepper,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      PROPERTY_PORT: String(ports.property),
+      AGENT_PLATFORM_PORT: String(ports.agents),
+      METRICS_PORT: String(ports.metrics),
+      DATA_DIR: join(env.dir, `data-${variant}`),
+    },
+    log,
+  );
+  const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
+  await untilAnswers(`${urls.properties}/health/ready`, child, log);
+  await untilAnswers(`${urls.agents}/health/ready`, child, log);
+  return { urls, stop: () => stopProcess(child) };
+}

@@ -1,0 +1,124 @@
+// `pnpm bench:http`: the hot request paths of both services against hand-written floor servers
+// (bench/http/floor-server.ts) on the same database, in one run. See bench/RESULTS.md.
+//   pnpm bench:http            full: 1,000,000 rows per table in 100 accounts, 10 s runs, both
+//                              project variants, latency at fixed rates; writes bench/RESULTS.md
+//   pnpm bench:http --quick    the CI guard: 50,000 rows, 3 s runs, `pnpm start` only, ratios
+//                              only; exits 1 when a ratio falls below its guard or a request failed
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startMigratedDatabase, startRedis, stopProcess } from '../support.js';
+import { buildDataset } from './dataset.js';
+import { runLoad, type LoadResult, type Scenario } from './load.js';
+import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
+import { report, writeResults, type Row } from './report.js';
+import { freePort } from '@platform/testkit';
+import pg from 'pg';
+
+const { values: options } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    accounts: { type: 'string' },
+    rows: { type: 'string', description: 'properties (and agents) per account' },
+    variant: { type: 'string', description: 'start, services or both' },
+    write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
+  },
+});
+const quick = options.quick!;
+const seconds = Number(options.seconds ?? (quick ? 3 : 10));
+const warmUp = quick ? 2 : 3;
+const size = { accounts: Number(options.accounts ?? (quick ? 10 : 100)), rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)) };
+const variants: Variant[] = options.variant === 'start' || options.variant === 'services' ? [options.variant] : quick ? ['start'] : ['start', 'services'];
+
+/** Goal (issue: ≥ 1.0× for reads by id, 0.8× for pages, 0.7× for patches) and the CI guard's floor. */
+const SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
+  { resource: 'properties', operation: 'get', goal: 1.0, guard: 0.5 },
+  { resource: 'properties', operation: 'list', goal: 0.8, guard: 0.4 },
+  { resource: 'properties', operation: 'patch', goal: 0.7, guard: 0.35 },
+  { resource: 'agents', operation: 'get', goal: 1.0, guard: 0.5 },
+  { resource: 'agents', operation: 'list', goal: 0.8, guard: 0.4 },
+  { resource: 'agents', operation: 'patch', goal: 0.7, guard: 0.35 },
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+const cleanups: (() => Promise<unknown>)[] = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
+async function cleanUp() {
+  for (const step of cleanups.splice(0).reverse()) await step().catch((error: unknown) => console.error('cleanup:', error));
+}
+
+/** Marks every event relayed: the floor's outbox rows must not become the project's relay's work. */
+async function settleOutbox(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('UPDATE outbox_events SET relayed_at = now() WHERE relayed_at IS NULL');
+  await client.end();
+}
+
+async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number): Promise<LoadResult> {
+  const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
+  if (!rate) await runLoad({ ...load, seconds: warmUp });
+  return runLoad({ ...load, seconds, rate });
+}
+
+try {
+  const pgPort = await freePort();
+  console.log(`building ${size.accounts} accounts × ${size.rowsPerAccount.toLocaleString('en')} properties and agents…`);
+  const database = await startMigratedDatabase('http', { port: pgPort, durable: false, maxConnections: 2 });
+  cleanups.push(() => database.close());
+  const redisPort = await freePort();
+  const redis = await startRedis(redisPort);
+  cleanups.push(() => stopProcess(redis));
+  const pepper = randomBytes(32).toString('hex');
+  const data = await buildDataset(database.pg.adminUrl, size, pepper);
+  const env: Environment = { databaseUrl: database.pg.adminUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir };
+  const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
+
+  const floors = await startFloors(env);
+  cleanups.push(() => floors.stop());
+  const floorResults = new Map<Scenario, LoadResult[]>();
+  const measureFloors = async () => {
+    for (const scenario of SCENARIOS) {
+      const result = await measure(floors, key, data, scenario);
+      floorResults.set(scenario, [...(floorResults.get(scenario) ?? []), result]);
+      console.log(`floor ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
+    }
+    await settleOutbox(env.databaseUrl);
+  };
+
+  await measureFloors();
+  const rows: Row[] = [];
+  for (const variant of variants) {
+    const project = await startProject(variant, env);
+    try {
+      for (const scenario of SCENARIOS) {
+        const result = await measure(project, key, data, scenario);
+        console.log(`${variant} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
+        const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2));
+        const at200 = quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
+        rows.push({ variant, scenario, result, latency, at200 });
+      }
+    } finally {
+      await project.stop();
+    }
+    await settleOutbox(env.databaseUrl);
+  }
+  // The floor once more at the end: the ratio is taken against the mean of both, so that a drift
+  // of the machine during the run (cache, outbox growth) does not favour either side.
+  if (!quick) await measureFloors();
+
+  const table = report(rows, floorResults, SCENARIOS, { size, seconds, quick });
+  console.log(`\n${table.text}`);
+  if (options.write ?? !quick) writeResults(table.text);
+  if (quick && table.failures.length > 0) {
+    console.error(`\nHTTP regression guard failed:\n${table.failures.map((f) => `- ${f}`).join('\n')}`);
+    process.exitCode = 1;
+  }
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
