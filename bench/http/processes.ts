@@ -11,7 +11,6 @@ import { stopProcess } from '../support.js';
 import type { Resource } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 export interface Running {
   /** Base URL per resource. */
@@ -25,11 +24,14 @@ export interface Environment {
   pepper: string;
   /** Where the logs and the project's DATA_DIR go. */
   dir: string;
+  /** Write a CPU profile of the project process into this folder (`node --cpu-prof`). */
+  profileDir?: string;
 }
 
-function started(args: string[], env: Record<string, string>, log: string): ChildProcess {
+/** `node --import tsx <script>`, as the tsx command runs it (node's flags cannot go through tsx's NODE_OPTIONS). */
+function started(args: string[], env: Record<string, string>, log: string, nodeFlags: string[] = []): ChildProcess {
   const out = openSync(log, 'a');
-  return spawn(TSX, args, { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
 }
 
 async function untilAnswers(url: string, child: ChildProcess, log: string): Promise<void> {
@@ -80,6 +82,7 @@ export async function startProject(variant: Variant, env: Environment): Promise<
       DATA_DIR: join(env.dir, `data-${variant}`),
     },
     log,
+    env.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${env.profileDir}`] : [],
   );
   const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
   await untilAnswers(`${urls.properties}/health/ready`, child, log);

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMigratedDatabase, startRedis, stopProcess } from '../support.js';
 import { buildDataset } from './dataset.js';
@@ -25,6 +25,8 @@ const { values: options } = parseArgs({
     rows: { type: 'string', description: 'properties (and agents) per account' },
     variant: { type: 'string', description: 'start, services or both' },
     write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
+    only: { type: 'string', description: 'one scenario, e.g. properties:get' },
+    profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
   },
 });
 const quick = options.quick!;
@@ -34,7 +36,7 @@ const size = { accounts: Number(options.accounts ?? (quick ? 10 : 100)), rowsPer
 const variants: Variant[] = options.variant === 'start' || options.variant === 'services' ? [options.variant] : quick ? ['start'] : ['start', 'services'];
 
 /** Goal (issue: ≥ 1.0× for reads by id, 0.8× for pages, 0.7× for patches) and the CI guard's floor. */
-const SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
+const ALL_SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
   { resource: 'properties', operation: 'get', goal: 1.0, guard: 0.5 },
   { resource: 'properties', operation: 'list', goal: 0.8, guard: 0.4 },
   { resource: 'properties', operation: 'patch', goal: 0.7, guard: 0.35 },
@@ -42,6 +44,8 @@ const SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
   { resource: 'agents', operation: 'list', goal: 0.8, guard: 0.4 },
   { resource: 'agents', operation: 'patch', goal: 0.7, guard: 0.35 },
 ];
+const SCENARIOS = ALL_SCENARIOS.filter((s) => !options.only || options.only === `${s.resource}:${s.operation}`);
+if (SCENARIOS.length === 0) throw new Error(`--only: no scenario ${options.only} (resource:get|list|patch).`);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const cleanups: (() => Promise<unknown>)[] = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
@@ -73,7 +77,7 @@ try {
   cleanups.push(() => stopProcess(redis));
   const pepper = randomBytes(32).toString('hex');
   const data = await buildDataset(database.pg.adminUrl, size, pepper);
-  const env: Environment = { databaseUrl: database.pg.adminUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir };
+  const env: Environment = { databaseUrl: database.pg.adminUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir, profileDir: options.profile && resolve(options.profile) };
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
   const floors = await startFloors(env);

@@ -1,7 +1,9 @@
-import fastifyRateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError, type Dialect } from '@platform/http';
+import { RATE_LIMIT_WINDOW_MS, RateLimitCounter } from './rate-limit-counter.js';
+
+export { RATE_LIMIT_WINDOW_MS };
 
 /** Per-key request budgets, shared by every instance through Redis. */
 export interface RateLimitSettings {
@@ -19,8 +21,6 @@ export interface RateLimitPluginOptions extends RateLimitSettings {
   dialect: Dialect;
 }
 
-/** A fixed window: the counter's key is created with this expiry and counts until it is gone. */
-export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const DEFAULT_RATE_LIMIT_PREFIX = 'ratelimit:';
 
 // One warning per connection and window, however many contexts (`/v1`, `/leads/v1`) share it.
@@ -34,44 +34,47 @@ function warnOncePerWindow(settings: RateLimitSettings, error: unknown): void {
   settings.warn?.(`Rate limits are not applied: Redis is unreachable (${reason}). Requests pass without a limit.`);
 }
 
+// One counter per connection and prefix, however many contexts (`/v1`, `/leads/v1`) share a budget.
+const counters = new WeakMap<Redis, Map<string, RateLimitCounter>>();
+
+function counterFor(settings: RateLimitSettings): RateLimitCounter {
+  const prefix = settings.prefix ?? DEFAULT_RATE_LIMIT_PREFIX;
+  let byPrefix = counters.get(settings.redis);
+  if (!byPrefix) counters.set(settings.redis, (byPrefix = new Map()));
+  let counter = byPrefix.get(prefix);
+  if (!counter) byPrefix.set(prefix, (counter = new RateLimitCounter(settings.redis, prefix, (error) => warnOncePerWindow(settings, error))));
+  return counter;
+}
+
 /**
  * Limits the requests of each key in the authenticated context it is registered in (after auth):
- * `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over budget. The
- * counting is @fastify/rate-limit's Redis store; the answers are ours, so that the 429 has the
- * error shape of the context's dialect and a Redis outage lets requests pass without headers.
+ * `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over budget, in the
+ * error shape of the context's dialect. Counted by RateLimitCounter (Redis, fixed windows); while
+ * Redis is away, requests pass without headers and one warning a minute is logged.
  */
 export const rateLimits = fp<RateLimitPluginOptions>(
   async (app, settings) => {
-    await app.register(fastifyRateLimit, {
-      global: false, // no hooks of its own: the one below decides
-      redis: settings.redis,
-      nameSpace: settings.prefix ?? DEFAULT_RATE_LIMIT_PREFIX,
-      timeWindow: RATE_LIMIT_WINDOW_MS,
-      max: (request) => request.auth.rateLimitPerMinute ?? settings.perMinute,
-      keyGenerator: (request) => request.auth.keyId,
-      skipOnError: false, // store errors reach us: we warn and let the request pass
-    });
-    const count = app.createRateLimit();
+    const counter = counterFor(settings);
+    app.addHook('onClose', () => counter.close());
     // Registered after the auth plugin in the same context, so this runs after the key check.
     app.addHook('onRequest', async (request, reply) => {
       if (request.routeOptions.config.public || !request.auth) return;
-      let limit;
+      const max = request.auth.rateLimitPerMinute ?? settings.perMinute;
+      let budget;
       try {
-        limit = await count(request);
+        budget = await counter.count(request.auth.keyId, max);
       } catch (error) {
         warnOncePerWindow(settings, error);
         return;
       }
-      if (limit.isAllowed) return;
-      // A counter always has its expiry (set with its creation); a negative TTL would mean it is gone.
-      const reset = limit.ttl > 0 ? limit.ttlInSeconds : Math.ceil(limit.timeWindow / 1000);
-      reply.header('ratelimit-limit', limit.max);
-      reply.header('ratelimit-remaining', limit.remaining);
+      const reset = Math.max(1, Math.ceil(budget.resetMs / 1000));
+      reply.header('ratelimit-limit', max);
+      reply.header('ratelimit-remaining', Math.max(0, max - budget.count));
       reply.header('ratelimit-reset', reset);
-      if (limit.isExceeded) {
+      if (budget.count > max) {
         throw new ApiError('rate_limited', {
-          message: `Too many requests: this key may make ${limit.max} requests per minute; retry in ${reset} s.`,
-          messageDe: `Zu viele Anfragen: dieser Schlüssel darf ${limit.max} Anfragen pro Minute stellen; wieder möglich in ${reset} s.`,
+          message: `Too many requests: this key may make ${max} requests per minute; retry in ${reset} s.`,
+          messageDe: `Zu viele Anfragen: dieser Schlüssel darf ${max} Anfragen pro Minute stellen; wieder möglich in ${reset} s.`,
           headers: { 'retry-after': String(reset) },
         });
       }

@@ -1,0 +1,115 @@
+import type { Redis } from 'ioredis';
+
+/** A fixed window: the counter's key is created with this expiry and counts until it is gone. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+/** How often requests counted locally are added to the shared counter. */
+const FLUSH_INTERVAL_MS = 100;
+/** Requests are counted locally only while more than this many (and more than half the budget) remain. */
+const LOCAL_HEADROOM = 50;
+
+// INCRBY, the expiry set when the counter is new (or has none), and the counter's time left.
+const COUNT_SCRIPT = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+return {count, ttl}`;
+
+export interface Budget {
+  max: number;
+  /** Requests of the window, this one included (as far as this instance knows). */
+  count: number;
+  /** Milliseconds until the window ends. */
+  resetMs: number;
+}
+
+interface KeyState {
+  /** The shared counter as of the last answer from Redis. */
+  known: number;
+  /** Requests counted here and not yet added to the shared counter. */
+  pending: number;
+  windowEndsAt: number;
+}
+
+/**
+ * Per-key request counters shared by every instance through Redis. Far from the budget, a request
+ * is counted locally and the counts are added to Redis every 100 ms (one round trip per key and
+ * interval instead of one per request); within half the budget (or 50 requests) of it, every request
+ * asks Redis, so the limit itself is exact across instances. The price: instances together may
+ * exceed a budget only when they spend more than half of it within one 100 ms interval.
+ */
+export class RateLimitCounter {
+  private readonly states = new Map<string, KeyState>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly onFlushError: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request of the key; rejects when Redis cannot be asked (the caller lets it pass). */
+  async count(keyId: string, max: number): Promise<Budget> {
+    const now = this.now();
+    let state = this.states.get(keyId);
+    let carried = 0;
+    if (state && state.windowEndsAt <= now) {
+      carried = state.pending; // counted in the new window: a little early, never lost
+      this.states.delete(keyId);
+      state = undefined;
+    }
+    if (state) {
+      const remaining = max - state.known - state.pending;
+      if (remaining > LOCAL_HEADROOM && remaining > max / 2) {
+        state.pending++;
+        this.scheduleFlush();
+        return { max, count: state.known + state.pending, resetMs: state.windowEndsAt - now };
+      }
+    }
+    const add = carried + (state?.pending ?? 0) + 1;
+    if (state) state.pending = 0;
+    const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS)) as [number, number];
+    const current = this.states.get(keyId);
+    const fresh = { known: count, pending: current?.pending ?? 0, windowEndsAt: this.now() + ttl };
+    this.states.set(keyId, fresh);
+    return { max, count: count + fresh.pending, resetMs: ttl };
+  }
+
+  private scheduleFlush(): void {
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref();
+  }
+
+  /** Adds every key's local count to its shared counter and learns the other instances' counts. */
+  async flush(): Promise<void> {
+    this.timer = undefined;
+    const work: Promise<void>[] = [];
+    for (const [keyId, state] of this.states) {
+      if (state.pending === 0) continue;
+      const add = state.pending;
+      state.pending = 0;
+      work.push(
+        (this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>).then(
+          ([count, ttl]) => {
+            const current = this.states.get(keyId);
+            if (current) Object.assign(current, { known: count, windowEndsAt: this.now() + ttl });
+          },
+          (error: unknown) => {
+            this.states.delete(keyId); // the next request asks Redis, and passes while it is away
+            this.onFlushError(error);
+          },
+        ),
+      );
+    }
+    await Promise.all(work);
+  }
+
+  /** Flushes what is pending (on close). */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.flush().catch(() => {});
+  }
+}
