@@ -1,4 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { registerPool } from './direct-reads.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export { PrismaClient };
@@ -19,7 +21,8 @@ export interface DatabaseOptions {
 }
 
 export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5_000, statementTimeoutMs = 60_000 }: DatabaseOptions): PrismaClient {
-  const adapter = new PrismaPg({
+  // One pool for Prisma and the direct reads (readRows), so that the pool size stays the limit.
+  const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
     connectionTimeoutMillis: connectionTimeoutMs,
@@ -27,7 +30,17 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
     // a transaction left open by a crashed request must not hold its row locks for ever
     idle_in_transaction_session_timeout: 60_000,
   });
-  return new PrismaClient({ adapter });
+  // An idle connection's error (the server restarted) is the pool's to handle, not a crash.
+  pool.on('error', () => {});
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const disconnect = client.$disconnect.bind(client);
+  // The pool is ours: ended with the client (Prisma leaves a pool it was given open).
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
+  registerPool(client, pool);
+  return client;
 }
 
 // P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time,

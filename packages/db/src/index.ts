@@ -1,4 +1,5 @@
 export * from './client.js';
+export { readRows } from './direct-reads.js';
 export { newId, newIds } from './ids.js';
 export {
   startEmbeddedPostgres,

@@ -103,13 +103,14 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   scope: string;
   cursor: string | undefined;
   limit: number;
-  fetch: (after: ReturnType<typeof afterCursor>, take: number) => PromiseLike<Row[]>;
+  /** The rows after the cursor: given as a Prisma `where` fragment and as the position itself. */
+  fetch: (after: ReturnType<typeof afterCursor>, take: number, position: CursorPosition | undefined) => PromiseLike<Row[]>;
   map: (row: Row) => Item;
 }): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
   // `limit` is validated for every route by the schema and the http plugin (which also refuses `1e400`).
   const { cursors, scope, limit } = options;
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
-  const rows = await options.fetch(afterCursor(position), limit + 1);
+  const rows = await options.fetch(afterCursor(position), limit + 1, position);
   return listBody(rows, limit, options.map, (last) => cursors.encode({ createdAt: last.created_at, id: last.id }, scope));
 }
 
