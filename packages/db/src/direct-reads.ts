@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db } from './client.js';
+import { inTransaction } from './transaction.js';
 
 // The pg pool under each client made by createPrisma: the hottest reads go to it directly.
 const pools = new WeakMap<object, pg.Pool>();
@@ -36,9 +37,58 @@ function statementName(text: string): string {
  * straight to its pg pool as a prepared statement (Prisma's query layer costs several times the
  * query itself on the hottest paths: see bench/RESULTS.md); in a transaction, through it.
  */
-export async function readRows<Row>(db: Db, text: string, values: unknown[]): Promise<Row[]> {
+export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
   const result = await pool.query({ name: statementName(text), text, values, types });
   return result.rows as Row[];
+}
+
+/**
+ * What SQL needs of a database handle: Prisma's client and its transactions have it, and so has
+ * the transaction of inDirectTransaction, so code written against it runs in either.
+ */
+export interface SqlRunner {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
+}
+
+// Dates as UTC text: pg writes them in the process's time zone, and a DATE column takes the day of that.
+const toParam = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+/** A transaction on one pooled connection, with Prisma's column types and prepared statements. */
+class PgTransaction implements SqlRunner {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T> {
+    return (await this.client.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as T;
+  }
+
+  async $executeRawUnsafe(text: string, ...values: unknown[]): Promise<number> {
+    return (await this.client.query({ name: statementName(text), text, values: values.map(toParam), types })).rowCount ?? 0;
+  }
+}
+
+/**
+ * Runs `work` in a transaction of SQL statements only: on a client of createPrisma, straight on a
+ * connection of its pg pool (a fraction of the cost of Prisma's interactive transactions, see
+ * bench/RESULTS.md); in a Prisma transaction already, in that one.
+ */
+export async function inDirectTransaction<T>(db: Db, work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  const pool = pools.get(db);
+  if (!pool) return inTransaction(db, (tx) => work(tx));
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(new PgTransaction(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is dropped from the pool, not handed out again.
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

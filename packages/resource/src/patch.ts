@@ -1,4 +1,4 @@
-import type { Db } from '@platform/db';
+import type { Db, SqlRunner } from '@platform/db';
 import { applyMergePatch, changedPaths } from '@platform/http';
 import type { TenantRepository } from './repository.js';
 
@@ -34,11 +34,14 @@ export interface PatchRequest<Row> {
  * lock (concurrent patches never lose fields). Nothing changed: nothing written, nothing announced.
  */
 export async function patchUnderLock<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
-  tx: Db,
+  tx: Db | SqlRunner,
   repository: TenantRepository<Row, Columns>,
   options: PatchDefinition<Row, View, Input, Columns> & PatchRequest<Row>,
 ): Promise<View> {
-  const row = await repository.lock(tx, options.accountId, options.id);
+  const { direct } = repository;
+  if (!direct && !('$queryRaw' in tx)) throw new Error(`${repository.table} has no directReads: patch it in a Prisma transaction.`);
+  const row = direct ? await direct.lock(tx, options.accountId, options.id) : await repository.lock(tx as Db, options.accountId, options.id);
+  if (!row) throw repository.notFound();
   options.guard?.(row);
   const before = options.toView(row);
   const current = Object.fromEntries(Object.entries(before).filter(([field]) => !options.readOnly.includes(field)));
@@ -48,7 +51,8 @@ export async function patchUnderLock<Row extends { id: string; created_at: Date 
   if (changed.length === 0 && !options.writeUnchanged) return before;
   await options.beforeWrite?.(changed, row);
   const at = options.now();
-  const updated = await repository.model(tx).update({ where: { id: options.id }, data: { ...columns, updated_at: at } as Columns });
+  const data = { ...columns, updated_at: at };
+  const updated = direct ? await direct.update(tx, options.id, data) : await repository.model(tx as Db).update({ where: { id: options.id }, data: data as Columns });
   await options.afterWrite?.(changed, updated, at);
   return options.toView(updated);
 }
@@ -57,6 +61,6 @@ export async function patchUnderLock<Row extends { id: string; created_at: Date 
 export function definePatch<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
   repository: TenantRepository<Row, Columns>,
   definition: PatchDefinition<Row, View, Input, Columns>,
-): (tx: Db, request: PatchRequest<Row>) => Promise<View> {
+): (tx: Db | SqlRunner, request: PatchRequest<Row>) => Promise<View> {
   return (tx, request) => patchUnderLock(tx, repository, { ...definition, ...request });
 }

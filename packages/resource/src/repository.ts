@@ -1,4 +1,4 @@
-import { lockOwnRow, readRows, type Db } from '@platform/db';
+import { lockOwnRow, readRows, type Db, type SqlRunner } from '@platform/db';
 import { NEWEST_FIRST, cursorPage, type ApiError, type CursorCodec, type CursorPosition } from '@platform/http';
 
 /** The orderings of the kit's lists: newest first, or best score first. */
@@ -23,9 +23,10 @@ export interface RepositoryOptions<Row, Columns> {
   /**
    * Read by id and by page with SQL of the kit straight through pg (db's `readRows`), not through
    * Prisma: for the hottest resources. The table's columns must be the model's fields; `fromRow`
-   * turns what differs (enum values with `@map`) into Prisma's values.
+   * turns what differs (enum values with `@map`) into Prisma's values, `toDb` back. Patches of such
+   * a resource run as SQL too (patchUnderLock on inDirectTransaction's transaction).
    */
-  directReads?: { fromRow?: (row: Row) => Row };
+  directReads?: { fromRow?: (row: Row) => Row; toDb?: (columns: Record<string, unknown>) => Record<string, unknown> };
 }
 
 export interface PageRequest<Row, Item> {
@@ -42,12 +43,14 @@ export type TenantRepository<Row extends { id: string; created_at: Date }, Colum
 /** Data access of a tenant-owned resource: every query is scoped by `account_id`. */
 export function tenantRepository<Row extends { id: string; created_at: Date }, Columns>(options: RepositoryOptions<Row, Columns>) {
   const { table, list, model, notFound } = options;
-  const direct = options.directReads && directReader<Row>(table, options.directReads.fromRow);
+  const direct = options.directReads && directReader<Row>(table, options.directReads.fromRow, options.directReads.toDb);
   return {
     table,
     list,
     model,
     notFound,
+    /** The SQL reads and writes of a resource with `directReads`. */
+    direct,
 
     /** The account's row, or this resource's 404 (`missing`: another 404, e.g. for a referenced id). */
     async find(db: Db, accountId: string, id: string, missing: () => ApiError = notFound): Promise<Row> {
@@ -86,9 +89,26 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
 const COLUMN = /^[a-z_][a-z0-9_]*$/;
 
 /** The kit's reads of a table in SQL: by id, and a page newest first with equality filters. */
-function directReader<Row>(table: string, fromRow: (row: Row) => Row = (row) => row) {
+function directReader<Row>(table: string, fromRow: (row: Row) => Row = (row) => row, toDb: (columns: Record<string, unknown>) => Record<string, unknown> = (c) => c) {
   if (!COLUMN.test(table)) throw new Error(`Not a table name: ${table}`);
   return {
+    /** Locks the account's row until the transaction ends and reads it, in one statement. */
+    async lock(tx: SqlRunner, accountId: string, id: string): Promise<Row | undefined> {
+      const rows = await readRows<Row>(tx, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2 FOR UPDATE`, [id, accountId]);
+      return rows.length > 0 ? fromRow(rows[0]) : undefined;
+    },
+
+    /** Writes the columns of the row and returns it as it is now. */
+    async update(tx: SqlRunner, id: string, columns: Record<string, unknown>): Promise<Row> {
+      const values: unknown[] = [id];
+      const set = Object.entries(toDb(columns)).map(([column, value]) => {
+        if (!COLUMN.test(column)) throw new Error(`Not a column name: ${column}`);
+        return `"${column}" = $${values.push(value)}`;
+      });
+      const rows = await readRows<Row>(tx, `UPDATE "${table}" SET ${set.join(', ')} WHERE id = $1 RETURNING *`, values);
+      return fromRow(rows[0]);
+    },
+
     async find(db: Db, accountId: string, id: string): Promise<Row | undefined> {
       const rows = await readRows<Row>(db, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2`, [id, accountId]);
       return rows.length > 0 ? fromRow(rows[0]) : undefined;

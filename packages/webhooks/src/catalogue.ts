@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Db, Service } from '@platform/db';
+import type { Service, SqlRunner } from '@platform/db';
 import { recordEvent } from './outbox.js';
 
 /** One event type a service emits, with the scope a key needs to subscribe and its `data` schema. */
@@ -24,7 +24,7 @@ export type EventData<C extends EventCatalogue, T extends EventType<C>> = Static
  * are checked at compile time: a misspelt type or a wrong payload does not compile.
  */
 export type EventEmitter<C extends EventCatalogue> = <T extends EventType<C>>(
-  tx: Pick<Db, 'outboxEvent'>,
+  tx: SqlRunner,
   event: { accountId: string; type: T; data: EventData<C, T>; at: Date },
 ) => Promise<string>;
 

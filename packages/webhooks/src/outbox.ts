@@ -1,4 +1,4 @@
-import type { Db, Service } from '@platform/db';
+import type { Service, SqlRunner } from '@platform/db';
 import { newId } from '@platform/db';
 
 export interface EventInput {
@@ -15,9 +15,17 @@ export interface EventInput {
  * event exists exactly when the change does. The stored payload is the delivery body, byte for
  * byte, for every endpoint and every retry.
  */
-export async function recordEvent(tx: Pick<Db, 'outboxEvent'>, input: EventInput): Promise<string> {
+export async function recordEvent(tx: SqlRunner, input: EventInput): Promise<string> {
   const id = newId('evt', input.now.getTime());
   const payload = JSON.stringify({ id, type: input.type, created_at: input.now.toISOString(), data: input.data });
-  await tx.outboxEvent.create({ data: { id, account_id: input.accountId, service: input.service, type: input.type, payload, created_at: input.now } });
+  await tx.$executeRawUnsafe(
+    'INSERT INTO outbox_events (id, account_id, service, type, payload, created_at) VALUES ($1, $2, $3::"Service", $4, $5, $6::timestamptz)',
+    id,
+    input.accountId,
+    input.service,
+    input.type,
+    payload,
+    input.now,
+  );
   return id;
 }

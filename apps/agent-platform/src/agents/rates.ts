@@ -1,4 +1,4 @@
-import { newId, type ChargebackUnit, type Db } from '@platform/db';
+import { newId, type ChargebackUnit, type SqlRunner } from '@platform/db';
 
 /** The rate an agent's chargebacks are priced at from `at` on. */
 export interface RateStart {
@@ -10,8 +10,16 @@ export interface RateStart {
 }
 
 /** Opens the agent's first rate (valid from its creation, open-ended): inside the creating transaction. */
-export async function openRate(tx: Db, { accountId, agentId, amount_cents, unit, at }: RateStart): Promise<void> {
-  await tx.agentRate.create({ data: { id: newId('rate', at.getTime()), account_id: accountId, agent_id: agentId, amount_cents, unit, valid_from: at } });
+export async function openRate(tx: SqlRunner, { accountId, agentId, amount_cents, unit, at }: RateStart): Promise<void> {
+  await tx.$executeRawUnsafe(
+    'INSERT INTO agent_rates (id, account_id, agent_id, amount_cents, unit, valid_from) VALUES ($1, $2, $3, $4, $5::"ChargebackUnit", $6::timestamptz)',
+    newId('rate', at.getTime()),
+    accountId,
+    agentId,
+    amount_cents,
+    unit,
+    at,
+  );
 }
 
 /**
@@ -19,8 +27,8 @@ export async function openRate(tx: Db, { accountId, agentId, amount_cents, unit,
  * validities stay contiguous. Runs in the PATCH's transaction under the agent's row lock, so two
  * changes of one agent never interleave.
  */
-export async function changeRate(tx: Db, rate: RateStart): Promise<void> {
-  await tx.agentRate.updateMany({ where: { agent_id: rate.agentId, account_id: rate.accountId, valid_to: null }, data: { valid_to: rate.at } });
+export async function changeRate(tx: SqlRunner, rate: RateStart): Promise<void> {
+  await tx.$executeRawUnsafe('UPDATE agent_rates SET valid_to = $3::timestamptz WHERE agent_id = $1 AND account_id = $2 AND valid_to IS NULL', rate.agentId, rate.accountId, rate.at);
   await openRate(tx, rate);
 }
 

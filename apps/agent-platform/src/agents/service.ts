@@ -1,4 +1,4 @@
-import { inTransaction, newId, type AgentStatus, type Db } from '@platform/db';
+import { inDirectTransaction, inTransaction, newId, type AgentStatus, type Db } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -57,7 +57,7 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
      * chargeback rate closes the agent's open rate and opens the new one at the time written.
      */
     update(accountId: string, id: string, patch: AgentPatch): Promise<Agent> {
-      return inTransaction(db, (tx) =>
+      return inDirectTransaction(db, (tx) =>
         patchAgent(tx, {
           accountId,
           id,

@@ -1,4 +1,4 @@
-import { inTransaction, newId, type Db, type PropertyStatus, type PropertyType } from '@platform/db';
+import { inDirectTransaction, inTransaction, newId, type Db, type PropertyStatus, type PropertyType } from '@platform/db';
 import { ApiError, compileBodyValidator, validationError, type ErrorDetail } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -108,7 +108,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
 
     /** Merge patch, validated as a whole, under a row lock; an archived property cannot be changed. */
     update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
-      return inTransaction(db, (tx) =>
+      return inDirectTransaction(db, (tx) =>
         patchProperty(tx, {
           accountId,
           id,
