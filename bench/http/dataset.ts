@@ -33,7 +33,7 @@ export async function buildDataset(url: string, size: DatasetSize, pepper: strin
     await client.query(`INSERT INTO accounts (id, name) SELECT 'acct_bench_' || a, 'bench ' || a FROM generate_series(1, $1) a`, [size.accounts]);
     await client.query(
       `INSERT INTO applications (id, account_id, service, name, rate_limit_per_minute)
-       SELECT 'app_' || s || '_' || a, 'acct_bench_' || a, s::"Service", 'bench', 100000000
+       SELECT 'app_' || s || '_' || a, 'acct_bench_' || a, s::"Service", 'bench', 1000000
        FROM generate_series(1, $1) a, unnest(ARRAY['property', 'agent_platform']) s`,
       [size.accounts],
     );

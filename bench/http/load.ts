@@ -1,6 +1,8 @@
 // One autocannon run against one server: the requests of a scenario, throughput, latency
 // percentiles of every response, and every kind of failure counted (the goals need zero errors).
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import type { Dataset } from './dataset.js';
 
 export type Resource = 'properties' | 'agents';
@@ -46,7 +48,50 @@ export interface LoadOptions {
   rate?: number;
 }
 
-export async function runLoad({ url, key, scenario, data, seconds, connections = 50, rate }: LoadOptions): Promise<LoadResult> {
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  return options.rate ? atFixedRate({ ...options, rate: options.rate }) : asFastAsAnswered(options);
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+
+/**
+ * Requests sent at evenly spaced moments, whatever the answers do (an open loop); each latency is
+ * counted from the moment the request was due, so a server that falls behind is not excused
+ * (no coordinated omission). autocannon's rates send each second's requests in one burst instead.
+ */
+async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate }: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const pool = new Pool(url, { connections, pipelining: 1 });
+  const times: number[] = [];
+  let errors = 0;
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait >= 1) await sleep(Math.floor(wait));
+    const request = requestOf(scenario, data);
+    inFlight.push(
+      pool
+        .request({ method: request.method, path: request.path, body: request.body, headers: { apikey: key, 'content-type': 'application/json' } })
+        .then(async (res) => {
+          await res.body.dump();
+          if (res.statusCode >= 300) errors++;
+          times.push(performance.now() - due);
+        })
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  times.sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { rps: times.length / elapsed, p50: round(percentile(times, 0.5)), p95: round(percentile(times, 0.95)), p99: round(percentile(times, 0.99)), errors };
+}
+
+/** autocannon's closed loop: each connection sends its next request when the last is answered. */
+async function asFastAsAnswered({ url, key, scenario, data, seconds, connections = 50 }: LoadOptions): Promise<LoadResult> {
   const times: number[] = [];
   let finish!: (error: Error | null, result: autocannon.Result) => void;
   const done = new Promise<autocannon.Result>((resolve, reject) => (finish = (error, result) => (error ? reject(error) : resolve(result))));
@@ -54,7 +99,6 @@ export async function runLoad({ url, key, scenario, data, seconds, connections =
     url,
     connections,
     duration: seconds,
-    ...(rate ? { overallRate: rate } : {}),
     headers: { apikey: key, 'content-type': 'application/json' },
     requests: [
       {
@@ -68,12 +112,11 @@ export async function runLoad({ url, key, scenario, data, seconds, connections =
   instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   const result = await done;
   times.sort((a, b) => a - b);
-  const at = (p: number) => (times.length === 0 ? Number.NaN : times[Math.min(times.length - 1, Math.floor(p * times.length))]);
   return {
     rps: result.requests.total / result.duration,
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    p99: percentile(times, 0.99),
     errors: result.errors + result.timeouts + result.non2xx,
   };
 }

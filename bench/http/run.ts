@@ -115,7 +115,7 @@ try {
 
   const table = report(rows, floorResults, SCENARIOS, { size, seconds, quick });
   console.log(`\n${table.text}`);
-  if (options.write ?? !quick) writeResults(table.text);
+  if (options.write ?? (!quick && !options.only && !options.variant)) writeResults(table.text); // only whole runs replace the table
   if (quick && table.failures.length > 0) {
     console.error(`\nHTTP regression guard failed:\n${table.failures.map((f) => `- ${f}`).join('\n')}`);
     process.exitCode = 1;

@@ -1,4 +1,4 @@
-import type { Db } from '@platform/db';
+import { readRows, type Db } from '@platform/db';
 import { listBody, notFound, type CursorCodec } from '@platform/http';
 import { scopeOf } from '@platform/resource';
 import type { MediaRow } from './mapping.js';
@@ -7,8 +7,9 @@ export const mediaNotFound = () => notFound('No media with this id.');
 
 /** Media of one property, account-scoped; the list is ordered by position. */
 export const mediaRepository = {
+  /** In SQL straight through the pool (readRows): every download starts here. */
   async find(db: Db, accountId: string, propertyId: string, id: string): Promise<MediaRow> {
-    const row = await db.propertyMedia.findFirst({ where: { id, account_id: accountId, property_id: propertyId } });
+    const [row] = await readRows<MediaRow>(db, 'SELECT * FROM property_media WHERE id = $1 AND account_id = $2 AND property_id = $3', [id, accountId, propertyId]);
     if (!row) throw mediaNotFound();
     return row;
   },
