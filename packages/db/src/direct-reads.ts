@@ -25,11 +25,26 @@ const types = {
 } as pg.CustomTypesConfig;
 
 const statementNames = new Map<string, string>();
+let generation = 0;
 /** One name per statement text: pg prepares it once per connection and only binds it afterwards. */
 function statementName(text: string): string {
   let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `read_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+  if (!name) statementNames.set(text, (name = `read${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
   return name;
+}
+
+/**
+ * A prepared `SELECT *` fails once a migration has changed its table under a running process
+ * ("cached plan must not change result type"): then every statement gets a new name, prepared
+ * afresh on each connection, and a read outside a transaction is tried once more.
+ */
+function isStalePlan(error: unknown): boolean {
+  return (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+}
+
+function renameStatements(): void {
+  generation++;
+  statementNames.clear();
 }
 
 /**
@@ -40,8 +55,13 @@ function statementName(text: string): string {
 export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
-  const result = await pool.query({ name: statementName(text), text, values, types });
-  return result.rows as Row[];
+  try {
+    return (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    renameStatements();
+    return (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+  }
 }
 
 /**
@@ -61,11 +81,20 @@ class PgTransaction implements SqlRunner {
   constructor(private readonly client: pg.PoolClient) {}
 
   async $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T> {
-    return (await this.client.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as T;
+    return (await this.run(text, values)).rows as T;
   }
 
   async $executeRawUnsafe(text: string, ...values: unknown[]): Promise<number> {
-    return (await this.client.query({ name: statementName(text), text, values: values.map(toParam), types })).rowCount ?? 0;
+    return (await this.run(text, values)).rowCount ?? 0;
+  }
+
+  private async run(text: string, values: unknown[]) {
+    try {
+      return await this.client.query({ name: statementName(text), text, values: values.map(toParam), types });
+    } catch (error) {
+      if (isStalePlan(error)) renameStatements(); // the transaction is lost; the next one prepares anew
+      throw error;
+    }
   }
 }
 

@@ -44,6 +44,7 @@ interface KeyState {
 export class RateLimitCounter {
   private readonly states = new Map<string, KeyState>();
   private timer: NodeJS.Timeout | undefined;
+  private counted = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -55,6 +56,7 @@ export class RateLimitCounter {
   /** Counts one request of the key; rejects when Redis cannot be asked (the caller lets it pass). */
   async count(keyId: string, max: number): Promise<Budget> {
     const now = this.now();
+    if (++this.counted % 1_000 === 0) this.forgetEnded(now);
     let state = this.states.get(keyId);
     let carried = 0;
     if (state && state.windowEndsAt <= now) {
@@ -77,6 +79,11 @@ export class RateLimitCounter {
     const fresh = { known: count, pending: current?.pending ?? 0, windowEndsAt: this.now() + ttl };
     this.states.set(keyId, fresh);
     return { max, count: count + fresh.pending, resetMs: ttl };
+  }
+
+  /** Drops the state of keys whose window has ended and that have nothing left to add (keys come and go). */
+  private forgetEnded(now: number): void {
+    for (const [keyId, state] of this.states) if (state.windowEndsAt <= now && state.pending === 0) this.states.delete(keyId);
   }
 
   private scheduleFlush(): void {

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inDirectTransaction, inTransaction, readRows } from '@platform/db';
+import { createTestDatabase, type TestDatabase } from '@platform/testkit';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.prisma.account.create({ data: { id: 'acct_direct', name: 'direct' } });
+});
+afterAll(() => db.drop());
+
+const nameOf = async (id: string) => (await readRows<{ name: string }>(db.prisma, 'SELECT name FROM accounts WHERE id = $1', [id]))[0]?.name;
+
+describe('inDirectTransaction', () => {
+  it('commits all statements together, and rolls all back when the work throws', async () => {
+    await inDirectTransaction(db.prisma, async (tx) => {
+      await tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_kept', 'kept');
+    });
+    await expect(
+      inDirectTransaction(db.prisma, async (tx) => {
+        await tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_lost', 'lost');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect([await nameOf('acct_kept'), await nameOf('acct_lost')]).toEqual(['kept', undefined]);
+  });
+
+  it('inside a Prisma transaction, runs in that one: its rollback takes the direct statements with it', async () => {
+    await expect(
+      inTransaction(db.prisma, async (outer) => {
+        await inDirectTransaction(outer, (tx) => tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_nested', 'nested'));
+        expect(await outer.account.count({ where: { id: 'acct_nested' } })).toBe(1);
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await nameOf('acct_nested')).toBeUndefined();
+  });
+
+  it('returns the connection to the pool after a failed statement (the pool is not drained)', async () => {
+    for (let i = 0; i < 15; i++) {
+      await expect(inDirectTransaction(db.prisma, (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts'))).rejects.toThrow(/no_such_column/);
+    }
+    expect(await nameOf('acct_direct')).toBe('direct');
+  });
+});
+
+describe('readRows', () => {
+  it('reads dates as UTC days and timestamps as instants, as Prisma does', async () => {
+    const [row] = await readRows<{ day: Date; at: Date; big: bigint }>(db.prisma, "SELECT DATE '2026-03-01' AS day, TIMESTAMPTZ '2026-03-01 12:00:00+00' AS at, 9007199254740993::bigint AS big", []);
+    expect(row.day).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(row.at).toEqual(new Date('2026-03-01T12:00:00Z'));
+    expect(row.big).toBe(9007199254740993n);
+  });
+
+  it('a migration that changes a table under a running process: the prepared SELECT * is prepared again', async () => {
+    await db.prisma.$executeRawUnsafe('CREATE TABLE direct_probe (id text PRIMARY KEY)');
+    await db.prisma.$executeRawUnsafe("INSERT INTO direct_probe VALUES ('a')");
+    const read = () => readRows<Record<string, unknown>>(db.prisma, 'SELECT * FROM direct_probe WHERE id = $1', ['a']);
+    // Prepared on every connection of the pool, so that the next read certainly meets a stale plan.
+    await Promise.all(Array.from({ length: 10 }, read));
+    await db.prisma.$executeRawUnsafe('ALTER TABLE direct_probe ADD COLUMN note text');
+    expect(await read()).toEqual([{ id: 'a', note: null }]);
+  });
+});
