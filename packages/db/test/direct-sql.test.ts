@@ -28,7 +28,7 @@ describe('inDirectTransaction', () => {
   it('inside a Prisma transaction, runs in that one: its rollback takes the direct statements with it', async () => {
     await expect(
       inTransaction(db.prisma, async (outer) => {
-        await inDirectTransaction(outer, (tx) => tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_nested', 'nested'));
+        await inDirectTransaction(outer, async (tx) => tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_nested', 'nested'));
         expect(await outer.account.count({ where: { id: 'acct_nested' } })).toBe(1);
         throw new Error('outer fails');
       }),
@@ -38,7 +38,7 @@ describe('inDirectTransaction', () => {
 
   it('returns the connection to the pool after a failed statement (the pool is not drained)', async () => {
     for (let i = 0; i < 15; i++) {
-      await expect(inDirectTransaction(db.prisma, (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts'))).rejects.toThrow(/no_such_column/);
+      await expect(inDirectTransaction(db.prisma, async (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts'))).rejects.toThrow(/no_such_column/);
     }
     expect(await nameOf('acct_direct')).toBe('direct');
   });
