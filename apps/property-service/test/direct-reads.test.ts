@@ -145,7 +145,8 @@ describe('propertyRepository.page lists what Prisma lists', () => {
     expect(seen).toHaveLength(9);
     // The pairs with equal created_at come out in descending id order.
     for (const [a, b] of [[1, 2], [4, 5], [7, 8]]) {
-      expect(seen.indexOf(ids[a] > ids[b] ? ids[a] : ids[b])).toBe(seen.indexOf(ids[a] > ids[b] ? ids[b] : ids[a]) - 1);
+      const [higher, lower] = ids[a] > ids[b] ? [ids[a], ids[b]] : [ids[b], ids[a]];
+      expect(seen.indexOf(higher)).toBe(seen.indexOf(lower) - 1);
     }
   });
 
