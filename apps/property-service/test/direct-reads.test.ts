@@ -191,12 +191,9 @@ describe('in a database session whose TimeZone is not UTC', () => {
     expect(row.created_at.getTime()).toBe(Math.round(Number(epoch) * 1000));
   });
 
-  // Known bug (not fixed here): @prisma/adapter-pg replaces the offset of every TIMESTAMPTZ value
-  // with +00:00 (normalize_timestamptz) and writes Dates without one, i.e. it assumes a session in
-  // UTC; readRows parses TIMESTAMPTZ with pg's offset-aware parser. Outside UTC the direct reads and
-  // Prisma's reads of created_at / updated_at differ by the zone's offset. The pool of createPrisma
-  // (packages/db/src/client.ts) does not pin the session's TimeZone to UTC.
-  it.fails('agrees with Prisma on every column', async () => {
+  // @prisma/adapter-pg reads and writes TIMESTAMPTZ as if the session were UTC; createPrisma pins the
+  // session's TimeZone to UTC, so Prisma and readRows agree on a server whose default zone is another.
+  it('agrees with Prisma on every column', async () => {
     const expected = await zoned.prisma.property.findFirst({ where: { id, account_id: accountId } });
     expect(await propertyRepository.find(zoned.prisma, accountId, id)).toStrictEqual(expected);
   });

@@ -24,6 +24,9 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
   // One pool for Prisma and the direct reads (readRows), so that the pool size stays the limit.
   const pool = new pg.Pool({
     connectionString: url,
+    // Prisma's adapter reads and writes timestamps as UTC whatever the session's zone (the server's
+    // default, set by initdb from the host): the session must be UTC for both, and for readRows.
+    options: '-c TimeZone=UTC',
     max: maxConnections,
     connectionTimeoutMillis: connectionTimeoutMs,
     statement_timeout: statementTimeoutMs,

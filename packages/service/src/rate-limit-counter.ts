@@ -60,7 +60,7 @@ export class RateLimitCounter {
     let state = this.states.get(keyId);
     let carried = 0;
     if (state && state.windowEndsAt <= now) {
-      carried = state.pending; // counted in the new window: a little early, never lost
+      carried = state.pending; // counted in the new window: a little early rather than not at all
       this.states.delete(keyId);
       state = undefined;
     }
@@ -73,12 +73,17 @@ export class RateLimitCounter {
       }
     }
     const add = carried + (state?.pending ?? 0) + 1;
-    if (state) state.pending = 0;
+    if (state) {
+      // Known at once, not when Redis answers: requests arriving meanwhile must see this one.
+      state.known += state.pending + 1;
+      state.pending = 0;
+    }
     const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS)) as [number, number];
     const current = this.states.get(keyId);
-    const fresh = { known: count, pending: current?.pending ?? 0, windowEndsAt: this.now() + ttl };
-    this.states.set(keyId, fresh);
-    return { max, count: count + fresh.pending, resetMs: ttl };
+    // Answers of concurrent requests may arrive out of order: the counter only grows.
+    if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
+    else this.states.set(keyId, { known: count, pending: 0, windowEndsAt: this.now() + ttl });
+    return { max, count, resetMs: ttl };
   }
 
   /** Drops the state of keys whose window has ended and that have nothing left to add (keys come and go). */
