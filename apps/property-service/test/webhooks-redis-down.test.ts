@@ -1,24 +1,14 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '@platform/testkit';
+import { freePort, startTestApp, type TestApp } from '@platform/testkit';
 import { createDeliveryQueue } from '@platform/webhooks';
 import { buildPropertyApp } from '../src/app.js';
 import { propertyDescriptor } from '../src/descriptor.js';
-
-/** A port with nothing listening: Redis is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let ctx: TestApp;
 let queue: ReturnType<typeof createDeliveryQueue>;
 
 beforeAll(async () => {
-  queue = createDeliveryQueue({ host: '127.0.0.1', port: await closedPort(), maxRetriesPerRequest: null });
+  queue = createDeliveryQueue({ host: '127.0.0.1', port: await freePort(), maxRetriesPerRequest: null });
   queue.on('error', () => {}); // it keeps trying to connect; that is the point
   ctx = await startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, queue } }));
 });

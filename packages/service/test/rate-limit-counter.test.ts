@@ -1,27 +1,9 @@
-import { createServer, type AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
+import { type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedis, until } from '@platform/testkit';
+import { freePort, limiterRedis, testRedis, until } from '@platform/testkit';
 import { RATE_LIMIT_WINDOW_MS, RateLimitCounter, type Budget } from '../src/rate-limit-counter.js';
 
 /** A connection as the services open the limiter's: no offline queue, short timeouts. */
-async function limiterRedis(port?: number): Promise<Redis> {
-  const { connection } = testRedis();
-  const redis = new Redis({ ...connection, ...(port ? { host: '127.0.0.1', port } : {}), enableOfflineQueue: false, connectTimeout: 1_000, maxRetriesPerRequest: 1 });
-  redis.on('error', () => {});
-  if (!port) await new Promise((resolve) => redis.once('ready', resolve));
-  return redis;
-}
-
-/** A port with nothing listening: Redis is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 let redis: Redis;
 const clients: Redis[] = [];
 const prefixes: string[] = [];
@@ -175,7 +157,7 @@ describe('two counters on one Redis (two instances)', () => {
 
 describe('Redis unreachable', () => {
   it('count rejects, so that the caller can let the request pass', async () => {
-    const down = await limiterRedis(await closedPort());
+    const down = await limiterRedis(await freePort());
     clients.push(down);
     const counter = counterOn(down, freshPrefix());
     await expect(counter.count('key', 5)).rejects.toThrow();

@@ -1,10 +1,9 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
+import { type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFound } from '@platform/http';
-import { TEST_SERVICES, addKey, startTestApp, testRedis, type AppBuildDeps, type TestApp } from '@platform/testkit';
+import { TEST_SERVICES, addKey, freePort, limiterRedis, startTestApp, testRedis, type AppBuildDeps, type TestApp } from '@platform/testkit';
 import { createServiceApp, defineService, type RateLimitSettings } from '../src/index.js';
 
 const service = defineService({
@@ -44,24 +43,6 @@ const buildApp = (deps: AppBuildDeps, rateLimit: RateLimitSettings) =>
       ],
     },
   );
-
-/** A limiter connection as the services open it: no offline queue, short timeouts. */
-async function limiterRedis(port?: number): Promise<Redis> {
-  const { connection } = testRedis();
-  const redis = new Redis({ ...connection, ...(port ? { host: '127.0.0.1', port } : {}), enableOfflineQueue: false, connectTimeout: 1_000, maxRetriesPerRequest: 1 });
-  redis.on('error', () => {});
-  if (!port) await new Promise((resolve) => redis.once('ready', resolve));
-  return redis;
-}
-
-/** A port with nothing listening: Redis is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const PER_MINUTE = 5;
 const prefix = `${testRedis().prefix}:ratelimit:`;
@@ -187,7 +168,7 @@ describe('rate limits per API key', () => {
   });
 
   it('Redis unreachable: requests pass without budget headers and one warning is logged, however many requests', async () => {
-    const down = await limiterRedis(await closedPort());
+    const down = await limiterRedis(await freePort());
     extraClients.push(down);
     const warnings: string[] = [];
     const app = await buildApp(deps, { redis: down, perMinute: PER_MINUTE, prefix, warn: (line) => warnings.push(line) });

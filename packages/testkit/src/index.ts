@@ -5,7 +5,7 @@ export { describeSecurity, webhookSecurityRoutes, type SecurityFixture, type Sec
 export { apiKeySecurityRoutes } from './api-key-security-routes.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } from './app-harness.js';
-export { testRedis } from './redis.js';
+export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
