@@ -20,13 +20,25 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
+/** The URL with `-c TimeZone=UTC` added to its `options` (pg lets the URL's own `options` win over the config's). */
+export function withUtcSession(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url; // not a URL (a socket path or key=value string): pg reports it as it did
+  }
+  const given = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', given ? `${given} -c TimeZone=UTC` : '-c TimeZone=UTC');
+  return parsed.toString();
+}
+
 export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5_000, statementTimeoutMs = 60_000 }: DatabaseOptions): PrismaClient {
   // One pool for Prisma and the direct reads (readRows), so that the pool size stays the limit.
   const pool = new pg.Pool({
-    connectionString: url,
     // Prisma's adapter reads and writes timestamps as UTC whatever the session's zone (the server's
     // default, set by initdb from the host): the session must be UTC for both, and for readRows.
-    options: '-c TimeZone=UTC',
+    connectionString: withUtcSession(url),
     max: maxConnections,
     connectionTimeoutMillis: connectionTimeoutMs,
     statement_timeout: statementTimeoutMs,
@@ -48,15 +60,19 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 
 // P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time,
 // P2028 no transaction could be started in time (the pool was exhausted).
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028']);
+// From pg directly (readRows, inDirectTransaction): socket errors, and PostgreSQL's own for a server
+// shutting down (57P01–57P03) or a broken connection (class 08).
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly/;
 
 /** Whether an error says the database could not be reached in time (a 503, not a 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
     if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    // Node's connection attempts to every address of a name (::1 and 127.0.0.1) fail together.
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
   }
   return false;
 }

@@ -108,6 +108,10 @@ export async function inDirectTransaction<T>(db: Db, work: (tx: SqlRunner) => Pr
   if (!pool) return inTransaction(db, (tx) => work(tx));
   const client = await pool.connect();
   let broken: Error | undefined;
+  // pg-pool stops listening for a checked-out connection's errors: a connection the server drops
+  // (restart, failover, a timeout) would otherwise be an uncaught 'error' event and end the process.
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(new PgTransaction(client));
@@ -118,6 +122,7 @@ export async function inDirectTransaction<T>(db: Db, work: (tx: SqlRunner) => Pr
     await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))));
     throw error;
   } finally {
+    client.removeListener('error', onError);
     client.release(broken);
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inDirectTransaction, inTransaction, readRows } from '@platform/db';
+import { createPrisma, inDirectTransaction, inTransaction, isDatabaseUnavailable, readRows } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 
 let db: TestDatabase;
@@ -41,6 +41,41 @@ describe('inDirectTransaction', () => {
       await expect(inDirectTransaction(db.prisma, async (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts'))).rejects.toThrow(/no_such_column/);
     }
     expect(await nameOf('acct_direct')).toBe('direct');
+  });
+});
+
+describe('a connection the server drops', () => {
+  it('in a direct transaction: the request fails as unavailable, the process lives on, the pool serves the next one', async () => {
+    // Without a listener of its own, the dropped connection's 'error' event would be uncaught (the run fails).
+    const error = await inDirectTransaction(db.prisma, async (tx) => {
+      await tx.$queryRawUnsafe('SELECT pg_terminate_backend(pg_backend_pid())');
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // an 'error' event would come now
+    expect(await nameOf('acct_direct')).toBe('direct');
+  });
+
+  it('errors of pg itself count as unavailable (503), as Prisma\'s codes do', () => {
+    const withCode = (code: string, message = '') => Object.assign(new Error(message), { code });
+    for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '08006']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('23505', 'duplicate key'))).toBe(false);
+    expect(isDatabaseUnavailable(withCode('42703', 'column does not exist'))).toBe(false);
+  });
+});
+
+describe('the session time zone', () => {
+  it('is UTC even when the URL sets options of its own', async () => {
+    const url = new URL(db.url);
+    url.searchParams.set('options', '-c search_path=public');
+    const client = createPrisma({ url: url.toString(), maxConnections: 1 });
+    try {
+      const [row] = await readRows<{ zone: string; path: string }>(client, "SELECT current_setting('TimeZone') AS zone, current_setting('search_path') AS path", []);
+      expect(row).toEqual({ zone: 'UTC', path: 'public' });
+    } finally {
+      await client.$disconnect();
+    }
   });
 });
 

@@ -102,12 +102,13 @@ export class RateLimitCounter {
     for (const [keyId, state] of this.states) {
       if (state.pending === 0) continue;
       const add = state.pending;
+      state.known += add; // still seen by this instance's requests while Redis answers
       state.pending = 0;
       work.push(
         (this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>).then(
           ([count, ttl]) => {
             const current = this.states.get(keyId);
-            if (current) Object.assign(current, { known: count, windowEndsAt: this.now() + ttl });
+            if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
           },
           (error: unknown) => {
             this.states.delete(keyId); // the next request asks Redis, and passes while it is away
