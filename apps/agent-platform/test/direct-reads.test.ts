@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction, type Db } from '@platform/db';
-import { ApiError, CursorCodec, NEWEST_FIRST, afterCursor, type CursorPosition } from '@platform/http';
-import { createTenant } from '@platform/testkit';
+import { ApiError, CursorCodec, NEWEST_FIRST } from '@platform/http';
+import { createTenant, newestFirstIds, walkPagesLikePrisma } from '@platform/testkit';
 import { agentRepository, type AgentRow } from '../src/agents/repository.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { startAgentPlatformApp, validAgent, type AgentPlatformTestContext } from './helpers.js';
@@ -94,27 +94,16 @@ describe('agentRepository.page lists what Prisma lists', () => {
   });
 
   /** Walks the list page by page with the repository and with Prisma, comparing each page. */
-  async function walk(filters: Record<string, unknown>, limit: number, runner: Db | 'transaction' = db) {
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let position: CursorPosition | undefined;
-    for (let pages = 0; pages < 20; pages++) {
-      const request = { cursors, cursor, limit, filters, map: (row: AgentRow) => row };
-      const page = runner === 'transaction' ? await inTransaction(db, (tx) => agentRepository.page(tx, accountId, request)) : await agentRepository.page(runner, accountId, request);
-      const expected = await db.agentDeployment.findMany({ where: { account_id: accountId, ...filters, ...afterCursor(position) }, orderBy: NEWEST_FIRST, take: limit + 1 });
-      expect(page.data).toStrictEqual(expected.slice(0, limit));
-      expect(page.page.has_more).toBe(expected.length > limit);
-      seen.push(...page.data.map((row) => row.id));
-      if (!page.page.next_cursor) return seen;
-      cursor = page.page.next_cursor;
-      const last = page.data[page.data.length - 1];
-      position = { createdAt: last.created_at, id: last.id };
-    }
-    throw new Error('the list did not end');
-  }
-
-  const newestFirst = (rows: { id: string; created_at: Date }[]) =>
-    [...rows].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((row) => row.id);
+  const walk = (filters: Record<string, unknown>, limit: number, runner: Db | 'transaction' = db) =>
+    walkPagesLikePrisma(
+      (cursor) => {
+        const request = { cursors, cursor, limit, filters, map: (row: AgentRow) => row };
+        return runner === 'transaction' ? inTransaction(db, (tx) => agentRepository.page(tx, accountId, request)) : agentRepository.page(runner, accountId, request);
+      },
+      (after, take) => db.agentDeployment.findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: NEWEST_FIRST, take }),
+      limit,
+    );
+  const newestFirst = newestFirstIds;
 
   it('pages every agent of the account, newest first with the id breaking ties', async () => {
     const seen = await walk({ status: undefined }, 2);

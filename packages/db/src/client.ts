@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { registerPool } from './direct-reads.js';
+import { registerPool } from './direct-sql.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export { PrismaClient };

@@ -1,5 +1,5 @@
 export * from './client.js';
-export { readRows, inDirectTransaction, type SqlRunner } from './direct-reads.js';
+export { readRows, inDirectTransaction, type SqlRunner } from './direct-sql.js';
 export { newId, newIds } from './ids.js';
 export {
   startEmbeddedPostgres,

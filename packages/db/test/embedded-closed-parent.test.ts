@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { queryAt } from '@platform/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, EmbeddedPostgresError } from '../src/embedded.js';
 import { postgresOsUser } from '../src/os-user.js';
@@ -36,16 +36,6 @@ function sharedDir(): string {
 
 const port = () => 30_000 + Math.floor(Math.random() * 10_000);
 
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkout others cannot enter', () => {
   it('starts, keeps its data in the shared dir behind DATA_DIR/postgres, and keeps it across starts', async () => {
     const dataDir = join(closedDir(), 'repo', '.data', 'postgres');
@@ -56,14 +46,14 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
       expect(lstatSync(dataDir).isSymbolicLink()).toBe(true);
       expect(cluster.startsWith(join(shared, 'clusters'))).toBe(true);
       expect(statSync(cluster).uid).toBe(postgresOsUser().uid);
-      await query(first.adminUrl, "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
+      await queryAt(first.adminUrl, "CREATE TABLE kept (note text); INSERT INTO kept VALUES ('still here')");
     } finally {
       await first.stop();
     }
     const second = await startEmbeddedPostgres({ dataDir, port: port(), sharedDir: shared, persistent: false, durable: false });
     try {
       expect(readlinkSync(dataDir)).toBe(cluster);
-      expect(await query(second.adminUrl, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
+      expect(await queryAt(second.adminUrl, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
     } finally {
       await second.stop();
     }

@@ -39,7 +39,7 @@ export async function patchUnderLock<Row extends { id: string; created_at: Date 
   options: PatchDefinition<Row, View, Input, Columns> & PatchRequest<Row>,
 ): Promise<View> {
   const { direct } = repository;
-  if (!direct && !('$queryRaw' in tx)) throw new Error(`${repository.table} has no directReads: patch it in a Prisma transaction.`);
+  if (!direct && !('$queryRaw' in tx)) throw new Error(`${repository.table} has no directSql: patch it in a Prisma transaction.`);
   const row = direct ? await direct.lock(tx, options.accountId, options.id) : await repository.lock(tx as Db, options.accountId, options.id);
   if (!row) throw repository.notFound();
   options.guard?.(row);

@@ -21,12 +21,11 @@ export interface RepositoryOptions<Row, Columns> {
   /** The 404 of this resource (a record of another account is answered exactly so). */
   notFound: () => ApiError;
   /**
-   * Read by id and by page with SQL of the kit straight through pg (db's `readRows`), not through
-   * Prisma: for the hottest resources. The table's columns must be the model's fields; `fromRow`
-   * turns what differs (enum values with `@map`) into Prisma's values, `toDb` back. Patches of such
-   * a resource run as SQL too (patchUnderLock on inDirectTransaction's transaction).
+   * Read by id and by page, locked and patched with SQL of the kit straight through pg (db's
+   * `readRows`, `inDirectTransaction`), not through Prisma: for the hottest resources. The table's columns must be the model's fields; `fromRow`
+   * turns what differs (enum values with `@map`) into Prisma's values, `toDb` back.
    */
-  directReads?: { fromRow?: (row: Row) => Row; toDb?: (columns: Record<string, unknown>) => Record<string, unknown> };
+  directSql?: { fromRow?: (row: Row) => Row; toDb?: (columns: Record<string, unknown>) => Record<string, unknown> };
 }
 
 export interface PageRequest<Row, Item> {
@@ -43,13 +42,13 @@ export type TenantRepository<Row extends { id: string; created_at: Date }, Colum
 /** Data access of a tenant-owned resource: every query is scoped by `account_id`. */
 export function tenantRepository<Row extends { id: string; created_at: Date }, Columns>(options: RepositoryOptions<Row, Columns>) {
   const { table, list, model, notFound } = options;
-  const direct = options.directReads && directReader<Row>(table, options.directReads.fromRow, options.directReads.toDb);
+  const direct = options.directSql && directSql<Row>(table, options.directSql.fromRow, options.directSql.toDb);
   return {
     table,
     list,
     model,
     notFound,
-    /** The SQL reads and writes of a resource with `directReads`. */
+    /** The SQL reads and writes of a resource with `directSql`. */
     direct,
 
     /** The account's row, or this resource's 404 (`missing`: another 404, e.g. for a referenced id). */
@@ -89,7 +88,7 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
 const COLUMN = /^[a-z_][a-z0-9_]*$/;
 
 /** The kit's reads of a table in SQL: by id, and a page newest first with equality filters. */
-function directReader<Row>(table: string, fromRow: (row: Row) => Row = (row) => row, toDb: (columns: Record<string, unknown>) => Record<string, unknown> = (c) => c) {
+function directSql<Row>(table: string, fromRow: (row: Row) => Row = (row) => row, toDb: (columns: Record<string, unknown>) => Record<string, unknown> = (c) => c) {
   if (!COLUMN.test(table)) throw new Error(`Not a table name: ${table}`);
   return {
     /** Locks the account's row until the transaction ends and reads it, in one statement. */

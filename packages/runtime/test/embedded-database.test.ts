@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { queryAt } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '@platform/db';
 import { loadConfig } from '../src/config.js';
@@ -57,16 +58,6 @@ function initialiseTheOldWay(dataDir: string, port: number): void {
   rmSync(script);
 }
 
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 async function refusal(url: string): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
@@ -108,14 +99,14 @@ describe('openDatabase on the embedded defaults', () => {
     try {
       const url = database.url;
       expect(new URL(url).username).toBe('platform');
-      expect(await query(url, 'SELECT id, name FROM accounts')).toEqual([{ id: 'acct_old', name: 'Made before the upgrade' }]);
-      await query(url, "INSERT INTO accounts (id, name) VALUES ('acct_new', 'Made after')");
+      expect(await queryAt(url, 'SELECT id, name FROM accounts')).toEqual([{ id: 'acct_old', name: 'Made before the upgrade' }]);
+      await queryAt(url, "INSERT INTO accounts (id, name) VALUES ('acct_new', 'Made after')");
       expect(await runMigrations(url)).toEqual([]);
-      expect(await query(url, 'SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user')).toEqual([
+      expect(await queryAt(url, 'SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user')).toEqual([
         { rolsuper: false, rolcreatedb: false, rolcreaterole: false },
       ]);
       // Everything in the schema (tables, their sequences and indexes, enum types) and the database are the application role's.
-      const foreign = await query(
+      const foreign = await queryAt(
         url,
         `SELECT c.relname AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND pg_get_userbyid(c.relowner) <> 'platform'
          UNION ALL SELECT t.typname FROM pg_type t WHERE t.typnamespace = 'public'::regnamespace AND pg_get_userbyid(t.typowner) <> 'platform'
@@ -141,7 +132,7 @@ describe('openDatabase on the embedded defaults', () => {
       expect(after.embedded_postgres_app_password).not.toBe(before.embedded_postgres_app_password);
       expect(after.embedded_postgres_superuser_password).not.toBe(before.embedded_postgres_superuser_password);
       expect(after.api_key_pepper).toBe(before.api_key_pepper);
-      expect(await query(database.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
+      expect(await queryAt(database.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
       expect(await refusal(withUser(database.url, 'platform', before.embedded_postgres_app_password))).toBe('28P01');
       expect(await refusal(withUser(database.url, 'postgres', before.embedded_postgres_superuser_password))).toBe('28P01');
     } finally {
@@ -161,7 +152,7 @@ describe('openDatabase on the embedded defaults', () => {
 
       // A second process on the same settings reuses it.
       const reused = await openDatabase(config());
-      expect(await query(reused.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
+      expect(await queryAt(reused.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
       await reused.close();
 
       const taken = await openDatabase(loadConfig({ DATA_DIR: join(work, 'other-data'), EMBEDDED_PG_PORT: String(port) }, work)).catch((e: unknown) => e);

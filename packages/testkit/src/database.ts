@@ -23,6 +23,11 @@ export function appUrl(): string {
   return inject('databaseUrl');
 }
 
+/** One statement on a connection of its own (a server the test started itself, say). */
+export function queryAt(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  return connect(url, async (client) => (await client.query(sql)).rows);
+}
+
 async function connect<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

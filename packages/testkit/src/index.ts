@@ -1,4 +1,4 @@
-export { createTestDatabase, adminUrl, type TestDatabase } from './database.js';
+export { createTestDatabase, adminUrl, queryAt, type TestDatabase } from './database.js';
 export { createTenant, addKey, otherServiceThan, TEST_PEPPER, TEST_SERVICES, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
 export { describeSecurity, webhookSecurityRoutes, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
@@ -7,6 +7,7 @@ export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } from './app-harness.js';
 export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
+export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
 export { freePort } from './ports.js';

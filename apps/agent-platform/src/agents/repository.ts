@@ -10,5 +10,5 @@ export const agentRepository = tenantRepository<AgentRow, Columns & { updated_at
   list: 'agents',
   model: (db) => db.agentDeployment,
   notFound: () => notFound('No agent with this id.'),
-  directReads: {}, // the hottest reads of the platform (bench/RESULTS.md)
+  directSql: {}, // the hottest reads of the platform (bench/RESULTS.md)
 });

@@ -55,12 +55,13 @@ function renameStatements(): void {
 export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
+  const read = async () => (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
   try {
-    return (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+    return await read();
   } catch (error) {
     if (!isStalePlan(error)) throw error;
     renameStatements();
-    return (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+    return read();
   }
 }
 
