@@ -61,11 +61,20 @@ const BESCHREIBUNGEN: Record<number, string> = {
   503: 'Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen.',
 };
 
+/** Answers that tell the client when to try again. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+
+const retryAfter = (dialect: Dialect) => ({
+  'Retry-After': { type: 'integer', minimum: 1, description: dialect === 'en' ? 'Seconds to wait before trying again.' : 'Sekunden bis zum nächsten Versuch.' },
+});
+
 /** The error responses of an operation, for its schema (and so for OpenAPI), in the dialect's language. */
 export function errorResponses(statuses: readonly number[], dialect: Dialect = 'en') {
   const ref = Type.Ref(dialect === 'en' ? 'Error' : 'Fehler');
   const texts = dialect === 'en' ? DESCRIPTIONS : BESCHREIBUNGEN;
-  return Object.fromEntries(statuses.map((status) => [status, { ...ref, description: texts[status] ?? (dialect === 'en' ? 'Error.' : 'Fehler.') }]));
+  return Object.fromEntries(
+    statuses.map((status) => [status, { ...ref, description: texts[status] ?? (dialect === 'en' ? 'Error.' : 'Fehler.'), ...(RETRY_AFTER_STATUSES.has(status) ? { headers: retryAfter(dialect) } : {}) }]),
+  );
 }
 
 /** Statuses every authenticated operation can answer. */

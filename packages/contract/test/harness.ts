@@ -1,0 +1,40 @@
+// The services as `pnpm start` runs them (real HTTP, PostgreSQL, Redis), a tenant and key per
+// service, a real webhook receiver, and a recorder that checks every response against the documents.
+import { afterAll, beforeAll } from 'vitest';
+import { agentPlatformDescriptor } from '@platform/agent-platform';
+import { propertyDescriptor } from '@platform/property-service';
+import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import { ContractRecorder, type DocumentName } from '../src/index.js';
+
+export interface ContractRun {
+  recorder: ContractRecorder;
+  db: TestDatabase;
+  services: StartedServices;
+  receiver: Receiver;
+  property: Tenant;
+  agents: Tenant;
+  /** Base URLs of the two services. */
+  urls: { property: string; agents: string };
+}
+
+/**
+ * Starts everything before the file's tests and stops it after them. The returned object is
+ * filled in `beforeAll`: read its fields inside tests and hooks, not at module level.
+ */
+export function contractRun(documents: readonly DocumentName[]): ContractRun {
+  const run = { recorder: new ContractRecorder(documents) } as ContractRun;
+  beforeAll(async () => {
+    run.db = await createTestDatabase();
+    run.property = await createTenant(run.db.prisma, { service: propertyDescriptor });
+    run.agents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
+    run.receiver = await startReceiver();
+    run.services = await startServices({ databaseUrl: run.db.url, redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    run.urls = { property: `http://127.0.0.1:${run.services.ports.property}`, agents: `http://127.0.0.1:${run.services.ports.agents}` };
+  }, 120_000);
+  afterAll(async () => {
+    await run.services?.stop();
+    await run.receiver?.close();
+    await run.db?.drop();
+  });
+  return run;
+}
