@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   // Boundaries: packages hold mechanisms and never import an app; the two services never import
   // each other; the composition roots (cli, worker, scripts) use a service only through
-  // its package's public entry.
+  // its package's public entry; so does the contract suite (contract/).
   {
     files: ['packages/**/*.ts', 'tools/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/apps/**'], message: 'Packages never import apps: take what you need from the app as an argument (its descriptor).' }] }] },
@@ -37,7 +37,7 @@ export default tseslint.config(
     ];
   }),
   {
-    files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts'],
+    files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts', 'contract/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>). (Benchmarks, like tests, may measure internals.)' }] }] },
   },
   {

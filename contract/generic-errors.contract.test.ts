@@ -1,7 +1,7 @@
 // The error answers every operation gives without data of its own (401, 404, 400/422), checked
 // against the documents for all four APIs.
 import { describe, expect, it } from 'vitest';
-import { exerciseGenericErrors, unexpected, type DocumentName } from '../src/index.js';
+import { exerciseGenericErrors, unexpected, type DocumentName } from '@platform/contract';
 import { contractRun } from './harness.js';
 
 const run = contractRun(['property-api', 'leads-api', 'agent-platform-api', 'public-feeds-api']);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { propertyDescriptor } from '@platform/property-service';
 import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
-import { ContractRecorder, type DocumentName } from '../src/index.js';
+import { ContractRecorder, type DocumentName } from '@platform/contract';
 
 export interface ContractRun {
   recorder: ContractRecorder;
