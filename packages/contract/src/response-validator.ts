@@ -26,6 +26,7 @@ const mediaType = (contentType: string | null) => (contentType ?? '').split(';')
 export class ResponseValidator {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly inline = new WeakMap<object, ValidateFunction>();
 
   constructor(documents: Partial<Record<DocumentName, OpenApiDocument>>) {
     addFormats(this.ajv);
@@ -48,7 +49,11 @@ export class ResponseValidator {
 
   /** Validates a value against a schema given inline (e.g. a webhook event type's data schema). */
   checkAgainst(schema: object, value: unknown): string[] {
-    const validate = this.ajv.compile(schema);
+    let validate = this.inline.get(schema);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.inline.set(schema, validate);
+    }
     return validate(value) ? [] : describe(validate.errors);
   }
 

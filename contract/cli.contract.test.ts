@@ -1,0 +1,71 @@
+// `pnpm contract` as an integrator runs it: a child process against the services started as
+// `pnpm start` starts them, against a server that breaks the contract, and with a live key.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey } from '@platform/auth';
+import { contractRun } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = contractRun(['property-api', 'leads-api', 'agent-platform-api']);
+
+function contract(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['contract/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let broken: Server;
+beforeAll(async () => {
+  const created = await fetch(`${run.urls.property}/v1/properties`, {
+    method: 'POST',
+    headers: { apikey: run.property.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'apartment', title: 'Contract CLI', address: { postal_code: '10115', city: 'Berlin' } }),
+  });
+  expect(created.status).toBe(201);
+  // Answers every request with a property list that lacks its `page`: a deployment off contract.
+  broken = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'));
+  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+});
+afterAll(() => new Promise<void>((resolve) => broken.close(() => resolve())));
+
+describe('pnpm contract', () => {
+  it('passes against the services with sandbox keys of both, printing a table', async () => {
+    const result = await contract(['--base-url', run.urls.property, '--key', run.property.key, '--base-url', run.urls.agents, '--key', run.agents.key]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n').filter((line) => /\bFAIL\b/.test(line))).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^DOCUMENT\s+OPERATION\s+CHECK\s+STATUS\s+RESULT/);
+    expect(result.stdout).toMatch(/property-api\s+getProperty\s+contract\s+200\s+PASS/);
+    expect(result.stdout).toMatch(/agent-platform-api\s+listAgents\s+contract\s+200\s+PASS/);
+    expect(result.stdout).toMatch(/leads-api\s+interessentenAuflisten\s+contract\s+200\s+PASS/);
+    expect(result.stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped/);
+    expect(result.stdout).not.toContain(run.property.key);
+  }, 120_000);
+
+  it('fails, naming the operation and the problem, against a deployment that breaks the contract', async () => {
+    const port = (broken.address() as AddressInfo).port;
+    const result = await contract(['--base-url', `http://127.0.0.1:${port}`, '--key', run.property.key, '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { operation: string; result: string; problem: string }[] };
+    expect(report.ok).toBe(false);
+    expect(report.checks).toContainEqual(expect.objectContaining({ operation: 'listProperties', result: 'FAIL', problem: expect.stringContaining("must have required property 'page'") }));
+  }, 60_000);
+
+  it('refuses a live key before sending anything', async () => {
+    const live = generateKey('pm', 'production').plaintext;
+    const result = await contract(['--base-url', run.urls.property, '--key', live]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is a live key: run the contract checks with a sandbox key/);
+    expect(result.stderr).not.toContain(live);
+  });
+});
