@@ -1,0 +1,9 @@
+// The success scenarios of the property-api document: each module registers its describe blocks.
+import type { ContractRun } from '../harness.js';
+
+/** Event types the scenarios cause; the suite fails when one of them is not delivered. */
+export const PROPERTY_EVENTS: readonly string[] = [];
+
+export function describePropertyScenarios(run: ContractRun): void {
+  void run;
+}
