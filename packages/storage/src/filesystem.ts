@@ -17,6 +17,8 @@ export const TEMPORARY_DIR = '.tmp';
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
+/** Read size of downloads: 256 KiB; at most this much is buffered per download in flight. */
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /** Where a blob lives: `<root>/ab/cd/<sha256>`. */
 export function blobPath(root: string, key: string): string {
@@ -78,7 +80,8 @@ export function createFilesystemStorage({ root }: FilesystemStorageOptions): Blo
       }
       try {
         const { size } = await handle.stat();
-        return { stream: handle.createReadStream(), size };
+        // Larger reads than the default 64 KiB: a quarter as many read and write calls per file.
+        return { stream: handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }), size };
       } catch (error) {
         await handle.close();
         throw error;
