@@ -1,0 +1,93 @@
+/** One problem of an English error body (`422`: one per invalid field). */
+export interface ErrorDetail {
+  field: string;
+  reason: string;
+  conflicting_id?: string;
+}
+
+/** Ein Problem eines Fehlerkörpers der Leads-API. */
+export interface FehlerDetail {
+  feld: string;
+  grund: string;
+  konflikt_id?: string;
+}
+
+/**
+ * An error answer of the property or agent-platform API: `status`, the body's `code` and
+ * `message`, `details` per invalid field, and `retryAfter` (seconds) on 429 and 503.
+ */
+export class ApiError extends Error {
+  override readonly name: string = 'ApiError';
+  readonly code: string;
+  readonly details: ErrorDetail[];
+
+  constructor(
+    readonly status: number,
+    body: { code?: string; message?: string; details?: ErrorDetail[] } | undefined,
+    readonly headers: Headers,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.code = body?.code ?? `http_${status}`;
+    this.details = body?.details ?? [];
+  }
+
+  /** Seconds to wait before trying again (`Retry-After`), when the answer says. */
+  get retryAfter(): number | undefined {
+    return retryAfterSeconds(this.headers.get('retry-after'));
+  }
+}
+
+/** Eine Fehlerantwort der Leads-API (deutscher Dialekt): `details` mit `feld` und `grund`. */
+export class LeadsApiError extends Error {
+  override readonly name: string = 'LeadsApiError';
+  readonly code: string;
+  readonly details: FehlerDetail[];
+
+  constructor(
+    readonly status: number,
+    body: { code?: string; message?: string; details?: FehlerDetail[] } | undefined,
+    readonly headers: Headers,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+    this.code = body?.code ?? `http_${status}`;
+    this.details = body?.details ?? [];
+  }
+
+  get retryAfter(): number | undefined {
+    return retryAfterSeconds(this.headers.get('retry-after'));
+  }
+}
+
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** What every openapi-fetch call resolves to. */
+export interface CallResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+const isLeadsAnswer = (response: Response) => {
+  try {
+    return new URL(response.url).pathname.startsWith('/leads/');
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The data of a successful call, or an `ApiError` (`LeadsApiError` for the leads API) thrown
+ * for an error answer: `const property = await unwrap(client.GET('/v1/properties/{propertyId}', …))`.
+ */
+export async function unwrap<T>(call: Promise<CallResult<T>> | CallResult<T>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok || response.status === 304) return data as T;
+  const body = (typeof error === 'object' && error !== null ? error : undefined) as Record<string, never> | undefined;
+  throw isLeadsAnswer(response) ? new LeadsApiError(response.status, body, response.headers) : new ApiError(response.status, body, response.headers);
+}
