@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { propertyDescriptor } from '@platform/property-service';
 import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import { createAgentPlatformClient, createLeadsClient, createPropertyClient, createPublicFeedsClient, type AgentPlatformClient, type LeadsClient, type PropertyClient, type PublicFeedsClient } from '@platform/client';
 import { ContractRecorder, type DocumentName } from '@platform/contract';
 
 export interface ContractRun {
@@ -15,6 +16,8 @@ export interface ContractRun {
   agents: Tenant;
   /** Base URLs of the two services. */
   urls: { property: string; agents: string };
+  /** The typed clients with the tenants' sandbox keys; every response they get is checked by the recorder. */
+  clients: { property: PropertyClient; leads: LeadsClient; agents: AgentPlatformClient; feeds: PublicFeedsClient };
 }
 
 /**
@@ -30,6 +33,13 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
     run.receiver = await startReceiver();
     run.services = await startServices({ databaseUrl: run.db.url, redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     run.urls = { property: `http://127.0.0.1:${run.services.ports.property}`, agents: `http://127.0.0.1:${run.services.ports.agents}` };
+    const fetch = (request: Request) => run.recorder.fetch(request);
+    run.clients = {
+      property: createPropertyClient({ baseUrl: run.urls.property, apiKey: run.property.key, fetch }),
+      leads: createLeadsClient({ baseUrl: run.urls.property, apiKey: run.property.key, fetch }),
+      agents: createAgentPlatformClient({ baseUrl: run.urls.agents, apiKey: run.agents.key, fetch }),
+      feeds: createPublicFeedsClient({ baseUrl: run.urls.property, fetch }),
+    };
   }, 120_000);
   afterAll(async () => {
     await run.services?.stop();
