@@ -15,3 +15,15 @@ export interface ClientOptions {
 
 /** A fresh key for `Idempotency-Key`: send the same one again when retrying the same request. */
 export const idempotencyKey = (): string => globalThis.crypto.randomUUID();
+
+/**
+ * A body serializer for uploads (`bodySerializer: multipart`): the fields as multipart/form-data,
+ * in their order, files (Blobs) last, since the service reads the fields before the file.
+ */
+export function multipart(body: object): FormData {
+  const form = new FormData();
+  const entries = Object.entries(body).filter(([, value]) => value !== undefined);
+  for (const [name, value] of entries.filter(([, v]) => !(v instanceof Blob))) form.append(name, String(value));
+  for (const [name, value] of entries.filter(([, v]) => v instanceof Blob)) form.append(name, value as Blob, value instanceof File ? value.name : name);
+  return form;
+}

@@ -87,3 +87,19 @@ describe('the leads client', () => {
     expect((error as LeadsApiError).retryAfter).toBe(5);
   });
 });
+
+describe('verifyWebhook', () => {
+  it('accepts what the services sign and refuses a changed body, a wrong secret and an old timestamp', async () => {
+    const { signatureHeader } = await import('@platform/webhooks');
+    const { verifyWebhook } = await import('../src/index.js');
+    const body = '{"id":"evt_1","type":"property.created","created_at":"2026-11-23T10:00:00.000Z","data":{"id":"prop_1"}}';
+    const now = Math.floor(Date.now() / 1000);
+    const header = signatureHeader(['old-secret', 'new-secret'], now, body);
+    expect(await verifyWebhook(body, header, 'new-secret')).toEqual({ valid: true });
+    expect(await verifyWebhook(new TextEncoder().encode(body), header, ['other', 'old-secret'])).toEqual({ valid: true });
+    expect(await verifyWebhook(body.replace('prop_1', 'prop_2'), header, 'new-secret')).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verifyWebhook(body, header, 'wrong')).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verifyWebhook(body, signatureHeader(['new-secret'], now - 600, body), 'new-secret')).toEqual({ valid: false, reason: 'timestamp_outside_tolerance' });
+    expect(await verifyWebhook(body, 'v1=abc', 'new-secret')).toEqual({ valid: false, reason: 'malformed_header' });
+  });
+});

@@ -29,7 +29,7 @@ type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Recor
  * only the component schemas its paths use (the English `Error` or the German `Fehler`).
  */
 function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiDocument): OpenApiDocument {
-  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`)));
+  const paths = optionalWhenDefaulted(Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`))));
   const components = (spec.components ?? {}) as { schemas?: Record<string, unknown> };
   const all = components.schemas ?? {};
   const used = new Set<string>();
@@ -44,6 +44,22 @@ function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiD
   collect(paths);
   const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
   return { ...spec, info: { ...spec.info, title, description }, paths, components: { ...components, schemas } };
+}
+
+type Parameter = { in?: string; required?: boolean; schema?: { default?: unknown } };
+
+/**
+ * A query parameter with a default may be left out (`limit` of every list): the schema marks
+ * it required because validation fills it in, but a client need not send it.
+ */
+function optionalWhenDefaulted(paths: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(paths) as Record<string, Record<string, { parameters?: Parameter[] }>>;
+  for (const operation of Object.values(copy).flatMap((item) => Object.values(item))) {
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in === 'query' && parameter.required && parameter.schema?.default !== undefined) parameter.required = false;
+    }
+  }
+  return copy;
 }
 
 /**

@@ -960,9 +960,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     listApiKeys: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -1262,9 +1262,9 @@ export interface operations {
     };
     listAgents: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 status?: "active" | "retired";
@@ -1966,9 +1966,9 @@ export interface operations {
     };
     listAgentArtifacts: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -2103,7 +2103,7 @@ export interface operations {
                      * Format: binary
                      * @description The file: JSON, Markdown, text, YAML, PDF or ZIP.
                      */
-                    file: string;
+                    file: Blob;
                     /** @enum {string} */
                     kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
                     /** @description Version label, e.g. `v3` or `2026-11-01`. */
@@ -2575,7 +2575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -2647,9 +2647,9 @@ export interface operations {
     };
     listCapabilityProfiles: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 team?: string;
@@ -3178,9 +3178,9 @@ export interface operations {
     };
     listAccessRequests: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 agent_id?: string;
@@ -3989,9 +3989,9 @@ export interface operations {
     };
     listCatalogEntries: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 agent_id?: string;
@@ -4301,7 +4301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -4747,9 +4747,9 @@ export interface operations {
     };
     listCatalog: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only agents with this capability (exact name). */
@@ -4903,9 +4903,9 @@ export interface operations {
     };
     listEvaluationSessions: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 agent_id?: string;
@@ -6734,9 +6734,9 @@ export interface operations {
     };
     listChargebackSettlements: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this period. */
@@ -6973,9 +6973,9 @@ export interface operations {
     };
     listInternalInvoices: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this period. */
@@ -7229,7 +7229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -7301,9 +7301,9 @@ export interface operations {
     };
     listWebhooks: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -7857,9 +7857,9 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed" | "held";

@@ -206,9 +206,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     interessentenAuflisten: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Seitengröße, 1 bis 100. */
-                limit: number;
+                limit?: number;
                 /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
                 cursor?: string;
                 suchprofil_aktiv?: boolean;
@@ -945,9 +945,9 @@ export interface operations {
     };
     anfragenAuflisten: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Seitengröße, 1 bis 100. */
-                limit: number;
+                limit?: number;
                 /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
                 cursor?: string;
                 immobilie_id?: string;
@@ -1535,9 +1535,9 @@ export interface operations {
     };
     trefferFuerInteressent: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Seitengröße, 1 bis 100. */
-                limit: number;
+                limit?: number;
                 /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
                 cursor?: string;
             };
@@ -1659,9 +1659,9 @@ export interface operations {
     };
     interessentenFuerImmobilie: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Seitengröße, 1 bis 100. */
-                limit: number;
+                limit?: number;
                 /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
                 cursor?: string;
             };

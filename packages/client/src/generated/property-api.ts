@@ -1111,9 +1111,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     listApiKeys: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -1413,9 +1413,9 @@ export interface operations {
     };
     listProperties: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 status?: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
@@ -3839,9 +3839,9 @@ export interface operations {
     };
     listPropertyMedia: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -3981,7 +3981,7 @@ export interface operations {
                      * Format: binary
                      * @description The file: JPEG, PNG, WebP or PDF.
                      */
-                    file: string;
+                    file: Blob;
                     /**
                      * @description photo: JPEG, PNG or WebP; floor_plan: those or PDF; document: PDF.
                      * @enum {string}
@@ -4487,7 +4487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -4774,9 +4774,9 @@ export interface operations {
     };
     listListings: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 property_id?: string;
@@ -5188,7 +5188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -5741,9 +5741,9 @@ export interface operations {
     };
     listChannels: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -6292,9 +6292,9 @@ export interface operations {
     };
     listAppointments: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 property_id?: string;
@@ -7537,9 +7537,9 @@ export interface operations {
     };
     listViewingSlots: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -8415,9 +8415,9 @@ export interface operations {
     };
     listPropertyComparables: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Value as a sale or a letting. Default: `rent` when the property has a cold rent and no purchase price, otherwise `sale`. */
@@ -8550,9 +8550,9 @@ export interface operations {
     };
     listSettlements: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only the settlements of this property. */
@@ -8833,9 +8833,9 @@ export interface operations {
     };
     listInvoices: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only the invoices of this settlement. */
@@ -9386,7 +9386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -9473,7 +9473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -9545,9 +9545,9 @@ export interface operations {
     };
     listWebhooks: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
             };
@@ -10101,9 +10101,9 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Page size, 1 to 100. */
-                limit: number;
+                limit?: number;
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed" | "held";

@@ -209,7 +209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified. */
@@ -258,7 +258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": Blob;
                 };
             };
             /** @description Not modified. */
