@@ -19,13 +19,13 @@ export default tseslint.config(
   // its package's public entry; so does the contract suite (contract/).
   {
     files: ['packages/**/*.ts', 'tools/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/agent-platform*', '@platform/cli*', '@platform/worker*', '**/apps/**'], message: 'Packages never import apps: take what you need from the app as an argument (its descriptor).' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service*', '@platform/agent-platform*', '@platform/cli', '@platform/cli/*', '@platform/worker*', '**/apps/**'], message: 'Packages never import apps: take what you need from the app as an argument (its descriptor).' }] }] },
   },
   ...[
     ['property-service', 'agent-platform'],
     ['agent-platform', 'property-service'],
   ].flatMap(([app, other]) => {
-    const apart = { group: [`@platform/${other}*`, '@platform/cli*', '@platform/worker*', `**/${other}/**`, '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' };
+    const apart = { group: [`@platform/${other}*`, '@platform/cli', '@platform/cli/*', '@platform/worker*', `**/${other}/**`, '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' };
     // Inside an app, a resource uses another only through that folder's index.ts (tests may look inside).
     const throughIndex = {
       group: ['./*/*.js', '!./*/index.js', '../*/*.js', '!../*/index.js', '../../*/*.js', '!../../*/index.js', '!../../*.js'],
@@ -37,8 +37,13 @@ export default tseslint.config(
     ];
   }),
   {
-    files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts', 'contract/**/*.ts'],
+    files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>). (Benchmarks, like tests, may measure internals.)' }] }] },
+  },
+  {
+    // The contract suite sees the services from outside only: over HTTP, started as `pnpm start` starts them.
+    files: ['contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/property-service/*', '@platform/agent-platform/*', '@platform/cli', '@platform/cli/*', '@platform/worker*', '**/apps/**'], message: 'The contract suite uses a service only through its public entry (@platform/<app>) and over HTTP.' }] }] },
   },
   {
     // Tool configuration files must default-export.
