@@ -19,3 +19,4 @@ export { runMigrations, readMigrations, DEFAULT_MIGRATIONS_DIR, type Migration }
 export { advisoryXactLock, lockOwnRow } from './lock-sql.js';
 export { inSnapshot, inTransaction } from './transaction.js';
 export { postgresError, isUniqueViolation, type PostgresError } from './postgres-error.js';
+export { stopWithThisProcess } from './orphan-guard.js';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { EmbeddedPostgresError } from './embedded-errors.js';
+import { stopWithThisProcess } from './orphan-guard.js';
 import type { OsUser } from './os-user.js';
 
 /**
@@ -108,6 +109,9 @@ export async function startServer(
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const killAtExit = () => child.kill('SIGINT');
   process.once('exit', killAtExit);
+  // A SIGKILLed parent runs no exit handler: the guard stops the server then.
+  const guard = child.pid === undefined ? undefined : stopWithThisProcess(child.pid, 'SIGINT');
+  void exited.then(() => guard?.release());
   let unwatch = () => {};
   const stop = async () => {
     unwatch();

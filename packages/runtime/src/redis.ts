@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { stopWithThisProcess } from '@platform/db';
 import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
 
 export interface ResolvedRedis {
@@ -129,8 +130,13 @@ async function startRedisServer(dir: string, port: number, password: string): Pr
   });
   child.stdin!.on('error', () => {}); // not found, or exited at once: reported below
   child.stdin!.end(`${conf}\n`);
-  // Also on an abrupt exit (a second Ctrl-C skips the graceful close): never leave it orphaned.
+  // Also on an abrupt exit (a second Ctrl-C skips the graceful close), and when this process is
+  // killed with SIGKILL (the guard): never leave it orphaned.
   process.once('exit', () => child.kill('SIGTERM'));
+  if (child.pid !== undefined) {
+    const guard = stopWithThisProcess(child.pid, 'SIGTERM');
+    child.once('exit', () => guard.release());
+  }
   await new Promise<void>((resolve, reject) => {
     let settled = false;
     const settle = (error?: Error) => {

@@ -1,4 +1,3 @@
-import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { createPrisma, type Environment, type PrismaClient, type Service } from '@platform/db';
 import { createJobQueue, type JobQueue, type ServiceDescriptor } from '@platform/service';
@@ -21,6 +20,7 @@ import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
 import { ProcessMetrics, startMetricsServer } from './metrics.js';
 import { logError, processLogger } from './process-log.js';
+import { exitGracefully } from './graceful-exit.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
@@ -141,22 +141,30 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
-    if (err) logError(logger, err, 'stopping after an unexpected error');
-    log(`shutting down (${signal ?? 'error'}): finishing in-flight requests and delivery attempts`);
-    const steps: ShutdownStep[] = [
-      ...apps.map((app, i): ShutdownStep => [`service ${i + 1}`, () => app.close()]),
-      ...stoppers,
-      ['webhook queue', () => webhooks.queue.close()],
-      ['job queue', () => jobQueue.close()],
-      ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
-      ['quick redis connection', async () => void quickRedis.disconnect()],
-      ['database client', () => db.$disconnect()],
-      ['redis', () => redis.close()],
-      ['database', () => database.close()],
-    ];
-    await runShutdownSteps(steps, (name, error) => logError(logger, error, `shutdown: closing the ${name} failed; going on with the rest`));
-    log('shut down');
+  exitGracefully({
+    graceMs: SHUTDOWN_GRACE_MS,
+    log,
+    onError: (error, message) => logError(logger, error, message),
+    shutdown: async ({ signal }) => {
+      log(`shutting down (${signal ?? 'error'}): finishing in-flight requests and delivery attempts`);
+      const steps: ShutdownStep[] = [
+        ...apps.map((app, i): ShutdownStep => [`service ${i + 1}`, () => app.close()]),
+        ...stoppers,
+        ['webhook queue', () => webhooks.queue.close()],
+        ['job queue', () => jobQueue.close()],
+        ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+        ['quick redis connection', async () => void quickRedis.disconnect()],
+        ['database client', () => db.$disconnect()],
+        ['redis', () => redis.close()],
+        ['database', () => database.close()],
+      ];
+      await runShutdownSteps(
+        steps,
+        (name, error) => logError(logger, error, `shutdown: closing the ${name} failed; going on with the rest`),
+        (name) => logger.debug(`shutdown: ${name} closed`),
+      );
+      log('shut down');
+    },
   });
   if (workerServices) {
     const now = () => new Date();
