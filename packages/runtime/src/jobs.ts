@@ -49,10 +49,13 @@ export function startScheduledJobs(
   jobs: JobCatalogue,
   log: (line: string) => void,
   onFailure: (job: string) => void = () => {},
+  onError: (error: unknown) => void = () => {},
 ) {
   const queue = createJobQueue(connection);
   const worker = startJobWorker(jobs, () => ({ ...context, now: new Date(), jobs: queue }), { connection, log });
   worker.on('failed', (job) => onFailure(job?.name ?? 'unknown'));
+  worker.on('error', onError);
+  queue.queue.on('error', onError);
   return {
     ready: registerSchedules(queue.queue, jobs),
     async stop() {

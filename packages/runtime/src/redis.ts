@@ -36,12 +36,12 @@ export function localRedisPassword(dataDir: string): string {
  */
 export async function openRedis(config: Config, log: (line: string) => void = () => {}): Promise<ResolvedRedis> {
   let url = config.redisUrl;
-  let child: ChildProcess | undefined;
+  let local: LocalRedis | undefined;
   if (!url) {
     const password = localRedisPassword(config.dataDir);
     url = `redis://:${encodeURIComponent(password)}@127.0.0.1:${config.redisPort}`;
     if (!(await listening(config.redisPort))) {
-      child = await startRedisServer(join(config.dataDir, 'redis'), config.redisPort, password);
+      local = await runLocalRedis(join(config.dataDir, 'redis'), config.redisPort, password, log);
       log(`local redis-server started on 127.0.0.1:${config.redisPort} (data in ${join(config.dataDir, 'redis')}; password in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
     } else {
       await checkLocalRedis(config, password);
@@ -49,11 +49,43 @@ export async function openRedis(config: Config, log: (line: string) => void = ()
   }
   const connection = connectionOf(url);
   if (config.redisUrl) await checkRedisOfUrl(connection, log);
+  return { url, connection, close: async () => local?.stop() };
+}
+
+interface LocalRedis {
+  stop(): Promise<void>;
+}
+
+/**
+ * The local redis-server, started again (same port, same AOF) when it stops on its own — killed,
+ * or out of memory — for as long as this process runs; its AOF keeps the queued jobs.
+ */
+async function runLocalRedis(dir: string, port: number, password: string, log: (line: string) => void): Promise<LocalRedis> {
+  let stopping = false;
+  let child = await startRedisServer(dir, port, password);
+  const restartAfterExit = (exited: ChildProcess) =>
+    exited.once('exit', (code, signal) => {
+      if (stopping) return;
+      log(`the local redis-server stopped (${signal ?? `exit code ${code}`}); starting it again on 127.0.0.1:${port}`);
+      const retry = async (): Promise<void> => {
+        if (stopping) return;
+        try {
+          child = await startRedisServer(dir, port, password);
+          restartAfterExit(child);
+        } catch {
+          setTimeout(() => void retry(), 1_000).unref();
+        }
+      };
+      setTimeout(() => void retry(), 200).unref();
+    });
+  restartAfterExit(child);
   return {
-    url,
-    connection,
-    close: async () => {
-      child?.kill('SIGTERM');
+    stop: async () => {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

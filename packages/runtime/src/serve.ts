@@ -19,7 +19,9 @@ import { DatabaseUnavailableError, openDatabase, type ResolvedDatabase } from '.
 import { openRedis, RedisUnavailableError } from './redis.js';
 import { jobsOf, startScheduledJobs } from './jobs.js';
 import { ProcessMetrics, startMetricsServer } from './metrics.js';
+import { classifiedFault, FaultLog } from './fault-log.js';
 import { logError, processLogger } from './process-log.js';
+import { watchRedis } from './redis-monitor.js';
 import { exitGracefully } from './graceful-exit.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
@@ -139,6 +141,16 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
   const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 500, maxRetriesPerRequest: 1 });
   quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
+  const redisWatch = watchRedis(redis.connection, logger);
+  // Errors of the background work: a fault repeating many times a second is one line per 10 s,
+  // and while Redis is away its connection errors are the outage already told.
+  const faults = new FaultLog(logger);
+  const backgroundError = (message: string) => (error: unknown) => {
+    if (redisWatch.isDown() && classifiedFault(error)) return;
+    faults.error(error, message);
+  };
+  webhooks.queue.on('error', backgroundError('webhook queue error'));
+  jobQueue.queue.on('error', backgroundError('job queue error'));
   const apps: FastifyInstance[] = [];
   const stoppers: ShutdownStep[] = [];
   exitGracefully({
@@ -154,6 +166,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
         ['job queue', () => jobQueue.close()],
         ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
         ['quick redis connection', async () => void quickRedis.disconnect()],
+        ['redis monitor', async () => redisWatch.close()],
         ['database client', () => db.$disconnect()],
         ['redis', () => redis.close()],
         ['database', () => database.close()],
@@ -168,16 +181,16 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   });
   if (workerServices) {
     const now = () => new Date();
-    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: (error) => logError(logger, error, 'relay error') });
+    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: backgroundError('relay error') });
     const worker = startDeliveryWorker(
       { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy), onAttempt: metrics.observeDelivery },
       { connection: redis.connection },
     );
-    worker.on('error', (error) => logError(logger, error, 'delivery worker error'));
+    worker.on('error', backgroundError('delivery worker error'));
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
-    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log, metrics.jobFailed);
+    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log, metrics.jobFailed, backgroundError('job worker error'));
     metrics.watchQueue('webhook-deliveries', webhooks.queue);
     metrics.watchQueue('jobs', jobQueue.queue);
     await scheduled.ready;

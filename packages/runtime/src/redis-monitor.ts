@@ -1,0 +1,32 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ResolvedRedis } from './redis.js';
+
+/**
+ * A connection of its own that only watches Redis, so that an outage is told once each way:
+ * one line when the connection is lost (the APIs keep answering; events wait in the outbox) and
+ * one when it is back (queued deliveries go on). Meanwhile the background workers' own connection
+ * errors are the same fault: `isDown()` lets them stay quiet.
+ */
+export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick<Logger, 'info' | 'warn'>) {
+  const where = `${connection.host}:${connection.port}`;
+  let lostAt: number | undefined;
+  let ready = false;
+  const client = new Redis({ ...connection, maxRetriesPerRequest: null, enableOfflineQueue: false, retryStrategy: () => 500 });
+  client.on('ready', () => {
+    ready = true;
+    if (lostAt === undefined) return;
+    logger.info({ down_s: Math.round((Date.now() - lostAt) / 100) / 10 }, `Redis is back at ${where}: queued events and deliveries go on`);
+    lostAt = undefined;
+  });
+  client.on('close', () => {
+    if (!ready || lostAt !== undefined) return;
+    lostAt = Date.now();
+    logger.warn(`lost the connection to Redis at ${where}: the APIs keep answering and new events wait in the outbox; retrying until it is back`);
+  });
+  client.on('error', () => {}); // told once by 'close' above
+  return {
+    isDown: () => lostAt !== undefined,
+    close: () => void client.disconnect(),
+  };
+}
