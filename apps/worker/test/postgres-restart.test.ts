@@ -1,0 +1,85 @@
+// The database restarts while the services run (a PostgreSQL of this test, stopped and started
+// again on the same data and port): requests meanwhile get 503 with Retry-After in their API's
+// dialect, never a 500; afterwards everything works again without restarting the services, and
+// the relay delivers the events written after the restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrisma, startEmbeddedPostgres, type EmbeddedDatabase, type PrismaClient } from '@platform/db';
+import { propertyDescriptor } from '@platform/property-service';
+import { createTenant, freePort, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant } from '@platform/testkit';
+
+const dataDir = join(mkdtempSync(join(tmpdir(), 'pg-restart-')), 'postgres');
+const superuserPassword = 'restart-test-superuser';
+let port: number;
+let postgres: EmbeddedDatabase;
+let prisma: PrismaClient;
+let tenant: Tenant;
+let receiver: Receiver;
+let services: StartedServices;
+
+const startPostgres = () => startEmbeddedPostgres({ dataDir, port, superuserPassword, persistent: true, durable: false, stopOnSignals: false });
+
+const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+  fetch(`http://127.0.0.1:${services.ports.property}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { apikey: tenant.key, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+
+beforeAll(async () => {
+  port = await freePort();
+  postgres = await startPostgres();
+  receiver = await startReceiver();
+  services = await startServices({ databaseUrl: postgres.urlFor('postgres'), redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  prisma = createPrisma({ url: postgres.urlFor('postgres') }); // the services migrated it
+  tenant = await createTenant(prisma, { service: propertyDescriptor });
+  await prisma.$disconnect();
+}, 120_000);
+
+afterAll(async () => {
+  await services?.stop();
+  await receiver?.close();
+  await postgres?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a PostgreSQL restart while the services run', () => {
+  it('answers 503 with Retry-After meanwhile and recovers by itself', async () => {
+    expect((await api('/v1/webhooks', { method: 'POST', body: { url: `${receiver.url}/hook`, events: ['property.created'] } })).status).toBe(201);
+    expect((await api('/v1/properties?limit=1')).status).toBe(200);
+
+    await postgres.stop();
+    const logBefore = services.output().length;
+    const english = await api('/v1/properties?limit=1');
+    expect(english.status).toBe(503);
+    expect(english.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await english.json()).toMatchObject({ code: 'service_unavailable' });
+    const write = await api('/v1/properties', { method: 'POST', body: { type: 'apartment', title: 'during', address: { postal_code: '10115', city: 'Berlin' } } });
+    expect(write.status).toBe(503);
+    const german = await api('/leads/v1/interessenten?limit=1');
+    expect(german.status).toBe(503);
+    expect(german.headers.get('retry-after')).toMatch(/^\d+$/);
+    const body = (await german.json()) as { code: string; message: string };
+    expect(body.code).not.toBe('service_unavailable'); // the German code
+    expect(body.message).toMatch(/[äöüß]|nicht|verfügbar/i);
+    expect((await fetch(`http://127.0.0.1:${services.ports.property}/health/ready`)).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the relay polls meanwhile
+
+    postgres = await startPostgres();
+    const created = await until(async () => {
+      const response = await api('/v1/properties', { method: 'POST', body: { type: 'house', title: 'after', address: { postal_code: '10115', city: 'Berlin' } } });
+      return response.status === 201 ? ((await response.json()) as { id: string }) : undefined;
+    }, 30_000);
+    expect((await api('/leads/v1/interessenten?limit=1')).status).toBe(200);
+    const [delivery] = await receiver.waitFor(1, '/hook', 30_000);
+    expect(JSON.parse(delivery!.raw.toString())).toMatchObject({ type: 'property.created', data: { property_id: created.id } });
+
+    const log = services.output().slice(logBefore);
+    expect(log).not.toMatch(/"statusCode":500|"level":60/);
+    expect(log).not.toMatch(/\n\s+at /);
+    const processLines = log.split('\n').filter((line) => line.includes('"component":"process"'));
+    expect(processLines.length).toBeLessThan(12);
+  }, 120_000);
+});
