@@ -14,6 +14,9 @@ export interface ContractRun {
   receiver: Receiver;
   property: Tenant;
   agents: Tenant;
+  /** Another account of each service: its records must stay invisible to the first. */
+  otherProperty: Tenant;
+  otherAgents: Tenant;
   /** Base URLs of the two services. */
   urls: { property: string; agents: string };
   /** The typed clients with the tenants' sandbox keys; every response they get is checked by the recorder. */
@@ -30,6 +33,8 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
     run.db = await createTestDatabase();
     run.property = await createTenant(run.db.prisma, { service: propertyDescriptor });
     run.agents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
+    run.otherProperty = await createTenant(run.db.prisma, { service: propertyDescriptor });
+    run.otherAgents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
     run.receiver = await startReceiver();
     run.services = await startServices({ databaseUrl: run.db.url, redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     run.urls = { property: `http://127.0.0.1:${run.services.ports.property}`, agents: `http://127.0.0.1:${run.services.ports.agents}` };

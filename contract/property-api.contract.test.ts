@@ -6,7 +6,7 @@ import { describeContractChecks, subscribeToEverything } from './checks.js';
 import { contractRun } from './harness.js';
 import { describePropertyScenarios, PROPERTY_EVENTS } from './property-api/index.js';
 
-const run = contractRun(['property-api', 'public-feeds-api']);
+const run = contractRun(['property-api', 'public-feeds-api', 'leads-api']);
 let eventTypes: EventType[] = [];
 beforeAll(async () => void (eventTypes = await subscribeToEverything(run, 'property')));
 

@@ -1,9 +1,30 @@
-// The success scenarios of the property-api document: each module registers its describe blocks.
+// The success scenarios of the property API and the public feeds, in the order a customer goes.
 import type { ContractRun } from '../harness.js';
+import { describeListings } from './listings.js';
+import { describeMoney } from './money.js';
+import { describeProperties } from './properties.js';
+import { describeScheduling } from './scheduling.js';
+import { newState } from './state.js';
+import { describeWebhooksAndKeys } from './webhooks-and-keys.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
-export const PROPERTY_EVENTS: readonly string[] = [];
+export const PROPERTY_EVENTS: readonly string[] = [
+  'property.created',
+  'property.updated',
+  'property.archived',
+  'listing.completed',
+  'listing.published',
+  'inquiry.received',
+  'appointment.confirmed',
+  'appointment.cancelled',
+  'settlement.created',
+];
 
 export function describePropertyScenarios(run: ContractRun): void {
-  void run;
+  const state = newState();
+  describeProperties(run, state);
+  describeListings(run, state);
+  describeScheduling(run, state);
+  describeMoney(run, state);
+  describeWebhooksAndKeys(run);
 }

@@ -47,17 +47,22 @@ function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiD
 }
 
 type Parameter = { in?: string; required?: boolean; schema?: { default?: unknown } };
+type RequestBody = { required?: boolean; content?: Record<string, { schema?: { type?: string | string[] } }> };
 
 /**
- * A query parameter with a default may be left out (`limit` of every list): the schema marks
- * it required because validation fills it in, but a client need not send it.
+ * What a client may leave out, the document says so: a query parameter with a default (`limit`
+ * of every list; the schema marks it required because validation fills it in), and a body whose
+ * schema allows null (the status actions: "no body, or an empty object").
  */
 function optionalWhenDefaulted(paths: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(paths) as Record<string, Record<string, { parameters?: Parameter[] }>>;
+  const copy = structuredClone(paths) as Record<string, Record<string, { parameters?: Parameter[]; requestBody?: RequestBody }>>;
   for (const operation of Object.values(copy).flatMap((item) => Object.values(item))) {
     for (const parameter of operation.parameters ?? []) {
       if (parameter.in === 'query' && parameter.required && parameter.schema?.default !== undefined) parameter.required = false;
     }
+    const body = operation.requestBody;
+    const types = Object.values(body?.content ?? {}).map((media) => media.schema?.type);
+    if (body?.required && types.length > 0 && types.every((type) => Array.isArray(type) && type.includes('null'))) body.required = false;
   }
   return copy;
 }

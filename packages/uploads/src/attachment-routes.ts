@@ -2,6 +2,7 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
+import { CONTENT_TYPES } from './content-types.js';
 import { sendDownload } from './download.js';
 import { downloadResponses, multipartBody, multipartValidator, registerMultipart } from './routes.js';
 
@@ -95,7 +96,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         operationId: o.operationIds.download,
         description: 'The file, streamed, with `ETag` (its sha256); `If-None-Match` with that ETag answers 304.',
         params: o.schemas.params,
-        response: { ...downloadResponses('The file, in its `content_type`.'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The file, in its `content_type`.', Object.keys(CONTENT_TYPES)), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

@@ -30,10 +30,10 @@ export function multipartBody(fields: TProperties, required: readonly string[], 
 export const multipartValidator: FastifySchemaCompiler<object> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
-/** The 200 response of a download route (and its 304), for the OpenAPI document. */
-export function downloadResponses(description: string) {
+/** The 200 response of a download route in the content types it may have (and its 304), for the OpenAPI document. */
+export function downloadResponses(description: string, contentTypes: readonly string[]) {
   return {
-    200: Type.String({ format: 'binary', description }),
+    200: { description, content: Object.fromEntries(contentTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])) },
     304: Type.Null({ description: 'Not modified: the `If-None-Match` header named the current ETag.' }),
   };
 }

@@ -70,7 +70,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
         operationId: 'downloadCatalogEntryRecord',
         description: 'The record (PDF), streamed, with `ETag`; 404 until the entry is `completed` (and for a `failed` one).',
         params: CatalogEntryParamsSchema,
-        response: { ...downloadResponses('The record (`application/pdf`).'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The record (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

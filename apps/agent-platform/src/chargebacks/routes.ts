@@ -89,7 +89,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
         operationId: 'downloadInternalInvoicePdf',
         description: 'The invoice’s PDF, streamed, with `ETag`; 404 until the invoice is `completed` (and for a `failed` one).',
         params: InternalInvoiceParamsSchema,
-        response: { ...downloadResponses('The PDF (`application/pdf`).'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The PDF (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

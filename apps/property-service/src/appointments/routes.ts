@@ -68,7 +68,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
         operationId: 'getAppointmentIcs',
         description: `The appointment as an iCalendar event (\`text/calendar\`) in the account's time zone; the UID stays across reschedules, SEQUENCE rises, a cancelled one is \`METHOD:CANCEL\`.${READS}`,
         ...one,
-        response: { 200: Type.String({ description: 'An iCalendar file.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { 200: { description: 'An iCalendar file.', content: { 'text/calendar': { schema: Type.String() } } }, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

@@ -67,7 +67,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
         operationId: 'downloadInvoicePdf',
         description: 'The invoice\'s PDF, streamed, with `ETag`; 404 until it is rendered (`document_status` `completed`).',
         params: InvoiceParamsSchema,
-        response: { ...downloadResponses('The invoice (`application/pdf`).'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The invoice (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {
@@ -87,7 +87,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
           'The invoice as UN/CEFACT Cross Industry Invoice XML (D16B, EN 16931 profile: the syntax of XRechnung CII and ZUGFeRD/Factur-X), ' +
           'checked in the project\'s tests against the official schema and the EN 16931 business rules. With `ETag`.',
         params: InvoiceParamsSchema,
-        response: { ...downloadResponses('The invoice (`application/xml`).'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The invoice (`application/xml`).', ['application/xml']), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

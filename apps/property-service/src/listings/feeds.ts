@@ -5,9 +5,15 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@platform/db';
 import { errorResponses, notFound } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
-import { etagMatches, sendDownload } from '@platform/uploads';
+import { downloadResponses, etagMatches, sendDownload } from '@platform/uploads';
 import { feedPath, type ChannelRow } from '../channels/index.js';
 import { CHANNEL_ADAPTERS, type FeedContext, type LiveListing } from './channel-adapters.js';
+
+/** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
+const FEED_CONTENT = {
+  'application/json': { schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }) },
+  'application/xml': { schema: Type.String({ description: 'An openimmo channel: an OpenImmo 1.2.7 document.' }) },
+};
 import { snapshotOf } from './mapping.js';
 import { LISTING_PARTS } from './repository.js';
 
@@ -98,7 +104,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeed',
         description: 'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
         params: FeedParams,
-        response: { 200: Type.String({ description: 'The feed.' }), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { 200: { description: 'The feed.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
       },
     },
     async (request, reply) =>
@@ -119,7 +125,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedListing',
         description: 'One listing live on the channel, in the channel\'s format. No key.',
         params: ListingParams,
-        response: { 200: Type.String({ description: 'The listing.' }), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { 200: { description: 'The listing.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
       },
     },
     async (request, reply) =>
@@ -142,7 +148,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedListingPdf',
         description: 'The PDF exposé of a listing live on the channel. No key.',
         params: ListingParams,
-        response: { 200: Type.String({ format: 'binary' }), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { ...downloadResponses('The PDF exposé.', ['application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
       },
     },
     async (request, reply) => {
@@ -166,7 +172,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedMedium',
         description: 'A photo or floor plan of a listing live on the channel (as it was when the listing was generated). No key.',
         params: MediaParams,
-        response: { 200: Type.String({ format: 'binary' }), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { ...downloadResponses('The photo or floor plan, in its type.', ['image/jpeg', 'image/png', 'image/webp', 'application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
       },
     },
     async (request, reply) => {

@@ -71,7 +71,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
         operationId: 'downloadListingPdf',
         description: 'The PDF exposé, streamed, with `ETag`; 404 until the listing is `completed`.',
         params: ListingParamsSchema,
-        response: { ...downloadResponses('The PDF exposé (`application/pdf`).'), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: { ...downloadResponses('The PDF exposé (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
     async (request, reply) => {

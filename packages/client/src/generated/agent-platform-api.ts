@@ -1827,7 +1827,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -2575,7 +2575,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
+                    "application/zip": Blob;
                     "application/json": Blob;
+                    "text/markdown": Blob;
+                    "text/plain": Blob;
+                    "application/yaml": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -3667,7 +3675,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -3813,7 +3821,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -4301,7 +4309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -4384,7 +4392,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -4571,7 +4579,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -6002,7 +6010,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -7229,7 +7237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -7997,7 +8005,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8148,7 +8156,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8275,7 +8283,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };

@@ -823,7 +823,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -1389,7 +1389,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };

@@ -2236,7 +2236,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -2427,7 +2427,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -2618,7 +2618,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -2809,7 +2809,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description `price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. `invoice_recipients`: see there. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description The final sale price in whole euros. */
@@ -3043,7 +3043,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description `cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. `invoice_recipients`: see there. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description The agreed monthly cold rent in whole euros. */
@@ -3277,7 +3277,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -3468,7 +3468,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -3659,7 +3659,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -4487,7 +4487,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
+                    "application/zip": Blob;
                     "application/json": Blob;
+                    "text/markdown": Blob;
+                    "text/plain": Blob;
+                    "application/yaml": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -5188,7 +5196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -5511,7 +5519,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body: off every channel. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Channel ids; absent: every channel. */
@@ -6762,7 +6770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/calendar": string;
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7376,7 +7384,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -7917,7 +7925,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8058,7 +8066,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9173,7 +9181,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -9386,7 +9394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -9473,7 +9481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/xml": Blob;
                 };
             };
             /** @description Not modified: the `If-None-Match` header named the current ETag. */
@@ -10241,7 +10249,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -10392,7 +10400,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -10519,7 +10527,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No body, or an empty object. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };

@@ -111,7 +111,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "application/xml": string;
                 };
             };
             /** @description Not modified. */
@@ -160,7 +163,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "application/xml": string;
                 };
             };
             /** @description Not modified. */
@@ -203,13 +209,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The PDF exposé. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified. */
@@ -252,13 +258,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The photo or floor plan, in its type. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Blob;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not modified. */

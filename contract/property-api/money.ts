@@ -1,0 +1,59 @@
+// The sale: a commission settlement with its invoices (PDF and XML), and payment.
+import { describe, expect, it } from 'vitest';
+import { setBillingProfile } from '@platform/billing';
+import { unwrap } from '@platform/client';
+import { until } from '@platform/testkit';
+import type { ContractRun } from '../harness.js';
+import type { PropertyState } from './state.js';
+
+const ISSUER = {
+  name: 'Muster Immobilien GmbH',
+  street: 'Friedrichstraße 10',
+  postal_code: '10117',
+  city: 'Berlin',
+  country: 'DE',
+  vat_id: 'DE123456789',
+  tax_number: '30/123/45678',
+  email: 'rechnung@muster-immobilien.de',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  payment_terms_days: 14,
+};
+
+export function describeMoney(run: ContractRun, state: PropertyState): void {
+  const client = () => run.clients.property;
+
+  describe('settlements and invoices', () => {
+    it('records the sale: a settlement with an invoice per paying party, PDF, XML and payment', async () => {
+      await setBillingProfile(run.db.prisma, run.property.accountId, ISSUER, new Date());
+      const today = new Date().toISOString().slice(0, 10);
+      const recipient = (name: string) => ({ name, street: 'Lindenallee 3', postal_code: '14109', city: 'Berlin' });
+      const sold = await unwrap(
+        client().POST('/v1/properties/{propertyId}/mark-sold', {
+          params: { path: { propertyId: state.propertyId } },
+          body: { price_eur: 415_000, date: today, invoice_recipients: { seller: recipient('Erika Mustermann'), buyer: recipient('Max Käufer') } },
+        }),
+      );
+      expect(sold.status).toBe('sold');
+      const settlements: string[] = [];
+      for await (const s of client().settlements.list({ property_id: state.propertyId })) settlements.push(s.id);
+      expect(settlements).toHaveLength(1);
+      const settlement = await unwrap(client().GET('/v1/settlements/{settlementId}', { params: { path: { settlementId: settlements[0]! } } }));
+      expect(settlement.id).toBe(settlements[0]);
+      const invoices: { id: string }[] = [];
+      for await (const invoice of client().invoices.list({ settlement_id: settlement.id })) invoices.push(invoice);
+      expect(invoices.length).toBeGreaterThan(0);
+      const invoice = { params: { path: { invoiceId: invoices[0]!.id } } };
+      expect((await unwrap(client().GET('/v1/invoices/{invoiceId}', invoice))).id).toBe(invoices[0]!.id);
+      const pdf = await until(async () => {
+        const response = await client().GET('/v1/invoices/{invoiceId}/pdf', { ...invoice, parseAs: 'arrayBuffer' });
+        return response.response.status === 200 ? response : undefined;
+      }, 30_000);
+      expect(pdf.response.headers.get('content-type')).toMatch(/application\/pdf/);
+      const xml = await client().GET('/v1/invoices/{invoiceId}/xml', { ...invoice, parseAs: 'text' });
+      expect(xml.data).toContain('CrossIndustryInvoice');
+      expect((await unwrap(client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } }))).state).toBe('paid');
+      expect((await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })).response.status).toBe(409);
+    });
+  });
+}
