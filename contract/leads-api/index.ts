@@ -1,9 +1,10 @@
-// The success scenarios of the leads-api document: each module registers its describe blocks.
+// The success scenarios of the leads API.
 import type { ContractRun } from '../harness.js';
+import { describeProspectsAndInquiries } from './prospects-and-inquiries.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
-export const LEADS_EVENTS: readonly string[] = [];
+export const LEADS_EVENTS: readonly string[] = ['inquiry.received', 'inquiry.scored'];
 
 export function describeLeadsScenarios(run: ContractRun): void {
-  void run;
+  describeProspectsAndInquiries(run);
 }
