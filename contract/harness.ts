@@ -36,7 +36,7 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
     run.otherProperty = await createTenant(run.db.prisma, { service: propertyDescriptor });
     run.otherAgents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
     run.receiver = await startReceiver();
-    run.services = await startServices({ databaseUrl: run.db.url, redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    run.services = await startServices({ databaseUrl: run.db.url, redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '1000000' } }); // the suite polls (worker jobs)
     run.urls = { property: `http://127.0.0.1:${run.services.ports.property}`, agents: `http://127.0.0.1:${run.services.ports.agents}` };
     const fetch = (request: Request) => run.recorder.fetch(request);
     run.clients = {

@@ -5,7 +5,7 @@ import { describeMoney } from './money.js';
 import { describeProperties } from './properties.js';
 import { describeScheduling } from './scheduling.js';
 import { newState } from './state.js';
-import { describeWebhooksAndKeys } from './webhooks-and-keys.js';
+import { describeWebhooksAndKeys } from '../shell/webhooks-and-keys.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
 export const PROPERTY_EVENTS: readonly string[] = [

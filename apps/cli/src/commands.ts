@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
-import { JobRefusal, type JobCatalogue } from '@platform/service';
+import { JobRefusal, type JobCatalogue, type JobQueue } from '@platform/service';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
@@ -25,6 +25,8 @@ export interface CommandContext {
   pepper: string;
   /** Blob storage (STORAGE_DRIVER), opened on first use. */
   storage: () => BlobStorage;
+  /** The worker's job queue (REDIS_URL, or the local Redis of DATA_DIR), opened on first use. */
+  jobQueue?: () => Promise<JobQueue>;
   /** The clock of commands that depend on the date (`appointments today`); default the real one. */
   now?: () => Date;
   /** Where deprecation notices are sent through (SMTP_URL, SMTP_FROM); no url: none are sent. */
@@ -126,8 +128,12 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
     const problems = Object.keys(payload).map((key) => (key in takes ? `${flag(key)} is not valid: ${takes[key].description ?? 'see the job'}` : `Job ${job.name} does not take ${flag(key)}.`));
     throw new UsageError(problems.length ? problems.join(' ') : `Job ${job.name} needs options; see its description.`);
   }
-  // A job run by hand that hands work on (the sweepers) needs the worker's queue: run those in the worker.
-  const jobsQueue = { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
+  // Work a job hands on (the chargebacks' invoice PDFs, the sweepers' jobs) goes to the worker's queue.
+  // Opened only when the job enqueues something; a Redis that cannot be reached fails that enqueue only.
+  const openQueue = ctx.jobQueue;
+  const jobsQueue: JobQueue = openQueue
+    ? { enqueue: async (next, payload, jobId) => (await openQueue()).enqueue(next, payload, jobId) }
+    : { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
   try {
     return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), jobs: jobsQueue }, payload)) };
   } catch (error) {

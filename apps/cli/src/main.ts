@@ -1,11 +1,14 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
-import { configOrExit, DatabaseUnavailableError, openDatabase, openStorage, type ResolvedDatabase } from '@platform/runtime';
+import { configOrExit, DatabaseUnavailableError, openDatabase, openRedis, openStorage, type ResolvedDatabase, type ResolvedRedis } from '@platform/runtime';
+import { createJobQueue } from '@platform/service';
 import { runCli, type CliResult } from './run.js';
 import { SERVICES } from './services.js';
 
 let database: ResolvedDatabase | undefined;
 let db: PrismaClient | undefined;
+let redis: ResolvedRedis | undefined;
+let queue: ReturnType<typeof createJobQueue> | undefined;
 const config = configOrExit(SERVICES);
 
 let result: CliResult;
@@ -18,6 +21,10 @@ try {
       environment: config.environment,
       pepper: config.apiKeyPepper,
       storage: () => openStorage(config),
+      jobQueue: async () => {
+        redis ??= await openRedis(config);
+        return (queue ??= createJobQueue(redis.connection));
+      },
       smtp: { url: config.smtpUrl, from: config.smtpFrom },
       rateLimitPerMinute: config.rateLimitPerMinute,
       deprecations: config.deprecations,
@@ -28,6 +35,8 @@ try {
   if (!(error instanceof DatabaseUnavailableError)) throw error;
   result = { exitCode: 1, output: `Error: ${error.message}` };
 }
+await queue?.close();
+await redis?.close();
 await db?.$disconnect();
 await database?.close();
 (result.exitCode === 0 ? process.stdout : process.stderr).write(`${result.output}\n`);

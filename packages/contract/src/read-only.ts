@@ -37,6 +37,11 @@ export async function exerciseReads(operations: readonly Operation[], options: R
   };
   const results: ReadResult[] = [];
   for (const operation of operations.filter((o) => o.method === 'get')) {
+    const needed = (operation.definition.parameters ?? []).filter((p) => p.in === 'query' && p.required).map((p) => p.name);
+    if (needed.length > 0) {
+      results.push({ operationId: operation.operationId, path: operation.path, skipped: `needs ${needed.join(', ')}` });
+      continue;
+    }
     const listed = (template: string) => operations.some((o) => o.method === 'get' && o.path === template);
     const path = await resolvePath(operation, listed, firstIdOf);
     if (typeof path !== 'string') {

@@ -1,19 +1,41 @@
-// API keys (scopes, 403, revocation) and webhook endpoints with their deliveries.
+// API keys (scopes, 403, revocation) and webhook endpoints with their deliveries: the same routes
+// in both services (the service shell), so one scenario, run against each.
 import { describe, expect, it } from 'vitest';
-import { createPropertyClient, unwrap } from '@platform/client';
+import { createAgentPlatformClient, createPropertyClient, unwrap, type PropertyClient } from '@platform/client';
 import { until } from '@platform/testkit';
 import type { ContractRun } from '../harness.js';
 
-export function describeWebhooksAndKeys(run: ContractRun): void {
-  const client = () => run.clients.property;
+interface ServiceUnderTest {
+  service: 'property' | 'agents';
+  /** A scope that reads, and a write it does not allow. */
+  readScope: string;
+  forbiddenWrite: { path: string; body: object };
+  eventType: string;
+}
+
+export const PROPERTY_SERVICE: ServiceUnderTest = {
+  service: 'property',
+  readScope: 'properties:read',
+  forbiddenWrite: { path: '/v1/properties', body: { type: 'land', title: 'Nope', address: { postal_code: '10115', city: 'Berlin' } } },
+  eventType: 'property.archived',
+};
+
+export function describeWebhooksAndKeys(run: ContractRun, target: ServiceUnderTest = PROPERTY_SERVICE): void {
+  // The shell's routes (/v1/api-keys, /v1/webhooks) are the same in both documents.
+  const client = () => (target.service === 'property' ? run.clients.property : (run.clients.agents as unknown as PropertyClient));
 
   describe('API keys', () => {
     it('creates a key with fewer scopes, which gets 403 beyond them, lists and revokes it', async () => {
-      const created = await unwrap(client().POST('/v1/api-keys', { body: { scopes: ['properties:read'] } }));
-      const narrow = createPropertyClient({ baseUrl: run.urls.property, apiKey: created.key, fetch: (request) => run.recorder.fetch(request) });
-      expect((await narrow.GET('/v1/properties', {})).response.status).toBe(200);
-      const refused = await narrow.POST('/v1/properties', { body: { type: 'land', title: 'Nope', address: { postal_code: '10115', city: 'Berlin' } } });
-      expect(refused.response.status).toBe(403);
+      const created = await unwrap(client().POST('/v1/api-keys', { body: { scopes: [target.readScope] as never } }));
+      const options = { baseUrl: run.urls[target.service], apiKey: created.key, fetch: (request: Request) => run.recorder.fetch(request) };
+      const narrow = target.service === 'property' ? createPropertyClient(options) : (createAgentPlatformClient(options) as unknown as PropertyClient);
+      expect((await narrow.GET('/v1/api-keys', {})).response.status).toBe(403);
+      const refused = await run.recorder.fetch(`${run.urls[target.service]}${target.forbiddenWrite.path}`, {
+        method: 'POST',
+        headers: { apikey: created.key, 'content-type': 'application/json' },
+        body: JSON.stringify(target.forbiddenWrite.body),
+      });
+      expect(refused.status).toBe(403);
       const ids: string[] = [];
       for await (const key of client().apiKeys.list()) ids.push(key.id);
       expect(ids).toContain(created.id);
@@ -23,7 +45,7 @@ export function describeWebhooksAndKeys(run: ContractRun): void {
 
   describe('webhooks', () => {
     it('creates, lists, reads, changes an endpoint; tests, lists and retries its deliveries; rotates its secret; deletes it', async () => {
-      const created = await unwrap(client().POST('/v1/webhooks', { body: { url: `${run.receiver.url}/endpoint-test`, events: ['property.archived'], description: 'contract' } }));
+      const created = await unwrap(client().POST('/v1/webhooks', { body: { url: `${run.receiver.url}/endpoint-test`, events: [target.eventType] as never, description: 'contract' } }));
       const webhook = { params: { path: { webhookId: created.id } } };
       const ids: string[] = [];
       for await (const w of client().webhooks.list()) ids.push(w.id);
