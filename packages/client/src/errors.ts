@@ -12,18 +12,14 @@ export interface FehlerDetail {
   konflikt_id?: string;
 }
 
-/**
- * An error answer of the property or agent-platform API: `status`, the body's `code` and
- * `message`, `details` per invalid field, and `retryAfter` (seconds) on 429 and 503.
- */
-export class ApiError extends Error {
-  override readonly name: string = 'ApiError';
+/** What both error classes share: the status, the body's code, message and details, the headers. */
+abstract class ErrorAnswer<Detail> extends Error {
   readonly code: string;
-  readonly details: ErrorDetail[];
+  readonly details: Detail[];
 
   constructor(
     readonly status: number,
-    body: { code?: string; message?: string; details?: ErrorDetail[] } | undefined,
+    body: { code?: string; message?: string; details?: Detail[] } | undefined,
     readonly headers: Headers,
   ) {
     super(body?.message ?? `HTTP ${status}`);
@@ -31,31 +27,20 @@ export class ApiError extends Error {
     this.details = body?.details ?? [];
   }
 
-  /** Seconds to wait before trying again (`Retry-After`), when the answer says. */
+  /** Seconds to wait before trying again (`Retry-After`), when the answer says: on 429 and 503. */
   get retryAfter(): number | undefined {
     return retryAfterSeconds(this.headers.get('retry-after'));
   }
 }
 
+/** An error answer of the property or agent-platform API (`details`: `field`, `reason`). */
+export class ApiError extends ErrorAnswer<ErrorDetail> {
+  override readonly name: string = 'ApiError';
+}
+
 /** Eine Fehlerantwort der Leads-API (deutscher Dialekt): `details` mit `feld` und `grund`. */
-export class LeadsApiError extends Error {
+export class LeadsApiError extends ErrorAnswer<FehlerDetail> {
   override readonly name: string = 'LeadsApiError';
-  readonly code: string;
-  readonly details: FehlerDetail[];
-
-  constructor(
-    readonly status: number,
-    body: { code?: string; message?: string; details?: FehlerDetail[] } | undefined,
-    readonly headers: Headers,
-  ) {
-    super(body?.message ?? `HTTP ${status}`);
-    this.code = body?.code ?? `http_${status}`;
-    this.details = body?.details ?? [];
-  }
-
-  get retryAfter(): number | undefined {
-    return retryAfterSeconds(this.headers.get('retry-after'));
-  }
 }
 
 function retryAfterSeconds(value: string | null): number | undefined {
