@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '@platform/client';
-import { TEST_PEPPER, testRedis, until } from '@platform/testkit';
+import { TEST_PEPPER, until } from '@platform/testkit';
 import type { ContractRun } from '../harness.js';
 import { hoursFromNow, previousMonth, type AgentState } from './state.js';
 
@@ -58,7 +58,7 @@ export function describeSessionsAndMoney(run: ContractRun, state: AgentState): v
       const env = {
         PATH: process.env.PATH!,
         DATABASE_URL: run.db.url,
-        REDIS_URL: testRedis().url,
+        REDIS_URL: run.services.redisUrl, // the services' worker makes the PDFs
         API_KEY_PEPPER: TEST_PEPPER,
         WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
         DATA_DIR: join(process.env.TMPDIR ?? '/tmp', `contract-cli-${randomBytes(4).toString('hex')}`),

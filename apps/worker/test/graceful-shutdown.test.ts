@@ -1,18 +1,15 @@
 // SIGTERM while a request and a webhook delivery are in flight: both finish, then the process
 // closes everything and exits 0 (the process as `pnpm start` runs it, on the test run's database and Redis).
 import { connect } from 'node:net';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
-import { DELIVERY_QUEUE } from '@platform/webhooks';
+import { createTenant, createTestDatabase, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 
 let db: TestDatabase;
 let tenant: Tenant;
 let receiver: Receiver;
 let services: StartedServices;
 let port: number;
-const redis = testRedis();
 let answer: () => void;
 const answered = new Promise<void>((resolve) => (answer = resolve));
 
@@ -21,16 +18,13 @@ beforeAll(async () => {
   tenant = await createTenant(db.prisma, { service: propertyDescriptor });
   // the receiver holds the delivery until the test lets it answer
   receiver = await startReceiver((_req, res) => void answered.then(() => res.writeHead(200).end('ok')));
-  services = await startServices({ databaseUrl: db.url, redisUrl: redis.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  services = await startServices({ databaseUrl: db.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   port = services.ports.property;
 }, 90_000);
 
 afterAll(async () => {
   if (services?.child.exitCode === null) services.child.kill('SIGKILL');
   await receiver.close();
-  const queue = new Queue(DELIVERY_QUEUE, { connection: redis.connection });
-  await queue.obliterate({ force: true });
-  await queue.close();
   await db.drop();
 });
 

@@ -1,30 +1,24 @@
 // The process as `pnpm start` runs it: Prometheus metrics on METRICS_PORT (never on the public
 // ports) and the health routes on each service, scraped over real HTTP after real traffic.
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
-import { DELIVERY_QUEUE } from '@platform/webhooks';
+import { createTenant, createTestDatabase, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 
 let db: TestDatabase;
 let tenant: Tenant;
 let receiver: Receiver;
 let services: StartedServices;
-const redis = testRedis();
 
 beforeAll(async () => {
   db = await createTestDatabase();
   tenant = await createTenant(db.prisma, { service: propertyDescriptor });
   receiver = await startReceiver((_req, res) => void res.writeHead(200).end('ok'));
-  services = await startServices({ databaseUrl: db.url, redisUrl: redis.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  services = await startServices({ databaseUrl: db.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
 }, 90_000);
 
 afterAll(async () => {
   await services?.stop();
   await receiver.close();
-  const queue = new Queue(DELIVERY_QUEUE, { connection: redis.connection });
-  await queue.obliterate({ force: true });
-  await queue.close();
   await db.drop();
 });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, startEmbeddedPostgres, type EmbeddedDatabase, type PrismaClient } from '@platform/db';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, freePort, startReceiver, startServices, testRedis, until, type Receiver, type StartedServices, type Tenant } from '@platform/testkit';
+import { createTenant, freePort, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant } from '@platform/testkit';
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'pg-restart-')), 'postgres');
 const superuserPassword = 'restart-test-superuser';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   port = await freePort();
   postgres = await startPostgres();
   receiver = await startReceiver();
-  services = await startServices({ databaseUrl: postgres.urlFor('postgres'), redisUrl: testRedis().url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  services = await startServices({ databaseUrl: postgres.urlFor('postgres'), env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   prisma = createPrisma({ url: postgres.urlFor('postgres') }); // the services migrated it
   tenant = await createTenant(prisma, { service: propertyDescriptor });
   await prisma.$disconnect();

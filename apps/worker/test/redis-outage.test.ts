@@ -104,7 +104,9 @@ describe('the local redis-server of pnpm start killed while the services run', (
       const created = await call('POST', '/v1/properties', { type: 'house', title: 'while the local Redis restarts', address: { postal_code: '10115', city: 'Berlin' } });
       expect(created.status).toBe(201);
       await until(async () => local.output().includes('starting it again'), 10_000);
-      const [delivery] = await receiver.waitFor(1, '/local', 30_000);
+      const [delivery] = await receiver.waitFor(1, '/local', 60_000).catch((error: unknown) => {
+        throw new Error(`no delivery; the services' log:\n${local.output().split('\n').filter((l) => l.includes('"component":"process"')).slice(-15).join('\n')}`, { cause: error });
+      });
       expect(JSON.parse(delivery!.raw.toString())).toMatchObject({ type: 'property.created', data: { property_id: ((await created.json()) as { id: string }).id } });
       expect(local.output()).not.toMatch(/\n\s+at |"at":\[/);
     } finally {

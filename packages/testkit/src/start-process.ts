@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_PEPPER } from './fixtures.js';
@@ -10,6 +11,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface StartedServices {
   child: ChildProcess;
+  /** The Redis the services use (a private one unless one was given). */
+  redisUrl: string;
   ports: { property: number; agents: number; metrics: number };
   /** Everything the process wrote so far (stdout and stderr). */
   output(): string;
@@ -19,10 +22,13 @@ export interface StartedServices {
 
 /**
  * `scripts/start.ts` as `pnpm start` runs it (both services and the worker in one process) on the
- * test run's database and Redis, on free ports; resolves once both services listen.
+ * test run's database and on the Redis given — or, without one, on a private redis-server, so that
+ * no other test file's worker takes this one's jobs — on free ports; resolves once both services listen.
  */
-export async function startServices(options: { databaseUrl: string; redisUrl: string; env?: Record<string, string> }): Promise<StartedServices> {
+export async function startServices(options: { databaseUrl: string; redisUrl?: string; env?: Record<string, string> }): Promise<StartedServices> {
   const ports = { property: await freePort(), agents: await freePort(), metrics: await freePort() };
+  const privateRedis = options.redisUrl === undefined ? await startPrivateRedis() : undefined;
+  const redisUrl = options.redisUrl ?? privateRedis!.url;
   let output = '';
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
     cwd: ROOT,
@@ -30,7 +36,7 @@ export async function startServices(options: { databaseUrl: string; redisUrl: st
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,
-      REDIS_URL: options.redisUrl,
+      REDIS_URL: redisUrl,
       API_KEY_PEPPER: TEST_PEPPER,
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
       PROPERTY_PORT: String(ports.property),
@@ -44,16 +50,42 @@ export async function startServices(options: { databaseUrl: string; redisUrl: st
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   await until(async () => output.includes('agent platform listening') || child.exitCode !== null, 60_000);
-  if (child.exitCode !== null) throw new Error(`the services did not start:\n${output}`);
+  if (child.exitCode !== null) {
+    privateRedis?.stop();
+    throw new Error(`the services did not start:\n${output}`);
+  }
   return {
     child,
+    redisUrl,
     ports,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill(signal);
-      return exited;
+      const code = await exited;
+      privateRedis?.stop();
+      return code;
     },
   };
+}
+
+/** A redis-server of its own (loopback, no persistence) for one start of the services. */
+async function startPrivateRedis(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const stop = () => void (server.exitCode === null && server.kill('SIGTERM'));
+  process.once('exit', stop);
+  await until(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
+    10_000,
+  );
+  return { url: `redis://127.0.0.1:${port}`, stop };
 }
