@@ -91,6 +91,8 @@ describe('a Redis outage while the services run', () => {
 
 describe('the local redis-server of pnpm start killed while the services run', () => {
   it('is started again on the same port, and the events of the gap are delivered', async () => {
+    // Not beside the first test's process: two relays on one database but two Redises would take each other's events.
+    await services.stop();
     const port = await freePort();
     const local = await startServices({ databaseUrl: db.url, redisUrl: '', env: { REDIS_URL: '', REDIS_PORT: String(port), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     try {
@@ -104,8 +106,9 @@ describe('the local redis-server of pnpm start killed while the services run', (
       const created = await call('POST', '/v1/properties', { type: 'house', title: 'while the local Redis restarts', address: { postal_code: '10115', city: 'Berlin' } });
       expect(created.status).toBe(201);
       await until(async () => local.output().includes('starting it again'), 10_000);
-      const [delivery] = await receiver.waitFor(1, '/local', 60_000).catch((error: unknown) => {
-        throw new Error(`no delivery; the services' log:\n${local.output().split('\n').filter((l) => l.includes('"component":"process"')).slice(-15).join('\n')}`, { cause: error });
+      const [delivery] = await receiver.waitFor(1, '/local', 60_000).catch(async (error: unknown) => {
+        const rows = await db.prisma.webhookDelivery.findMany({ select: { id: true, status: true, attempt_count: true, created_at: true } });
+        throw new Error(`no delivery; deliveries: ${JSON.stringify(rows)}; the services' log:\n${local.output().split('\n').filter((l) => l.includes('"component":"process"')).slice(-15).join('\n')}`, { cause: error });
       });
       expect(JSON.parse(delivery!.raw.toString())).toMatchObject({ type: 'property.created', data: { property_id: ((await created.json()) as { id: string }).id } });
       expect(local.output()).not.toMatch(/\n\s+at |"at":\[/);

@@ -12,6 +12,16 @@ export interface RelayDeps {
   batchSize?: number;
 }
 
+/** Deliveries committed whose jobs could not be added (Redis went away meanwhile): the relay adds them again. */
+export class EnqueueFailed extends Error {
+  constructor(
+    readonly deliveryIds: string[],
+    cause: unknown,
+  ) {
+    super(`Could not queue ${deliveryIds.length} committed deliveries`, { cause });
+  }
+}
+
 /**
  * Moves one batch of outbox events into deliveries (one per subscribed endpoint) and the
  * queue. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several relays can run. Deliveries
@@ -48,7 +58,11 @@ export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps):
     const pending = await tx.webhookDelivery.findMany({ where: { event_id: { in: ids }, status: 'pending' }, select: { id: true } });
     return { eventCount: events.length, deliveryIds: pending.map((d) => d.id) };
   });
-  await enqueueDeliveries(queue, deliveryIds);
+  try {
+    await enqueueDeliveries(queue, deliveryIds);
+  } catch (error) {
+    throw new EnqueueFailed(deliveryIds, error);
+  }
   return eventCount;
 }
 

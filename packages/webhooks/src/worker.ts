@@ -1,8 +1,8 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { purgeDeletedEndpoints } from './endpoint-sql.js';
-import { DELIVERY_QUEUE, type DeliveryJob } from './queue.js';
-import { enqueueRequestedDeliveries, failDelivery, relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
+import { DELIVERY_QUEUE, enqueueDeliveries, type DeliveryJob } from './queue.js';
+import { EnqueueFailed, enqueueRequestedDeliveries, failDelivery, relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
 import { RETRY_DELAYS_MS } from './schedule.js';
 
 export interface WorkerOptions {
@@ -66,10 +66,21 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
 export function startRelay(deps: RelayDeps, options: { intervalMs?: number; sweepEveryMs?: number; onError?: (error: unknown) => void } = {}) {
   let running = true;
   let lastSweep = 0;
+  // Committed deliveries whose jobs were lost with a Redis connection: added again at once when it is
+  // back, not only by the sweep a minute later (job id = delivery id: adding twice adds nothing).
+  const unqueued = new Set<string>();
   const done = (async () => {
     while (running) {
       try {
-        const moved = await relayOnce(deps);
+        if (unqueued.size > 0) {
+          const ids = [...unqueued];
+          await enqueueDeliveries(deps.queue, ids);
+          for (const id of ids) unqueued.delete(id);
+        }
+        const moved = await relayOnce(deps).catch((error: unknown) => {
+          if (error instanceof EnqueueFailed) for (const id of error.deliveryIds) unqueued.add(id);
+          throw error;
+        });
         const requeued = await enqueueRequestedDeliveries(deps);
         if (Date.now() - lastSweep > (options.sweepEveryMs ?? 30_000)) {
           lastSweep = Date.now();
