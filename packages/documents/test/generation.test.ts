@@ -32,9 +32,14 @@ afterAll(async () => {
 
 let completions: string[];
 let renders: number;
+/** Set by a test: each render waits until this many renders have started (at most 5 s), so that runs overlap on a busy machine too. */
+let overlap: number;
+let started: () => void;
+let allStarted: Promise<void>;
 beforeEach(() => {
   completions = [];
   renders = 0;
+  overlap = 0;
 });
 
 /** Renders the row's `body` as the "document"; `fail:` bodies cannot be rendered, `crash:` ones throw an ordinary error. */
@@ -42,10 +47,12 @@ const kind: DocumentKind = {
   table: TABLE,
   async render(d: Db, _storage, id) {
     renders++;
+    if (renders === 1) allStarted = new Promise((resolve) => (started = resolve));
+    if (renders >= overlap) started();
+    if (overlap > 1) await Promise.race([allStarted, new Promise((resolve) => setTimeout(resolve, 5_000))]);
     const [row] = await d.$queryRawUnsafe<{ body: string }[]>(`SELECT body FROM ${TABLE} WHERE id = $1`, id);
     if (row.body.startsWith('fail:')) throw new DocumentRenderError(row.body.slice(5));
     if (row.body.startsWith('crash:')) throw new Error('storage unreachable');
-    await new Promise((resolve) => setTimeout(resolve, 20)); // long enough for two runs to overlap
     return Buffer.from(`%PDF ${row.body}`);
   },
   async completed(_tx, document) {
@@ -75,6 +82,7 @@ describe('document generation', () => {
   it('two runs at once (a retried job beside a slow one) give one completion and one blob', async () => {
     const before = await blobCount();
     await insert('d2', 'two');
+    overlap = 2;
     const outcomes = await Promise.all([generateDocument(deps(), kind, 'd2'), generateDocument(deps(), kind, 'd2')]);
     expect(renders).toBe(2);
     expect(outcomes.sort()).toEqual(['completed', 'skipped']);
