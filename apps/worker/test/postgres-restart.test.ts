@@ -50,8 +50,8 @@ describe('a PostgreSQL restart while the services run', () => {
     expect((await api('/v1/webhooks', { method: 'POST', body: { url: `${receiver.url}/hook`, events: ['property.created'] } })).status).toBe(201);
     expect((await api('/v1/properties?limit=1')).status).toBe(200);
 
-    await postgres.stop();
     const logBefore = services.output().length;
+    await postgres.stop();
     const english = await api('/v1/properties?limit=1');
     expect(english.status).toBe(503);
     expect(english.headers.get('retry-after')).toMatch(/^\d+$/);
