@@ -15,6 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface Running {
   /** Base URL per resource. */
   urls: Record<Resource, string>;
+  /** The project's Prometheus metrics (the floors have none). */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -87,5 +89,5 @@ export async function startProject(variant: Variant, env: Environment): Promise<
   const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
   await untilAnswers(`${urls.properties}/health/ready`, child, log);
   await untilAnswers(`${urls.agents}/health/ready`, child, log);
-  return { urls, stop: () => stopProcess(child) };
+  return { urls, metricsUrl: `http://127.0.0.1:${ports.metrics}`, stop: () => stopProcess(child) };
 }

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult, Scenario } from './load.js';
+import type { LoopDelay } from './loop-delay.js';
 import type { Variant } from './processes.js';
 
 export interface Row {
@@ -10,6 +11,8 @@ export interface Row {
   result: LoadResult;
   /** At half the measured maximum (goal: p99 < 25 ms). */
   latency?: LoadResult;
+  /** The project's event-loop delay during the run at half the maximum. */
+  loop?: LoopDelay;
   /** Pages at 200 requests/s (goal: p95 < 15 ms). */
   at200?: LoadResult;
 }
@@ -35,8 +38,8 @@ export function report(
     `${run.size.accounts} accounts × ${fmt(run.size.rowsPerAccount)} properties and as many agents; autocannon, 50 connections, ${run.seconds} s per run after a warm-up; ` +
       `ratio = project ÷ floor (mean of the floor's runs).`,
     '',
-    '| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | p95 at 200 req/s (ms) | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | server loop delay p99 / max at 50 % (ms) | p95 at 200 req/s (ms) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const spec = scenarios.find((s) => s.resource === row.scenario.resource && s.operation === row.scenario.operation)!;
@@ -47,9 +50,10 @@ export function report(
     const met = ratio >= spec.goal ? '✓' : '✗';
     const p99 = row.latency ? `${row.latency.p99} ${row.latency.p99 < P99_GOAL_MS ? '✓' : '✗'}` : '–';
     const floorP99 = run.floorLatency.get(spec)?.p99 ?? '–';
+    const loop = row.loop ? `${row.loop.p99} / ${row.loop.max}` : '–';
     const p95 = row.at200 ? `${row.at200.p95} ${row.at200.p95 < P95_AT_200_GOAL_MS ? '✓' : '✗'}` : '–';
     const name = `${row.scenario.operation === 'get' ? 'GET by id' : row.scenario.operation === 'list' ? 'GET page (25, status)' : 'PATCH one field'}`;
-    lines.push(`| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(floorRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${p99} | ${floorP99} | ${p95} | ${errors} |`);
+    lines.push(`| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(floorRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${p99} | ${floorP99} | ${loop} | ${p95} | ${errors} |`);
     const label = `${row.variant} ${row.scenario.resource} ${row.scenario.operation}`;
     if (ratio < spec.guard) failures.push(`${label}: ${ratio.toFixed(2)}× the floor, below the guard of ${spec.guard}×`);
     if (errors > 0) failures.push(`${label}: ${errors} failed requests`);

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { startMigratedDatabase, startRedis, stopProcess } from '../support.js';
 import { buildDataset } from './dataset.js';
 import { runLoad, type LoadResult, type Scenario } from './load.js';
+import { scrapeLoopDelay } from './loop-delay.js';
 import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
 import { report, writeResults, type Row } from './report.js';
 import { freePort } from '@platform/testkit';
@@ -103,9 +104,11 @@ try {
       for (const scenario of SCENARIOS) {
         const result = await measure(project, key, data, scenario);
         console.log(`${variant} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
+        if (!quick) await scrapeLoopDelay(project.metricsUrl!); // resets the histogram
         const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2));
+        const loop = quick ? undefined : await scrapeLoopDelay(project.metricsUrl!);
         const at200 = quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
-        rows.push({ variant, scenario, result, latency, at200 });
+        rows.push({ variant, scenario, result, latency, loop, at200 });
       }
     } finally {
       await project.stop();
