@@ -3,8 +3,8 @@
 // the load generator (undici, PARALLEL connections). Per round: PHOTOS distinct JPEGs of SIZE MiB are
 // uploaded (POST /v1/properties/{id}/media), then downloaded through the API (GET .../content) and
 // from a bare `node:http` server streaming the same blob files with `fs.createReadStream` (the
-// baseline, in the service's process), each twice, in the order A B B A. Exit code 1 only on errors.
-//   pnpm bench:uploads [--photos 200] [--size 2] [--parallel 8] [--rounds 3] [--warmup 16]
+// baseline, in the service's process), each twice, alternating in blocks of 50 files (A B B A). Exit code 1 only on errors.
+//   pnpm bench:uploads [--photos 200] [--size 2] [--parallel 8] [--rounds 5] [--warmup 16] [--warmup-requests 400]
 //   BENCH_DATABASE_URL=postgres://… (a migrated database) instead of a private embedded PostgreSQL;
 //   BENCH_PROFILE=1 writes a CPU profile of the service process to /tmp/prof.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,8 +25,9 @@ const { values } = parseArgs({
     photos: { type: 'string', default: '200' },
     size: { type: 'string', default: '2' },
     parallel: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '16' },
+    'warmup-requests': { type: 'string', default: '400' },
   },
 });
 const MiB = 1024 * 1024;
@@ -34,7 +35,12 @@ const PHOTOS = Number(values.photos);
 const SIZE = Math.round(Number(values.size) * MiB);
 const PARALLEL = Number(values.parallel);
 const ROUNDS = Number(values.rounds);
+/** Uploads before the rounds; RSS growth is measured from after them, so they stay few. */
 const WARMUP = Number(values.warmup);
+/** Downloads (each side) and 304 answers before the rounds, over the warm-up's files: until the JIT has settled. */
+const WARMUP_REQUESTS = Number(values['warmup-requests']);
+/** Files per alternation of the two download sides. */
+const BLOCK = 50;
 
 /** A JPEG of exactly `size` bytes: the fixture's header (SOI, JFIF, a unique comment, SOF0 with the size), a scan header, random entropy-coded data (no 0xFF, so no markers), EOI. */
 function photo(size: number): Buffer {
@@ -190,9 +196,10 @@ async function main() {
   // Warm-up (not counted): JIT, pools, connections.
   const warmProperty = await newProperty();
   const warm = await uploadAll(warmProperty, WARMUP);
-  await downloadAll(serviceUrls(warmProperty, warm.media), { apikey: key });
-  await downloadAll(bareUrls(warm.media), {});
-  await notModifiedAll(warmProperty, warm.media);
+  const again = Array.from({ length: WARMUP_REQUESTS }, (_, i) => warm.media[i % warm.media.length]);
+  await downloadAll(serviceUrls(warmProperty, again), { apikey: key });
+  await downloadAll(bareUrls(again), {});
+  await notModifiedAll(warmProperty, again);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const baseline = (await service.command('mark')).rss;
 
@@ -205,11 +212,16 @@ async function main() {
     await service.command('mark');
     let download = 0;
     let bare = 0;
-    // Each side downloads all PHOTOS twice, in the order A B B A (A = the API in odd rounds, the bare server in even ones), so that neither profits from going second.
-    const order = round % 2 === 0 ? ['service', 'bare', 'bare', 'service'] : ['bare', 'service', 'service', 'bare'];
-    for (const which of order) {
-      if (which === 'service') download += await downloadAll(serviceUrls(propertyId, up.media), { apikey: key });
-      else bare += await downloadAll(bareUrls(up.media), {});
+    // Each side downloads all PHOTOS twice, a block of BLOCK files at a time in the order A B B A (A = the
+    // API in every other block, the bare server in the others): the two sides alternate every few
+    // hundred milliseconds, so that a slow second of the shared machine falls on both alike.
+    for (let from = 0, block = 0; from < PHOTOS; from += BLOCK, block++) {
+      const files = up.media.slice(from, from + BLOCK);
+      const order = (round + block) % 2 === 0 ? ['service', 'bare', 'bare', 'service'] : ['bare', 'service', 'service', 'bare'];
+      for (const which of order) {
+        if (which === 'service') download += await downloadAll(serviceUrls(propertyId, files), { apikey: key });
+        else bare += await downloadAll(bareUrls(files), {});
+      }
     }
     const downloadPeak = (await service.command('peak')).peak!;
     // What a request costs the API without the file: the difference between the API and the bare server.
