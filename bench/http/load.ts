@@ -20,6 +20,8 @@ export interface LoadResult {
   p99: number;
   /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
+  /** At a fixed rate: the p99 of how late the generator sent a request (its own loop busy), in ms; counted in the latencies too. */
+  sendLateP99?: number;
 }
 
 const LIST_STATUSES: Record<Resource, string[]> = { properties: ['active', 'draft', 'reserved'], agents: ['active', 'retired'] };
@@ -62,6 +64,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Numbe
 async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate }: LoadOptions & { rate: number }): Promise<LoadResult> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const times: number[] = [];
+  const late: number[] = [];
   let errors = 0;
   const total = Math.round(rate * seconds);
   const started = performance.now();
@@ -71,6 +74,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     const wait = due - performance.now();
     if (wait >= 1) await sleep(Math.floor(wait));
     const request = requestOf(scenario, data);
+    late.push(performance.now() - due);
     inFlight.push(
       pool
         .request({ method: request.method, path: request.path, body: request.body, headers: { apikey: key, 'content-type': 'application/json' } })
@@ -86,8 +90,16 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
   times.sort((a, b) => a - b);
+  late.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
-  return { rps: times.length / elapsed, p50: round(percentile(times, 0.5)), p95: round(percentile(times, 0.95)), p99: round(percentile(times, 0.99)), errors };
+  return {
+    rps: times.length / elapsed,
+    p50: round(percentile(times, 0.5)),
+    p95: round(percentile(times, 0.95)),
+    p99: round(percentile(times, 0.99)),
+    errors,
+    sendLateP99: round(Math.max(0, percentile(late, 0.99))),
+  };
 }
 
 /** autocannon's closed loop: each connection sends its next request when the last is answered. */
