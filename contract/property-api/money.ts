@@ -1,31 +1,19 @@
 // The sale: a commission settlement with its invoices (PDF and XML), and payment.
 import { describe, expect, it } from 'vitest';
 import { setBillingProfile } from '@platform/billing';
+import { TEST_ISSUER } from '@platform/billing/testing';
 import { unwrap } from '@platform/client';
 import { until } from '@platform/testkit';
 import type { ContractRun } from '../harness.js';
 import type { PropertyState } from './state.js';
 
-const ISSUER = {
-  name: 'Muster Immobilien GmbH',
-  street: 'Friedrichstraße 10',
-  postal_code: '10117',
-  city: 'Berlin',
-  country: 'DE',
-  vat_id: 'DE123456789',
-  tax_number: '30/123/45678',
-  email: 'rechnung@muster-immobilien.de',
-  iban: 'DE89370400440532013000',
-  bic: 'COBADEFFXXX',
-  payment_terms_days: 14,
-};
 
 export function describeMoney(run: ContractRun, state: PropertyState): void {
   const client = () => run.clients.property;
 
   describe('settlements and invoices', () => {
     it('records the sale: a settlement with an invoice per paying party, PDF, XML and payment', async () => {
-      await setBillingProfile(run.db.prisma, run.property.accountId, ISSUER, new Date());
+      await setBillingProfile(run.db.prisma, run.property.accountId, TEST_ISSUER, new Date());
       const today = new Date().toISOString().slice(0, 10);
       const recipient = (name: string) => ({ name, street: 'Lindenallee 3', postal_code: '14109', city: 'Berlin' });
       const sold = await unwrap(

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setBillingProfile } from '@platform/billing';
-import { fatalFailures, validateCii } from '@platform/billing/testing';
+import { TEST_ISSUER, fatalFailures, validateCii } from '@platform/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceJobs } from '../src/invoices/index.js';
 import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -13,26 +13,13 @@ const work = mkdtempSync(join(tmpdir(), 'invoices-test-'));
 beforeAll(async () => {
   ctx = await startPropertyApp();
   ctx.clock.now = new Date('2026-06-30T10:00:00Z');
-  await setBillingProfile(ctx.db.prisma, ctx.tenant.accountId, ISSUER, ctx.clock.now);
+  await setBillingProfile(ctx.db.prisma, ctx.tenant.accountId, TEST_ISSUER, ctx.clock.now);
 });
 afterAll(async () => {
   await ctx.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-const ISSUER = {
-  name: 'Muster Immobilien GmbH',
-  street: 'Friedrichstraße 10',
-  postal_code: '10117',
-  city: 'Berlin',
-  country: 'DE',
-  vat_id: 'DE123456789',
-  tax_number: '30/123/45678',
-  email: 'rechnung@muster-immobilien.de',
-  iban: 'DE89370400440532013000',
-  bic: 'COBADEFFXXX',
-  payment_terms_days: 14,
-};
 const SELLER = { name: 'Erika Mustermann', street: 'Lindenallee 3', postal_code: '14109', city: 'Berlin' };
 const BUYER = { name: 'Max Käufer & Söhne', street: 'Hauptstraße 1', postal_code: '80331', city: 'München' };
 const { purchase_price_eur: _asking, ...apartment } = validProperty();
@@ -75,7 +62,7 @@ describe('commission invoices', () => {
       service_date: '2026-06-15',
       due_date: '2026-07-14',
       due_after_invoice_id: null,
-      issuer: { name: ISSUER.name, vat_id: ISSUER.vat_id, tax_number: ISSUER.tax_number, street: ISSUER.street },
+      issuer: { name: TEST_ISSUER.name, vat_id: TEST_ISSUER.vat_id, tax_number: TEST_ISSUER.tax_number, street: TEST_ISSUER.street },
       recipient: { name: SELLER.name, city: 'Berlin', country: 'DE', vat_id: null },
       // 50,000,000 ct × 3.57 % = 1,785,000; VAT 19 % = 339,150; gross 2,124,150.
       net_cents: 1_785_000,

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BillingProfileInput } from './profile.js';
 
 const VALIDATION = fileURLToPath(new URL('../test/validation/en16931/', import.meta.url));
 const XSD = join(VALIDATION, 'xsd/CrossIndustryInvoice_100pD16B.xsd');
@@ -55,3 +56,18 @@ export function validateCii(documents: Record<string, string>): CiiValidation {
 /** The fatal failed asserts of one document as `ID: text` lines (empty: valid). */
 export const fatalFailures = (validation: CiiValidation, name: string) =>
   (validation.failures.get(name) ?? []).filter((failure) => failure.flag === 'fatal').map((failure) => `${failure.id}: ${failure.text}`);
+
+/** A complete billing profile of an issuer (an agency in Berlin): invoices with it pass EN 16931. */
+export const TEST_ISSUER: BillingProfileInput = {
+  name: 'Muster Immobilien GmbH',
+  street: 'Friedrichstraße 10',
+  postal_code: '10117',
+  city: 'Berlin',
+  country: 'DE',
+  vat_id: 'DE123456789',
+  tax_number: '30/123/45678',
+  email: 'rechnung@muster-immobilien.de',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  payment_terms_days: 14,
+};
