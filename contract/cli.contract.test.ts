@@ -1,28 +1,15 @@
 // `pnpm contract` as an integrator runs it: a child process against the services started as
 // `pnpm start` starts them, against a server that breaks the contract, and with a live key.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '@platform/auth';
+import { runScript } from '@platform/testkit';
 import { contractRun } from './harness.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = contractRun(['property-api', 'leads-api', 'agent-platform-api']);
 
-function contract(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['contract/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const contract = (args: string[]) => runScript('contract/cli.ts', args);
 
 let broken: Server;
 beforeAll(async () => {

@@ -1,18 +1,13 @@
 // `pnpm smoke` as an operator runs it after a deploy: a child process against both services
 // started by `scripts/start.ts` on real HTTP, with the database checked for what the run left.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { generateKey, revokeApiKey } from '@platform/auth';
 import { propertyDescriptor } from '@platform/property-service';
-import { addKey, createTenant, createTestDatabase, freePort, startServices, testRedis, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import { addKey, createTenant, createTestDatabase, freePort, runScript, startServices, testRedis, type ScriptRun, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 import { SMOKE_SERVICES } from '../../../scripts/smoke/apis.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 let db: TestDatabase;
 let services: StartedServices;
@@ -35,23 +30,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function smoke(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['scripts/smoke.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const smoke = (args: string[]) => runScript('scripts/smoke.ts', args);
 
 interface JsonCheck {
   check: string;
@@ -67,10 +47,10 @@ interface JsonReport {
   services: { service: string; base_url: string; key: string; checks: JsonCheck[] }[];
 }
 
-const checksOf = (run: Run): JsonCheck[] => (JSON.parse(run.stdout) as JsonReport).services.flatMap((s) => s.checks);
+const checksOf = (run: ScriptRun): JsonCheck[] => (JSON.parse(run.stdout) as JsonReport).services.flatMap((s) => s.checks);
 
 /** Not the key, nor one character more of it than its display prefix. */
-const expectNoKey = (run: Run, key: string) => {
+const expectNoKey = (run: ScriptRun, key: string) => {
   expect(run.stdout + run.stderr).not.toContain(key.slice(0, 13));
 };
 

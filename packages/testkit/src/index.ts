@@ -12,3 +12,4 @@ export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
 export { freePort } from './ports.js';
 export { startServices, type StartedServices } from './start-process.js';
+export { runScript, type ScriptRun } from './run-script.js';
