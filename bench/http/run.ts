@@ -18,18 +18,29 @@ import { report, writeResults, type Row } from './report.js';
 import { freePort } from '@platform/testkit';
 import pg from 'pg';
 
-const { values: options } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    seconds: { type: 'string' },
-    accounts: { type: 'string' },
-    rows: { type: 'string', description: 'properties (and agents) per account' },
-    variant: { type: 'string', description: 'start, services or both' },
-    write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
-    only: { type: 'string', description: 'one scenario, e.g. properties:get' },
-    profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
-  },
-});
+const USAGE = 'pnpm bench:http [--quick] [--seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR]';
+
+const OPTIONS = {
+  quick: { type: 'boolean', default: false },
+  seconds: { type: 'string' },
+  accounts: { type: 'string' },
+  rows: { type: 'string', description: 'properties (and agents) per account' },
+  variant: { type: 'string', description: 'start, services or both' },
+  write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
+  only: { type: 'string', description: 'one scenario, e.g. properties:get' },
+  profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
+} as const;
+
+function parsedOptions() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\nusage: ${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const options = parsedOptions();
 const quick = options.quick!;
 const seconds = Number(options.seconds ?? (quick ? 3 : 10));
 const warmUp = quick ? 2 : 3;
@@ -46,7 +57,10 @@ const ALL_SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
   { resource: 'agents', operation: 'patch', goal: 0.7, guard: 0.35 },
 ];
 const SCENARIOS = ALL_SCENARIOS.filter((s) => !options.only || options.only === `${s.resource}:${s.operation}`);
-if (SCENARIOS.length === 0) throw new Error(`--only: no scenario ${options.only} (resource:get|list|patch).`);
+if (SCENARIOS.length === 0) {
+  console.error(`--only: no scenario ${options.only}\nusage: ${USAGE}`);
+  process.exit(2);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const cleanups: (() => Promise<unknown>)[] = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
