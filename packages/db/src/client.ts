@@ -47,6 +47,11 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
   });
   // An idle connection's error (the server restarted) is the pool's to handle, not a crash.
   pool.on('error', () => {});
+  // The same read can carry the start-up's ReadyForQuery and, from a server shutting down, 57P01:
+  // pg-pool hands the connection over in between, before its holder (inDirectTransaction, Prisma's
+  // adapter) can listen for its errors, and an 'error' event without a listener ends the process.
+  // Every connection listens from its start; its holder learns of the loss at its next statement.
+  pool.on('connect', (connection) => connection.on('error', () => {}));
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   const disconnect = client.$disconnect.bind(client);
   // The pool is ours: ended with the client (Prisma leaves a pool it was given open).
@@ -63,13 +68,19 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 // From pg directly (readRows, inDirectTransaction): socket errors, and PostgreSQL's own for a server
 // shutting down (57P01–57P03) or a broken connection (class 08).
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly|connection error and is not queryable/;
+
+const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || code.startsWith('08');
 
 /** Whether an error says the database could not be reached in time (a 503, not a 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof code === 'string' && isUnavailableCode(code)) return true;
+    // Prisma wraps a PostgreSQL error it has no code of its own for (P2039, P2010 for raw SQL):
+    // the server's code is the driver's `originalCode`.
+    const driverCode = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta?.driverAdapterError?.cause?.originalCode;
+    if (typeof driverCode === 'string' && isUnavailableCode(driverCode)) return true;
     if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
     // Node's connection attempts to every address of a name (::1 and 127.0.0.1) fail together.
     if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;

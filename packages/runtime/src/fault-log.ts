@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '@platform/db';
 import { summariseError } from '@platform/http';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
@@ -16,7 +17,9 @@ export function classifiedFault(error: unknown): string | undefined {
     if (current instanceof AggregateError && current.errors.some((inner) => classifiedFault(inner))) return classifiedFault(current.errors.find((inner) => classifiedFault(inner)));
     if (CONNECTION_MESSAGES.test(current.message)) return 'connection lost';
   }
-  return undefined;
+  // The rest of what the API answers with 503: a connection lost while checked out, a pool exhausted,
+  // PostgreSQL's codes inside Prisma's own errors.
+  return isDatabaseUnavailable(error) ? 'database unavailable' : undefined;
 }
 
 /**

@@ -16,6 +16,9 @@ describe('classifiedFault', () => {
     expect(classifiedFault(new Error('Connection is closed.'))).toBe('connection lost');
     expect(classifiedFault(new Error('wrapped', { cause: refused() }))).toBe('ECONNREFUSED');
     expect(classifiedFault(new AggregateError([refused()], ''))).toBe('ECONNREFUSED');
+    expect(classifiedFault(new Error('Client has encountered a connection error and is not queryable'))).toBe('database unavailable');
+    const prismaWrapped = Object.assign(new Error('Database error. Code: `57P01`.'), { code: 'P2039', meta: { driverAdapterError: { cause: { originalCode: '57P01' } } } });
+    expect(classifiedFault(prismaWrapped)).toBe('database unavailable');
     expect(classifiedFault(new TypeError('x is undefined'))).toBeUndefined();
     expect(classifiedFault('a string')).toBeUndefined();
   });
