@@ -1,9 +1,9 @@
-import type { PrismaClient, Service } from '@platform/db';
-import { newId } from '@platform/db';
+import type { PrismaClient } from '@platform/db';
+import { inDirectTransaction, newIds } from '@platform/db';
 import type { Queue } from 'bullmq';
 import { claimRequeueRequests } from './endpoint-sql.js';
 import { enqueueDeliveries, removeJob, type DeliveryJob } from './queue.js';
-import { claimOutboxEvents, type PendingEvent } from './relay-sql.js';
+import { anyRequeueRequested, claimOutboxEvents, insertDeliveries } from './relay-sql.js';
 
 export interface RelayDeps {
   db: PrismaClient;
@@ -25,38 +25,31 @@ export class EnqueueFailed extends Error {
 /**
  * Moves one batch of outbox events into deliveries (one per subscribed endpoint) and the
  * queue. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several relays can run. Deliveries
- * and the event's `relayed_at` are written in one transaction; enqueueing follows, with job id
+ * and the event's `relayed_at` are written in one transaction of plain SQL (it runs in the API's
+ * process under `pnpm start`: Prisma's interactive transaction cost the requests' tail, see
+ * bench/RESULTS.md); enqueueing follows, with job id
  * = delivery id, so a crash in between is repaired by `requeueStaleDeliveries` and a repeated
  * relay run adds nothing twice (deliveries are unique per event and endpoint).
  */
 export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps): Promise<number> {
-  const { eventCount, deliveryIds } = await db.$transaction(async (tx) => {
-    const events = await claimOutboxEvents(tx, batchSize);
-    if (events.length === 0) return { eventCount: 0, deliveryIds: [] };
-    const at = now();
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { deleted_at: null, OR: uniqueTenants(events).map(([account_id, service]) => ({ account_id, service })) },
-      select: { id: true, account_id: true, service: true, status: true, events: true },
-    });
-    const deliveries = events.flatMap((event) =>
-      endpoints
-        .filter((ep) => ep.account_id === event.account_id && ep.service === event.service && ep.events.includes(event.type))
-        .map((ep) => ({
-          id: newId('dlv', at.getTime()),
-          event_id: event.id,
-          endpoint_id: ep.id,
-          account_id: event.account_id,
-          status: ep.status === 'paused' ? ('held' as const) : ('pending' as const),
-          next_attempt_at: at,
-          created_at: at,
-          updated_at: at,
-        })),
-    );
-    const ids = events.map((e) => e.id);
-    await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-    await tx.outboxEvent.updateMany({ where: { id: { in: ids } }, data: { relayed_at: at } });
-    const pending = await tx.webhookDelivery.findMany({ where: { event_id: { in: ids }, status: 'pending' }, select: { id: true } });
-    return { eventCount: events.length, deliveryIds: pending.map((d) => d.id) };
+  const at = now();
+  const { eventCount, deliveryIds } = await inDirectTransaction(db, async (tx) => {
+    const claimed = await claimOutboxEvents(tx, batchSize, at);
+    if (claimed.length === 0) return { eventCount: 0, deliveryIds: [] };
+    const matches = claimed.filter((row) => row.endpoint_id !== null);
+    const ids = newIds('dlv', matches.length, at.getTime());
+    const deliveries = matches.map((row, index) => ({
+      id: ids[index],
+      event_id: row.event_id,
+      endpoint_id: row.endpoint_id!,
+      account_id: row.account_id,
+      status: row.endpoint_status === 'paused' ? ('held' as const) : ('pending' as const),
+    }));
+    const inserted = deliveries.length > 0 ? new Set(await insertDeliveries(tx, deliveries, at)) : new Set<string>();
+    return {
+      eventCount: new Set(claimed.map((row) => row.event_id)).size,
+      deliveryIds: deliveries.filter((d) => d.status === 'pending' && inserted.has(d.id)).map((d) => d.id),
+    };
   });
   try {
     await enqueueDeliveries(queue, deliveryIds);
@@ -66,12 +59,6 @@ export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps):
   return eventCount;
 }
 
-function uniqueTenants(events: PendingEvent[]): [string, Service][] {
-  const seen = new Map<string, [string, Service]>();
-  for (const e of events) seen.set(`${e.account_id}|${e.service}`, [e.account_id, e.service]);
-  return [...seen.values()];
-}
-
 /**
  * Gives deliveries marked with `requeue_at` (the held deliveries of a resumed endpoint, a retry by
  * hand, a test event) a job that runs now, one batch per call: a finished or delayed job of the
@@ -79,8 +66,7 @@ function uniqueTenants(events: PendingEvent[]): [string, Service][] {
  * Returns the number of marks cleared.
  */
 export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batchSize = 500): Promise<number> {
-  const any = await db.webhookDelivery.findFirst({ where: { requeue_at: { not: null } }, select: { id: true } });
-  if (!any) return 0;
+  if (!(await anyRequeueRequested(db))) return 0;
   return db.$transaction(
     async (tx) => {
       const rows = await claimRequeueRequests(tx, batchSize);
