@@ -50,6 +50,8 @@ export interface LoadOptions {
   rate?: number;
   /** At a fixed rate: seconds sent before the counted ones (default 2). */
   warmUpSeconds?: number;
+  /** At a fixed rate: called when the first counted request is due. */
+  onCounting?: () => void;
 }
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -66,7 +68,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Numbe
  * connections are opened then, and the code of both sides is compiled, which would otherwise be
  * the p99 of a short run.
  */
-async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate, warmUpSeconds = 2 }: LoadOptions & { rate: number }): Promise<LoadResult> {
+async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate, warmUpSeconds = 2, onCounting }: LoadOptions & { rate: number }): Promise<LoadResult> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const times: number[] = [];
   const late: number[] = [];
@@ -82,6 +84,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     if (wait >= 1) await sleep(Math.floor(wait));
     const request = requestOf(scenario, data);
     const counts = i >= warmUp;
+    if (i === warmUp) onCounting?.();
     if (counts) late.push(performance.now() - due);
     inFlight.push(
       pool

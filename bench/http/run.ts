@@ -95,11 +95,11 @@ const quiesce = (url: string) =>
 
 let databaseUrl = '';
 
-async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number): Promise<LoadResult> {
+async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number, onCounting?: () => void): Promise<LoadResult> {
   const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
   if (!quick) await quiesce(databaseUrl);
   if (!rate) await runLoad({ ...load, seconds: warmUp });
-  return runLoad({ ...load, seconds, rate });
+  return runLoad({ ...load, seconds, rate, onCounting });
 }
 
 try {
@@ -113,10 +113,12 @@ try {
   const pepper = randomBytes(32).toString('hex');
   const data = await buildDataset(database.pg.adminUrl, size, pepper);
   databaseUrl = database.pg.adminUrl;
-  await withClient(databaseUrl, async (client) => {
-    await client.query('ALTER SYSTEM SET autovacuum = off');
-    await client.query('SELECT pg_reload_conf()');
-  });
+  if (!quick) {
+    await withClient(databaseUrl, async (client) => {
+      await client.query('ALTER SYSTEM SET autovacuum = off'); // quiesce() does its work between runs
+      await client.query('SELECT pg_reload_conf()');
+    });
+  }
   const env: Environment = { databaseUrl: database.pg.adminUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir, profileDir: options.profile && resolve(options.profile) };
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
@@ -143,8 +145,9 @@ try {
       for (const scenario of SCENARIOS) {
         const result = await measure(project, key, data, scenario);
         console.log(`${variant} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
-        if (!quick) await scrapeLoopDelay(project.metricsUrl!); // resets the histogram
-        const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2));
+        // The histogram is reset (scraped) when the counted requests begin: the warm-up stays out of it, as out of the p99.
+        const resetLoopDelay = () => void scrapeLoopDelay(project.metricsUrl!).catch((error: unknown) => console.error('loop delay reset:', error));
+        const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2), resetLoopDelay);
         const loop = quick ? undefined : await scrapeLoopDelay(project.metricsUrl!);
         const at200 = quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
         rows.push({ variant, scenario, result, latency, loop, at200 });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createPrisma, startEmbeddedPostgres, type EmbeddedDatabase, type PrismaClient } from '@platform/db';
 import { propertyDescriptor } from '@platform/property-service';
 import { createTenant, freePort, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant } from '@platform/testkit';
@@ -55,10 +55,12 @@ describe('a PostgreSQL restart while the services run', () => {
     // the shutdown ends some of them mid-transaction, and each must answer 200 or 503, never 500.
     const statuses: number[] = [];
     let restarted = false;
+    let finished = false;
+    onTestFinished(() => void (finished = true)); // a failed assertion must not leave the loop running
     const deadline = Date.now() + 60_000;
     const status = (response: Promise<Response>) => response.then((r) => r.status, () => 0); // 0: no answer at all
     const traffic = (async () => {
-      for (let i = 0; Date.now() < deadline && (!restarted || statuses.slice(-4).some((s) => s !== 200)); i++) {
+      for (let i = 0; !finished && Date.now() < deadline && (!restarted || statuses.slice(-4).some((s) => s !== 200)); i++) {
         statuses.push(await status(api(`/v1/properties/${existing.id}`, { method: 'PATCH', body: { title: `title ${i}` } })));
         statuses.push(await status(api(`/v1/properties/${existing.id}`)));
         await new Promise((resolve) => setTimeout(resolve, 10));

@@ -66,11 +66,12 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 // P1001 unreachable, P1002 timed out, P1017 closed the connection, P2024 no pooled connection in time,
 // P2028 no transaction could be started in time (the pool was exhausted).
 // From pg directly (readRows, inDirectTransaction): socket errors, and PostgreSQL's own for a server
-// shutting down (57P01–57P03) or a broken connection (class 08).
+// shutting down (57P01–57P03) or a broken connection (class 08 but 08P01).
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly|connection error and is not queryable/;
 
-const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || code.startsWith('08');
+// 08P01 (protocol violation) is in class 08 too, but a client's bug (a wrong parameter count), not an outage.
+const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || (code.startsWith('08') && code !== '08P01');
 
 /** Whether an error says the database could not be reached in time (a 503, not a 500). */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -61,6 +61,7 @@ describe('a connection the server drops', () => {
     for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '08006']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''))).toBe(true);
     expect(isDatabaseUnavailable(withCode('23505', 'duplicate key'))).toBe(false);
+    expect(isDatabaseUnavailable(withCode('08P01', 'bind message supplies 1 parameters, but prepared statement requires 2'))).toBe(false);
     expect(isDatabaseUnavailable(withCode('42703', 'column does not exist'))).toBe(false);
   });
 });

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, inDirectTransaction, readRows, startEmbeddedPostgres, type EmbeddedDatabase, type PrismaClient } from '@platform/db';
 import { freePort } from '@platform/testkit';
 
-const dataDir = join(mkdtempSync(join(tmpdir(), 'pg-shutdown-')), 'postgres');
+const tempDir = mkdtempSync(join(tmpdir(), 'pg-shutdown-'));
+const dataDir = join(tempDir, 'postgres');
 let port: number;
 let postgres: EmbeddedDatabase;
 let prisma: PrismaClient;
@@ -32,7 +33,7 @@ afterAll(async () => {
   process.off('unhandledRejection', record);
   await prisma?.$disconnect();
   await postgres?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(tempDir, { recursive: true, force: true });
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,12 +70,15 @@ describe('a PostgreSQL shutdown under load', () => {
         loop(stop, () => readRows(prisma, 'SELECT n FROM counters WHERE id = $1', [1])),
         loop(stop, () => prisma.$transaction(async (tx) => tx.$executeRawUnsafe('UPDATE counters SET n = n + 1 WHERE id = 1'))),
       ];
-      await pause(300 + Math.random() * 300);
-      await postgres.stop();
-      await pause(500);
-      postgres = await startPostgres();
-      await pause(300);
-      done = true;
+      try {
+        await pause(300 + Math.random() * 300);
+        await postgres.stop();
+        await pause(500);
+        postgres = await startPostgres();
+        await pause(300);
+      } finally {
+        done = true; // also when the restart fails: the loops must not run on
+      }
       const counts = await Promise.all(loops);
       expect(counts.every((c) => c.ok > 0)).toBe(true);
       await pause(50);

@@ -29,7 +29,9 @@ export class EnqueueFailed extends Error {
  * process under `pnpm start`: Prisma's interactive transaction cost the requests' tail, see
  * bench/RESULTS.md); enqueueing follows, with job id
  * = delivery id, so a crash in between is repaired by `requeueStaleDeliveries` and a repeated
- * relay run adds nothing twice (deliveries are unique per event and endpoint).
+ * relay run adds nothing twice (deliveries are unique per event and endpoint). Only the deliveries
+ * this pass inserted are enqueued: one that existed already (an event whose `relayed_at` was
+ * cleared by hand) is `requeueStaleDeliveries`' to pick up.
  */
 export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps): Promise<number> {
   const at = now();
