@@ -149,8 +149,12 @@ try {
         const resetLoopDelay = () => void scrapeLoopDelay(project.metricsUrl!).catch((error: unknown) => console.error('loop delay reset:', error));
         const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2), resetLoopDelay);
         const loop = quick ? undefined : await scrapeLoopDelay(project.metricsUrl!);
+        // The same absolute rate as the floor's latency run: the project's own share of the tail,
+        // apart from its higher maximum (half of which is a higher rate on the same cores).
+        const floorRate = floorResults.get(scenario)?.[0]?.rps;
+        const atFloorRate = quick || !floorRate ? undefined : await measure(project, key, data, scenario, Math.round(floorRate / 2));
         const at200 = quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
-        rows.push({ variant, scenario, result, latency, loop, at200 });
+        rows.push({ variant, scenario, result, latency, atFloorRate, loop, at200 });
       }
     } finally {
       await project.stop();
