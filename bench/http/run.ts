@@ -93,6 +93,7 @@ const quiesce = (url: string) =>
     await client.query('CHECKPOINT');
   });
 
+/** The benchmark's database, set once it is built (quiesce() in measure() needs it). */
 let databaseUrl = '';
 
 async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number, onCounting?: () => void): Promise<LoadResult> {
@@ -119,7 +120,7 @@ try {
       await client.query('SELECT pg_reload_conf()');
     });
   }
-  const env: Environment = { databaseUrl: database.pg.adminUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir, profileDir: options.profile && resolve(options.profile) };
+  const env: Environment = { databaseUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir, profileDir: options.profile && resolve(options.profile) };
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
   const floors = await startFloors(env);

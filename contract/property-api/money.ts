@@ -7,7 +7,6 @@ import { until } from '@platform/testkit';
 import type { ContractRun } from '../harness.js';
 import type { PropertyState } from './state.js';
 
-
 export function describeMoney(run: ContractRun, state: PropertyState): void {
   const client = () => run.clients.property;
 

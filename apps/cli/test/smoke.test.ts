@@ -8,7 +8,6 @@ import { propertyDescriptor } from '@platform/property-service';
 import { addKey, createTenant, createTestDatabase, freePort, runScript, startServices, testRedis, type ScriptRun, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
 import { SMOKE_SERVICES } from '../../../scripts/smoke/apis.js';
 
-
 let db: TestDatabase;
 let services: StartedServices;
 let property: Tenant;
@@ -29,7 +28,6 @@ afterAll(async () => {
   await services?.stop();
   await db?.drop();
 });
-
 
 const smoke = (args: string[]) => runScript('scripts/smoke.ts', args);
 
