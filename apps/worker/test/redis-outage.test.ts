@@ -2,6 +2,7 @@
 // and data directory: the APIs keep answering, events wait in the outbox, the log says it once
 // each way, and every event of the outage is delivered exactly once afterwards.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ let services: StartedServices;
 let redis: ChildProcess | undefined;
 let redisPort: number;
 const redisDir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
+// Both tests' processes sign with the endpoints' secrets: one key, as an operator's restart keeps it.
+const WEBHOOK_SECRET_KEY = randomBytes(32).toString('hex');
 
 async function startRedis(): Promise<void> {
   redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
@@ -44,7 +47,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   redisPort = await freePort();
   await startRedis();
-  services = await startServices({ databaseUrl: db.url, redisUrl: `redis://127.0.0.1:${redisPort}`, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  services = await startServices({ databaseUrl: db.url, redisUrl: `redis://127.0.0.1:${redisPort}`, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SECRET_KEY } });
 }, 120_000);
 
 afterAll(async () => {
@@ -94,7 +97,7 @@ describe('the local redis-server of pnpm start killed while the services run', (
     // Not beside the first test's process: two relays on one database but two Redises would take each other's events.
     await services.stop();
     const port = await freePort();
-    const local = await startServices({ databaseUrl: db.url, redisUrl: '', env: { REDIS_URL: '', REDIS_PORT: String(port), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const local = await startServices({ databaseUrl: db.url, redisUrl: '', env: { REDIS_URL: '', REDIS_PORT: String(port), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SECRET_KEY } });
     try {
       const call = (method: string, path: string, body?: unknown) =>
         fetch(`http://127.0.0.1:${local.ports.property}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -4,7 +4,9 @@
 //   has given it to its holder, who cannot yet listen for its errors. That 'error' event must not
 //   end the process;
 // - at the first statement (57P01 instead of an answer): Prisma reports it as its own "database
-//   error" (P2039, P2010), which must still count as unavailable (503), not as a 500.
+//   error" (P2039, P2010), which must still count as unavailable (503), not as a 500;
+// - at the first statement without a word (the socket closed or reset, as a host or proxy going
+//   away does): Prisma's raw queries report it as P2010 with the adapter's `ConnectionClosed`.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, inDirectTransaction, isDatabaseUnavailable, readRows, type PrismaClient } from '@platform/db';
@@ -29,7 +31,7 @@ const ready = Buffer.concat([
 ]);
 const terminated = message('E', fields([['S', 'FATAL'], ['V', 'FATAL'], ['C', '57P01'], ['M', 'terminating connection due to administrator command']]));
 
-type Behaviour = 'ends-at-hand-over' | 'ends-at-first-statement';
+type Behaviour = 'ends-at-hand-over' | 'ends-at-first-statement' | 'closes-at-first-statement' | 'resets-at-first-statement';
 const servers: Server[] = [];
 const sockets = new Set<Socket>();
 
@@ -41,7 +43,11 @@ async function fakePostgres(behaviour: Behaviour): Promise<string> {
       // after the start-up message
       if (behaviour === 'ends-at-hand-over') return socket.end(Buffer.concat([ready, terminated]));
       socket.write(ready);
-      socket.once('data', () => socket.end(terminated));
+      socket.once('data', () => {
+        if (behaviour === 'closes-at-first-statement') socket.end();
+        else if (behaviour === 'resets-at-first-statement') socket.resetAndDestroy();
+        else socket.end(terminated);
+      });
     });
   });
   servers.push(server);
@@ -91,6 +97,23 @@ describe('a connection ended at its first statement', () => {
     const failures = [
       await failureOf(prisma.account.findFirst({ where: { id: 'acct_x' } })),
       await failureOf(prisma.$queryRawUnsafe('SELECT 1')),
+      await failureOf(prisma.$transaction(async (tx) => tx.account.count())),
+      await failureOf(inDirectTransaction(prisma, async (tx) => tx.$executeRawUnsafe('SELECT 1'))),
+      await failureOf(readRows(prisma, 'SELECT 1', [])),
+    ];
+    for (const failure of failures) expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
+    await settle();
+    expect(uncaught).toEqual([]);
+  });
+});
+
+describe('a connection closed or reset at its first statement, without an error message', () => {
+  it.each(['closes-at-first-statement', 'resets-at-first-statement'] as const)('%s: counts every kind of query as unavailable', async (behaviour) => {
+    const prisma = await clientOf(behaviour);
+    const failures = [
+      await failureOf(prisma.account.findFirst({ where: { id: 'acct_x' } })),
+      await failureOf(prisma.$queryRawUnsafe('SELECT 1')),
+      await failureOf(prisma.$executeRaw`SELECT ${1}::int`),
       await failureOf(prisma.$transaction(async (tx) => tx.account.count())),
       await failureOf(inDirectTransaction(prisma, async (tx) => tx.$executeRawUnsafe('SELECT 1'))),
       await failureOf(readRows(prisma, 'SELECT 1', [])),

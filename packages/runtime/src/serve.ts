@@ -184,7 +184,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: backgroundError('relay error') });
     const worker = startDeliveryWorker(
       { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy), onAttempt: metrics.observeDelivery },
-      { connection: redis.connection },
+      { connection: redis.connection, onJobError: backgroundError('delivery job error') },
     );
     worker.on('error', backgroundError('delivery worker error'));
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);

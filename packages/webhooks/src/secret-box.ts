@@ -31,7 +31,11 @@ export class SecretBox {
     const authTag = Buffer.from(tag, 'base64url');
     if (authTag.length !== TAG_BYTES) throw new Error('The secret\'s authentication tag is not 16 bytes.');
     decipher.setAuthTag(authTag);
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      throw new Error('A stored signing secret does not decrypt: it was encrypted with another webhook secret key, or changed.');
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-import { Worker, type ConnectionOptions } from 'bullmq';
+import { isDatabaseUnavailable } from '@platform/db';
+import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { purgeDeletedEndpoints } from './endpoint-sql.js';
 import { DELIVERY_QUEUE, enqueueDeliveries, type DeliveryJob } from './queue.js';
@@ -12,6 +13,8 @@ export interface WorkerOptions {
   /** How long a running job is owned before another worker takes it over (BullMQ stalled-job check). */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** Told of a job's error other than the receiver's failure (that one is recorded as an attempt). */
+  onJobError?: (error: Error) => void;
 }
 
 /** A failed attempt: BullMQ runs the job again after the schedule's delay. */
@@ -22,22 +25,41 @@ class DeliveryRetry extends Error {
   }
 }
 
+/** The first wait of a job that found the database unavailable; it doubles with every further one, up to the last. */
+export const DATABASE_WAIT_MS = 1_000;
+const DATABASE_WAIT_MAX_MS = 30_000;
+
+/**
+ * A job that found the database unavailable runs again soon, and the run does not count as an
+ * attempt: an outage of the platform's own must neither use up the receiver's retry schedule nor
+ * delay its deliveries by the schedule's first step (a minute). Runs started but not counted as
+ * attempts are the waits so far (BullMQ counts both).
+ */
+async function waitForDatabase(job: Job<DeliveryJob>, token: string): Promise<never> {
+  const waits = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
+  await job.moveToDelayed(Date.now() + Math.min(DATABASE_WAIT_MS * 2 ** waits, DATABASE_WAIT_MAX_MS), token);
+  throw new DelayedError();
+}
+
 /**
  * The delivery worker: one attempt per job run; a failed attempt throws, and BullMQ runs the
- * job again after the schedule's delay (job id = delivery id, same event id every time). Other
- * errors (database, bookkeeping) are retried the same way; when they use up the last run, the
+ * job again after the schedule's delay (job id = delivery id, same event id every time). A
+ * database that cannot be reached delays the job without counting the attempt (an attempt that
+ * reached the receiver but could not be recorded is sent again: deliveries are at least once).
+ * Other errors (bookkeeping) are retried on the schedule; when they use up the last run, the
  * delivery is marked `failed` with the reason (should that write fail too, the relay's sweep
  * does it: see `requeueStaleDeliveries`).
  */
 export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions): Worker<DeliveryJob> {
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
-  return new Worker<DeliveryJob>(
+  const worker = new Worker<DeliveryJob>(
     DELIVERY_QUEUE,
-    async (job) => {
+    async (job, token) => {
       let outcome;
       try {
         outcome = await attemptDelivery(deps, job.data.deliveryId, job.attemptsMade + 1);
       } catch (error) {
+        if (token && isDatabaseUnavailable(error)) return waitForDatabase(job, token);
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
           const reason = `The worker could not complete the delivery: ${error instanceof Error ? error.message : String(error)}`;
           await failDelivery(deps.db, job.data.deliveryId, deps.now(), reason).catch(() => undefined);
@@ -56,6 +78,10 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
       settings: { backoffStrategy: (attemptsMade: number) => delays[attemptsMade - 1] ?? delays[delays.length - 1] },
     },
   );
+  worker.on('failed', (_job, error) => {
+    if (!(error instanceof DeliveryRetry)) options.onJobError?.(error);
+  });
+  return worker;
 }
 
 /**
