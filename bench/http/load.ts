@@ -1,5 +1,6 @@
 // One autocannon run against one server: the requests of a scenario, throughput, latency
 // percentiles of every response, and every kind of failure counted (the goals need zero errors).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
@@ -22,6 +23,8 @@ export interface LoadResult {
   errors: number;
   /** At a fixed rate: the p99 of how late the generator sent a request (its own loop busy), in ms; counted in the latencies too. */
   sendLateP99?: number;
+  /** At a fixed rate: the generator's longest loop stall while counting, in ms (an answer read late counts late too). */
+  generatorStallMax?: number;
 }
 
 const LIST_STATUSES: Record<Resource, string[]> = { properties: ['active', 'draft', 'reserved'], agents: ['active', 'retired'] };
@@ -77,27 +80,40 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
   const total = warmUp + Math.round(rate * seconds);
   const started = performance.now();
   const counted = started + (warmUp * 1000) / rate;
-  const inFlight: Promise<void>[] = [];
+  // Counted, not kept: thousands of settled promises held to the end grew the generator's heap and its pauses.
+  let pending = 0;
+  let allAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (allAnswered = resolve));
+  const settled = () => {
+    if (--pending === 0 && sent === total) allAnswered();
+  };
+  let sent = 0;
+  const stalls = monitorEventLoopDelay({ resolution: 1 });
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait >= 1) await sleep(Math.floor(wait));
     const request = requestOf(scenario, data);
     const counts = i >= warmUp;
-    if (i === warmUp) onCounting?.();
+    if (i === warmUp) {
+      onCounting?.();
+      stalls.enable();
+    }
     if (counts) late.push(performance.now() - due);
-    inFlight.push(
-      pool
-        .request({ method: request.method, path: request.path, body: request.body, headers: { apikey: key, 'content-type': 'application/json' } })
-        .then(async (res) => {
-          await res.body.dump();
-          if (res.statusCode >= 300) errors++;
-          if (counts) times.push(performance.now() - due);
-        })
-        .catch(() => void errors++),
-    );
+    pending++;
+    sent++;
+    pool
+      .request({ method: request.method, path: request.path, body: request.body, headers: { apikey: key, 'content-type': 'application/json' } })
+      .then(async (res) => {
+        await res.body.dump();
+        if (res.statusCode >= 300) errors++;
+        if (counts) times.push(performance.now() - due);
+      })
+      .catch(() => void errors++)
+      .finally(settled);
   }
-  await Promise.all(inFlight);
+  if (pending > 0) await answered;
+  stalls.disable();
   const elapsed = (performance.now() - counted) / 1000;
   await pool.close();
   times.sort((a, b) => a - b);
@@ -110,6 +126,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     p99: round(percentile(times, 0.99)),
     errors,
     sendLateP99: round(Math.max(0, percentile(late, 0.99))),
+    generatorStallMax: round(stalls.max / 1e6),
   };
 }
 

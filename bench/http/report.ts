@@ -33,14 +33,15 @@ export function report(
   rows: Row[],
   floors: Map<Scenario, LoadResult[]>,
   scenarios: (Scenario & { goal: number; guard: number })[],
-  run: { size: { accounts: number; rowsPerAccount: number }; seconds: number; quick: boolean; floorLatency: Map<Scenario, LoadResult> },
+  run: { size: { accounts: number; rowsPerAccount: number }; seconds: number; latencySeconds: number; quick: boolean; floorLatency: Map<Scenario, LoadResult> },
 ): { text: string; failures: string[] } {
   const failures: string[] = [];
   const lines = [
-    `${run.size.accounts} accounts × ${fmt(run.size.rowsPerAccount)} properties and as many agents; autocannon, 50 connections, ${run.seconds} s per run after a warm-up; ` +
+    `${run.size.accounts} accounts × ${fmt(run.size.rowsPerAccount)} properties and as many agents; autocannon, 50 connections, ${run.seconds} s per run after a warm-up` +
+      (run.quick ? '; ' : ` (${run.latencySeconds} s at a fixed rate); `) +
       `ratio = project ÷ floor (mean of the floor's runs).`,
     '',
-    '| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | p99 at the floor\'s 50 % rate (ms) | server loop delay p99 / max at 50 % (ms) | requests sent late, p99 (ms) | p95 at 200 req/s (ms) | errors |',
+    '| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | p99 at the floor\'s 50 % rate (ms) | server loop delay p99 / max at 50 % (ms) | generator at 50 %: sent late p99 / longest stall (ms) | p95 at 200 req/s (ms) | errors |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
@@ -54,7 +55,7 @@ export function report(
     const floorP99 = run.floorLatency.get(spec)?.p99 ?? '–';
     const atFloorRate = row.atFloorRate?.p99 ?? '–';
     const loop = row.loop ? `${row.loop.p99} / ${row.loop.max}` : '–';
-    const late = row.latency?.sendLateP99 ?? '–';
+    const late = row.latency ? `${row.latency.sendLateP99} / ${row.latency.generatorStallMax}` : '–';
     const p95 = row.at200 ? `${row.at200.p95} ${row.at200.p95 < P95_AT_200_GOAL_MS ? '✓' : '✗'}` : '–';
     const name = `${row.scenario.operation === 'get' ? 'GET by id' : row.scenario.operation === 'list' ? 'GET page (25, status)' : 'PATCH one field'}`;
     lines.push(`| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(floorRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${p99} | ${floorP99} | ${atFloorRate} | ${loop} | ${late} | ${p95} | ${errors} |`);
