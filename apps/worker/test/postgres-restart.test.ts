@@ -54,6 +54,7 @@ describe('a PostgreSQL restart while the services run', () => {
     // The receiver holds its answer to the first delivery until PostgreSQL is down.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => release()); // a failed step must not leave the answer held
     receiver.respond = (_request, response) => {
       const answer = () => response.writeHead(200).end('ok');
       if (receiver.received.length === 1) void released.then(answer);

@@ -70,7 +70,7 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly|connection error and is not queryable/;
 
-// The adapter's names for a socket's errors (ECONNREFUSED, ECONNRESET, ETIMEDOUT) and for 53300.
+// The adapter's names for a socket's errors (ENOTFOUND, ECONNREFUSED, ECONNRESET, ETIMEDOUT) and for 53300.
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 // 08P01 (protocol violation) is in class 08 too, but a client's bug (a wrong parameter count), not an outage.

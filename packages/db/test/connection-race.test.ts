@@ -6,7 +6,8 @@
 // - at the first statement (57P01 instead of an answer): Prisma reports it as its own "database
 //   error" (P2039, P2010), which must still count as unavailable (503), not as a 500;
 // - at the first statement without a word (the socket closed or reset, as a host or proxy going
-//   away does): Prisma's raw queries report it as P2010 with the adapter's `ConnectionClosed`.
+//   away does): a reset is P2010 with the adapter's `ConnectionClosed` under Prisma's raw queries;
+//   a plain close is pg's "Connection terminated unexpectedly", known by its message.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrisma, inDirectTransaction, isDatabaseUnavailable, readRows, type PrismaClient } from '@platform/db';
@@ -92,7 +93,7 @@ describe('a connection ended in the read that hands it over', () => {
 });
 
 describe('a connection ended at its first statement', () => {
-  // 57P01 first; or no word at all: a plain close, or a reset (Prisma's raw queries: P2010, `ConnectionClosed`).
+  // 57P01 first; or no word at all: a plain close, or a reset.
   it.each(['ends-at-first-statement', 'closes-at-first-statement', 'resets-at-first-statement'] as const)("%s: counts Prisma's wrapped errors and every other kind of query as unavailable", async (behaviour) => {
     const prisma = await clientOf(behaviour);
     const failures = [

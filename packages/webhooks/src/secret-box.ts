@@ -33,8 +33,8 @@ export class SecretBox {
     decipher.setAuthTag(authTag);
     try {
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new Error('A stored signing secret does not decrypt: it was encrypted with another webhook secret key, or changed.');
+    } catch (error) {
+      throw new Error('A stored signing secret does not decrypt: it was encrypted with another webhook secret key, or changed.', { cause: error });
     }
   }
 }

@@ -26,18 +26,25 @@ class DeliveryRetry extends Error {
 }
 
 /** The first wait of a job that found the database unavailable; it doubles with every further one, up to the last. */
-export const DATABASE_WAIT_MS = 1_000;
+const DATABASE_WAIT_MS = 1_000;
 const DATABASE_WAIT_MAX_MS = 30_000;
 
 /**
  * A job that found the database unavailable runs again soon, and the run does not count as an
  * attempt: an outage of the platform's own must neither use up the receiver's retry schedule nor
- * delay its deliveries by the schedule's first step (a minute). Runs started but not counted as
- * attempts are the waits so far (BullMQ counts both).
+ * delay its deliveries by the schedule's first step (a minute). The runs of the job that were not
+ * counted (BullMQ counts runs and attempts apart) set the wait: a job that waited before, in this
+ * outage or an earlier one, or was taken over after a stall, waits longer, at most 30 s.
+ * Should the move itself fail (Redis gone too, the lock lost), the database's error goes to BullMQ
+ * as any other, and the attempt counts.
  */
-async function waitForDatabase(job: Job<DeliveryJob>, token: string): Promise<never> {
+async function waitForDatabase(job: Job<DeliveryJob>, token: string, error: unknown): Promise<never> {
   const waits = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
-  await job.moveToDelayed(Date.now() + Math.min(DATABASE_WAIT_MS * 2 ** waits, DATABASE_WAIT_MAX_MS), token);
+  try {
+    await job.moveToDelayed(Date.now() + Math.min(DATABASE_WAIT_MS * 2 ** waits, DATABASE_WAIT_MAX_MS), token);
+  } catch {
+    throw error;
+  }
   throw new DelayedError();
 }
 
@@ -59,7 +66,10 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
       try {
         outcome = await attemptDelivery(deps, job.data.deliveryId, job.attemptsMade + 1);
       } catch (error) {
-        if (token && isDatabaseUnavailable(error)) return waitForDatabase(job, token);
+        if (token && isDatabaseUnavailable(error)) {
+          options.onJobError?.(error as Error); // a classified fault: the log folds the repeats of an outage
+          return waitForDatabase(job, token, error);
+        }
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
           const reason = `The worker could not complete the delivery: ${error instanceof Error ? error.message : String(error)}`;
           await failDelivery(deps.db, job.data.deliveryId, deps.now(), reason).catch(() => undefined);
