@@ -68,7 +68,7 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 // From pg directly (readRows, inDirectTransaction): socket errors, and PostgreSQL's own for a server
 // shutting down (57P01–57P03), one with no connection left (53300) or a broken connection (class 08 but 08P01).
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|Connection terminated unexpectedly|connection error and is not queryable/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|connection error and is not queryable/;
 
 // The adapter's names for a socket's errors (ENOTFOUND, ECONNREFUSED, ECONNRESET, ETIMEDOUT) and for 53300.
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
