@@ -25,6 +25,15 @@ export interface LoadResult {
   sendLateP99?: number;
   /** At a fixed rate: the generator's longest loop stall while counting, in ms (an answer read late counts late too). */
   generatorStallMax?: number;
+  /** At a fixed rate with `trace`: every counted request. */
+  trace?: RequestTrace;
+}
+
+export interface RequestTrace {
+  /** Wall-clock moment the first counted request was due, ms since the epoch. */
+  countedAt: number;
+  /** Per counted request: when it was due (ms after `countedAt`) and its latency (ms). */
+  requests: [due: number, latency: number][];
 }
 
 const LIST_STATUSES: Record<Resource, string[]> = { properties: ['active', 'draft', 'reserved'], agents: ['active', 'retired'] };
@@ -55,6 +64,8 @@ export interface LoadOptions {
   warmUpSeconds?: number;
   /** At a fixed rate: called when the first counted request is due. */
   onCounting?: () => void;
+  /** At a fixed rate: keep every counted request's due time and latency (`LoadResult.trace`). */
+  trace?: boolean;
 }
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -71,7 +82,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Numbe
  * connections are opened then, and the code of both sides is compiled, which would otherwise be
  * the p99 of a short run.
  */
-async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate, warmUpSeconds = 2, onCounting }: LoadOptions & { rate: number }): Promise<LoadResult> {
+async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate, warmUpSeconds = 2, onCounting, trace }: LoadOptions & { rate: number }): Promise<LoadResult> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const times: number[] = [];
   const late: number[] = [];
@@ -80,6 +91,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
   const total = warmUp + Math.round(rate * seconds);
   const started = performance.now();
   const counted = started + (warmUp * 1000) / rate;
+  const traced: [number, number][] | undefined = trace ? [] : undefined;
   // Counted, not kept: thousands of settled promises held to the end grew the generator's heap and its pauses.
   let pending = 0;
   let allAnswered!: () => void;
@@ -108,6 +120,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
         await res.body.dump();
         if (res.statusCode >= 300) errors++;
         if (counts) times.push(performance.now() - due);
+        if (counts && traced) traced.push([due - counted, performance.now() - due]);
       })
       .catch(() => void errors++)
       .finally(settled);
@@ -127,6 +140,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     errors,
     sendLateP99: round(Math.max(0, percentile(late, 0.99))),
     generatorStallMax: round(stalls.max / 1e6),
+    trace: traced && { countedAt: performance.timeOrigin + counted, requests: traced },
   };
 }
 

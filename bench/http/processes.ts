@@ -13,6 +13,8 @@ import type { Resource } from './load.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Running {
+  /** `floor`, or the project's variant. */
+  name: string;
   /** Base URL per resource. */
   urls: Record<Resource, string>;
   /** The project's Prometheus metrics (the floors have none). */
@@ -60,7 +62,7 @@ export async function startFloors(env: Environment): Promise<Running> {
     urls[resource] = `http://127.0.0.1:${port}`;
     await untilAnswers(`${urls[resource]}/`, child, log);
   }
-  return { urls, stop: async () => void (await Promise.all(children.map(stopProcess))) };
+  return { name: 'floor', urls, stop: async () => void (await Promise.all(children.map(stopProcess))) };
 }
 
 export type Variant = 'start' | 'services';
@@ -89,5 +91,5 @@ export async function startProject(variant: Variant, env: Environment): Promise<
   const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
   await untilAnswers(`${urls.properties}/health/ready`, child, log);
   await untilAnswers(`${urls.agents}/health/ready`, child, log);
-  return { urls, metricsUrl: `http://127.0.0.1:${ports.metrics}`, stop: () => stopProcess(child) };
+  return { name: variant, urls, metricsUrl: `http://127.0.0.1:${ports.metrics}`, stop: () => stopProcess(child) };
 }

@@ -5,12 +5,13 @@
 //   pnpm bench:http --quick    the CI guard: 50,000 rows, 3 s runs, `pnpm start` only, ratios
 //                              only; exits 1 when a ratio falls below its guard or a request failed
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startMigratedDatabase, startRedis, stopProcess } from '../support.js';
 import { buildDataset } from './dataset.js';
+import { watchKernelMonitor, type KernelMonitorWatch } from './kernel-monitor.js';
 import { runLoad, type LoadResult, type Scenario } from './load.js';
 import { scrapeLoopDelay } from './loop-delay.js';
 import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
@@ -18,7 +19,7 @@ import { report, writeResults, type Row } from './report.js';
 import { freePort } from '@platform/testkit';
 import pg from 'pg';
 
-const USAGE = 'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR]';
+const USAGE = 'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
@@ -30,6 +31,7 @@ const OPTIONS = {
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
   profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
+  trace: { type: 'string', description: 'folder for every request of the fixed-rate runs, with the kernel memory monitor\'s passes (see trace-summary.ts)' },
 } as const;
 
 function parsedOptions() {
@@ -100,11 +102,28 @@ const quiesce = (url: string) =>
 /** The benchmark's database, set once it is built (quiesce() in measure() needs it). */
 let databaseUrl = '';
 
+/** With --trace: the kernel monitor's passes, watched for the whole run, and the traces written so far. */
+const tracing: { dir: string; monitor: KernelMonitorWatch; written: number } | undefined = options.trace
+  ? { dir: resolve(options.trace), monitor: watchKernelMonitor(), written: 0 }
+  : undefined;
+if (tracing) cleanups.push(async () => tracing.monitor.stop());
+
 async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number, onCounting?: () => void): Promise<LoadResult> {
   const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
   if (!quick) await quiesce(databaseUrl);
   if (!rate) await runLoad({ ...load, seconds: warmUp });
-  return runLoad({ ...load, seconds: rate ? latencySeconds : seconds, rate, onCounting });
+  const result = await runLoad({ ...load, seconds: rate ? latencySeconds : seconds, rate, onCounting, trace: rate !== undefined && tracing !== undefined });
+  if (tracing && result.trace) writeTrace(tracing, `${target.name} ${scenario.resource} ${scenario.operation} at ${rate} req/s`, result);
+  return result;
+}
+
+function writeTrace(into: NonNullable<typeof tracing>, label: string, { trace, p99 }: LoadResult) {
+  const { countedAt, requests } = trace!;
+  const end = countedAt + (requests.at(-1)?.[0] ?? 0) + 1_000;
+  const kernelMonitorPasses = into.monitor.passes().filter((pass) => pass.at >= countedAt - 1_000 && pass.at <= end);
+  mkdirSync(into.dir, { recursive: true });
+  const file = join(into.dir, `${String(++into.written).padStart(2, '0')}-${label.replaceAll(' ', '-').replaceAll('/', '')}.json`);
+  writeFileSync(file, JSON.stringify({ label, p99, countedAt, kernelMonitorPasses, requests }));
 }
 
 try {
