@@ -32,8 +32,10 @@ export interface LoadResult {
 export interface RequestTrace {
   /** Wall-clock moment the first counted request was due, ms since the epoch. */
   countedAt: number;
-  /** Per counted request: when it was due (ms after `countedAt`) and its latency (ms). */
-  requests: [due: number, latency: number][];
+  /** Requests per second: the k-th counted request was due k × 1000 / rate ms after `countedAt`. */
+  rate: number;
+  /** The counted requests' latencies in ms, in the order they were due; null for a failed one. */
+  latencies: (number | null)[];
 }
 
 const LIST_STATUSES: Record<Resource, string[]> = { properties: ['active', 'draft', 'reserved'], agents: ['active', 'retired'] };
@@ -64,7 +66,7 @@ export interface LoadOptions {
   warmUpSeconds?: number;
   /** At a fixed rate: called when the first counted request is due. */
   onCounting?: () => void;
-  /** At a fixed rate: keep every counted request's due time and latency (`LoadResult.trace`). */
+  /** At a fixed rate: keep every counted request's latency (`LoadResult.trace`). */
   trace?: boolean;
 }
 
@@ -72,7 +74,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   return options.rate ? atFixedRate({ ...options, rate: options.rate }) : asFastAsAnswered(options);
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+export const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
 
 /**
  * Requests sent at evenly spaced moments, whatever the answers do (an open loop); each latency is
@@ -91,7 +93,9 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
   const total = warmUp + Math.round(rate * seconds);
   const started = performance.now();
   const counted = started + (warmUp * 1000) / rate;
-  const traced: [number, number][] | undefined = trace ? [] : undefined;
+  // Filled in as answers come, by position: due order, and no allocation per request.
+  const traced = trace ? new Float64Array(total - warmUp).fill(Number.NaN) : undefined;
+  let countedAt = 0;
   // Counted, not kept: thousands of settled promises held to the end grew the generator's heap and its pauses.
   let pending = 0;
   let allAnswered!: () => void;
@@ -108,6 +112,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     const request = requestOf(scenario, data);
     const counts = i >= warmUp;
     if (i === warmUp) {
+      countedAt = Date.now() - (performance.now() - counted); // the wall clock now, not at the process's start
       onCounting?.();
       stalls.enable();
     }
@@ -119,8 +124,9 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
       .then(async (res) => {
         await res.body.dump();
         if (res.statusCode >= 300) errors++;
-        if (counts) times.push(performance.now() - due);
-        if (counts && traced) traced.push([due - counted, performance.now() - due]);
+        const latency = performance.now() - due;
+        if (counts) times.push(latency);
+        if (counts && traced) traced[i - warmUp] = latency;
       })
       .catch(() => void errors++)
       .finally(settled);
@@ -140,7 +146,7 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     errors,
     sendLateP99: round(Math.max(0, percentile(late, 0.99))),
     generatorStallMax: round(stalls.max / 1e6),
-    trace: traced && { countedAt: performance.timeOrigin + counted, requests: traced },
+    trace: traced && { countedAt, rate, latencies: Array.from(traced, (latency) => (Number.isNaN(latency) ? null : latency)) },
   };
 }
 

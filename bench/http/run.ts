@@ -5,17 +5,19 @@
 //   pnpm bench:http --quick    the CI guard: 50,000 rows, 3 s runs, `pnpm start` only, ratios
 //                              only; exits 1 when a ratio falls below its guard or a request failed
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startMigratedDatabase, startRedis, stopProcess } from '../support.js';
 import { buildDataset } from './dataset.js';
 import { watchKernelMonitor, type KernelMonitorWatch } from './kernel-monitor.js';
-import { runLoad, type LoadResult, type Scenario } from './load.js';
+import { runLoad, type LoadResult, type RequestTrace, type Scenario } from './load.js';
 import { scrapeLoopDelay } from './loop-delay.js';
 import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
 import { report, writeResults, type Row } from './report.js';
+import { traceFolder, writeTraceFile } from './trace-file.js';
 import { freePort } from '@platform/testkit';
 import pg from 'pg';
 
@@ -31,7 +33,7 @@ const OPTIONS = {
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
   profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
-  trace: { type: 'string', description: 'folder for every request of the fixed-rate runs, with the kernel memory monitor\'s passes (see trace-summary.ts)' },
+  trace: { type: 'string', description: "an empty folder for every request of the fixed-rate runs, with the kernel memory monitor's passes (see trace-summary.ts); the table is not written" },
 } as const;
 
 function parsedOptions() {
@@ -103,30 +105,33 @@ const quiesce = (url: string) =>
 let databaseUrl = '';
 
 /** With --trace: the kernel monitor's passes, watched for the whole run, and the traces written so far. */
-const tracing: { dir: string; monitor: KernelMonitorWatch; written: number } | undefined = options.trace
-  ? { dir: resolve(options.trace), monitor: watchKernelMonitor(), written: 0 }
-  : undefined;
-if (tracing) cleanups.push(async () => tracing.monitor.stop());
+let tracing: { dir: string; monitor: KernelMonitorWatch; written: number } | undefined;
 
 async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number, onCounting?: () => void): Promise<LoadResult> {
   const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
   if (!quick) await quiesce(databaseUrl);
   if (!rate) await runLoad({ ...load, seconds: warmUp });
   const result = await runLoad({ ...load, seconds: rate ? latencySeconds : seconds, rate, onCounting, trace: rate !== undefined && tracing !== undefined });
-  if (tracing && result.trace) writeTrace(tracing, `${target.name} ${scenario.resource} ${scenario.operation} at ${rate} req/s`, result);
+  if (tracing && result.trace) await keepTrace(tracing, `${target.name} ${scenario.resource} ${scenario.operation} at ${rate} req/s`, result.trace, result.p99);
   return result;
 }
 
-function writeTrace(into: NonNullable<typeof tracing>, label: string, { trace, p99 }: LoadResult) {
-  const { countedAt, requests } = trace!;
-  const end = countedAt + (requests.at(-1)?.[0] ?? 0) + 1_000;
-  const kernelMonitorPasses = into.monitor.passes().filter((pass) => pass.at >= countedAt - 1_000 && pass.at <= end);
-  mkdirSync(into.dir, { recursive: true });
-  const file = join(into.dir, `${String(++into.written).padStart(2, '0')}-${label.replaceAll(' ', '-').replaceAll('/', '')}.json`);
-  writeFileSync(file, JSON.stringify({ label, p99, countedAt, kernelMonitorPasses, requests }));
+/** A pass ends in the poller's output a little after it ends (10 ms quiet, the pipe): one is waited for. */
+const PASS_REPORTED_MS = 150;
+
+async function keepTrace(into: NonNullable<typeof tracing>, label: string, trace: RequestTrace, p99: number) {
+  await sleep(PASS_REPORTED_MS);
+  const end = trace.countedAt + (trace.latencies.length * 1000) / trace.rate + 1_000;
+  const kernelMonitorPasses = into.monitor.passes().filter((pass) => pass.end >= trace.countedAt - 1_000 && pass.at <= end);
+  writeTraceFile(into.dir, ++into.written, { label, p99, ...trace, kernelMonitorPasses });
 }
 
 try {
+  if (options.trace) {
+    const monitor = watchKernelMonitor();
+    cleanups.push(async () => monitor.stop());
+    tracing = { dir: traceFolder(resolve(options.trace)), monitor, written: 0 };
+  }
   const pgPort = await freePort();
   console.log(`building ${size.accounts} accounts × ${size.rowsPerAccount.toLocaleString('en')} properties and agents…`);
   const database = await startMigratedDatabase('http', { port: pgPort, durable: false, maxConnections: 2 });
@@ -191,7 +196,8 @@ try {
 
   const table = report(rows, floorResults, SCENARIOS, { size, seconds, latencySeconds, quick, floorLatency });
   console.log(`\n${table.text}`);
-  if (options.write ?? (!quick && !options.only && !options.variant)) writeResults(table.text); // only whole runs replace the table
+  // only whole runs replace the table, and none with the tracing's poller beside it
+  if (options.write ?? (!quick && !options.only && !options.variant && !options.trace)) writeResults(table.text);
   if (quick && table.failures.length > 0) {
     console.error(`\nHTTP regression guard failed:\n${table.failures.map((f) => `- ${f}`).join('\n')}`);
     process.exitCode = 1;

@@ -55,19 +55,26 @@ it('finishes the request and the delivery in flight on SIGTERM, then exits 0', a
   answer();
   expect(await exited).toBe(0);
 
-  // The delivery in flight was attempted once and succeeded. The second property's event may or
-  // may not have been delivered before the worker stopped (the relay and worker run until the
-  // services are closed), but it is kept, and was never attempted twice.
-  const rows = await db.query<{ title: string; status: string | null; status_code: number | null }>(
-    `SELECT p.title, d.status::text AS status, a.status_code
+  // The delivery in flight was sent and attempted once, and succeeded. The second property's event
+  // may or may not have been delivered before the worker stopped (the relay and the worker run
+  // until the services are closed): either it is still waiting (not relayed, or a pending delivery
+  // without an attempt), or it was sent once and succeeded; never cut off, never sent twice.
+  const rows = await db.query<{ title: string; event_id: string; relayed: boolean; status: string | null; attempt: string | null; status_code: number | null }>(
+    `SELECT p.title, e.id AS event_id, e.relayed_at IS NOT NULL AS relayed, d.status::text AS status, a.id AS attempt, a.status_code
        FROM outbox_events e JOIN properties p ON p.id = e.payload::json->'data'->>'property_id'
        LEFT JOIN webhook_deliveries d ON d.event_id = e.id LEFT JOIN delivery_attempts a ON a.delivery_id = d.id
       WHERE e.type = 'property.created'`,
   );
-  expect(rows.filter((r) => r.title === property.title)).toEqual([{ title: property.title, status: 'succeeded', status_code: 200 }]);
+  const sent = (eventId: string) => receiver.received.filter((r) => JSON.parse(r.raw.toString()).id === eventId).length;
+  const inFlight = rows.filter((r) => r.title === property.title);
+  expect(inFlight).toMatchObject([{ relayed: true, status: 'succeeded', status_code: 200 }]);
+  expect(sent(inFlight[0]!.event_id)).toBe(1);
   const second = rows.filter((r) => r.title === 'Arrived during shutdown');
   expect(second).toHaveLength(1);
-  expect([null, 200]).toContain(second[0]!.status_code);
+  const { relayed, status, attempt, status_code, event_id } = second[0]!;
+  const state = !relayed ? 'waiting' : status === 'pending' && attempt === null ? 'waiting' : status === 'succeeded' && status_code === 200 ? 'delivered' : `${status} ${status_code}`;
+  expect(['waiting', 'delivered']).toContain(state);
+  expect(sent(event_id)).toBe(state === 'delivered' ? 1 : 0);
   expect(await db.prisma.property.count({ where: { account_id: tenant.accountId } })).toBe(2);
   expect(services.output()).toContain('"msg":"shut down"');
 }, 60_000);
