@@ -1,5 +1,5 @@
 // When the kernel's memory-access monitor (DAMON: `kdamond` threads) ran during a benchmark run.
-// On this machine kind it samples the physical memory every 500 ms and takes up to ~25 ms of a
+// On this machine kind it samples the physical memory every 500 ms and takes up to ~40 ms of a
 // core per pass while the benchmark's processes hold their memory: the periodic part of the
 // latency tail (bench/RESULTS.md, HTTP hot paths). Recorded with `--trace`, to tell that part from ours.
 import { spawn } from 'node:child_process';
