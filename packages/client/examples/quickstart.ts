@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createPropertyClient, idempotencyKey, multipart, SIGNATURE_HEADERS, unwrap, verifyWebhook } from '@platform/client';
 
 /** Creates a property, uploads a photo, subscribes an HTTPS endpoint and changes the property. */
-export async function quickstart(options: { baseUrl: string; apiKey: string; webhookUrl: string; photo: Blob }) {
+export async function quickstart(options: { baseUrl: string; apiKey: string; webhookUrl: string; photo: Blob; keepSigningSecret: (secret: string) => void }) {
   const client = createPropertyClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
 
   // 1. A property (a retry with the same Idempotency-Key creates nothing twice).
@@ -22,8 +22,9 @@ export async function quickstart(options: { baseUrl: string; apiKey: string; web
     }),
   );
 
-  // 3. A webhook: keep its signing secret, it is shown only once.
+  // 3. A webhook: keep its signing secret now, it is shown only once and deliveries can come at once.
   const webhook = await unwrap(client.POST('/v1/webhooks', { body: { url: options.webhookUrl, events: ['property.updated'] } }));
+  options.keepSigningSecret(webhook.signing_secret);
 
   // 4. A change, which is delivered as `property.updated`.
   await unwrap(client.PATCH('/v1/properties/{propertyId}', { params: { path: { propertyId: property.id } }, body: { rooms: 4 } }));
@@ -32,7 +33,7 @@ export async function quickstart(options: { baseUrl: string; apiKey: string; web
   let active = 0;
   for await (const p of client.properties.list({ status: 'draft' })) if (p.id === property.id) active++;
 
-  return { property, photo, signingSecret: webhook.signing_secret, listed: active };
+  return { property, photo, listed: active };
 }
 
 /** Your endpoint: check the signature over the raw body before trusting a delivery. */
