@@ -28,8 +28,9 @@ export default tseslint.config(
     const apart = { group: [`@platform/${other}*`, '@platform/cli', '@platform/cli/*', '@platform/worker*', `**/${other}/**`, '**/cli/**', '**/worker/**'], message: 'Apps never import each other.' };
     // Inside an app, a resource uses another only through that folder's index.ts (tests may look inside).
     const throughIndex = {
-      group: ['./*/*.js', '!./*/index.js', '../*/*.js', '!../*/index.js', '../../*/*.js', '!../../*/index.js', '!../../*.js'],
-      message: "Use another resource only through its folder's index.ts.",
+      // A folder's sandbox.ts is its second surface: the renderers the sandbox's child processes load (and nothing else).
+      group: ['./*/*.js', '!./*/index.js', '!./*/sandbox.js', '../*/*.js', '!../*/index.js', '../../*/*.js', '!../../*/index.js', '!../../*.js'],
+      message: "Use another resource only through its folder's index.ts (or, in src/sandbox.ts, its sandbox.ts).",
     };
     return [
       { files: [`apps/${app}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [apart] }] } },
@@ -38,7 +39,7 @@ export default tseslint.config(
   }),
   {
     files: ['apps/cli/**/*.ts', 'apps/worker/**/*.ts', 'scripts/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>). (Benchmarks, like tests, may measure internals.)' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@platform/*/*', '!@platform/*/sandbox', '!@platform/sandbox/child', '**/apps/**'], message: 'Use a service only through its public entry (@platform/<app>, or @platform/<app>/sandbox for the sandbox). (Benchmarks, like tests, may measure internals.)' }] }] },
   },
   {
     // The contract suite sees the services from outside only: over HTTP, started as `pnpm start` starts them.

@@ -1,5 +1,6 @@
 // What the database benchmarks share: a private embedded PostgreSQL with the schema, percentiles, and
 // the stack the service benchmarks run against (database, redis-server, storage, queues, the app, a key).
+import { DEFAULT_SANDBOX, openSandbox } from '@platform/runtime';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -121,7 +122,9 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
     const jobs = createJobQueue(connection);
     cleanups.push(() => jobs.close());
 
-    const app = await build({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, jobs, publicBaseUrl: 'http://localhost' });
+    const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX });
+    cleanups.push(() => sandbox.close());
+    const app = await build({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, sandbox, jobs, publicBaseUrl: 'http://localhost' });
     cleanups.push(() => app.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

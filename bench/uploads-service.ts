@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createPrisma } from '@platform/db';
 import { buildPropertyApp } from '@platform/property-service';
-import { blobsDir, openStorage } from '@platform/runtime';
+import { blobsDir, DEFAULT_SANDBOX, openSandbox, openStorage } from '@platform/runtime';
 import { SecretBox, type WebhookInfrastructure } from '@platform/webhooks';
 
 const env = process.env as Record<string, string>;
@@ -28,7 +28,8 @@ const webhooks: WebhookInfrastructure = {
 };
 // Nothing is generated: a queue that is never called.
 const jobs = { enqueue: () => Promise.reject(new Error('no job queue in this benchmark')) };
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, webhooks, jobs, publicBaseUrl: 'http://localhost' });
+const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX });
+const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, sandbox, webhooks, jobs, publicBaseUrl: 'http://localhost' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const root = blobsDir({ dataDir });

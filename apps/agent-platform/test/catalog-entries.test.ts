@@ -204,7 +204,7 @@ describe('catalog entries: failure and the sweeper', () => {
     expect((await ctx.send('GET', `/v1/catalog-entries/${lost}/record`)).statusCode).toBe(404);
     expect((await publish(lost)).statusCode).toBe(409);
 
-    const swept = await SWEEP_CATALOG_ENTRIES_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs }, {});
+    const swept = await SWEEP_CATALOG_ENTRIES_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
     expect(swept).toEqual({ retried: 1, failed: 1 });
 
     const failed = await entry(hopeless);
@@ -221,7 +221,7 @@ describe('catalog entries: failure and the sweeper', () => {
     expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);
 
     // A rerun of a finished generation (queue retry, a second sweep) does nothing.
-    const jobContext = { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs };
+    const jobContext = { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs };
     expect(await GENERATE_CATALOG_ENTRY_JOB.run(jobContext, { catalog_entry_id: lost })).toEqual({ catalog_entry_id: lost, outcome: 'skipped' });
     expect(await entry(lost)).toEqual(recovered);
     expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);

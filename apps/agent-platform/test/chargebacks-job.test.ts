@@ -31,7 +31,7 @@ async function account(timeZone: string): Promise<Tenant> {
 }
 
 const run = (now: string, payload: { period?: string; account_id?: string } = {}) =>
-  CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date(now), storage: ctx.storage, jobs: ctx.jobs }, payload) as Promise<{ settled: { account_id: string; period: string; outcome: string }[] }>;
+  CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date(now), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, payload) as Promise<{ settled: { account_id: string; period: string; outcome: string }[] }>;
 /** The accounts whose November the run settled (an account new in November also gets its empty October settled). */
 const settledAccounts = async (result: ReturnType<typeof run>) =>
   (await result).settled.filter((s) => s.outcome === 'settled' && s.period === '2026-11').map((s) => s.account_id);

@@ -41,7 +41,7 @@ beforeAll(async () => {
     { team: 'Treasury', quantity: 1.25, occurred_at: '2026-11-05T10:00:00Z' },
   ]);
   // The run by hand (as `pnpm cli jobs run chargebacks --period 2026-11 --account …`): it enqueues the PDFs.
-  await CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date('2026-12-01T01:30:00Z'), storage: ctx.storage, jobs: ctx.jobs }, { period: '2026-11', account_id: ctx.tenant.accountId });
+  await CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date('2026-12-01T01:30:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, { period: '2026-11', account_id: ctx.tenant.accountId });
 }, 60_000);
 afterAll(async () => {
   await stopWorker();

@@ -5,6 +5,7 @@ import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@pl
 import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
 import { JobRefusal, type JobCatalogue, type JobQueue } from '@platform/service';
+import type { Sandbox } from '@platform/sandbox';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
 import { SERVICES } from './services.js';
@@ -25,6 +26,8 @@ export interface CommandContext {
   pepper: string;
   /** Blob storage (STORAGE_DRIVER), opened on first use. */
   storage: () => BlobStorage;
+  /** Where jobs render documents and decode files (SANDBOX_*), opened on first use. */
+  sandbox: () => Sandbox;
   /** The worker's job queue (REDIS_URL, or the local Redis of DATA_DIR), opened on first use. */
   jobQueue?: () => Promise<JobQueue>;
   /** The clock of commands that depend on the date (`appointments today`); default the real one. */
@@ -135,11 +138,16 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
     ? { enqueue: async (next, payload, jobId) => (await openQueue()).enqueue(next, payload, jobId) }
     : { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
   try {
-    return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), jobs: jobsQueue }, payload)) };
+    return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), sandbox: lazySandbox(ctx), jobs: jobsQueue }, payload)) };
   } catch (error) {
     if (error instanceof JobRefusal) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** The sandbox, opened when a job first runs a task in it (most jobs never do). */
+function lazySandbox(ctx: Pick<CommandContext, 'sandbox'>): Sandbox {
+  return { run: (task, input, options) => ctx.sandbox().run(task, input, options), close: async () => {}, size: 0 };
 }
 
 /** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */

@@ -1,6 +1,7 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
-import { configOrExit, DatabaseUnavailableError, openDatabase, openRedis, openStorage, type ResolvedDatabase, type ResolvedRedis } from '@platform/runtime';
+import { configOrExit, DatabaseUnavailableError, openDatabase, openRedis, openSandbox, openStorage, type ResolvedDatabase, type ResolvedRedis } from '@platform/runtime';
+import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
 import { runCli, type CliResult } from './run.js';
 import { SERVICES } from './services.js';
@@ -9,6 +10,7 @@ let database: ResolvedDatabase | undefined;
 let db: PrismaClient | undefined;
 let redis: ResolvedRedis | undefined;
 let queue: ReturnType<typeof createJobQueue> | undefined;
+let sandbox: Sandbox | undefined;
 const config = configOrExit(SERVICES);
 
 let result: CliResult;
@@ -21,6 +23,7 @@ try {
       environment: config.environment,
       pepper: config.apiKeyPepper,
       storage: () => openStorage(config),
+      sandbox: () => (sandbox ??= openSandbox(config)),
       jobQueue: async () => {
         redis ??= await openRedis(config);
         return (queue ??= createJobQueue(redis.connection));
@@ -35,6 +38,7 @@ try {
   if (!(error instanceof DatabaseUnavailableError)) throw error;
   result = { exitCode: 1, output: `Error: ${error.message}` };
 }
+await sandbox?.close();
 await queue?.close();
 await redis?.close();
 await db?.$disconnect();

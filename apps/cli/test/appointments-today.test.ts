@@ -13,7 +13,7 @@ afterAll(async () => {
 // 2026-07-01 22:30 UTC: already 2 July in Berlin (00:30 CEST), still 1 July in New York (18:30 EDT).
 const NOW = new Date('2026-07-01T22:30:00Z');
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => { throw new Error('no storage'); }, now: () => NOW }));
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => { throw new Error('no storage'); }, sandbox: () => { throw new Error('no sandbox'); }, now: () => NOW }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 

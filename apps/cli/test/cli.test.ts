@@ -8,24 +8,26 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey, parseKey } from '@platform/auth';
 import { blobPath, createFilesystemStorage, type BlobStorage } from '@platform/storage';
-import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { createTestDatabase, TEST_PEPPER, testSandbox, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 
 let db: TestDatabase;
 let blobRoot: string;
 let storage: BlobStorage;
+const sandbox = testSandbox();
 beforeAll(async () => {
   db = await createTestDatabase();
   blobRoot = await mkdtemp(join(tmpdir(), 'cli-blobs-'));
   storage = createFilesystemStorage({ root: blobRoot });
 });
 afterAll(async () => {
+  await sandbox.close();
   await db.drop();
   await rm(blobRoot, { recursive: true, force: true });
 });
 
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage }));
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage, sandbox: () => sandbox }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const NOW = new Date('2026-06-30T12:00:00Z');
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => { throw new Error('no storage'); }, now: () => NOW }));
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => { throw new Error('no storage'); }, sandbox: () => { throw new Error('no sandbox'); }, now: () => NOW }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 let files = 0;

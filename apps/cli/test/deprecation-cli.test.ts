@@ -75,6 +75,9 @@ const cli = async (line: string, smtpUrl?: string) => {
     storage: () => {
       throw new Error('no storage in these tests');
     },
+    sandbox: () => {
+      throw new Error('no sandbox in these tests');
+    },
     now: () => NOW,
     smtp: { url: smtpUrl, from: 'api@platform.example' },
     deprecations: [{ version: 'v1', sunset: SUNSET, successor: SUCCESSOR }],

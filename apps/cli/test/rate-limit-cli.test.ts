@@ -25,6 +25,9 @@ const cli = async (line: string) => {
     storage: () => {
       throw new Error('no storage in these tests');
     },
+    sandbox: () => {
+      throw new Error('no sandbox in these tests');
+    },
     rateLimitPerMinute: DEPLOYMENT_DEFAULT,
   }));
   return { ...result, json: () => JSON.parse(result.output) };

@@ -3,7 +3,7 @@ import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { propertyDescriptor } from './descriptor.js';
 import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js';
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
-import { MEDIA_MAX_BYTES, createMediaService, mediaRoutes } from './media/index.js';
+import { MEDIA_MAX_BYTES, MEDIA_MAX_PER_PROPERTY, MEDIA_MAX_PIXELS, createMediaService, mediaRoutes } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
@@ -21,6 +21,10 @@ export interface PropertyAppDeps extends ServiceAppDeps {
   leadsRetentionDays?: number;
   /** Per-file limit of property media in bytes (default 20 MiB). */
   mediaMaxBytes?: number;
+  /** Pixels an image may have (default 40 megapixels). */
+  mediaMaxPixels?: number;
+  /** Media a property may have (default 100). */
+  mediaMaxPerProperty?: number;
 }
 
 /**
@@ -39,7 +43,7 @@ async function propertyStatusChanged(tx: Db, accountId: string, propertyId: stri
 /** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   const retentionDays = deps.leadsRetentionDays ?? 180;
-  const mediaMaxBytes = deps.mediaMaxBytes ?? MEDIA_MAX_BYTES;
+  const media = { maxBytes: deps.mediaMaxBytes ?? MEDIA_MAX_BYTES, maxPixels: deps.mediaMaxPixels ?? MEDIA_MAX_PIXELS, maxMedia: deps.mediaMaxPerProperty ?? MEDIA_MAX_PER_PROPERTY };
   return createServiceApp(deps, {
     service: propertyDescriptor,
     dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
@@ -65,7 +69,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
         };
       };
       await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
-      await v1.register(mediaRoutes, { media: createMediaService({ ...context, maxBytes: mediaMaxBytes }), storage: context.storage, maxBytes: mediaMaxBytes });
+      await v1.register(mediaRoutes, { media: createMediaService({ ...context, ...media }), storage: context.storage, ...media });
       await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
       await v1.register(channelRoutes, { channels: createChannelService(context) });
       await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });

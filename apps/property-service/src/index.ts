@@ -8,5 +8,11 @@ export { PROPERTY_JOBS } from './jobs.js';
 
 export const propertyService: ServiceEntry = {
   descriptor: propertyDescriptor,
-  build: (deps) => buildPropertyApp({ ...deps, leadsRetentionDays: deps.settings.leadsRetentionDays }),
+  build: (deps) =>
+    buildPropertyApp({
+      ...deps,
+      leadsRetentionDays: deps.settings.leadsRetentionDays,
+      mediaMaxPixels: deps.settings.mediaMaxPixels,
+      mediaMaxPerProperty: deps.settings.mediaMaxPerProperty,
+    }),
 };

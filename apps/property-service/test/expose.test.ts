@@ -42,7 +42,7 @@ const loadImage = async (hash: string) => store.get(hash) ?? null;
 
 function medium(id: string, kind: ListingMediaSnapshot['kind'], position: number, data: Buffer | string, content_type = 'image/jpeg'): ListingMediaSnapshot {
   const hash = typeof data === 'string' ? data : sha256(data);
-  return { id, kind, title: null, position, content_type, size: 1, sha256: hash, width: null, height: null };
+  return { id, kind, title: null, position, content_type, size: 1, sha256: hash, width: null, height: null, thumbnail: null, published: kind !== 'document' };
 }
 
 function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): ListingSnapshot {

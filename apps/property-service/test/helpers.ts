@@ -43,7 +43,7 @@ export async function startListing(ctx: PropertyTestContext, propertyId: string,
 
 /** Runs the `generate-listing` job of the listing now, as the worker would (no worker needed). */
 export const runGeneration = (ctx: PropertyTestContext, listingId: string) =>
-  GENERATE_LISTING_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs }, { listing_id: listingId });
+  GENERATE_LISTING_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, { listing_id: listingId });
 
 /** Waits until the listing is no longer `generating` (a job worker must run); resolves to it. */
 export function settledListing(ctx: PropertyTestContext, listingId: string, key = ctx.tenant.key) {

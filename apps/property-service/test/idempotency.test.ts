@@ -230,7 +230,7 @@ describe('Idempotency-Key on POST', () => {
       ctx.clock.now = start;
     }
     expect(await row(ctx.tenant.applicationId, oldKey)).not.toBeNull();
-    const result = await IDEMPOTENCY_PRUNE_JOB.run({ db: ctx.db.prisma, now: start, storage: ctx.storage, jobs: ctx.jobs }, {});
+    const result = await IDEMPOTENCY_PRUNE_JOB.run({ db: ctx.db.prisma, now: start, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
     expect(result.removed_keys).toBeGreaterThanOrEqual(1);
     expect(await row(ctx.tenant.applicationId, oldKey)).toBeNull();
     expect(await row(ctx.tenant.applicationId, freshKey)).not.toBeNull();

@@ -106,7 +106,7 @@ describe('commission invoices', () => {
     const [, buyer] = await invoicesOf((await settlementOf(id)).id);
     expect((await ctx.send('GET', `/v1/invoices/${buyer.id}/pdf`)).statusCode).toBe(404); // not rendered yet
 
-    const run = () => invoiceJobs.generate.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs }, { invoice_id: String(buyer.id) });
+    const run = () => invoiceJobs.generate.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, { invoice_id: String(buyer.id) });
     expect(await run()).toMatchObject({ outcome: 'completed' });
     expect(await run()).toMatchObject({ outcome: 'skipped' });
     const pdf = await ctx.app.inject({ method: 'GET', url: `/v1/invoices/${buyer.id}/pdf`, headers: { apikey: ctx.tenant.key } });

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const jobContext = () => ({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, jobs: ctx.jobs });
+const jobContext = () => ({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs });
 const sweep = () => SWEEP_LISTINGS_JOB.run(jobContext(), {});
 /** Moves the app's clock past the time after which a generating listing counts as stuck. */
 const pastStuck = () => (ctx.clock.now = new Date(ctx.clock.now.getTime() + STUCK_AFTER_MS + 60_000));

@@ -15,6 +15,8 @@ const medium = (id: string, kind: ListingMediaSnapshot['kind'], position: number
   sha256: id.padEnd(64, '0'),
   width: kind === 'document' ? null : 1600,
   height: kind === 'document' ? null : 1200,
+  thumbnail: null,
+  published: kind !== 'document',
   ...over,
 });
 
@@ -191,14 +193,13 @@ describe('OpenImmo export', () => {
     });
   });
 
-  it('media are attachments in position order, the first photo the cover, each with its URL and MIME type', () => {
+  it('published media are attachments in position order, the first photo the cover, each with its URL and MIME type; a document never', () => {
     const [immo] = parse(document(apartmentListing)).immobilien;
     const url = (id: string) => `https://files.example.test/listings/lst_apartment/media/${id}?v=1&w=${id === 'm_doc' ? 0 : 1600}`;
     expect(at(immo, 'anhaenge.anhang')).toEqual([
       { '@_location': 'EXTERN', '@_gruppe': 'TITELBILD', anhangtitel: 'Küche & Bad <neu>', format: 'image/jpeg', daten: { pfad: url('m_cover') } },
       { '@_location': 'EXTERN', '@_gruppe': 'GRUNDRISS', anhangtitel: 'Medium m_plan', format: 'image/jpeg', daten: { pfad: url('m_plan') } },
       { '@_location': 'EXTERN', '@_gruppe': 'BILD', anhangtitel: 'Medium m_photo', format: 'image/jpeg', daten: { pfad: url('m_photo') } },
-      { '@_location': 'EXTERN', '@_gruppe': 'DOKUMENTE', format: 'application/pdf', daten: { pfad: url('m_doc') } },
     ]);
   });
 

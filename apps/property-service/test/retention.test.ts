@@ -171,11 +171,11 @@ describe('the nightly job', () => {
     await ctx.send('POST', `/v1/properties/${property}/activate`);
     const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(7), nachricht: 'Bitte unter 0160 4444 zurückrufen' })).json();
     expect(anfrage.nachricht).toContain('0160 4444');
-    const result = await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, jobs: ctx.jobs }, {});
+    const result = await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
     expect(result.anonymised).toBeGreaterThanOrEqual(1);
     expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json().nachricht).toBeNull();
     expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json()).toMatchObject({ nachname: null, anonymisiert: true });
-    expect(await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, jobs: ctx.jobs }, {})).toEqual({ anonymised: 0 });
+    expect(await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {})).toEqual({ anonymised: 0 });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Db } from '@platform/db';
 import { documentJobs, type DocumentJobs } from '@platform/documents';
 import type { InvoiceDocumentData } from './invoice-data.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { RENDER_INVOICE } from './invoice-pdf.js';
 
 export interface InvoiceJobsOptions {
   /** The invoice table (document columns, see packages/documents). */
@@ -18,12 +18,12 @@ export interface InvoiceJobsOptions {
 }
 
 /**
- * The PDF of one kind of invoice as a generated document: rendered by `renderInvoicePdf` from what
- * `load` reads, stored, swept when stuck. No completion event: the settlement's event named the invoice.
+ * The PDF of one kind of invoice as a generated document: rendered in the sandbox by
+ * `renderInvoicePdf` from what `load` reads, stored, swept when stuck. No completion event: the settlement's event named the invoice.
  */
 export function invoiceJobs({ table, load, ...names }: InvoiceJobsOptions): DocumentJobs {
   return documentJobs(
-    { table, render: async (db, _storage, id) => renderInvoicePdf(await load(db, id)), completed: async () => {} },
+    { table, load: async (db, id) => ({ data: await load(db, id) }), renderer: RENDER_INVOICE, completed: async () => {} },
     names,
   );
 }

@@ -1,6 +1,9 @@
-import { FONTS, MUTED, contentWidth, factsTable, heading, paragraph, renderPdf, tableRow, type PdfDocument } from '@platform/documents';
+import { FONTS, MUTED, contentWidth, factsTable, heading, paragraph, renderPdf, renderTask, tableRow, type PdfDocument } from '@platform/documents/pdf';
 import { decimal, euros, germanDate, percent } from './format.js';
 import type { InvoiceDocumentData, InvoiceParty } from './invoice-data.js';
+
+/** The invoices' renderer in the sandbox (both services' invoices; `./sandbox.ts` serves it). */
+export const RENDER_INVOICE = renderTask<InvoiceDocumentData>('billing.render-invoice');
 
 const UNIT_NAMES: Record<string, string> = { C62: 'Stk.', HUR: 'Std.', MON: 'Monat', E48: 'Einheit' };
 

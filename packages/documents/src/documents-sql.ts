@@ -1,7 +1,8 @@
 import type { Db } from '@platform/db';
 
-// The columns every document table has (listings, catalog entries): id, account_id, status
-// (DocumentStatus), sha256, size, failure_reason, sweeps, updated_at, completed_at, published_at.
+// The columns every document table has (listings, catalog entries, invoices): id, account_id, status
+// (DocumentStatus), sha256, size, failure_reason, sweeps, render_lease_until, abnormal_ends,
+// updated_at, completed_at, published_at.
 
 /** A document table's name, checked once: it is written into SQL. */
 export function documentTable(name: string): string {
@@ -20,10 +21,43 @@ export async function findDocument(db: Db, table: string, id: string): Promise<D
   return rows[0] ?? null;
 }
 
+/**
+ * A run takes the document: it must be `generating` and not held by another run (no lease, or one
+ * that has run out). A lease still set when it ran out means the run that set it ended its worker
+ * abnormally (the process stopped mid-render): that is counted. Returns the count, or null when
+ * the run must leave the document alone.
+ */
+export async function claimRender(db: Db, table: string, id: string, at: Date, leaseUntil: Date): Promise<{ abnormalEnds: number } | null> {
+  const rows = await db.$queryRawUnsafe<{ abnormal_ends: number }[]>(
+    `UPDATE "${table}" SET abnormal_ends = abnormal_ends + CASE WHEN render_lease_until IS NULL THEN 0 ELSE 1 END,
+       render_lease_until = $3, updated_at = $2
+     WHERE id = $1 AND status = 'generating' AND (render_lease_until IS NULL OR render_lease_until <= $2)
+     RETURNING abnormal_ends`,
+    id,
+    at,
+    leaseUntil,
+  );
+  return rows[0] ? { abnormalEnds: rows[0].abnormal_ends } : null;
+}
+
+/** The run ended its renderer abnormally (crash, memory, deadline), but is still there to say so: counted, lease given back. */
+export async function recordAbnormalEnd(db: Db, table: string, id: string): Promise<number> {
+  const rows = await db.$queryRawUnsafe<{ abnormal_ends: number }[]>(
+    `UPDATE "${table}" SET abnormal_ends = abnormal_ends + 1, render_lease_until = NULL WHERE id = $1 RETURNING abnormal_ends`,
+    id,
+  );
+  return rows[0]?.abnormal_ends ?? 0;
+}
+
+/** The run gives the document back without an outcome (an error the queue retries). */
+export async function releaseRender(db: Db, table: string, id: string): Promise<void> {
+  await db.$executeRawUnsafe(`UPDATE "${table}" SET render_lease_until = NULL WHERE id = $1`, id);
+}
+
 /** `generating` → `completed` with the PDF; false when another run got there first (or it failed meanwhile). */
 export async function markCompleted(tx: Db, table: string, id: string, pdf: { sha256: string; size: number }, at: Date): Promise<boolean> {
   const updated = await tx.$executeRawUnsafe(
-    `UPDATE "${table}" SET status = 'completed', sha256 = $2, size = $3, failure_reason = NULL, completed_at = $4, updated_at = $4
+    `UPDATE "${table}" SET status = 'completed', sha256 = $2, size = $3, failure_reason = NULL, render_lease_until = NULL, completed_at = $4, updated_at = $4
      WHERE id = $1 AND status = 'generating'`,
     id,
     pdf.sha256,
@@ -36,7 +70,7 @@ export async function markCompleted(tx: Db, table: string, id: string, pdf: { sh
 /** `generating` → `failed` with the reason; false when it is no longer generating. */
 export async function markFailed(db: Db, table: string, id: string, reason: string, at: Date): Promise<boolean> {
   const updated = await db.$executeRawUnsafe(
-    `UPDATE "${table}" SET status = 'failed', failure_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'generating'`,
+    `UPDATE "${table}" SET status = 'failed', failure_reason = $2, render_lease_until = NULL, updated_at = $3 WHERE id = $1 AND status = 'generating'`,
     id,
     reason,
     at,

@@ -1,21 +1,33 @@
-import { Readable } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { inTransaction, type Db, type PrismaClient } from '@platform/db';
-import type { BlobStorage } from '@platform/storage';
+import { SandboxError, withWorkspace, type Sandbox } from '@platform/sandbox';
+import type { BlobStorage, StoredBlob } from '@platform/storage';
 import { claimBlob, releaseBlob } from '@platform/uploads';
-import { documentTable, findDocument, markCompleted, markFailed, sweepStuck, type DocumentRow } from './documents-sql.js';
+import { claimRender, documentTable, findDocument, markCompleted, markFailed, recordAbnormalEnd, releaseRender, sweepStuck, type DocumentRow } from './documents-sql.js';
+import type { RenderTask } from './render.js';
 
 /** How long a request waits for the queue before it leaves the job to the sweeper (Redis down). */
 const ENQUEUE_WAIT_MS = 2_000;
 
-/** Thrown by a renderer when the snapshot cannot become a document: the document fails at once, without retries. */
+/** Thrown by `load` when the snapshot cannot become a document: the document fails at once, without retries. */
 export class DocumentRenderError extends Error {}
 
-/** One kind of generated document of an app: its table, how it is rendered and what completing it emits. */
-export interface DocumentKind {
+/** What a document's renderer is given: the data to draw and the stored files (content addresses) it may draw. */
+export interface RenderRequest<D> {
+  data: D;
+  files?: readonly string[];
+}
+
+/** One kind of generated document of an app: its table, what it shows, who draws it and what completing it emits. */
+export interface DocumentKind<D = unknown> {
   /** The document table (columns: see documents-sql.ts). */
   table: string;
-  /** Renders the document from what was copied into it; the same snapshot must give the same bytes. */
-  render(db: Db, storage: BlobStorage, id: string): Promise<Buffer>;
+  /** Reads what the document shows from what was copied into it (in the worker, from the database). */
+  load(db: Db, id: string): Promise<RenderRequest<D>>;
+  /** Draws it in the sandbox from that alone; the same data must give the same bytes. */
+  renderer: RenderTask<D>;
   /** Inside the completing transaction: the `*.completed` event. */
   completed(tx: Db, document: DocumentRow, at: Date): Promise<void>;
 }
@@ -23,29 +35,52 @@ export interface DocumentKind {
 export interface GenerationDeps {
   db: PrismaClient;
   storage: BlobStorage;
+  /** Where renderers run: a renderer's crash, exhausted memory or deadline ends its task, not the worker. */
+  sandbox: Sandbox;
   now: Date;
 }
 
 export type GenerationOutcome = 'completed' | 'failed' | 'skipped';
 
+/** A document in `generating` longer than this is enqueued again by the sweeper; it is also how long one run holds it. */
+export const STUCK_AFTER_MS = 10 * 60_000;
+/** Runs that may end their worker abnormally before the document fails instead of being taken again. */
+export const MAX_ABNORMAL_ENDS = 2;
+
 /**
- * The job's work: render, store (content-addressed), then `generating` → `completed` and the event
- * in one transaction. Idempotent: a rerun (queue retry, crashed worker, sweeper) of a finished
- * document does nothing, and two runs at once render the same bytes, so one blob and one event.
+ * The job's work: take the document (a lease, see `claimRender`), draw it in the sandbox, store it
+ * (content-addressed), then `generating` → `completed` and the event in one transaction.
+ * Idempotent: a rerun of a finished document does nothing, and a second run while one holds it
+ * leaves it alone. How a run ends:
+ * - `DocumentRenderError` from `load`, or a renderer's refusal or error: `failed` with the reason;
+ * - the renderer's process crashed, ran out of memory or time: counted; the second such end fails the
+ *   document (a first one is thrown, for the queue to try once more);
+ * - the worker itself stopped mid-render: its lease is found still set by the next run and counted
+ *   the same way, so a document that takes its worker down is never taken again forever;
+ * - any other error (database, storage): the lease is given back and the error thrown for a retry.
  */
-export async function generateDocument({ db, storage, now }: GenerationDeps, kind: DocumentKind, id: string): Promise<GenerationOutcome> {
+export async function generateDocument<D>({ db, storage, sandbox, now }: GenerationDeps, kind: DocumentKind<D>, id: string): Promise<GenerationOutcome> {
   const table = documentTable(kind.table);
   const document = await findDocument(db, table, id);
   if (!document || document.status !== 'generating') return 'skipped';
-  let pdf: Buffer;
-  try {
-    pdf = await kind.render(db, storage, id);
-  } catch (error) {
-    if (!(error instanceof DocumentRenderError)) throw error; // the queue retries
-    await markFailed(db, table, id, error.message, now);
+  const claim = await claimRender(db, table, id, now, new Date(now.getTime() + STUCK_AFTER_MS));
+  if (!claim) return 'skipped';
+  if (claim.abnormalEnds >= MAX_ABNORMAL_ENDS) {
+    await markFailed(db, table, id, `Generation ended its worker abnormally ${claim.abnormalEnds} times (the process stopped while rendering); it is not tried again.`, now);
     return 'failed';
   }
-  const stored = await storage.put(Readable.from([pdf]));
+  let stored: StoredBlob;
+  try {
+    stored = await render({ storage, sandbox }, kind, await kind.load(db, id));
+  } catch (error) {
+    const outcome = await failureOf(db, table, id, error);
+    if (outcome instanceof Error) {
+      await releaseRender(db, table, id).catch(() => {});
+      throw outcome; // the queue retries
+    }
+    await markFailed(db, table, id, outcome, now);
+    return 'failed';
+  }
   return inTransaction(db, async (tx) => {
     await claimBlob(tx, storage, stored.key);
     if (!(await markCompleted(tx, table, id, stored, now))) {
@@ -57,8 +92,39 @@ export async function generateDocument({ db, storage, now }: GenerationDeps, kin
   });
 }
 
-/** A document in `generating` longer than this is enqueued again by the sweeper. */
-export const STUCK_AFTER_MS = 10 * 60_000;
+/** The reason a failed run fails its document, or the error to throw when the run is worth trying again (an abnormal end counted first). */
+async function failureOf(db: Db, table: string, id: string, error: unknown): Promise<string | Error> {
+  if (error instanceof DocumentRenderError) return error.message;
+  if (!(error instanceof SandboxError)) return error instanceof Error ? error : new Error(String(error));
+  if (error.kind === 'refused') return error.message;
+  if (error.kind === 'failed') return `The document could not be rendered: ${error.message}`;
+  if (!error.abnormal) return error; // busy, closed: try later
+  const ends = await recordAbnormalEnd(db, table, id);
+  if (ends >= MAX_ABNORMAL_ENDS) return `Rendering ended abnormally ${ends} times; the last time its renderer ${error.message}.`;
+  return new Error(`Rendering ended abnormally (its renderer ${error.message}); it is tried once more.`, { cause: error });
+}
+
+/** Draws the document in the sandbox from the data and the files (each stored file put in reach of the child), then stores the PDF. */
+async function render<D>({ storage, sandbox }: Pick<GenerationDeps, 'storage' | 'sandbox'>, kind: DocumentKind<D>, request: RenderRequest<D>): Promise<StoredBlob> {
+  return withWorkspace(async (dir) => {
+    const files: Record<string, string> = {};
+    for (const sha256 of new Set(request.files ?? [])) {
+      if (!(await storage.exists(sha256))) continue; // a missing file is left out of the document
+      const local = storage.localPath?.(sha256);
+      if (local) files[sha256] = local;
+      else {
+        const content = await storage.get(sha256);
+        if (!content) continue;
+        files[sha256] = join(dir, sha256);
+        await pipeline(content.stream, createWriteStream(files[sha256], { mode: 0o600 }));
+      }
+    }
+    const out = join(dir, 'document.pdf');
+    await sandbox.run(kind.renderer, { data: request.data, files, out });
+    return storage.put(createReadStream(out));
+  });
+}
+
 /** How often the sweeper enqueues a stuck document again before it fails. */
 export const MAX_SWEEPS = 3;
 

@@ -20,15 +20,15 @@ export interface DocumentJobs {
 }
 
 /** The two jobs of a kind of document: generating one, and sweeping those stuck in `generating` every minute. */
-export function documentJobs(kind: DocumentKind, { name, plural, idField, renders }: DocumentJobsOptions): DocumentJobs {
+export function documentJobs<D>(kind: DocumentKind<D>, { name, plural, idField, renders }: DocumentJobsOptions): DocumentJobs {
   const generate = defineJob({
     name: `generate-${name}`,
     description: `Renders ${renders} from its snapshot and stores it (idempotent: a rerun of a finished ${name.replace('-', ' ')} does nothing).`,
     payload: Type.Object({ [idField]: Type.String() }, { additionalProperties: false }),
     retry: { attempts: 3, backoffMs: 5_000 },
-    run: async ({ db, storage, now }, payload: Record<string, string>) => {
+    run: async ({ db, storage, sandbox, now }, payload: Record<string, string>) => {
       const id = payload[idField];
-      return { [idField]: id, outcome: await generateDocument({ db, storage, now }, kind, id) };
+      return { [idField]: id, outcome: await generateDocument({ db, storage, sandbox, now }, kind, id) };
     },
   });
   const enqueue = (jobs: JobQueue, id: string, sweep = 0) => jobs.enqueue(generate, { [idField]: id }, generationJobId(id, sweep));

@@ -150,29 +150,39 @@ export function fitImage(doc: PdfDocument, data: Buffer, box: Box): boolean {
   }
 }
 
+/** An image read when it is drawn (one at a time); null when it is not there. */
+export type ImageSource = () => Promise<Buffer | null>;
+
 /**
  * Lays images out in rows of `columns` cells of `height` points, from doc.y, breaking pages
- * between rows. Images pdfkit cannot embed are left out before layout, so no cell stays empty.
- * Returns how many were drawn.
+ * between rows. Each image is read just before it is drawn, so one at a time is held; one that is
+ * missing or pdfkit cannot embed is left out without leaving its cell empty. Returns how many were drawn.
  */
-export function imageGrid(doc: PdfDocument, images: readonly Buffer[], options: { columns: number; height: number; gap?: number }): number {
+export async function imageGrid(doc: PdfDocument, images: readonly ImageSource[], options: { columns: number; height: number; gap?: number }): Promise<number> {
   const gap = options.gap ?? 10;
   const width = contentWidth(doc);
   const cellWidth = (width - gap * (options.columns - 1)) / options.columns;
-  const embeddable = images.filter((data) => imageFormat(data) !== null);
   let drawn = 0;
-  for (let i = 0; i < embeddable.length; i += options.columns) {
-    ensureSpace(doc, options.height);
-    const top = doc.y;
-    let x = doc.page.margins.left;
-    for (const data of embeddable.slice(i, i + options.columns)) {
-      if (fitImage(doc, data, { x, y: top, width: cellWidth, height: options.height })) {
-        drawn += 1;
-        x += cellWidth + gap;
-      }
+  let column = 0;
+  let top = doc.y;
+  for (const source of images) {
+    const data = await source();
+    if (!data || !imageFormat(data)) continue;
+    if (column === 0) {
+      ensureSpace(doc, options.height);
+      top = doc.y;
     }
-    doc.x = doc.page.margins.left;
-    doc.y = top + options.height + gap;
+    const x = doc.page.margins.left + column * (cellWidth + gap);
+    if (!fitImage(doc, data, { x, y: top, width: cellWidth, height: options.height })) continue;
+    drawn += 1;
+    column = (column + 1) % options.columns;
+    if (column === 0) endRow(doc, top + options.height + gap);
   }
+  if (column !== 0) endRow(doc, top + options.height + gap);
   return drawn;
+}
+
+function endRow(doc: PdfDocument, y: number): void {
+  doc.x = doc.page.margins.left;
+  doc.y = y;
 }

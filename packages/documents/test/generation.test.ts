@@ -1,121 +1,170 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '@platform/db';
+import { createSandbox, execArgvFor, type Sandbox } from '@platform/sandbox';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
-import { createTestDatabase, type TestDatabase } from '@platform/testkit';
+import { createTestDatabase, runScript, type TestDatabase } from '@platform/testkit';
 import { forgetBlobTables } from '@platform/uploads';
-import { DocumentRenderError, MAX_SWEEPS, STUCK_AFTER_MS, generateDocument, sweepDocuments, type DocumentKind } from '../src/index.js';
+import { MAX_ABNORMAL_ENDS, MAX_SWEEPS, STUCK_AFTER_MS, generateDocument, sweepDocuments } from '../src/index.js';
+import { bodyKind, CREATE_TABLE, TABLE } from './fixtures/kind.js';
 
-// A document table of the shape the package expects, made for this test (the package knows no app table).
-const TABLE = 'test_documents';
+const entry = fileURLToPath(new URL('./fixtures/render-entry.ts', import.meta.url));
+const openSandbox = (options: { memoryMb?: number; timeoutMs?: number } = {}) =>
+  createSandbox({ entry, execArgv: execArgvFor(entry), processes: 2, memoryMb: options.memoryMb ?? 256, timeoutMs: options.timeoutMs ?? 20_000 });
 
 let db: TestDatabase;
 let root: string;
 let storage: BlobStorage;
+let sandbox: Sandbox;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.prisma.$executeRawUnsafe(`CREATE TABLE ${TABLE} (
-    id text PRIMARY KEY, account_id text NOT NULL, status "DocumentStatus" NOT NULL DEFAULT 'generating', body text NOT NULL,
-    sha256 varchar(64), size int, failure_reason text, sweeps int NOT NULL DEFAULT 0,
-    updated_at timestamptz NOT NULL DEFAULT now(), completed_at timestamptz, published_at timestamptz)`);
+  await db.prisma.$executeRawUnsafe(CREATE_TABLE);
   forgetBlobTables();
   root = await mkdtemp(join(tmpdir(), 'documents-'));
   storage = createFilesystemStorage({ root });
+  sandbox = openSandbox();
 });
 afterAll(async () => {
+  await sandbox.close();
   forgetBlobTables();
   await db.drop();
   await rm(root, { recursive: true, force: true });
 });
 
 let completions: string[];
-let renders: number;
-/** Set by a test: each render waits until this many renders have started (at most 5 s), so that runs overlap on a busy machine too. */
-let overlap: number;
-let started: () => void;
-let allStarted: Promise<void>;
 beforeEach(() => {
   completions = [];
-  renders = 0;
-  overlap = 0;
 });
+const kind = () => bodyKind(completions);
 
-/** Renders the row's `body` as the "document"; `fail:` bodies cannot be rendered, `crash:` ones throw an ordinary error. */
-const kind: DocumentKind = {
-  table: TABLE,
-  async render(d: Db, _storage, id) {
-    renders++;
-    if (renders === 1) allStarted = new Promise((resolve) => (started = resolve));
-    if (renders >= overlap) started();
-    if (overlap > 1) await Promise.race([allStarted, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    const [row] = await d.$queryRawUnsafe<{ body: string }[]>(`SELECT body FROM ${TABLE} WHERE id = $1`, id);
-    if (row.body.startsWith('fail:')) throw new DocumentRenderError(row.body.slice(5));
-    if (row.body.startsWith('crash:')) throw new Error('storage unreachable');
-    return Buffer.from(`%PDF ${row.body}`);
-  },
-  async completed(_tx, document) {
-    completions.push(document.id);
-  },
+const insert = (id: string, body: string, options: { updatedAt?: Date; files?: string[] } = {}) =>
+  db.prisma.$executeRawUnsafe(`INSERT INTO ${TABLE} (id, account_id, body, files, updated_at) VALUES ($1, 'acct', $2, $3, $4)`, id, body, options.files ?? [], options.updatedAt ?? new Date());
+const row = async (id: string) =>
+  (
+    await db.prisma.$queryRawUnsafe<{ status: string; sha256: string | null; failure_reason: string | null; sweeps: number; abnormal_ends: number; render_lease_until: Date | null }[]>(
+      `SELECT status::text AS status, sha256, failure_reason, sweeps, abnormal_ends, render_lease_until FROM ${TABLE} WHERE id = $1`,
+      id,
+    )
+  )[0];
+const blobCount = async () => (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+const deps = (at = new Date(), box = sandbox) => ({ db: db.prisma, storage, sandbox: box, now: at });
+const stored = async (sha256: string) => {
+  const content = await storage.get(sha256);
+  return content ? Buffer.concat(await content.stream.toArray()).toString('latin1') : null;
 };
 
-const insert = (id: string, body: string, updatedAt = new Date()) =>
-  db.prisma.$executeRawUnsafe(`INSERT INTO ${TABLE} (id, account_id, body, updated_at) VALUES ($1, 'acct', $2, $3)`, id, body, updatedAt);
-const row = async (id: string) =>
-  (await db.prisma.$queryRawUnsafe<{ status: string; sha256: string | null; failure_reason: string | null; sweeps: number }[]>(`SELECT status::text AS status, sha256, failure_reason, sweeps FROM ${TABLE} WHERE id = $1`, id))[0];
-const blobCount = async () => (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
-const deps = () => ({ db: db.prisma, storage, now: new Date() });
-
-describe('document generation', () => {
-  it('completes once: the blob stored, the row completed, the completion hook called; a rerun does nothing', async () => {
+describe('document generation in the sandbox', () => {
+  it('completes once: rendered in a child, the blob stored, the row completed, the completion hook called; a rerun does nothing', async () => {
     await insert('d1', 'one');
-    expect(await generateDocument(deps(), kind, 'd1')).toBe('completed');
+    expect(await generateDocument(deps(), kind(), 'd1')).toBe('completed');
     const done = await row('d1');
-    expect(done.status).toBe('completed');
-    expect(await storage.exists(done.sha256!)).toBe(true);
+    expect(done).toMatchObject({ status: 'completed', render_lease_until: null, abnormal_ends: 0 });
+    expect(await stored(done.sha256!)).toBe('%PDF one');
     expect(completions).toEqual(['d1']);
-    expect(await generateDocument(deps(), kind, 'd1')).toBe('skipped');
+    expect(await generateDocument(deps(), kind(), 'd1')).toBe('skipped');
     expect(completions).toEqual(['d1']);
   });
 
-  it('two runs at once (a retried job beside a slow one) give one completion and one blob', async () => {
+  it('hands the renderer the stored files it names, one missing one left out', async () => {
+    const file = await storage.put(Readable.from([Buffer.from('rendition bytes')]));
+    const missing = 'f'.repeat(64);
+    await insert('f1', `files:${file.sha256},${missing}`, { files: [file.sha256, missing] });
+    expect(await generateDocument(deps(), kind(), 'f1')).toBe('completed');
+    expect(await stored((await row('f1')).sha256!)).toBe(`%PDF ${file.sha256.slice(0, 8)}=rendition bytes ffffffff=missing`);
+  });
+
+  it('a second run while one holds the document leaves it alone: one render, one completion, one blob', async () => {
     const before = await blobCount();
-    await insert('d2', 'two');
-    overlap = 2;
-    const outcomes = await Promise.all([generateDocument(deps(), kind, 'd2'), generateDocument(deps(), kind, 'd2')]);
-    expect(renders).toBe(2);
-    expect(outcomes.sort()).toEqual(['completed', 'skipped']);
+    await insert('d2', 'slow:400');
+    const outcomes = await Promise.all([generateDocument(deps(), kind(), 'd2'), new Promise((r) => setTimeout(r, 50)).then(() => generateDocument(deps(), kind(), 'd2'))]);
+    expect(outcomes).toEqual(['completed', 'skipped']);
     expect(completions).toEqual(['d2']);
     expect(await blobCount()).toBe(before + 1);
   });
 
-  it('a document that cannot be rendered fails at once with the reason; an ordinary error is left to the queue to retry', async () => {
-    await insert('d3', 'fail:The photo is unreadable.');
-    expect(await generateDocument(deps(), kind, 'd3')).toBe('failed');
-    expect(await row('d3')).toMatchObject({ status: 'failed', failure_reason: 'The photo is unreadable.', sha256: null });
-    await insert('d4', 'crash:');
-    await expect(generateDocument(deps(), kind, 'd4')).rejects.toThrow('storage unreachable');
-    expect((await row('d4')).status).toBe('generating');
+  it('fails a document at once when its data cannot be rendered: a refusal, an error of the renderer, an unloadable snapshot', async () => {
+    await insert('r1', 'refuse:The photo is unreadable.');
+    await insert('r2', 'throw:Unknown font');
+    await insert('r3', 'unloadable:The snapshot is damaged.');
+    for (const id of ['r1', 'r2', 'r3']) expect(await generateDocument(deps(), kind(), id)).toBe('failed');
+    expect((await row('r1')).failure_reason).toBe('The photo is unreadable.');
+    expect((await row('r2')).failure_reason).toBe('The document could not be rendered: Unknown font');
+    expect((await row('r3')).failure_reason).toBe('The snapshot is damaged.');
     expect(completions).toEqual([]);
+  });
+
+  it('leaves an ordinary error to the queue: thrown, still generating, the lease given back for the next run', async () => {
+    await insert('e1', 'dberror:');
+    await expect(generateDocument(deps(), kind(), 'e1')).rejects.toThrow('storage unreachable');
+    expect(await row('e1')).toMatchObject({ status: 'generating', render_lease_until: null, abnormal_ends: 0 });
+  });
+
+  it('a renderer that throws inside a zlib callback crashes its child, not this process; the second crash fails the document', async () => {
+    await insert('c1', 'crash:');
+    await expect(generateDocument(deps(), kind(), 'c1')).rejects.toThrow(/ended abnormally/);
+    expect(await row('c1')).toMatchObject({ status: 'generating', abnormal_ends: 1, render_lease_until: null });
+    expect(await generateDocument(deps(), kind(), 'c1')).toBe('failed');
+    const failed = await row('c1');
+    expect(failed.abnormal_ends).toBe(MAX_ABNORMAL_ENDS);
+    expect(failed.failure_reason).toMatch(/^Rendering ended abnormally 2 times; the last time its renderer stopped with an error: .*incorrect header check/);
+    // this process and the sandbox go on
+    await insert('c2', 'after the crash');
+    expect(await generateDocument(deps(), kind(), 'c2')).toBe('completed');
+  });
+
+  it('a renderer that exhausts its memory limit or its deadline ends the same way, with the limit named', async () => {
+    const small = openSandbox({ memoryMb: 200, timeoutMs: 1_000 });
+    try {
+      await insert('m1', 'memory:');
+      await insert('h1', 'hang:');
+      for (const id of ['m1', 'h1']) {
+        await expect(generateDocument(deps(new Date(), small), kind(), id)).rejects.toThrow(/ended abnormally/);
+        expect(await generateDocument(deps(new Date(), small), kind(), id)).toBe('failed');
+      }
+      expect((await row('m1')).failure_reason).toMatch(/memory limit of 200 MiB/);
+      expect((await row('h1')).failure_reason).toMatch(/did not finish within 1 s/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('a document whose generation kills the worker itself is failed on its third take, never taken forever', async () => {
+    await insert('k1', 'die:');
+    const start = new Date();
+    const take = (minutes: number) =>
+      runScript('packages/documents/test/fixtures/die-while-rendering.ts', [db.url, root, 'k1', new Date(start.getTime() + minutes * 60_000).toISOString()]);
+    const first = await take(0);
+    expect(first.code).not.toBe(0); // killed mid-render
+    expect(await row('k1')).toMatchObject({ status: 'generating', abnormal_ends: 0 });
+    expect((await take(1)).stdout).toBe('skipped'); // its lease still holds: another run may be at it
+    const second = await take(STUCK_AFTER_MS / 60_000 + 1);
+    expect(second.code).not.toBe(0);
+    expect(await row('k1')).toMatchObject({ status: 'generating', abnormal_ends: 1 });
+    const third = await take(2 * (STUCK_AFTER_MS / 60_000 + 1));
+    expect(third).toMatchObject({ code: 0, stdout: 'failed' });
+    expect(await row('k1')).toMatchObject({ status: 'failed', abnormal_ends: 2, failure_reason: expect.stringMatching(/ended its worker abnormally 2 times/) });
   });
 
   it('the sweeper enqueues documents stuck in generating again, each sweep under a new number, and fails them after the last', async () => {
     const now = new Date();
     const old = new Date(now.getTime() - STUCK_AFTER_MS - 1000);
-    await insert('s1', 'stuck', old);
-    await insert('s2', 'fresh', now);
+    await insert('s1', 'stuck', { updatedAt: old });
+    await insert('s2', 'fresh', { updatedAt: now });
     const enqueued: string[] = [];
-    const sweep = (at: Date) => sweepDocuments({ db: db.prisma, now: at }, kind, async (id, n) => void enqueued.push(`${id}#${n}`));
-    expect(await sweep(now)).toEqual({ retried: 1, failed: 0 });
+    const sweep = (at: Date) => sweepDocuments({ db: db.prisma, now: at }, kind(), async (id, n) => void enqueued.push(`${id}#${n}`));
+    expect((await sweep(now)).retried).toBeGreaterThanOrEqual(1);
     expect(enqueued.filter((e) => e.startsWith('s'))).toEqual(['s1#1']);
+    enqueued.length = 0;
     expect(await sweep(now)).toEqual({ retried: 0, failed: 0 }); // just swept: not stuck again yet
     let at = now;
     for (let n = 2; n <= MAX_SWEEPS; n++) {
       at = new Date(at.getTime() + STUCK_AFTER_MS + 1000);
       await sweep(at);
     }
-    expect(enqueued.filter((e) => e.startsWith('s1'))).toEqual(Array.from({ length: MAX_SWEEPS }, (_, i) => `s1#${i + 1}`));
+    expect(enqueued.filter((e) => e.startsWith('s1'))).toEqual(Array.from({ length: MAX_SWEEPS - 1 }, (_, i) => `s1#${i + 2}`));
     at = new Date(at.getTime() + STUCK_AFTER_MS + 1000);
     const last = await sweep(at);
     expect(last.failed).toBeGreaterThanOrEqual(1);

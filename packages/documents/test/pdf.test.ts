@@ -143,9 +143,9 @@ describe('renderPdf', () => {
   it('breaks pages for long tables and image grids, keeping every row and image in order', async () => {
     const images = [solidJpeg(16, 8, 20), WEBP, solidJpeg(8, 16, 60), solidJpeg(24, 8, 100), solidJpeg(8, 24, 140), solidJpeg(32, 8, 180)];
     let drawn = 0;
-    const pdf = await renderPdf({ title: 'Long', createdAt: new Date('2026-03-01T09:30:00Z') }, (doc) => {
+    const pdf = await renderPdf({ title: 'Long', createdAt: new Date('2026-03-01T09:30:00Z') }, async (doc) => {
       factsTable(doc, Array.from({ length: 80 }, (_, i) => [`Zeile ${i}`, `Wert ${i}`] as const));
-      drawn = imageGrid(doc, images, { columns: 2, height: 250 });
+      drawn = await imageGrid(doc, [...images.map((data) => async () => data), async () => null], { columns: 2, height: 250 });
     });
     expect(drawn).toBe(5);
     expect(poppler('pdfinfo', pdf)).toMatch(/Pages:\s+[4-9]\n/);

@@ -46,6 +46,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** Requests per minute per API key, unless the key's application has its own budget. */
   rateLimitPerMinute: number;
+  /** The child processes that decode uploads and render documents (one pool in the services, one in the worker). */
+  sandbox: SandboxConfig;
   /** Deprecated API versions: their responses carry Deprecation, Sunset and Link. */
   deprecations: ApiDeprecation[];
   /** Where deprecation notices are sent from (`smtp://user:pass@host:port`); unset: none are sent. */
@@ -57,6 +59,20 @@ export interface Config {
 export const API_VERSIONS = ['v1', 'leads/v1'] as const;
 
 const versionVariable = (version: string) => version.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+
+export interface SandboxConfig {
+  /** Child processes per pool. */
+  processes: number;
+  /** Resident memory per child, in MiB. */
+  memoryMb: number;
+  /** Deadline of decoding one upload. */
+  decodeSeconds: number;
+  /** Deadline of rendering one document. */
+  renderSeconds: number;
+}
+
+/** The sandbox's settings when the environment names none. */
+export const DEFAULT_SANDBOX: SandboxConfig = { processes: 2, memoryMb: 512, decodeSeconds: 30, renderSeconds: 120 };
 
 export type StorageConfig =
   | { driver: 'filesystem' }
@@ -102,6 +118,10 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'METRICS_PORT', default: '9464', description: 'Port of the Prometheus metrics (`/metrics`, and `/health/live` for the worker), never the public one; 0 turns it off.' },
   { name: 'MAX_EVENT_LOOP_DELAY_MS', default: '1000', description: 'Event-loop delay (ms) beyond which requests are answered 503 with Retry-After instead of queueing.' },
   { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per API key (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.' },
+  { name: 'SANDBOX_PROCESSES', default: '2', description: 'Child processes (1 to 64) that decode uploaded images and PDFs, in each service process, and render documents, in the worker; more uploads wait in line (at most 64, then 503).' },
+  { name: 'SANDBOX_MEMORY_MB', default: '512', description: 'Resident memory (128 to 16384 MiB) a sandbox process may use; past it, the upload is refused (422) or the document fails.' },
+  { name: 'SANDBOX_DECODE_SECONDS', default: '30', description: 'Seconds (1 to 600) decoding one upload may take; longer is a 422 that names the limit.' },
+  { name: 'SANDBOX_RENDER_SECONDS', default: '120', description: 'Seconds (1 to 3600) rendering one document (exposé, catalog record, invoice) may take; longer counts as an abnormal end.' },
   ...API_VERSIONS.flatMap((version) => [
     { name: `API_SUNSET_${versionVariable(version)}`, default: '(none)', description: `Sunset date (YYYY-MM-DD, 00:00 UTC) of the API version ${version}: its responses then carry Deprecation, Sunset and Link headers.` },
     { name: `API_SUCCESSOR_${versionVariable(version)}`, default: '(none)', description: `URL of the successor of ${version} (the Link header); required with API_SUNSET_${versionVariable(version)}.` },
@@ -296,6 +316,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     metricsPort: wholeNumber(env, 'METRICS_PORT', 9464, 0, 65535, problems),
     maxEventLoopDelayMs: wholeNumber(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000, problems),
     rateLimitPerMinute: wholeNumber(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, problems),
+    sandbox: {
+      processes: wholeNumber(env, 'SANDBOX_PROCESSES', DEFAULT_SANDBOX.processes, 1, 64, problems),
+      memoryMb: wholeNumber(env, 'SANDBOX_MEMORY_MB', DEFAULT_SANDBOX.memoryMb, 128, 16_384, problems),
+      decodeSeconds: wholeNumber(env, 'SANDBOX_DECODE_SECONDS', DEFAULT_SANDBOX.decodeSeconds, 1, 600, problems),
+      renderSeconds: wholeNumber(env, 'SANDBOX_RENDER_SECONDS', DEFAULT_SANDBOX.renderSeconds, 1, 3600, problems),
+    },
     deprecations: deprecations(env, problems),
     smtpUrl: smtpUrl(env, problems),
     smtpFrom: env.SMTP_FROM || 'api@localhost',

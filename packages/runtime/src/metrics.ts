@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TaskSample } from '@platform/sandbox';
 import type { RequestSample } from '@platform/service';
 import type { AttemptReport } from '@platform/webhooks';
 
@@ -62,6 +63,20 @@ export class ProcessMetrics {
     labelNames: ['service', 'result'],
     registers: [this.registry],
   });
+  private readonly sandboxTasks = new Histogram({
+    name: 'sandbox_task_duration_seconds',
+    help: 'Tasks on untrusted input in the sandbox (decoding an upload, rendering a document) by pool, task and outcome (ok, refused, failed, crashed, memory, timeout).',
+    labelNames: ['pool', 'task', 'outcome'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+  private readonly sandboxMemory = new Histogram({
+    name: 'sandbox_task_peak_memory_bytes',
+    help: 'The most resident memory a sandbox process was seen to hold during a task, by pool and task.',
+    labelNames: ['pool', 'task'],
+    buckets: [64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048].map((mb) => mb * 1024 * 1024),
+    registers: [this.registry],
+  });
   private readonly queues: WatchedQueue[] = [];
 
   constructor() {
@@ -95,6 +110,13 @@ export class ProcessMetrics {
   readonly jobFailed = (job: string): void => {
     this.jobFailures.inc({ job });
   };
+
+  observeSandboxTask(pool: string): (sample: TaskSample) => void {
+    return (sample) => {
+      this.sandboxTasks.observe({ pool, task: sample.task, outcome: sample.outcome }, sample.ms / 1000);
+      if (sample.peakRssBytes > 0) this.sandboxMemory.observe({ pool, task: sample.task }, sample.peakRssBytes);
+    };
+  }
 
   keyLookup(service: string): (result: 'hit' | 'miss') => void {
     return (result) => this.keyLookups.inc({ service, result });

@@ -3,6 +3,7 @@ import { createPrisma, type Environment, type PrismaClient, type Service } from 
 import { createJobQueue, type JobQueue, type ServiceDescriptor } from '@platform/service';
 import { Redis } from 'ioredis';
 import type { ApiDeprecation, RateLimitSettings, ReadinessCheck, RequestSample } from '@platform/service';
+import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
 import {
   SecretBox,
@@ -26,6 +27,7 @@ import { exitGracefully } from './graceful-exit.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
+import { openSandbox } from './sandbox.js';
 
 /**
  * How long a graceful shutdown may take before the process exits anyway: longer than a request
@@ -42,6 +44,9 @@ export interface ServiceDeps {
   webhooks: WebhookInfrastructure;
   /** Blob storage of uploaded files, shared by both services. */
   storage: BlobStorage;
+  /** Where uploads are decoded (this process's pool of sandbox children). */
+  sandbox: Sandbox;
+  decodeTimeoutMs: number;
   /** The worker's queue (documents are generated there). */
   jobs: JobQueue;
   /** Where integrators reach this service. */
@@ -136,6 +141,9 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
   const storage = openStorage(config);
+  // Uploads are decoded in one pool, documents rendered in another: neither waits for the other.
+  const uploadSandbox = entries.length > 0 ? openSandbox(config, metrics.observeSandboxTask('uploads')) : undefined;
+  const documentSandbox = workerServices ? openSandbox(config, metrics.observeSandboxTask('documents')) : undefined;
   const jobQueue = createJobQueue(redis.connection);
   // The limiter's and the readiness probe's own connection: no offline queue and short timeouts,
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
@@ -162,6 +170,8 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       const steps: ShutdownStep[] = [
         ...apps.map((app, i): ShutdownStep => [`service ${i + 1}`, () => app.close()]),
         ...stoppers,
+        ['upload sandbox', async () => uploadSandbox?.close()],
+        ['document sandbox', async () => documentSandbox?.close()],
         ['webhook queue', () => webhooks.queue.close()],
         ['job queue', () => jobQueue.close()],
         ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
@@ -190,7 +200,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
-    const scheduled = startScheduledJobs({ db, storage }, redis.connection, jobs, log, metrics.jobFailed, backgroundError('job worker error'));
+    const scheduled = startScheduledJobs({ db, storage, sandbox: documentSandbox! }, redis.connection, jobs, log, metrics.jobFailed, backgroundError('job worker error'));
     metrics.watchQueue('webhook-deliveries', webhooks.queue);
     metrics.watchQueue('jobs', jobQueue.queue);
     await scheduled.ready;
@@ -209,6 +219,8 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       trustProxy: config.trustProxy,
       webhooks,
       storage,
+      sandbox: uploadSandbox!,
+      decodeTimeoutMs: config.sandbox.decodeSeconds * 1000,
       jobs: jobQueue,
       publicBaseUrl,
       neighbours,

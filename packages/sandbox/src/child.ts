@@ -10,7 +10,7 @@ export interface TaskRequest {
 /** What the child answers; `crash` is its last word before it exits on an error no task could catch. */
 export type TaskReply =
   | { id: number; ok: true; output: unknown }
-  | { id: number; ok: false; refused: boolean; message: string }
+  | { id: number; ok: false; refused: boolean; code?: string; message: string }
   | { id: number | null; crash: string }
   | { ready: true };
 
@@ -56,7 +56,8 @@ export function serveTasks(handlers: readonly TaskHandler[]): void {
       if (!handler) throw new Error(`This sandbox has no task ${JSON.stringify(message.task)}.`);
       reply = { id: message.id, ok: true, output: await handler.run(message.input) };
     } catch (error) {
-      reply = { id: message.id, ok: false, refused: error instanceof TaskRefusal, message: clientMessage(error) };
+      const refusal = error instanceof TaskRefusal ? error : undefined;
+      reply = { id: message.id, ok: false, refused: refusal !== undefined, ...(refusal?.code ? { code: refusal.code } : {}), message: clientMessage(error) };
     }
     current = null;
     send(reply);

@@ -16,6 +16,8 @@ export class SandboxError extends Error {
     readonly kind: SandboxFailure,
     message: string,
     readonly task: string,
+    /** A refusal's code (`TaskRefusal.code`). */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -262,7 +262,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!('id' in reply) || reply.id !== id) return;
       child.tasks += 1;
       if (reply.ok) settle({ output: reply.output });
-      else settle(new SandboxError(reply.refused ? 'refused' : 'failed', reply.message, job.task));
+      else settle(new SandboxError(reply.refused ? 'refused' : 'failed', reply.message, job.task, reply.code));
       if (closed || child.tasks >= (options.tasksPerChild ?? 100)) {
         child.process.disconnect(); // replaced by a fresh one on the next task
       } else {

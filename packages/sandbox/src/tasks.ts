@@ -31,4 +31,11 @@ export function implement<I, O>(definition: Task<I, O>, run: (input: I) => Promi
  */
 export class TaskRefusal extends Error {
   override name = 'TaskRefusal';
+  /** A short word the caller can decide on (`limit`: a limit was exceeded), passed on as `SandboxError.code`. */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }

@@ -44,7 +44,7 @@ describe('sandbox: tasks in child processes', () => {
   it('passes a refusal on with its message and keeps the child', async () => {
     const { pid } = await box.run(t.PID, {});
     const error = await failure(box.run(t.REFUSE, { message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.' }));
-    expect(error).toMatchObject({ kind: 'refused', message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.', abnormal: false });
+    expect(error).toMatchObject({ kind: 'refused', code: 'limit', message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.', abnormal: false });
     expect((await box.run(t.PID, {})).pid).toBe(pid);
   });
 

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { PrismaClient } from '@platform/db';
+import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
 
 /** Puts a job on the worker's queue; the same `jobId` twice is one job. */
@@ -12,6 +13,8 @@ export interface JobContext {
   now: Date;
   /** Where generated documents go (the same store as uploads). */
   storage: BlobStorage;
+  /** Where documents are rendered (child processes with limits: a renderer's failure fails one document). */
+  sandbox: Sandbox;
   /** For a job that hands follow-up work to the worker (the sweeper re-enqueues stuck documents). */
   jobs: JobQueue;
 }

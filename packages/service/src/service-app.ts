@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable, type Db, type Environment, type PrismaClient } from '@platform/db';
 import { KeyVerifier, apiKeyRoutes, authPlugin, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
 import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
+import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
 import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
@@ -29,6 +30,10 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   webhooks: WebhookInfrastructure;
   /** Blob storage of uploaded files (property media, agent artifacts). */
   storage: BlobStorage;
+  /** Where uploaded images and PDFs are decoded (child processes with limits). */
+  sandbox: Sandbox;
+  /** How long decoding one upload may take (default 30 s); longer is a 422. */
+  decodeTimeoutMs?: number;
   /** The worker's queue: documents are generated there. */
   jobs: JobQueue;
   /** Where integrators reach this service (`https://api.example.com`), for URLs in events and documents. */
@@ -75,11 +80,18 @@ export interface ApiContext<C extends EventCatalogue = EventCatalogue> {
   emit: EventEmitter<C>;
   /** Where uploaded files are kept (content-addressed, shared by both services). */
   storage: BlobStorage;
+  /** Where uploaded images and PDFs are decoded. */
+  sandbox: Sandbox;
+  /** How long decoding one upload may take. */
+  decodeTimeoutMs: number;
   /** The worker's queue (document generation). */
   jobs: JobQueue;
   /** Where integrators reach this service, without a trailing slash. */
   publicBaseUrl: string;
 }
+
+/** How long decoding one upload may take by default. */
+export const DECODE_TIMEOUT_MS = 30_000;
 
 export interface ServiceAppOptions<C extends EventCatalogue> {
   service: ServiceDescriptor<C>;
@@ -144,6 +156,8 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
   const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events),
     storage: deps.storage,
+    sandbox: deps.sandbox,
+    decodeTimeoutMs: deps.decodeTimeoutMs ?? DECODE_TIMEOUT_MS,
     jobs: deps.jobs,
     publicBaseUrl: deps.publicBaseUrl.replace(/\/+$/, ''),
   };

@@ -42,6 +42,8 @@ export function createFilesystemStorage({ root }: FilesystemStorageOptions): Blo
   }));
 
   return {
+    localPath: (key) => blobPath(root, key),
+
     async put(source: Readable, options: PutOptions = {}): Promise<StoredBlob> {
       await prepare();
       const temporary = join(temporaryDir, `${randomUUID()}.part`);

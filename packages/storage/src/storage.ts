@@ -30,6 +30,8 @@ export interface BlobStorage {
   /** Removes the blob; removing a missing blob is no error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Where the blob is on this machine's file system, for a driver that keeps it there (a child process then reads it in place); absent otherwise. */
+  localPath?(key: string): string;
 }
 
 export class BlobTooLargeError extends Error {

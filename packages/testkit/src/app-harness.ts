@@ -16,7 +16,9 @@ import {
   type WebhookInfrastructure,
 } from '@platform/webhooks';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
+import type { Sandbox } from '@platform/sandbox';
 import { testRedis } from './redis.js';
+import { testSandbox } from './sandbox.js';
 import type { PrismaClient } from '@platform/db';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { createTenant, TEST_PEPPER, type Tenant } from './fixtures.js';
@@ -33,6 +35,8 @@ export interface AppBuildDeps {
   now: () => Date;
   keyCacheTtlMs?: number;
   storage: BlobStorage;
+  /** The sandbox uploads are decoded in (the deployment's entry, run from source). */
+  sandbox: Sandbox;
   jobs: JobQueue;
   publicBaseUrl: string;
   maxEventLoopDelayMs: number;
@@ -53,6 +57,8 @@ export interface TestApp {
   /** The app's blob storage: the filesystem driver in a temporary directory (`blobRoot`), removed on close. */
   storage: BlobStorage;
   blobRoot: string;
+  /** The sandbox of the app's uploads and of its job worker's documents. */
+  sandbox: Sandbox;
   /** The app's clock; tests move it by assigning `clock.now`. */
   clock: { now: Date };
   /** The app's job queue (its own Redis prefix). */
@@ -70,7 +76,7 @@ export interface TestApp {
 export async function startTestApp(
   service: ServiceDescriptor,
   build: (deps: AppBuildDeps) => Promise<FastifyInstance>,
-  options: { allowPrivateTargets?: boolean } = {},
+  options: { allowPrivateTargets?: boolean; sandbox?: Sandbox } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const logs = new LogCapture();
@@ -84,6 +90,7 @@ export async function startTestApp(
   const jobs = createJobQueue(redis.connection, redis.prefix);
   const blobRoot = await mkdtemp(join(tmpdir(), 'blobs-'));
   const storage = createFilesystemStorage({ root: blobRoot });
+  const sandbox = options.sandbox ?? testSandbox();
   const app = await build({
     db: db.prisma,
     webhooks,
@@ -93,6 +100,7 @@ export async function startTestApp(
     logStream: logs,
     now: () => clock.now,
     storage,
+    sandbox,
     jobs,
     publicBaseUrl: TEST_PUBLIC_BASE_URL,
     // Many test files run at once on a busy machine: the overload guard is tested on its own.
@@ -110,10 +118,11 @@ export async function startTestApp(
     other,
     storage,
     blobRoot,
+    sandbox,
     clock,
     jobs,
     startJobWorker: async () => {
-      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, jobs }), { connection: redis.connection, prefix: redis.prefix });
+      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, sandbox, jobs }), { connection: redis.connection, prefix: redis.prefix });
       await worker.waitUntilReady();
       return () => worker.close();
     },
@@ -135,6 +144,7 @@ export async function startTestApp(
     ),
     close: async () => {
       await app.close();
+      await sandbox.close();
       await webhooks.queue.obliterate({ force: true });
       await webhooks.queue.close();
       await jobs.queue.obliterate({ force: true });

@@ -13,3 +13,4 @@ export { openApiSnapshot } from './openapi-snapshot.js';
 export { freePort } from './ports.js';
 export { startServices, type StartedServices } from './start-process.js';
 export { runScript, type ScriptRun } from './run-script.js';
+export { testSandbox, SANDBOX_ENTRY } from './sandbox.js';

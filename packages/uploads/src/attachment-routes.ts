@@ -14,6 +14,8 @@ export interface AttachmentRouteService {
   content(accountId: string, parentId: string, id: string): Promise<{ sha256: string; content_type: string; filename: string }>;
   update(accountId: string, parentId: string, id: string, patch: never): Promise<unknown>;
   remove(accountId: string, parentId: string, id: string): Promise<void>;
+  /** A rendition's file (kinds with renditions only). */
+  rendition?(accountId: string, parentId: string, id: string, variant: string): Promise<{ sha256: string; content_type: string; filename: string }>;
 }
 
 /** One kind of attachment's routes: its paths, scopes, schemas and texts (the operations are the same for every kind). */
@@ -32,6 +34,8 @@ export interface AttachmentRoutesOptions {
   storage: BlobStorage;
   /** Changes and deletions may be refused (409) in a state of the parent (the definition's `frozen`). */
   changesMayConflict?: boolean;
+  /** The download of a rendition (`<record>/renditions/:variant`), for kinds that have them; `params` includes `variant`. */
+  renditions?: { operationId: string; description: string; params: TSchema };
 }
 
 type Params = Record<string, string>;
@@ -104,6 +108,28 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       return sendDownload(request, reply, o.storage, { sha256: row.sha256, contentType: row.content_type, filename: row.filename, disposition: 'attachment' });
     },
   );
+
+  if (o.renditions) {
+    const rendition = o.service.rendition?.bind(o.service);
+    if (!rendition) throw new Error('attachmentRoutes: `renditions` needs a service with `rendition`.');
+    app.get(
+      `${record}/renditions/:variant`,
+      {
+        config: { scope: read },
+        schema: {
+          tags,
+          operationId: o.renditions.operationId,
+          description: o.renditions.description,
+          params: o.renditions.params,
+          response: { ...downloadResponses('The rendition, a JPEG.', ['image/jpeg']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        },
+      },
+      async (request, reply) => {
+        const row = await rendition(...ids(request), (request.params as Params).variant);
+        return sendDownload(request, reply, o.storage, { sha256: row.sha256, contentType: row.content_type, filename: row.filename, disposition: 'inline' });
+      },
+    );
+  }
 
   app.patch(
     record,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { inTransaction, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
+import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
 import { BlobVanishedError, claimBlob, releaseBlob } from './blob-references-sql.js';
 import { receiveUpload, type ReceivedFile, type UploadSpec } from './receive.js';
@@ -24,8 +25,8 @@ export interface AttachmentsDefinition<P, Row extends { sha256: string }, F> ext
   insert(tx: Db, c: { accountId: string; parentId: string; parent: P; file: ReceivedFile; fields: F; at: Date }): Promise<Row>;
   /** The account's record of this parent, or its 404. */
   find(db: Db, accountId: string, parentId: string, id: string): Promise<Row>;
-  /** Deletes the record (and closes gaps it leaves), in the transaction that holds the parent's lock. */
-  delete(tx: Db, row: Row): Promise<void>;
+  /** Deletes the record (and closes gaps it leaves), in the transaction that holds the parent's lock; returns the keys of further blobs it referenced (renditions). */
+  delete(tx: Db, row: Row): Promise<string[]>;
   /** The parent's count changes by `delta` and the change is announced, in the same transaction. */
   counted(tx: Db, c: { accountId: string; parentId: string; delta: 1 | -1; at: Date }): Promise<void>;
 }
@@ -33,6 +34,8 @@ export interface AttachmentsDefinition<P, Row extends { sha256: string }, F> ext
 export interface AttachmentsDeps {
   db: Db;
   storage: BlobStorage;
+  /** Where images and PDFs are decoded. */
+  sandbox: Sandbox;
   now: () => Date;
   /** Per-file limit in bytes. */
   maxBytes: number;
@@ -43,7 +46,7 @@ export interface AttachmentsDeps {
  * storage and checked, then recorded under the parent's row lock with the count and the event; a
  * removal deletes the record the same way and then its blob, unless another record uses it.
  */
-export function attachments<P, Row extends { sha256: string }, F>({ db, storage, now, maxBytes }: AttachmentsDeps, definition: AttachmentsDefinition<P, Row, F>) {
+export function attachments<P, Row extends { sha256: string }, F>({ db, storage, sandbox, now, maxBytes }: AttachmentsDeps, definition: AttachmentsDefinition<P, Row, F>) {
   const { parent } = definition;
   const refuse = (p: P) => {
     const refusal = parent.refuses(p);
@@ -54,11 +57,12 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
     async upload(request: FastifyRequest, accountId: string, parentId: string): Promise<Row> {
       refuse(await parent.find(db, accountId, parentId)); // answered before the body is read
       try {
-        return await receiveUpload(request, { db, storage }, { maxBytes, fields: definition.fields, allowed: definition.allowed }, (file, fields) =>
+        const spec = { maxBytes, fields: definition.fields, allowed: definition.allowed, content: definition.content };
+        return await receiveUpload(request, { db, storage, sandbox }, spec, (file, fields) =>
           inTransaction(db, async (tx) => {
             const locked = await parent.lock(tx, accountId, parentId);
             refuse(locked);
-            await claimBlob(tx, storage, file.key);
+            for (const key of [file.key, ...file.renditions.map((r) => r.key)]) await claimBlob(tx, storage, key);
             const at = now();
             const row = await definition.insert(tx, { accountId, parentId, parent: locked, file, fields, at });
             await definition.counted(tx, { accountId, parentId, delta: 1, at });
@@ -78,11 +82,11 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
         const frozen = parent.frozen?.(locked);
         if (frozen) throw frozen;
         const row = await definition.find(tx, accountId, parentId, id);
-        await definition.delete(tx, row);
+        const further = await definition.delete(tx, row);
         await definition.counted(tx, { accountId, parentId, delta: -1, at: now() });
-        return row;
+        return [row.sha256, ...further];
       });
-      await inTransaction(db, (tx) => releaseBlob(tx, storage, removed.sha256));
+      for (const key of removed) await inTransaction(db, (tx) => releaseBlob(tx, storage, key));
     },
   };
 }

@@ -1,12 +1,12 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 
-/** How much of the start of a file is kept for sniffing and image dimensions (a JPEG's size may follow a large EXIF block). */
-export const HEAD_BYTES = 1024 * 1024;
+/** How much of the start of a file is kept for sniffing its type (`file-type` reads a few KiB at most). */
+export const HEAD_BYTES = 64 * 1024;
 
 /**
- * Passes the bytes through unchanged while keeping the first `HEAD_BYTES` (for `file-type` and
- * `image-size`) and checking that the whole content is valid UTF-8 (for text types). Memory stays
+ * Passes the bytes through unchanged while keeping the first `HEAD_BYTES` (for `file-type`)
+  and checking that the whole content is valid UTF-8 (for text types). Memory stays
  * bounded: the content itself is never held.
  */
 export class ContentInspector extends Transform {

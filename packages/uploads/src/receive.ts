@@ -1,12 +1,13 @@
 import { pipeline } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import { inTransaction, type Db } from '@platform/db';
 import { ApiError, validationError, type ErrorDetail } from '@platform/http';
+import type { Sandbox } from '@platform/sandbox';
 import { BlobTooLargeError, type BlobStorage, type StoredBlob } from '@platform/storage';
 import { releaseBlob } from './blob-references-sql.js';
-import { isImageType, judgeType, type ContentType } from './content-types.js';
+import { checkContent, type ContentRules, type StoredRendition } from './content/check.js';
+import { judgeType, type ContentType } from './content-types.js';
 import { ContentInspector } from './inspect.js';
 
 /** What one resource accepts. */
@@ -17,6 +18,8 @@ export interface UploadSpec<F> {
   fields: (raw: Record<string, string>) => F;
   /** The allowed types, which may depend on the fields (a photo is an image, a document a PDF). */
   allowed: (fields: F) => readonly ContentType[];
+  /** Limits of the content and the renditions to make (images and PDFs are decoded in the sandbox). */
+  content: (fields: F) => ContentRules;
 }
 
 /** A stored file with what its record keeps. */
@@ -24,13 +27,18 @@ export interface ReceivedFile extends StoredBlob {
   contentType: ContentType;
   /** The client's file name (only for `Content-Disposition`), without any path. */
   filename: string;
+  /** Pixels of an image as displayed (decoded in full); null for other types. */
   width: number | null;
   height: number | null;
+  /** Stored renditions (published forms) of an image or PDF, when the rules ask for them. */
+  renditions: StoredRendition[];
 }
 
 export interface UploadDeps {
   db: Db;
   storage: BlobStorage;
+  /** Where images and PDFs are decoded. */
+  sandbox: Sandbox;
 }
 
 /** The form field that carries the file. */
@@ -47,7 +55,7 @@ const PART_LIMITS = { fields: 20, fieldSize: 10_000, files: 5, parts: 30 };
  */
 export async function receiveUpload<F, R>(
   request: FastifyRequest,
-  { db, storage }: UploadDeps,
+  { db, storage, sandbox }: UploadDeps,
   spec: UploadSpec<F>,
   save: (file: ReceivedFile, fields: F) => Promise<R>,
 ): Promise<R> {
@@ -58,6 +66,7 @@ export async function receiveUpload<F, R>(
   const problems: ErrorDetail[] = [];
   let stored: { blob: StoredBlob; inspector: ContentInspector; declared: string; filename: string } | undefined;
   let tooLarge = false;
+  let renditions: StoredRendition[] = [];
   try {
     for await (const part of request.parts({ limits: { ...PART_LIMITS, fileSize: spec.maxBytes } })) {
       if (part.type === 'field') {
@@ -91,10 +100,14 @@ export async function receiveUpload<F, R>(
     if (!stored) problems.push({ field: FILE_FIELD, reason: 'missing' });
     if (problems.length > 0) throw validationError(problems);
     const fields = spec.fields(raw);
-    const file = await inspect(stored!, spec.allowed(fields));
-    return await save(file, fields);
+    const contentType = await judge(stored!, spec.allowed(fields));
+    const content = await checkContent({ sandbox, storage }, stored!.blob, contentType, spec.content(fields));
+    renditions = content.renditions;
+    return await save({ ...stored!.blob, contentType, filename: safeFilename(stored!.filename), ...content }, fields);
   } catch (error) {
-    if (stored) await release(db, storage, stored.blob.key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
+    for (const key of [...(stored ? [stored.blob.key] : []), ...renditions.map((r) => r.key)]) {
+      await release(db, storage, key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
+    }
     // A client that went away mid-body is no fault of ours: no 500, no "unexpected error" in the log.
     if (request.raw.readableAborted) throw new ApiError('invalid_json', { message: 'The upload was cut off before the end of its body.' });
     throw isMalformedMultipart(error) ? new ApiError('invalid_json', { message: 'The multipart/form-data body is malformed.' }) : error;
@@ -106,12 +119,9 @@ function isMalformedMultipart(error: unknown): boolean {
   return error instanceof Error && !(error instanceof ApiError) && /^(Multipart: |Unexpected end of (multipart data|form)|Boundary required|Malformed part header)/.test(error.message);
 }
 
-async function inspect(
-  { blob, inspector, declared, filename }: { blob: StoredBlob; inspector: ContentInspector; declared: string; filename: string },
-  allowed: readonly ContentType[],
-): Promise<ReceivedFile> {
-  const head = inspector.head();
-  const sniffed = (await fileTypeFromBuffer(head))?.mime;
+/** The content's type from its bytes and its declaration, or 422 when it is not allowed. */
+async function judge({ inspector, declared }: { inspector: ContentInspector; declared: string }, allowed: readonly ContentType[]): Promise<ContentType> {
+  const sniffed = (await fileTypeFromBuffer(inspector.head()))?.mime;
   const contentType = judgeType({ declared, sniffed, utf8: inspector.utf8 }, allowed);
   if (contentType === null) {
     throw validationError(
@@ -119,16 +129,7 @@ async function inspect(
       `The file's content is not of an allowed type (${allowed.join(', ')}) or does not agree with its declared type.`,
     );
   }
-  let width: number | null = null;
-  let height: number | null = null;
-  if (isImageType(contentType)) {
-    try {
-      ({ width, height } = imageSize(head));
-    } catch {
-      throw validationError([{ field: FILE_FIELD, reason: 'invalid_format' }], 'The image is damaged: its dimensions cannot be read.');
-    }
-  }
-  return { ...blob, contentType, filename: safeFilename(filename), width, height };
+  return contentType;
 }
 
 function release(db: Db, storage: BlobStorage, key: string): Promise<boolean> {

@@ -38,33 +38,122 @@ export function png(width: number, height: number, salt = randomBytes(8).toStrin
   ]);
 }
 
-/** A baseline JPEG's header (SOI, JFIF, a comment, SOF0 with the size) and EOI: enough for sniffing and dimensions. */
-export function jpeg(width: number, height: number, salt = randomBytes(8).toString('hex')): Buffer {
-  const comment = Buffer.from(salt, 'ascii');
-  const com = Buffer.concat([Buffer.from([0xff, 0xfe, 0, comment.length + 2]), comment]);
-  const sof = Buffer.from([0xff, 0xc0, 0, 11, 8, height >> 8, height & 255, width >> 8, width & 255, 1, 1, 0x11, 0]);
+// The standard luminance Huffman tables of the JPEG specification (Annex K.3).
+const DC_COUNTS = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0];
+const DC_SYMBOLS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const AC_COUNTS = [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d];
+// prettier-ignore
+const AC_SYMBOLS = [
+  0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xa1, 0x08,
+  0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52, 0xd1, 0xf0, 0x24, 0x33, 0x62, 0x72, 0x82, 0x09, 0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28,
+  0x29, 0x2a, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59,
+  0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89,
+  0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6,
+  0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe1, 0xe2,
+  0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa,
+];
+
+function segment(marker: number, payload: Buffer | number[]): Buffer {
+  const body = Buffer.from(payload);
+  const header = Buffer.from([0xff, marker, 0, 0]);
+  header.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([header, body]);
+}
+
+/**
+ * A real baseline JPEG (greyscale, uniformly mid-grey) that any decoder reads in full: every 8×8
+ * block is coded as DC difference 0 (`00`) and end-of-block (`1010`), 6 bits a block. `salt` goes
+ * into a comment (COM), making its bytes and sha256 unique; `segments` are inserted after JFIF
+ * (EXIF, XMP... for the metadata tests).
+ */
+export function jpeg(width: number, height: number, salt = randomBytes(8).toString('hex'), segments: readonly Buffer[] = []): Buffer {
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+  const bits = '001010'.repeat(blocks);
+  const padded = bits + '1'.repeat((8 - (bits.length % 8)) % 8);
+  const scan = Buffer.alloc(padded.length / 8);
+  for (let i = 0; i < scan.length; i++) scan[i] = parseInt(padded.slice(i * 8, i * 8 + 8), 2);
   return Buffer.concat([
-    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
-    com,
-    sof,
+    Buffer.from([0xff, 0xd8]),
+    segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
+    ...segments,
+    segment(0xfe, Buffer.from(salt, 'latin1')),
+    segment(0xdb, [0, ...new Array<number>(64).fill(1)]),
+    segment(0xc0, [8, height >> 8, height & 255, width >> 8, width & 255, 1, 1, 0x11, 0]),
+    segment(0xc4, [0x00, ...DC_COUNTS, ...DC_SYMBOLS, 0x10, ...AC_COUNTS, ...AC_SYMBOLS]),
+    segment(0xda, [1, 1, 0x00, 0, 63, 0]),
+    scan,
     Buffer.from([0xff, 0xd9]),
   ]);
 }
 
-/** A WebP (VP8X header with the canvas size). */
-export function webp(width: number, height: number): Buffer {
-  const vp8x = Buffer.alloc(10);
-  vp8x.writeUIntLE(width - 1, 4, 3);
-  vp8x.writeUIntLE(height - 1, 7, 3);
-  const chunk = Buffer.concat([Buffer.from('VP8X'), Buffer.from([10, 0, 0, 0]), vp8x]);
-  const size = Buffer.alloc(4);
-  size.writeUInt32LE(4 + chunk.length);
-  return Buffer.concat([Buffer.from('RIFF'), size, Buffer.from('WEBP'), chunk]);
+/** Writes bits least significant first, as VP8L reads them. */
+class BitWriter {
+  private readonly bytes: number[] = [];
+  private bit = 0;
+  write(value: number, count: number): this {
+    for (let i = 0; i < count; i++) {
+      if (this.bit % 8 === 0) this.bytes.push(0);
+      if ((value >> i) & 1) this.bytes[this.bytes.length - 1] |= 1 << this.bit % 8;
+      this.bit += 1;
+    }
+    return this;
+  }
+  buffer(): Buffer {
+    return Buffer.from(this.bytes);
+  }
 }
 
-/** A small PDF. */
+/**
+ * A real lossless WebP (VP8L) of one colour (grey by default), any size up to 16384 × 16384: all five
+ * prefix codes are "simple" with a single symbol, so every pixel takes 0 bits. `chunks` (EXIF,
+ * XMP...) follow the image data in a VP8X container.
+ */
+export function webp(width: number, height: number, chunks: readonly { fourcc: string; data: Buffer }[] = [], [r, g, b] = [0x80, 0x80, 0x80]): Buffer {
+  const bits = new BitWriter().write(0x2f, 8).write(width - 1, 14).write(height - 1, 14).write(0, 1).write(0, 3);
+  bits.write(0, 1); // no transform
+  bits.write(0, 1); // no colour cache
+  bits.write(0, 1); // no meta prefix codes
+  for (const symbol of [g, r, b, 0xff, 0]) bits.write(1, 1).write(0, 1).write(1, 1).write(symbol, 8); // simple code, 1 symbol, 8 bits
+  const riffChunk = (fourcc: string, data: Buffer) => {
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(data.length);
+    return Buffer.concat([Buffer.from(fourcc, 'latin1'), size, data, data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+  };
+  const image = riffChunk('VP8L', bits.buffer());
+  let body: Buffer;
+  if (chunks.length === 0) body = image;
+  else {
+    const vp8x = Buffer.alloc(10);
+    vp8x[0] = (chunks.some((c) => c.fourcc === 'EXIF') ? 0x08 : 0) | (chunks.some((c) => c.fourcc === 'XMP ') ? 0x04 : 0);
+    vp8x.writeUIntLE(width - 1, 4, 3);
+    vp8x.writeUIntLE(height - 1, 7, 3);
+    body = Buffer.concat([riffChunk('VP8X', vp8x), image, ...chunks.map((c) => riffChunk(c.fourcc, c.data))]);
+  }
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(4 + body.length);
+  return Buffer.concat([Buffer.from('RIFF'), size, Buffer.from('WEBP'), body]);
+}
+
+/** A real one-page PDF (A4, a line of text) with a correct cross-reference table; `text` also goes into a comment. */
 export function pdf(text = randomBytes(8).toString('hex')): Buffer {
-  return Buffer.from(`%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+  const content = `BT /F1 24 Tf 72 760 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  let out = `%PDF-1.4\n% ${text}\n`;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
 }
 
 /** A ZIP archive with no entries (end-of-central-directory only) preceded by one stored entry. */

@@ -31,7 +31,9 @@ export const artifactRoutes: FastifyPluginAsync<{ artifacts: ArtifactService; st
       upload:
         `Uploads an artifact as \`multipart/form-data\` (the file in the part \`file\`, at most ${maxBytes} bytes: 413 otherwise). ` +
         'Allowed: JSON, Markdown, plain text, YAML (declare the type; the content must be valid UTF-8), PDF and ZIP (judged from the bytes); ' +
-        'anything else is 422 (`file`, `not_allowed`). A retired agent is 409. Emits `agent.updated` with `changed_fields: ["artifacts"]`.',
+        'anything else is 422 (`file`, `not_allowed`). A PDF is parsed at upload, apart from the service: one that cannot be read or is encrypted is 422 ' +
+        '(`file`, `invalid_format`); one of more than 2000 pages or 500000 objects, or whose parsing needs more memory or time than allowed, is 422 ' +
+        '(`file`, `out_of_range`); the message says which. A retired agent is 409. Emits `agent.updated` with `changed_fields: ["artifacts"]`.',
       file: 'The file: JSON, Markdown, text, YAML, PDF or ZIP.',
       list: 'The artifacts of an agent, newest first.',
       update: 'Changes the title, the version label or the kind.',

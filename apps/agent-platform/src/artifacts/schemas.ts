@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
-import type { ContentType } from '@platform/uploads';
+import type { ContentType, PdfLimits } from '@platform/uploads';
 
 export const ARTIFACT_KINDS = ['model_card', 'prompt', 'configuration', 'evaluation_report', 'other'] as const;
 
@@ -9,6 +9,9 @@ export const ARTIFACT_TYPES: readonly ContentType[] = ['application/json', 'text
 
 /** Per-file limit by default: 50 MiB. */
 export const ARTIFACT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** A PDF artifact is parsed within these at upload; one that cannot be read or is beyond them is 422. */
+export const ARTIFACT_PDF_LIMITS: PdfLimits = { maxPages: 2000, maxObjects: 500_000 };
 
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Version = Type.String({ minLength: 1, maxLength: 64, description: 'Version label, e.g. `v3` or `2026-11-01`.' });

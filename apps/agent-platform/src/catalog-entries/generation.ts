@@ -2,17 +2,18 @@ import { documentJobs, type DocumentKind } from '@platform/documents';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { snapshotOf } from './mapping.js';
-import { renderCatalogRecord } from './record.js';
+import { RENDER_CATALOG_RECORD } from './record.js';
+import type { CatalogEntrySnapshot } from './snapshot.js';
 
 const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
 
-/** The record (PDF) of a catalog entry, rendered from its snapshot only (never from the agent as it is now). */
-export const catalogEntryDocument: DocumentKind = {
+/** The record (PDF) of a catalog entry, rendered in the sandbox from its snapshot only (never from the agent as it is now). */
+export const catalogEntryDocument: DocumentKind<CatalogEntrySnapshot> = {
   table: 'catalog_entries',
-  async render(db, _storage, id) {
-    const row = await db.catalogEntry.findUniqueOrThrow({ where: { id }, select: { snapshot: true } });
-    return renderCatalogRecord(snapshotOf(row));
+  async load(db, id) {
+    return { data: snapshotOf(await db.catalogEntry.findUniqueOrThrow({ where: { id }, select: { snapshot: true } })) };
   },
+  renderer: RENDER_CATALOG_RECORD,
   async completed(tx, document, at) {
     const row = await tx.catalogEntry.findUniqueOrThrow({ where: { id: document.id }, select: { agent_id: true, record_url: true } });
     await emit(tx, {

@@ -1,5 +1,8 @@
-import { contentWidth, ensureSpace, factsTable, FONTS, heading, MUTED, paragraph, renderPdf, tableRow, type PdfDocument, type TableCell } from '@platform/documents';
+import { contentWidth, ensureSpace, factsTable, FONTS, heading, MUTED, paragraph, renderPdf, renderTask, tableRow, type PdfDocument, type TableCell } from '@platform/documents/pdf';
 import type { CatalogAgentSnapshot, CatalogArtifactSnapshot, CatalogEntrySnapshot } from './snapshot.js';
+
+/** The catalog record's renderer in the sandbox (`./sandbox.ts` serves it). */
+export const RENDER_CATALOG_RECORD = renderTask<CatalogEntrySnapshot>('agent-platform.render-catalog-record');
 
 /**
  * The catalog record of an agent (PDF, English): name, description, owning team, capabilities,

@@ -58,8 +58,16 @@ function websiteListing(listing: LiveListing, context: FeedContext) {
     buyer_commission_percent: p.commission?.buyer_percent ?? null,
     energy_certificate: p.energy_certificate,
     media: listing.snapshot.media
-      .filter((m) => m.kind !== 'document')
-      .map((m) => ({ kind: m.kind, title: m.title, content_type: m.content_type, width: m.width, height: m.height, url: mediaUrl(context, m.sha256) })),
+      .filter((m) => m.published)
+      .map((m) => ({
+        kind: m.kind,
+        title: m.title,
+        content_type: m.content_type,
+        width: m.width,
+        height: m.height,
+        url: mediaUrl(context, m.sha256),
+        thumbnail_url: m.thumbnail ? mediaUrl(context, m.thumbnail.sha256) : null,
+      })),
     expose_url: `${context.feedBase}/listings/${listing.id}/pdf`,
   };
 }

@@ -1,9 +1,6 @@
-import { contentWidth, ensureSpace, factsTable, fitImage, heading, imageFormat, imageGrid, MUTED, paragraph, renderPdf, type PdfDocument } from '@platform/documents';
+import { contentWidth, ensureSpace, factsTable, fitImage, heading, imageGrid, MUTED, paragraph, renderPdf, renderTask, type FileReader, type PdfDocument } from '@platform/documents/pdf';
 import { formatPublicAddress, publicAddress } from './address.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
-
-/** Loads a medium's bytes from storage; null when they are gone (the medium is then left out). */
-export type ImageLoader = (sha256: string) => Promise<Buffer | null>;
 
 const COVER_HEIGHT = 300;
 const GRID_HEIGHT = 180;
@@ -11,21 +8,43 @@ const PLAN_HEIGHT = 360;
 
 type Row = readonly [label: string, value: string | null];
 
+/** The exposé's renderer in the sandbox (`./sandbox.ts` serves it). */
+export const RENDER_EXPOSE = renderTask<ListingSnapshot>('property.render-expose');
+
+/** Which stored file each image of the exposé is: the cover and the floor plans at `large`, the other photos as thumbnails. */
+export function exposeImages(snapshot: ListingSnapshot) {
+  const media = [...snapshot.media].filter((m) => m.published).sort((a, b) => a.position - b.position);
+  const photos = media.filter((m) => m.kind === 'photo');
+  const thumbnail = (m: ListingMediaSnapshot) => m.thumbnail?.sha256 ?? m.sha256;
+  return {
+    cover: photos[0]?.sha256 ?? null,
+    photos: photos.slice(1).map(thumbnail),
+    floorPlans: media.filter((m) => m.kind === 'floor_plan').map((m) => m.sha256),
+  };
+}
+
+/** Every stored file the exposé draws (the renderer is given these). */
+export function exposeFiles(snapshot: ListingSnapshot): string[] {
+  const { cover, photos, floorPlans } = exposeImages(snapshot);
+  return [...(cover ? [cover] : []), ...photos, ...floorPlans];
+}
+
 /**
  * The PDF exposé of a listing (German): title, address at the property's location precision,
  * cover photo, facts, prices, commission, energy certificate, description, the other photos
- * and the floor plans. Deterministic: dated by the snapshot, numbers formatted by hand.
+ * and the floor plans, drawn from their renditions, each read when it is drawn. Deterministic:
+ * dated by the snapshot, numbers formatted by hand. Runs in the sandbox.
  */
-export async function renderExpose(snapshot: ListingSnapshot, loadImage: ImageLoader): Promise<Buffer> {
+export async function renderExpose(snapshot: ListingSnapshot, read: FileReader): Promise<Buffer> {
   const { property } = snapshot;
-  const media = [...snapshot.media].sort((a, b) => a.position - b.position);
-  const photos = await loadImages(media.filter((m) => m.kind === 'photo'), loadImage);
-  const floorPlans = await loadImages(media.filter((m) => m.kind === 'floor_plan'), loadImage);
+  const images = exposeImages(snapshot);
+  const sources = (shas: readonly string[]) => shas.map((sha256) => () => read(sha256));
 
-  return renderPdf({ title: property.title, subject: 'Exposé', language: 'de-DE', createdAt: new Date(snapshot.taken_at) }, (doc) => {
+  return renderPdf({ title: property.title, subject: 'Exposé', language: 'de-DE', createdAt: new Date(snapshot.taken_at) }, async (doc) => {
     heading(doc, property.title, { level: 1 });
     paragraph(doc, formatPublicAddress(publicAddress(property.address)), { size: 11, color: MUTED });
-    if (photos.length > 0) cover(doc, photos[0]);
+    const cover = images.cover ? await read(images.cover) : null;
+    if (cover) drawCover(doc, cover);
 
     heading(doc, 'Objektdaten');
     factsTable(doc, facts(property));
@@ -43,29 +62,18 @@ export async function renderExpose(snapshot: ListingSnapshot, loadImage: ImageLo
       heading(doc, 'Beschreibung');
       paragraph(doc, property.description);
     }
-    if (photos.length > 1) {
+    if (images.photos.length > 0) {
       heading(doc, 'Weitere Bilder', { keepWith: GRID_HEIGHT });
-      imageGrid(doc, photos.slice(1), { columns: 2, height: GRID_HEIGHT });
+      await imageGrid(doc, sources(images.photos), { columns: 2, height: GRID_HEIGHT });
     }
-    if (floorPlans.length > 0) {
+    if (images.floorPlans.length > 0) {
       heading(doc, 'Grundrisse', { keepWith: PLAN_HEIGHT });
-      imageGrid(doc, floorPlans, { columns: 1, height: PLAN_HEIGHT });
+      await imageGrid(doc, sources(images.floorPlans), { columns: 1, height: PLAN_HEIGHT });
     }
   });
 }
 
-/** The bytes of the media that are images pdfkit can embed, in the given order; the rest are left out. */
-async function loadImages(media: ListingMediaSnapshot[], loadImage: ImageLoader): Promise<Buffer[]> {
-  const images: Buffer[] = [];
-  for (const medium of media) {
-    if (!medium.content_type.startsWith('image/')) continue;
-    const data = await loadImage(medium.sha256); // one at a time: photos may be large
-    if (data && imageFormat(data)) images.push(data);
-  }
-  return images;
-}
-
-function cover(doc: PdfDocument, image: Buffer): void {
+function drawCover(doc: PdfDocument, image: Buffer): void {
   doc.moveDown(0.5);
   ensureSpace(doc, COVER_HEIGHT);
   const top = doc.y;

@@ -14,8 +14,11 @@ const FEED_CONTENT = {
   'application/json': { schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }) },
   'application/xml': { schema: Type.String({ description: 'An openimmo channel: an OpenImmo 1.2.7 document.' }) },
 };
-import { snapshotOf } from './mapping.js';
+import { PUBLISHED_VARIANT, THUMBNAIL_VARIANT, snapshotOf } from './mapping.js';
 import { LISTING_PARTS } from './repository.js';
+
+/** The rows of `listing_media` a feed serves: renditions only, never an `original` of an older listing. */
+const PUBLISHED_VARIANTS = [PUBLISHED_VARIANT, THUMBNAIL_VARIANT];
 
 /** How long a built feed is served from memory (and may be cached by its readers). */
 export const FEED_CACHE_SECONDS = 30;
@@ -170,9 +173,11 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         tags,
         security: [],
         operationId: 'readFeedMedium',
-        description: 'A photo or floor plan of a listing live on the channel (as it was when the listing was generated). No key.',
+        description:
+          'A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made ' +
+          'from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key.',
         params: MediaParams,
-        response: { ...downloadResponses('The photo or floor plan, in its type.', ['image/jpeg', 'image/png', 'image/webp', 'application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { ...downloadResponses('The rendition, a JPEG.', ['image/jpeg']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
       },
     },
     async (request, reply) => {
@@ -180,7 +185,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       const medium = await db.listingMedia.findFirst({
         where: {
           sha256: request.params.sha256,
-          kind: { not: 'document' },
+          variant: { in: PUBLISHED_VARIANTS },
           listing: { account_id: channel.account_id, publications: { some: { channel_id: channel.id, state: 'live' } } },
         },
         select: { content_type: true, sha256: true, position: true },

@@ -9,6 +9,12 @@ export interface StoredSnapshot {
   taken_at: string;
 }
 
+type MediaRow = ListingWithParts['media'][number];
+
+/** The variants of a medium's rows that a listing publishes; `original` rows (older listings) are shown, never published. */
+export const PUBLISHED_VARIANT = 'large';
+export const THUMBNAIL_VARIANT = 'thumbnail';
+
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /** Fields the property view gained after a snapshot was taken read as their defaults (a snapshot is never rewritten). */
@@ -18,20 +24,37 @@ function withLaterFields(property: ListingPropertySnapshot): ListingPropertySnap
   return { ...property, commission: Object.assign(defaults, property.commission) };
 }
 
+/** One medium from its rows (one per variant), in position order. */
+function mediaOf(rows: readonly MediaRow[]): ListingMediaSnapshot[] {
+  const byPosition = new Map<number, MediaRow[]>();
+  for (const row of rows) byPosition.set(row.position, [...(byPosition.get(row.position) ?? []), row]);
+  return [...byPosition.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, variants]) => {
+      const main = variants.find((v) => v.variant === PUBLISHED_VARIANT) ?? variants.find((v) => v.variant === 'original');
+      if (!main) return [];
+      const thumbnail = variants.find((v) => v.variant === THUMBNAIL_VARIANT);
+      return [
+        {
+          id: main.media_id,
+          kind: main.kind,
+          title: main.title,
+          position: main.position,
+          content_type: main.content_type,
+          size: main.size,
+          sha256: main.sha256,
+          width: main.width,
+          height: main.height,
+          thumbnail: thumbnail ? { sha256: thumbnail.sha256, size: thumbnail.size, width: thumbnail.width ?? 0, height: thumbnail.height ?? 0 } : null,
+          published: main.variant === PUBLISHED_VARIANT,
+        },
+      ];
+    });
+}
+
 export function snapshotOf(row: ListingWithParts): ListingSnapshot {
   const stored = row.snapshot as unknown as StoredSnapshot;
-  const media: ListingMediaSnapshot[] = row.media.map((m) => ({
-    id: m.media_id,
-    kind: m.kind,
-    title: m.title,
-    position: m.position,
-    content_type: m.content_type,
-    size: m.size,
-    sha256: m.sha256,
-    width: m.width,
-    height: m.height,
-  }));
-  return { property: withLaterFields(stored.property), media, taken_at: stored.taken_at };
+  return { property: withLaterFields(stored.property), media: mediaOf(row.media), taken_at: stored.taken_at };
 }
 
 export function toListing(row: ListingWithParts): Listing {

@@ -172,9 +172,9 @@ function zustandAngaben(parent: XMLBuilder, p: Property): void {
   text(pass, 'gebaeudeart', building);
 }
 
-/** The group of each medium, in position order: the first photo is the cover (`TITELBILD`). */
+/** The group of each published medium (its rendition), in position order: the first photo is the cover (`TITELBILD`). */
 export function mediaGroups(media: readonly ListingMediaSnapshot[]): { medium: ListingMediaSnapshot; gruppe: Group }[] {
-  const ordered = [...media].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = media.filter((m) => m.published).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   let coverGiven = false;
   return ordered.map((medium) => {
     if (medium.kind === 'floor_plan') return { medium, gruppe: 'GRUNDRISS' };

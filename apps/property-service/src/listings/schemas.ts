@@ -7,14 +7,25 @@ export const PUBLICATION_STATES = ['pending', 'live', 'failed', 'withdrawn'] as 
 
 const ListingMediaSchema = Type.Object({
   id: Type.String({ description: 'The medium it was copied from (it may since have been changed or deleted).' }),
-  kind: StringEnum(['photo', 'floor_plan', 'document']),
+  kind: StringEnum(['photo', 'floor_plan', 'document'], { description: 'Photos and floor plans only: documents are never published.' }),
   title: Nullable(Type.String()),
   position: Type.Integer(),
-  content_type: Type.String(),
-  size: Type.Integer({ description: 'Bytes of the published copy.' }),
-  sha256: Type.String({ description: 'Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated.' }),
+  content_type: Type.String({ description: 'Of the published rendition: `image/jpeg`.' }),
+  size: Type.Integer({ description: 'Bytes of the published rendition.' }),
+  sha256: Type.String({
+    description: 'Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original.',
+  }),
   width: Nullable(Type.Integer()),
   height: Nullable(Type.Integer()),
+  thumbnail: Nullable(
+    Type.Object(
+      { size: Type.Integer(), sha256: Type.String(), width: Type.Integer(), height: Type.Integer() },
+      { description: 'The `thumbnail` rendition (long edge at most 640 px).' },
+    ),
+  ),
+  published: Type.Boolean({
+    description: 'False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing.',
+  }),
 });
 
 export const ListingPublicationSchema = Type.Object({

@@ -5,6 +5,7 @@ import type { ApiContext } from '@platform/service';
 import type { FastifyBaseLogger } from 'fastify';
 import { channelRepository } from '../channels/index.js';
 import type { PropertyEvents } from '../events.js';
+import { mediaRepository } from '../media/index.js';
 import { propertyRepository, toProperty } from '../properties/index.js';
 import { CHANNEL_ADAPTERS } from './channel-adapters.js';
 import { assertPublishable as assertEnergyRule } from './energy-rule.js';
@@ -27,6 +28,30 @@ const load = (db: Db, id: string) => db.listing.findUniqueOrThrow({ where: { id 
 
 /** The day a certificate's `valid_until` is compared with (UTC). */
 const today = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * What a listing copies of the property's media: the renditions of its photos and floor plans, one
+ * row per medium and variant. Documents are never published; a medium without renditions (stored
+ * before they were made, and not yet made by the backfill job) is left out.
+ */
+async function publishedMedia(tx: Db, propertyId: string) {
+  const media = await tx.propertyMedia.findMany({ where: { property_id: propertyId, kind: { not: 'document' } }, orderBy: { position: 'asc' } });
+  const renditions = await mediaRepository.renditionsOf(tx, media.map((m) => m.id));
+  return media.flatMap((m) =>
+    (renditions.get(m.id) ?? []).map((r) => ({
+      position: m.position,
+      variant: r.variant,
+      media_id: m.id,
+      kind: m.kind,
+      title: m.title,
+      content_type: r.content_type,
+      size: r.size,
+      sha256: r.sha256,
+      width: r.width,
+      height: r.height,
+    })),
+  );
+}
 
 /** An exposé needs a cover photo and a price on its title page. */
 function titlePageProblems(property: { purchase_price_eur: number | null; cold_rent_eur: number | null }, photos: number): ErrorDetail[] {
@@ -59,8 +84,8 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         // Shared lock: the property and its media cannot change while they are copied.
         const property = await propertyRepository.lock(tx, accountId, propertyId, 'share');
         if (property.status === 'archived') throw new ApiError('conflict', { message: 'An archived property gets no new listings; restore it first.' });
-        const media = await tx.propertyMedia.findMany({ where: { property_id: propertyId }, orderBy: { position: 'asc' } });
-        const problems = titlePageProblems(property, media.filter((m) => m.kind === 'photo').length);
+        const media = await publishedMedia(tx, propertyId);
+        const problems = titlePageProblems(property, new Set(media.filter((m) => m.kind === 'photo').map((m) => m.media_id)).size);
         if (problems.length > 0) throw new ApiError('validation_failed', { message: 'The exposé\'s title page needs a photo and a price.', details: problems });
         const { status: _status, transaction: _transaction, media_count: _count, created_at: _created, updated_at: _updated, ...snapshot } = toProperty(property);
         const stored: StoredSnapshot = { property: snapshot, taken_at: at.toISOString() };
@@ -73,21 +98,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
             pdf_url: `${publicBaseUrl}/v1/listings/${id}/pdf`,
             created_at: at,
             updated_at: at,
-            media: {
-              create: media.map((m) => ({
-                id: newId('lmed', at.getTime()),
-                position: m.position,
-                account_id: accountId,
-                media_id: m.id,
-                kind: m.kind,
-                title: m.title,
-                content_type: m.content_type,
-                size: m.size,
-                sha256: m.sha256,
-                width: m.width,
-                height: m.height,
-              })),
-            },
+            media: { create: media.map((m) => ({ ...m, id: newId('lmed', at.getTime()), account_id: accountId })) },
           },
         });
         return load(tx, id);

@@ -1,6 +1,17 @@
 import type { Property } from '../properties/index.js';
 
-/** A medium of the property as it was when the listing was generated; its bytes stay in storage under `sha256`. */
+/** A rendition's blob and size. */
+export interface RenditionSnapshot {
+  sha256: string;
+  size: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A photo or floor plan of the property as it was when the listing was generated: its published
+ * rendition (`large`: `sha256` and the rest), and its thumbnail; the blobs stay in storage.
+ */
 export interface ListingMediaSnapshot {
   id: string;
   kind: 'photo' | 'floor_plan' | 'document';
@@ -12,6 +23,9 @@ export interface ListingMediaSnapshot {
   sha256: string;
   width: number | null;
   height: number | null;
+  thumbnail: RenditionSnapshot | null;
+  /** False for the media of a listing generated before renditions: the tenant's own file, never published. */
+  published: boolean;
 }
 
 /** The property's data copied into the listing when it is generated: later updates of the property never change it. */

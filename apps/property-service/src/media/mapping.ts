@@ -1,9 +1,25 @@
 import type { Prisma } from '@platform/db';
-import type { Media } from './schemas.js';
+import type { Media, Rendition } from './schemas.js';
 
 export type MediaRow = Prisma.PropertyMediaGetPayload<object>;
+export type RenditionRow = Prisma.MediaRenditionGetPayload<object>;
 
-export function toMedia(row: MediaRow): Media {
+const mediaUrl = (row: Pick<MediaRow, 'id' | 'property_id'>) => `/v1/properties/${row.property_id}/media/${row.id}`;
+
+export function toRendition(media: Pick<MediaRow, 'id' | 'property_id'>, row: RenditionRow): Rendition {
+  return {
+    variant: row.variant as Rendition['variant'],
+    content_type: 'image/jpeg',
+    size: row.size,
+    sha256: row.sha256,
+    width: row.width,
+    height: row.height,
+    content_url: `${mediaUrl(media)}/renditions/${row.variant}`,
+  };
+}
+
+/** The view of a medium; `renditions` are its rows in `media_renditions` (large first). */
+export function toMedia(row: MediaRow, renditions: readonly RenditionRow[]): Media {
   return {
     id: row.id,
     property_id: row.property_id,
@@ -16,7 +32,8 @@ export function toMedia(row: MediaRow): Media {
     filename: row.filename,
     width: row.width,
     height: row.height,
-    content_url: `/v1/properties/${row.property_id}/media/${row.id}/content`,
+    content_url: `${mediaUrl(row)}/content`,
+    renditions: [...renditions].sort((a, b) => b.width * b.height - a.width * a.height).map((r) => toRendition(row, r)),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

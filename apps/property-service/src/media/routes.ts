@@ -8,11 +8,15 @@ import {
   MediaParamsSchema,
   MediaPatchSchema,
   MediaSchema,
+  RenditionParamsSchema,
 } from './schemas.js';
 import type { MediaService } from './service.js';
 
 /** `/properties/{propertyId}/media`: the attachment routes (packages/uploads) with the media's words. */
-export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: BlobStorage; maxBytes: number }> = async (app, { media, storage, maxBytes }) =>
+export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: BlobStorage; maxBytes: number; maxPixels: number; maxMedia: number }> = async (
+  app,
+  { media, storage, maxBytes, maxPixels, maxMedia },
+) =>
   attachmentRoutes(app, {
     path: '/properties/:propertyId/media',
     changesMayConflict: true,
@@ -32,8 +36,13 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: Blo
       upload:
         `Uploads a photo, floor plan or document as \`multipart/form-data\` (the file in the part \`file\`, at most ${maxBytes} bytes: 413 otherwise). ` +
         'The type is judged from the bytes: photo JPEG, PNG or WebP; floor_plan also PDF; document PDF; anything else, or bytes that disagree ' +
-        'with the declared type, is 422 (`file`, `not_allowed`). Images get `width` and `height`. An archived property is 409. ' +
-        'Emits `property.updated` with `changed_fields: ["media"]`.',
+        'with the declared type, is 422 (`file`, `not_allowed`). The content is then decoded in full, apart from the service: an image of more than ' +
+        `${maxPixels} pixels (width × height) is 422 (\`file\`, \`out_of_range\`) before any decoding; one that cannot be decoded (damaged, truncated, not what ` +
+        'its signature says) is 422 (`file`, `invalid_format`), as is a PDF that cannot be parsed or is encrypted; one whose decoding needs more memory or ' +
+        'time than allowed, a PDF with more than 500 pages or 200000 objects, and a floor-plan PDF of more than one page are 422 (`file`, `out_of_range`); ' +
+        'the message says which limit. Photos and floor plans get `renditions` (JPEGs made from the decoded pixels, orientation applied, without ' +
+        `any metadata): only those are ever published. A property has at most ${maxMedia} media: one more is 422 (\`media\`, \`out_of_range\`). ` +
+        'An archived property is 409. Emits `property.updated` with `changed_fields: ["media"]`.',
       file: 'The file: JPEG, PNG, WebP or PDF.',
       list: 'The media of a property in their order (`position`).',
       update: 'Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ... An archived property\'s media: 409.',
@@ -48,6 +57,13 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: Blo
       listQuery: MediaListQuerySchema,
       patch: MediaPatchSchema,
       view: MediaSchema,
+    },
+    renditions: {
+      operationId: 'downloadPropertyMediaRendition',
+      description:
+        'A rendition of a photo or floor plan, as feeds, portal exports and exposés publish it: a JPEG made from the decoded pixels ' +
+        '(`large`: long edge at most 1920 px, `thumbnail`: 640 px), without EXIF, XMP, IPTC, ICC profile or comments. A document has none (404).',
+      params: RenditionParamsSchema,
     },
     service: media,
     storage,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
-import type { ContentType } from '@platform/uploads';
+import type { ContentType, PdfLimits, RenditionSpec } from '@platform/uploads';
 
 export const MEDIA_KINDS = ['photo', 'floor_plan', 'document'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
@@ -14,6 +14,22 @@ export const ALLOWED_TYPES: Record<MediaKind, readonly ContentType[]> = {
 
 /** Per-file limit by default: 20 MiB. */
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+
+/** Pixels an image may have by default (width × height): 40 megapixels. */
+export const MEDIA_MAX_PIXELS = 40_000_000;
+
+/** Media a property may have by default. */
+export const MEDIA_MAX_PER_PROPERTY = 100;
+
+/** What is published of a photo or floor plan: JPEGs made from its pixels, the large one for portals and the exposé's cover, the thumbnail for lists and the exposé's grid. */
+export const RENDITIONS: readonly RenditionSpec[] = [
+  { variant: 'large', longEdge: 1920, quality: 82 },
+  { variant: 'thumbnail', longEdge: 640, quality: 80 },
+];
+export const RENDITION_VARIANTS = ['large', 'thumbnail'] as const;
+
+/** A PDF (floor plan or document) is parsed within these; a floor plan is published as its one page. */
+export const MEDIA_PDF_LIMITS: PdfLimits = { maxPages: 500, maxObjects: 200_000 };
 
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Position = Type.Integer({ minimum: 0, maximum: 100_000, description: 'Place in the order, from 0; a larger value appends.' });
@@ -35,6 +51,20 @@ export const MediaPatchSchema = Type.Object(
 );
 export type MediaPatch = Static<typeof MediaPatchSchema>;
 
+export const RenditionSchema = Type.Object(
+  {
+    variant: StringEnum(RENDITION_VARIANTS, { description: '`large`: long edge at most 1920 px; `thumbnail`: 640 px.' }),
+    content_type: Type.Literal('image/jpeg'),
+    size: Type.Integer({ description: 'Bytes.' }),
+    sha256: Type.String({ description: 'Hex SHA-256; the download ETag.' }),
+    width: Type.Integer({ description: 'Pixels.' }),
+    height: Type.Integer({ description: 'Pixels.' }),
+    content_url: Type.String({ description: 'Where the rendition is downloaded.' }),
+  },
+  { description: 'A published form of the medium: a JPEG made from its decoded pixels, without any of its metadata.' },
+);
+export type Rendition = Static<typeof RenditionSchema>;
+
 export const MediaSchema = Type.Object(
   {
     id: Type.String(),
@@ -46,9 +76,12 @@ export const MediaSchema = Type.Object(
     size: Type.Integer({ description: 'Bytes.' }),
     sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
     filename: Type.String(),
-    width: Nullable(Type.Integer({ description: 'Pixels (images).' })),
-    height: Nullable(Type.Integer({ description: 'Pixels (images).' })),
-    content_url: Type.String({ description: 'Where the content is downloaded.' }),
+    width: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
+    height: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
+    content_url: Type.String({ description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).' }),
+    renditions: Type.Array(RenditionSchema, {
+      description: 'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published.',
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -58,4 +91,5 @@ export type Media = Static<typeof MediaSchema>;
 
 export const MediaCollectionParamsSchema = Type.Object({ propertyId: Type.String() });
 export const MediaParamsSchema = Type.Object({ propertyId: Type.String(), mediaId: Type.String() });
+export const RenditionParamsSchema = Type.Object({ propertyId: Type.String(), mediaId: Type.String(), variant: StringEnum(RENDITION_VARIANTS) });
 export const MediaListQuerySchema = PageQuerySchema;
