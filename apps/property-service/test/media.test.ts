@@ -64,7 +64,7 @@ describe('property media: upload and download', () => {
     expect(wp.json()).toMatchObject({ content_type: 'image/webp', width: 300, height: 200 });
     for (const kind of ['floor_plan', 'document']) {
       const res = await uploadMedia(ctx, id, [{ name: 'kind', value: kind }, { name: 'file', filename: 'plan.pdf', type: 'application/pdf', data: pdf() }]);
-      expect(res.statusCode, kind).toBe(201);
+      expect(res.statusCode, `${kind}: ${res.body}`).toBe(201);
       expect(res.json()).toMatchObject({ kind, content_type: 'application/pdf', width: null, height: null });
     }
     expect((await property(id)).media_count).toBe(4);
@@ -235,7 +235,10 @@ describe('property media: order, changes and deletion', () => {
   });
 
   it('leaves no temporary or orphaned blob behind after all this', async () => {
-    const referenced = new Set((await ctx.db.prisma.propertyMedia.findMany()).map((m) => m.sha256));
+    const referenced = new Set([
+      ...(await ctx.db.prisma.propertyMedia.findMany()).map((m) => m.sha256),
+      ...(await ctx.db.prisma.mediaRendition.findMany()).map((r) => r.sha256),
+    ]);
     const files = await blobFiles(ctx.blobRoot);
     expect(files.filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(new Set(files.map((f) => f.split('/').pop()))).toEqual(referenced);

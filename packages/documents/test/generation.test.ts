@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, execArgvFor, type Sandbox } from '@platform/sandbox';
+import { createSandbox, type Sandbox } from '@platform/sandbox';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
 import { createTestDatabase, runScript, type TestDatabase } from '@platform/testkit';
 import { forgetBlobTables } from '@platform/uploads';
@@ -13,7 +13,7 @@ import { bodyKind, CREATE_TABLE, TABLE } from './fixtures/kind.js';
 
 const entry = fileURLToPath(new URL('./fixtures/render-entry.ts', import.meta.url));
 const openSandbox = (options: { memoryMb?: number; timeoutMs?: number } = {}) =>
-  createSandbox({ entry, execArgv: execArgvFor(entry), processes: 2, memoryMb: options.memoryMb ?? 256, timeoutMs: options.timeoutMs ?? 20_000 });
+  createSandbox({ entry, processes: 2, memoryMb: options.memoryMb ?? 256, timeoutMs: options.timeoutMs ?? 20_000 });
 
 let db: TestDatabase;
 let root: string;

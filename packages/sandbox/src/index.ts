@@ -3,4 +3,4 @@ export { SandboxError, type SandboxFailure } from './errors.js';
 export { task, implement, TaskRefusal, type Task, type TaskHandler } from './tasks.js';
 export { withWorkspace } from './workspace.js';
 export { residentBytes } from './memory.js';
-export { execArgvFor } from './entry.js';
+export { runnableEntry } from './entry.js';

@@ -2,14 +2,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { SandboxError, type SandboxFailure } from './errors.js';
 import type { TaskReply, TaskRequest } from './child.js';
+import { runnableEntry } from './entry.js';
 import { residentBytes } from './memory.js';
 import type { Task } from './tasks.js';
 
 export interface SandboxOptions {
-  /** The module the children run; it calls `serveTasks` with its task handlers. */
+  /** The module the children run; it calls `serveTasks` with its task handlers. TypeScript is compiled first (`runnableEntry`). */
   entry: string;
-  /** Node flags the entry needs (`--import tsx` when it is TypeScript). */
-  execArgv?: readonly string[];
   /** The children's working directory. */
   cwd?: string;
   /** Children at most; further tasks wait in line. */
@@ -72,7 +71,7 @@ function childEnvironment(): NodeJS.ProcessEnv {
 }
 
 class Child {
-  readonly process: ChildProcess;
+  process!: ChildProcess;
   readonly ready: Promise<void>;
   tasks = 0;
   job: Job | undefined;
@@ -87,9 +86,22 @@ class Child {
     private readonly options: SandboxOptions,
     private readonly onExit: (child: Child) => void,
   ) {
+    this.ready = runnableEntry(options.entry).then(
+      (entry) => this.start(entry),
+      (error: Error) => {
+        this.exited = true;
+        queueMicrotask(() => this.onExit(this));
+        throw new Error(`its entry could not be compiled: ${error.message}`);
+      },
+    );
+    this.ready.catch(() => {}); // a job waiting on it reports it
+  }
+
+  private start(entry: string): Promise<void> {
+    const options = this.options;
     const heapMb = Math.max(32, Math.floor(options.memoryMb / 2));
-    this.process = fork(options.entry, [], {
-      execArgv: [...(options.execArgv ?? []), `--max-old-space-size=${heapMb}`],
+    this.process = fork(entry, [], {
+      execArgv: [`--max-old-space-size=${heapMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: childEnvironment(),
@@ -104,7 +116,7 @@ class Child {
     this.process.stderr?.on('data', (text: string) => {
       this.stderrTail = (this.stderrTail + text).slice(-4096);
     });
-    this.ready = new Promise<void>((resolve, reject) => {
+    const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.endedFor = 'start';
         this.kill();
@@ -122,13 +134,13 @@ class Child {
         reject(new Error(`exited while starting (${signal ?? `code ${code}`}): ${this.lastWords()}`));
       });
     });
-    this.ready.catch(() => {}); // a job waiting on it reports it
     this.process.on('error', () => {}); // followed by 'exit'
     this.process.once('exit', () => {
       this.exited = true;
       clearTimeout(this.idleTimer);
       this.onExit(this);
     });
+    return ready;
   }
 
   newId(): number {
@@ -149,12 +161,13 @@ class Child {
   }
 
   kill(): void {
-    if (!this.exited) this.process.kill('SIGKILL');
+    if (!this.exited) this.process?.kill('SIGKILL');
   }
 
   /** Busy: keeps the parent alive; idle: lets it exit, and `retire` is called after `idleMs`. */
   hold(busy: boolean, retire?: () => void): void {
     clearTimeout(this.idleTimer);
+    if (!this.process) return; // still starting: it is busy anyway
     const method = busy ? 'ref' : 'unref';
     this.process[method]();
     this.process.channel?.[method]();
@@ -195,7 +208,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   function retire(child: Child): void {
     const at = idle.indexOf(child);
     if (at >= 0) idle.splice(at, 1);
-    if (!child.exited) child.process.disconnect();
+    if (!child.exited) child.process?.disconnect();
   }
 
   function pump(): void {
@@ -305,8 +318,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     async close() {
       closed = true;
       for (const job of waiting.splice(0)) job.reject(new SandboxError('closed', 'The sandbox is closed.', job.task));
-      const exits = [...children].map((child) => new Promise<void>((resolve) => (child.exited ? resolve() : child.process.once('exit', () => resolve()))));
-      for (const child of children) child.kill();
+      const exits = [...children].map(async (child) => {
+        await child.ready.catch(() => {});
+        if (child.exited) return;
+        const exit = new Promise<void>((resolve) => child.process.once('exit', () => resolve()));
+        child.kill();
+        await exit;
+      });
       await Promise.all(exits);
     },
     get size() {

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, execArgvFor, SandboxError, type Sandbox, type SandboxOptions, type TaskSample } from '../src/index.js';
+import { createSandbox, SandboxError, type Sandbox, type SandboxOptions, type TaskSample } from '../src/index.js';
 import * as t from './fixtures/tasks.js';
 
 const entry = fileURLToPath(new URL('./fixtures/entry.ts', import.meta.url));
 const opened: Sandbox[] = [];
 
 function sandbox(options: Partial<SandboxOptions> = {}): Sandbox {
-  const created = createSandbox({ entry, execArgv: execArgvFor(entry), processes: 1, memoryMb: 256, timeoutMs: 10_000, ...options });
+  const created = createSandbox({ entry, processes: 1, memoryMb: 256, timeoutMs: 10_000, ...options });
   opened.push(created);
   return created;
 }

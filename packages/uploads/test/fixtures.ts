@@ -201,3 +201,22 @@ export function multipart(parts: readonly FormPart[], boundary = `----test${rand
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/**
+ * The markers of a JPEG's segments up to its first scan (`APP0`, `APP1`, `DQT`, `SOF0`, `DHT`, `COM`,
+ * `SOS`...), and how many bytes follow its EOI: what a published rendition may carry besides pixels.
+ */
+export function jpegStructure(data: Buffer): { segments: string[]; trailing: number } {
+  const names: Record<number, string> = { 0xc0: 'SOF0', 0xc1: 'SOF1', 0xc2: 'SOF2', 0xc4: 'DHT', 0xdb: 'DQT', 0xdd: 'DRI', 0xda: 'SOS', 0xfe: 'COM' };
+  if (data[0] !== 0xff || data[1] !== 0xd8) throw new Error('not a JPEG');
+  const segments: string[] = [];
+  let pos = 2;
+  while (pos + 4 <= data.length && data[pos] === 0xff) {
+    const code = data[pos + 1];
+    segments.push(names[code] ?? (code >= 0xe0 && code <= 0xef ? `APP${code - 0xe0}` : `0x${code.toString(16)}`));
+    if (code === 0xda) break;
+    pos += 2 + data.readUInt16BE(pos + 2);
+  }
+  const eoi = data.lastIndexOf(Buffer.from([0xff, 0xd9]));
+  return { segments, trailing: eoi < 0 ? -1 : data.length - eoi - 2 };
+}

@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ApiError, validationError } from '@platform/http';
 import { SandboxError, withWorkspace, type Sandbox } from '@platform/sandbox';
@@ -44,6 +45,10 @@ export interface ContentDeps {
   storage: BlobStorage;
 }
 
+/** pdf.js's font data, where pdfjs-dist is installed (the sandbox's bundle does not know where it is). */
+let fontsDir: string | undefined;
+const pdfFonts = () => (fontsDir ??= join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/');
+
 /** When only a check is asked: decoding still goes through every pixel, into something small. */
 const CHECK_ONLY: readonly RenditionSpec[] = [{ variant: 'check', longEdge: 64, quality: 50 }];
 
@@ -73,7 +78,8 @@ export async function checkContent({ sandbox, storage }: ContentDeps, blob: Stor
         ({ width, height } = decoded);
         files = rules.renditions.length > 0 ? decoded.renditions : [];
       } else if (rules.renditions.length > 0) {
-        files = (await sandbox.run(RENDER_PDF, { path, ...rules.pdf, maxRenderedPages: rules.maxRenderedPages, renditions: rules.renditions, outDir: dir }, timeout)).renditions;
+        const input = { path, ...rules.pdf, maxRenderedPages: rules.maxRenderedPages, fontsDir: pdfFonts(), renditions: rules.renditions, outDir: dir };
+        files = (await sandbox.run(RENDER_PDF, input, timeout)).renditions;
       } else {
         await sandbox.run(INSPECT_PDF, { path, ...rules.pdf }, timeout);
       }

@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { TaskRefusal } from '@platform/sandbox';
 import { writeRenditions } from './renditions.js';
 import type { InspectedPdf, InspectPdfInput, RenderedPdf, RenderPdfInput } from './tasks.js';
@@ -48,14 +46,13 @@ export async function renderPdf(input: RenderPdfInput): Promise<RenderedPdf> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const { createCanvas } = await import('@napi-rs/canvas');
   const { default: sharp } = await import('sharp');
-  const fonts = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
   const document = await pdfjs.getDocument({
     data: new Uint8Array(await readFile(input.path)),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
-    standardFontDataUrl: fonts,
+    standardFontDataUrl: input.fontsDir,
     verbosity: 0,
   }).promise.catch((error: Error) => {
     throw new TaskRefusal(`The PDF cannot be rendered: ${error.message}.`);

@@ -51,6 +51,8 @@ export interface InspectedPdf {
 export interface RenderPdfInput extends InspectPdfInput {
   /** Pages a rendered PDF may have (a floor plan: 1). */
   maxRenderedPages: number;
+  /** pdf.js's font data (`standard_fonts/` of pdfjs-dist, with a trailing slash), found by the caller where pdfjs-dist is installed. */
+  fontsDir: string;
   renditions: readonly RenditionSpec[];
   outDir: string;
 }
