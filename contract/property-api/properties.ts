@@ -62,6 +62,18 @@ export function describeProperties(run: ContractRun, state: PropertyState): void
       const etag = download.response.headers.get('etag')!;
       const unchanged = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/content', { ...medium, headers: { 'If-None-Match': etag }, parseAs: 'arrayBuffer' });
       expect(unchanged.response.status).toBe(304);
+      // What is published of it: a rendition, made from its pixels at upload.
+      expect(photo.renditions.map((r) => [r.variant, r.width, r.height])).toEqual([
+        ['large', 1600, 1200],
+        ['thumbnail', 640, 480],
+      ]);
+      const rendition = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/renditions/{variant}', {
+        params: { path: { ...media, mediaId: photo.id, variant: 'thumbnail' } },
+        parseAs: 'arrayBuffer',
+      });
+      expect(rendition.response.status).toBe(200);
+      expect(rendition.response.headers.get('content-type')).toBe('image/jpeg');
+      expect(rendition.response.headers.get('etag')).toBe(`"${photo.renditions[1].sha256}"`);
       const document = await unwrap(
         client().POST('/v1/properties/{propertyId}/media', { ...path(), body: { kind: 'document', file: new Blob([pdf()], { type: 'application/pdf' }) }, bodySerializer: multipart }),
       );

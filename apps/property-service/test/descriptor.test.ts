@@ -9,9 +9,15 @@ const cwd = mkdtempSync(join(tmpdir(), 'config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('the property-marketing service in the configuration', () => {
-  it('listens on 3000 and keeps prospects 180 days unless configured', () => {
-    expect(loadConfig({}, cwd, [propertyDescriptor]).services.property).toEqual({ port: 3000, publicBaseUrl: 'http://localhost:3000', settings: { leadsRetentionDays: 180 } });
-    expect(loadConfig({ PROPERTY_PORT: '3300', LEADS_RETENTION_DAYS: '30' }, cwd, [propertyDescriptor]).services.property).toEqual({ port: 3300, publicBaseUrl: 'http://localhost:3300', settings: { leadsRetentionDays: 30 } });
+  it('listens on 3000, keeps prospects 180 days and takes 40-megapixel images and 100 media per property unless configured', () => {
+    expect(loadConfig({}, cwd, [propertyDescriptor]).services.property).toEqual({
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      settings: { leadsRetentionDays: 180, mediaMaxPixels: 40_000_000, mediaMaxPerProperty: 100 },
+    });
+    expect(
+      loadConfig({ PROPERTY_PORT: '3300', LEADS_RETENTION_DAYS: '30', MEDIA_MAX_PIXELS: '12000000', MEDIA_MAX_PER_PROPERTY: '20' }, cwd, [propertyDescriptor]).services.property,
+    ).toEqual({ port: 3300, publicBaseUrl: 'http://localhost:3300', settings: { leadsRetentionDays: 30, mediaMaxPixels: 12_000_000, mediaMaxPerProperty: 20 } });
   });
 
   it('refuses a retention period that is not a whole number of days from 1 to 3650', () => {

@@ -251,13 +251,13 @@ describe('Idempotency-Key on POST', () => {
       expect(retry.statusCode).toBe(201);
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(retry.body).toBe(first.body);
-      expect(writes).toBe(1);
+      expect(writes).toBe(3); // the file and its two renditions, once
       expect(await ctx.db.prisma.propertyMedia.count({ where: { property_id: propertyId } })).toBe(1);
       // Another file (of another size) with the same key is another request.
       const other = await upload(jpeg(40, 30, `${key}-another`));
       expect(other.statusCode).toBe(422);
       expect(other.json().code).toBe('idempotency_key_reused');
-      expect(writes).toBe(1);
+      expect(writes).toBe(3);
     } finally {
       ctx.storage.put = put;
     }

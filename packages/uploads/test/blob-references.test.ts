@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('blob references', () => {
   it('finds every table that records a blob, also one added later (each table with a sha256 column)', async () => {
-    expect(await blobTables(db.prisma)).toEqual(['agent_artifacts', 'catalog_entries', 'internal_invoices', 'invoices', 'listing_media', 'listings', 'property_media']);
+    expect(await blobTables(db.prisma)).toEqual(['agent_artifacts', 'catalog_entries', 'internal_invoices', 'invoices', 'listing_media', 'listings', 'media_renditions', 'property_media']);
     await db.prisma.$executeRawUnsafe('CREATE TABLE later_files (id text PRIMARY KEY, sha256 text NOT NULL, size int NOT NULL)');
     await db.prisma.$executeRawUnsafe(`INSERT INTO later_files VALUES ('f1', '${'a'.repeat(64)}', 1)`);
     forgetBlobTables(); // as after a migration

@@ -175,9 +175,14 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedMedium',
         description:
           'A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made ' +
-          'from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key.',
+          'from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key. ' +
+          'It is always `image/jpeg`; the other types stay in this document because a version never drops a media type it once listed.',
         params: MediaParams,
-        response: { ...downloadResponses('The rendition, a JPEG.', ['image/jpeg']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: {
+          ...downloadResponses('The rendition, a JPEG.', ['image/jpeg', 'image/png', 'image/webp', 'application/pdf']),
+          304: Type.Null({ description: 'Not modified.' }),
+          ...errorResponses([400, 404]),
+        },
       },
     },
     async (request, reply) => {

@@ -91,5 +91,10 @@ export type Media = Static<typeof MediaSchema>;
 
 export const MediaCollectionParamsSchema = Type.Object({ propertyId: Type.String() });
 export const MediaParamsSchema = Type.Object({ propertyId: Type.String(), mediaId: Type.String() });
-export const RenditionParamsSchema = Type.Object({ propertyId: Type.String(), mediaId: Type.String(), variant: StringEnum(RENDITION_VARIANTS) });
+export const RenditionParamsSchema = Type.Object({
+  propertyId: Type.String(),
+  mediaId: Type.String(),
+  // A plain string: a variant that does not exist is answered like a missing record (404).
+  variant: Type.String({ description: '`large` or `thumbnail`.' }),
+});
 export const MediaListQuerySchema = PageQuerySchema;

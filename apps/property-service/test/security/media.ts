@@ -31,6 +31,7 @@ export async function mediaSecurityRoutes(ctx: PropertyTestContext): Promise<Sec
     collection('GET', 'properties:read'),
     onMedia('GET', '', 'properties:read'),
     onMedia('GET', '/content', 'properties:read'),
+    onMedia('GET', '/renditions/large', 'properties:read'),
     onMedia('PATCH', '', 'properties:write', { title: 'changed' }),
     onMedia('DELETE', '', 'properties:write'),
     // Their media under my property is missing as well.

@@ -132,7 +132,7 @@ export interface paths {
         get: operations["listAgentArtifacts"];
         put?: never;
         /**
-         * @description Uploads an artifact as `multipart/form-data` (the file in the part `file`, at most 52428800 bytes: 413 otherwise). Allowed: JSON, Markdown, plain text, YAML (declare the type; the content must be valid UTF-8), PDF and ZIP (judged from the bytes); anything else is 422 (`file`, `not_allowed`). A retired agent is 409. Emits `agent.updated` with `changed_fields: ["artifacts"]`.
+         * @description Uploads an artifact as `multipart/form-data` (the file in the part `file`, at most 52428800 bytes: 413 otherwise). Allowed: JSON, Markdown, plain text, YAML (declare the type; the content must be valid UTF-8), PDF and ZIP (judged from the bytes); anything else is 422 (`file`, `not_allowed`). A PDF is parsed at upload, apart from the service: one that cannot be read or is encrypted is 422 (`file`, `invalid_format`); one of more than 2000 pages or 500000 objects, or whose parsing needs more memory or time than allowed, is 422 (`file`, `out_of_range`); the message says which. A retired agent is 409. Emits `agent.updated` with `changed_fields: ["artifacts"]`.
          *
          *     Required scope: `agents:write`.
          */

@@ -279,7 +279,7 @@ export interface paths {
         get: operations["listPropertyMedia"];
         put?: never;
         /**
-         * @description Uploads a photo, floor plan or document as `multipart/form-data` (the file in the part `file`, at most 20971520 bytes: 413 otherwise). The type is judged from the bytes: photo JPEG, PNG or WebP; floor_plan also PDF; document PDF; anything else, or bytes that disagree with the declared type, is 422 (`file`, `not_allowed`). Images get `width` and `height`. An archived property is 409. Emits `property.updated` with `changed_fields: ["media"]`.
+         * @description Uploads a photo, floor plan or document as `multipart/form-data` (the file in the part `file`, at most 20971520 bytes: 413 otherwise). The type is judged from the bytes: photo JPEG, PNG or WebP; floor_plan also PDF; document PDF; anything else, or bytes that disagree with the declared type, is 422 (`file`, `not_allowed`). The content is then decoded in full, apart from the service: an image of more than 40000000 pixels (width × height) is 422 (`file`, `out_of_range`) before any decoding; one that cannot be decoded (damaged, truncated, not what its signature says) is 422 (`file`, `invalid_format`), as is a PDF that cannot be parsed or is encrypted; one whose decoding needs more memory or time than allowed, a PDF with more than 500 pages or 200000 objects, and a floor-plan PDF of more than one page are 422 (`file`, `out_of_range`); the message says which limit. Photos and floor plans get `renditions` (JPEGs made from the decoded pixels, orientation applied, without any metadata): only those are ever published. A property has at most 100 media: one more is 422 (`media`, `out_of_range`). An archived property is 409. Emits `property.updated` with `changed_fields: ["media"]`.
          *
          *     Required scope: `properties:write`.
          */
@@ -330,6 +330,27 @@ export interface paths {
          *     Required scope: `properties:read`.
          */
         get: operations["downloadPropertyMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/properties/{propertyId}/media/{mediaId}/renditions/{variant}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description A rendition of a photo or floor plan, as feeds, portal exports and exposés publish it: a JPEG made from the decoded pixels (`large`: long edge at most 1920 px, `thumbnail`: 640 px), without EXIF, XMP, IPTC, ICC profile or comments. A document has none (404).
+         *
+         *     Required scope: `properties:read`.
+         */
+        get: operations["downloadPropertyMediaRendition"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3875,12 +3896,32 @@ export interface operations {
                             /** @description Hex SHA-256 of the content; the download ETag. */
                             sha256: string;
                             filename: string;
-                            /** @description Pixels (images). */
+                            /** @description Pixels of an image as displayed (after its EXIF orientation). */
                             width: number | null;
-                            /** @description Pixels (images). */
+                            /** @description Pixels of an image as displayed (after its EXIF orientation). */
                             height: number | null;
-                            /** @description Where the content is downloaded. */
+                            /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                             content_url: string;
+                            /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                            renditions: {
+                                /**
+                                 * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
+                                 * @enum {string}
+                                 */
+                                variant: "large" | "thumbnail";
+                                /** @enum {string} */
+                                content_type: "image/jpeg";
+                                /** @description Bytes. */
+                                size: number;
+                                /** @description Hex SHA-256; the download ETag. */
+                                sha256: string;
+                                /** @description Pixels. */
+                                width: number;
+                                /** @description Pixels. */
+                                height: number;
+                                /** @description Where the rendition is downloaded. */
+                                content_url: string;
+                            }[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4015,12 +4056,32 @@ export interface operations {
                         /** @description Hex SHA-256 of the content; the download ETag. */
                         sha256: string;
                         filename: string;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         width: number | null;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         height: number | null;
-                        /** @description Where the content is downloaded. */
+                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        renditions: {
+                            /**
+                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
+                             * @enum {string}
+                             */
+                            variant: "large" | "thumbnail";
+                            /** @enum {string} */
+                            content_type: "image/jpeg";
+                            /** @description Bytes. */
+                            size: number;
+                            /** @description Hex SHA-256; the download ETag. */
+                            sha256: string;
+                            /** @description Pixels. */
+                            width: number;
+                            /** @description Pixels. */
+                            height: number;
+                            /** @description Where the rendition is downloaded. */
+                            content_url: string;
+                        }[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4157,12 +4218,32 @@ export interface operations {
                         /** @description Hex SHA-256 of the content; the download ETag. */
                         sha256: string;
                         filename: string;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         width: number | null;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         height: number | null;
-                        /** @description Where the content is downloaded. */
+                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        renditions: {
+                            /**
+                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
+                             * @enum {string}
+                             */
+                            variant: "large" | "thumbnail";
+                            /** @enum {string} */
+                            content_type: "image/jpeg";
+                            /** @description Bytes. */
+                            size: number;
+                            /** @description Hex SHA-256; the download ETag. */
+                            sha256: string;
+                            /** @description Pixels. */
+                            width: number;
+                            /** @description Pixels. */
+                            height: number;
+                            /** @description Where the rendition is downloaded. */
+                            content_url: string;
+                        }[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4360,12 +4441,32 @@ export interface operations {
                         /** @description Hex SHA-256 of the content; the download ETag. */
                         sha256: string;
                         filename: string;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         width: number | null;
-                        /** @description Pixels (images). */
+                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
                         height: number | null;
-                        /** @description Where the content is downloaded. */
+                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        renditions: {
+                            /**
+                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
+                             * @enum {string}
+                             */
+                            variant: "large" | "thumbnail";
+                            /** @enum {string} */
+                            content_type: "image/jpeg";
+                            /** @description Bytes. */
+                            size: number;
+                            /** @description Hex SHA-256; the download ETag. */
+                            sha256: string;
+                            /** @description Pixels. */
+                            width: number;
+                            /** @description Pixels. */
+                            height: number;
+                            /** @description Where the rendition is downloaded. */
+                            content_url: string;
+                        }[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4565,6 +4666,96 @@ export interface operations {
             };
         };
     };
+    downloadPropertyMediaRendition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: string;
+                mediaId: string;
+                /** @description `large` or `thumbnail`. */
+                variant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rendition, a JPEG. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": Blob;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` header named the current ETag. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     generateListing: {
         parameters: {
             query?: never;
@@ -4650,17 +4841,30 @@ export interface operations {
                         media: {
                             /** @description The medium it was copied from (it may since have been changed or deleted). */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Photos and floor plans only: documents are never published.
+                             * @enum {string}
+                             */
                             kind: "photo" | "floor_plan" | "document";
                             title: string | null;
                             position: number;
+                            /** @description Of the published rendition: `image/jpeg`. */
                             content_type: string;
-                            /** @description Bytes of the published copy. */
+                            /** @description Bytes of the published rendition. */
                             size: number;
-                            /** @description Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated. */
+                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
                             sha256: string;
                             width: number | null;
                             height: number | null;
+                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                            thumbnail: {
+                                size: number;
+                                sha256: string;
+                                width: number;
+                                height: number;
+                            } | null;
+                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                            published: boolean;
                         }[];
                         /** @description Where the PDF exposé is downloaded (once `completed`). */
                         pdf_url: string;
@@ -4868,17 +5072,30 @@ export interface operations {
                             media: {
                                 /** @description The medium it was copied from (it may since have been changed or deleted). */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Photos and floor plans only: documents are never published.
+                                 * @enum {string}
+                                 */
                                 kind: "photo" | "floor_plan" | "document";
                                 title: string | null;
                                 position: number;
+                                /** @description Of the published rendition: `image/jpeg`. */
                                 content_type: string;
-                                /** @description Bytes of the published copy. */
+                                /** @description Bytes of the published rendition. */
                                 size: number;
-                                /** @description Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated. */
+                                /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
                                 sha256: string;
                                 width: number | null;
                                 height: number | null;
+                                /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                                thumbnail: {
+                                    size: number;
+                                    sha256: string;
+                                    width: number;
+                                    height: number;
+                                } | null;
+                                /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                                published: boolean;
                             }[];
                             /** @description Where the PDF exposé is downloaded (once `completed`). */
                             pdf_url: string;
@@ -5067,17 +5284,30 @@ export interface operations {
                         media: {
                             /** @description The medium it was copied from (it may since have been changed or deleted). */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Photos and floor plans only: documents are never published.
+                             * @enum {string}
+                             */
                             kind: "photo" | "floor_plan" | "document";
                             title: string | null;
                             position: number;
+                            /** @description Of the published rendition: `image/jpeg`. */
                             content_type: string;
-                            /** @description Bytes of the published copy. */
+                            /** @description Bytes of the published rendition. */
                             size: number;
-                            /** @description Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated. */
+                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
                             sha256: string;
                             width: number | null;
                             height: number | null;
+                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                            thumbnail: {
+                                size: number;
+                                sha256: string;
+                                width: number;
+                                height: number;
+                            } | null;
+                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                            published: boolean;
                         }[];
                         /** @description Where the PDF exposé is downloaded (once `completed`). */
                         pdf_url: string;
@@ -5358,17 +5588,30 @@ export interface operations {
                         media: {
                             /** @description The medium it was copied from (it may since have been changed or deleted). */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Photos and floor plans only: documents are never published.
+                             * @enum {string}
+                             */
                             kind: "photo" | "floor_plan" | "document";
                             title: string | null;
                             position: number;
+                            /** @description Of the published rendition: `image/jpeg`. */
                             content_type: string;
-                            /** @description Bytes of the published copy. */
+                            /** @description Bytes of the published rendition. */
                             size: number;
-                            /** @description Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated. */
+                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
                             sha256: string;
                             width: number | null;
                             height: number | null;
+                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                            thumbnail: {
+                                size: number;
+                                sha256: string;
+                                width: number;
+                                height: number;
+                            } | null;
+                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                            published: boolean;
                         }[];
                         /** @description Where the PDF exposé is downloaded (once `completed`). */
                         pdf_url: string;
@@ -5599,17 +5842,30 @@ export interface operations {
                         media: {
                             /** @description The medium it was copied from (it may since have been changed or deleted). */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Photos and floor plans only: documents are never published.
+                             * @enum {string}
+                             */
                             kind: "photo" | "floor_plan" | "document";
                             title: string | null;
                             position: number;
+                            /** @description Of the published rendition: `image/jpeg`. */
                             content_type: string;
-                            /** @description Bytes of the published copy. */
+                            /** @description Bytes of the published rendition. */
                             size: number;
-                            /** @description Of the published copy: photos and floor plans lose their metadata (EXIF GPS, XMP, comments; the orientation is kept) when the listing is generated. */
+                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
                             sha256: string;
                             width: number | null;
                             height: number | null;
+                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                            thumbnail: {
+                                size: number;
+                                sha256: string;
+                                width: number;
+                                height: number;
+                            } | null;
+                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                            published: boolean;
                         }[];
                         /** @description Where the PDF exposé is downloaded (once `completed`). */
                         pdf_url: string;

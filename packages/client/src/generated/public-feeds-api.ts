@@ -59,7 +59,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A photo or floor plan of a listing live on the channel (as it was when the listing was generated). No key. */
+        /** @description A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key. It is always `image/jpeg`; the other types stay in this document because a version never drops a media type it once listed. */
         get: operations["readFeedMedium"];
         put?: never;
         post?: never;
@@ -258,7 +258,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The photo or floor plan, in its type. */
+            /** @description The rendition, a JPEG. */
             200: {
                 headers: {
                     [name: string]: unknown;
