@@ -3,6 +3,7 @@ import { defineJob, type JobCatalogue } from '@platform/service';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
+import { MEDIA_RENDITIONS_JOB } from './media/index.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
 export const PROPERTY_JOBS = [
@@ -22,4 +23,5 @@ export const PROPERTY_JOBS = [
   SWEEP_LISTINGS_JOB,
   invoiceJobs.generate,
   invoiceJobs.sweep,
+  MEDIA_RENDITIONS_JOB,
 ] as const satisfies JobCatalogue;

@@ -34,6 +34,7 @@ export function toMedia(row: MediaRow, renditions: readonly RenditionRow[]): Med
     height: row.height,
     content_url: `${mediaUrl(row)}/content`,
     renditions: [...renditions].sort((a, b) => b.width * b.height - a.width * a.height).map((r) => toRendition(row, r)),
+    rendition_failure: row.rendition_failure,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { newId, readRows, type Db } from '@platform/db';
 import { listBody, notFound, type CursorCodec } from '@platform/http';
 import { scopeOf } from '@platform/resource';
-import type { ReceivedFile } from '@platform/uploads';
+import type { CheckedContent, ReceivedFile } from '@platform/uploads';
 import type { MediaRow, RenditionRow } from './mapping.js';
 import type { MediaKind } from './schemas.js';
 
@@ -86,6 +86,28 @@ export const mediaRepository = {
         created_at: at,
       })),
     });
+  },
+
+  /** Photos and floor plans stored before renditions were made at upload, that have none yet and did not fail. */
+  withoutRenditions(db: Db, limit: number): Promise<MediaRow[]> {
+    return db.propertyMedia.findMany({
+      where: { kind: { not: 'document' }, rendition_failure: null, renditions: { none: {} } },
+      orderBy: { created_at: 'asc' },
+      take: limit,
+    });
+  },
+
+  /** Records the renditions made afterwards, and the decoded size; false when the medium is gone or has renditions meanwhile. */
+  async addRenditions(tx: Db, medium: MediaRow, content: CheckedContent, at: Date): Promise<boolean> {
+    const locked = await readRows<{ id: string }>(tx, 'SELECT id FROM property_media WHERE id = $1 FOR UPDATE', [medium.id]);
+    if (locked.length === 0 || (await tx.mediaRendition.count({ where: { media_id: medium.id } })) > 0) return false;
+    await tx.propertyMedia.update({ where: { id: medium.id }, data: { width: content.width, height: content.height } });
+    await this.insertRenditions(tx, medium.account_id, medium.id, content.renditions, at);
+    return true;
+  },
+
+  recordRenditionFailure(db: Db, id: string, reason: string) {
+    return db.propertyMedia.updateMany({ where: { id }, data: { rendition_failure: reason.slice(0, 500) } });
   },
 
   /** Deletes a medium with its renditions; returns the renditions' content addresses (their blobs are released by the caller). */

@@ -80,8 +80,13 @@ export const MediaSchema = Type.Object(
     height: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
     content_url: Type.String({ description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).' }),
     renditions: Type.Array(RenditionSchema, {
-      description: 'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published.',
+      description:
+        'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, ' +
+        'and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload.',
     }),
+    rendition_failure: Nullable(
+      Type.String({ description: 'Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise.' }),
+    ),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
