@@ -3902,7 +3902,7 @@ export interface operations {
                             height: number | null;
                             /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                             content_url: string;
-                            /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                            /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
                             renditions: {
                                 /**
                                  * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
@@ -3922,6 +3922,8 @@ export interface operations {
                                 /** @description Where the rendition is downloaded. */
                                 content_url: string;
                             }[];
+                            /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
+                            rendition_failure: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4062,7 +4064,7 @@ export interface operations {
                         height: number | null;
                         /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
                         renditions: {
                             /**
                              * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
@@ -4082,6 +4084,8 @@ export interface operations {
                             /** @description Where the rendition is downloaded. */
                             content_url: string;
                         }[];
+                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
+                        rendition_failure: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4224,7 +4228,7 @@ export interface operations {
                         height: number | null;
                         /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
                         renditions: {
                             /**
                              * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
@@ -4244,6 +4248,8 @@ export interface operations {
                             /** @description Where the rendition is downloaded. */
                             content_url: string;
                         }[];
+                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
+                        rendition_failure: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4447,7 +4453,7 @@ export interface operations {
                         height: number | null;
                         /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
                         content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published. */
+                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
                         renditions: {
                             /**
                              * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
@@ -4467,6 +4473,8 @@ export interface operations {
                             /** @description Where the rendition is downloaded. */
                             content_url: string;
                         }[];
+                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
+                        rendition_failure: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
