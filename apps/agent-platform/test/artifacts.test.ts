@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, whileHeld } from '@platform/testkit';
 import { pdf, png, zip } from '@platform/uploads/testing';
+import { encryptedPdf, truncated } from '@platform/uploads/testing/hostile';
 import { buildAgentPlatformApp } from '../src/app.js';
 import { agentPlatformDescriptor } from '../src/descriptor.js';
 import { artifactParts, blobFiles, uploadArtifact } from './artifact-helpers.js';
@@ -41,6 +42,19 @@ describe('agent artifacts', () => {
     const cached = await ctx.app.inject({ method: 'GET', url: artifact.content_url, headers: { apikey: ctx.tenant.key, 'if-none-match': `W/"x", "${sha(data)}"` } });
     expect(cached.statusCode).toBe(304);
     expect((await agent(id)).artifact_count).toBe(1);
+  });
+
+  it.each([
+    ['an encrypted PDF', encryptedPdf(), /encrypted/],
+    ['a truncated PDF', truncated(pdf('cut'), 0.4), /PDF cannot be read|no pages/],
+    ['a PDF without pages', Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'), /PDF/],
+  ])('parses a PDF at upload, apart from the service: refuses %s with 422 (file, invalid_format) and keeps nothing', async (_name, data, message) => {
+    const id = await createAgent(ctx);
+    const res = await uploadArtifact(ctx, id, artifactParts(data, 'application/pdf', 'report.pdf'));
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'file', reason: 'invalid_format' }], message: expect.stringMatching(message) });
+    expect(await ctx.storage.exists(sha(data))).toBe(false);
+    expect((await agent(id)).artifact_count).toBe(0);
   });
 
   it.each([
