@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
-function crc32(bytes: Buffer): number {
+export function crc32(bytes: Buffer): number {
   let crc = ~0;
   for (const byte of bytes) {
     crc ^= byte;
@@ -12,7 +12,7 @@ function crc32(bytes: Buffer): number {
   return ~crc >>> 0;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);

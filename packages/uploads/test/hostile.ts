@@ -3,7 +3,9 @@
 import { deflateSync, createDeflate } from 'node:zlib';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import { jpeg, pdf, png, webp, zip } from './fixtures.js';
+import { crc32, jpeg, pdf, png, pngChunk, webp, zip } from './fixtures.js';
+
+export { crc32, pngChunk };
 
 /** Texts planted in the metadata of the corpus: none may appear in a rendition, a feed or an exposé. */
 export const MARKERS = {
@@ -18,24 +20,6 @@ export const MARKERS = {
   javascript: 'JS-SECRET-app.alert',
   zip: 'ZIPPED-SECRET-TXT',
 } as const;
-
-export function crc32(bytes: Buffer): number {
-  let crc = ~0;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return ~crc >>> 0;
-}
-
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
