@@ -81,15 +81,22 @@ export async function generateDocument<D>({ db, storage, sandbox, now }: Generat
     await markFailed(db, table, id, outcome, now);
     return 'failed';
   }
-  return inTransaction(db, async (tx) => {
-    await claimBlob(tx, storage, stored.key);
-    if (!(await markCompleted(tx, table, id, stored, now))) {
-      await releaseBlob(tx, storage, stored.key);
-      return 'skipped';
-    }
-    await kind.completed(tx, document, now);
-    return 'completed';
-  });
+  try {
+    return await inTransaction(db, async (tx) => {
+      await claimBlob(tx, storage, stored.key);
+      if (!(await markCompleted(tx, table, id, stored, now))) {
+        await releaseBlob(tx, storage, stored.key);
+        return 'skipped';
+      }
+      await kind.completed(tx, document, now);
+      return 'completed';
+    });
+  } catch (error) {
+    // Not completed (the database, the blob gone meanwhile): the PDF goes unless another row has it, the lease is given back, the queue retries.
+    await inTransaction(db, (tx) => releaseBlob(tx, storage, stored.key)).catch(() => {});
+    await releaseRender(db, table, id).catch(() => {});
+    throw error;
+  }
 }
 
 /** The reason a failed run fails its document, or the error to throw when the run is worth trying again (an abnormal end counted first). */

@@ -4,4 +4,4 @@ export { serve, configOrExit, headersOf, type ServiceEntry, type ServiceDeps, ty
 export { openRedis, localRedisPassword, RedisUnavailableError, type ResolvedRedis } from './redis.js';
 export { registerSchedules, startScheduledJobs, runJob, jobsOf, SCHEDULED_JOBS_QUEUE, WEBHOOK_HISTORY_JOB } from './jobs.js';
 export { openStorage, blobsDir } from './storage.js';
-export { openSandbox, sandboxEntry } from './sandbox.js';
+export { openSandbox, openUploadSandbox, sandboxEntry } from './sandbox.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createSandbox, type Sandbox } from '@platform/sandbox';
+import { createSandbox, type Sandbox, type SandboxOptions } from '@platform/sandbox';
 import type { Config } from './config.js';
 
 /**
@@ -11,16 +11,36 @@ export function sandboxEntry(): string {
   return fileURLToPath(new URL('../../../scripts/sandbox.ts', import.meta.url));
 }
 
+export interface SandboxHooks {
+  onTask?: SandboxOptions['onTask'];
+  /** What a child that ended abnormally wrote last: the operator's log. */
+  onChildTrouble?: SandboxOptions['onChildTrouble'];
+}
+
 /**
- * A pool of the deployment's sandbox, as configured: the services decode uploads in one, the worker
- * renders documents in another, so that neither waits for the other.
+ * The pool a service decodes uploads in: one account has at most twice `processes` uploads in it at
+ * once (more are 503 for that account alone), and an upload waits at most twice the decode deadline.
  */
-export function openSandbox(config: Pick<Config, 'sandbox'>, onTask?: Parameters<typeof createSandbox>[0]['onTask']): Sandbox {
+export function openUploadSandbox(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks = {}): Sandbox {
   return createSandbox({
+    ...base(config, hooks),
+    maxPerGroup: config.sandbox.processes * 2,
+    maxWaitMs: config.sandbox.decodeSeconds * 2000,
+  });
+}
+
+/** The pool the worker (and the CLI's jobs) render documents in: their jobs wait in the queue, not here. `hooks` may be just `onTask`. */
+export function openSandbox(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks | NonNullable<SandboxOptions['onTask']> = {}): Sandbox {
+  return createSandbox(base(config, typeof hooks === 'function' ? { onTask: hooks } : hooks));
+}
+
+function base(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks): SandboxOptions {
+  return {
     entry: sandboxEntry(),
     processes: config.sandbox.processes,
     memoryMb: config.sandbox.memoryMb,
     timeoutMs: config.sandbox.renderSeconds * 1000,
-    ...(onTask ? { onTask } : {}),
-  });
+    ...(hooks.onTask ? { onTask: hooks.onTask } : {}),
+    ...(hooks.onChildTrouble ? { onChildTrouble: hooks.onChildTrouble } : {}),
+  };
 }

@@ -27,7 +27,7 @@ import { exitGracefully } from './graceful-exit.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
-import { openSandbox } from './sandbox.js';
+import { openSandbox, openUploadSandbox } from './sandbox.js';
 
 /**
  * How long a graceful shutdown may take before the process exits anyway: longer than a request
@@ -142,8 +142,9 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   };
   const storage = openStorage(config);
   // Uploads are decoded in one pool, documents rendered in another: neither waits for the other.
-  const uploadSandbox = entries.length > 0 ? openSandbox(config, metrics.observeSandboxTask('uploads')) : undefined;
-  const documentSandbox = workerServices ? openSandbox(config, metrics.observeSandboxTask('documents')) : undefined;
+  const childTrouble = (line: string) => logger.warn(line);
+  const uploadSandbox = entries.length > 0 ? openUploadSandbox(config, { onTask: metrics.observeSandboxTask('uploads'), onChildTrouble: childTrouble }) : undefined;
+  const documentSandbox = workerServices ? openSandbox(config, { onTask: metrics.observeSandboxTask('documents'), onChildTrouble: childTrouble }) : undefined;
   const jobQueue = createJobQueue(redis.connection);
   // The limiter's and the readiness probe's own connection: no offline queue and short timeouts,
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).

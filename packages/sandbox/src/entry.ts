@@ -1,9 +1,20 @@
-import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const bundles = new Map<string, Promise<string>>();
+let directory: Promise<string> | undefined;
+let compiled = 0;
+
+/** This process's own directory of compiled entries (0700, removed when the process exits): nobody else can change what its children run. */
+function bundleDirectory(): Promise<string> {
+  directory ??= mkdtemp(join(tmpdir(), 'sandbox-entry-')).then((dir) => {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  });
+  return directory;
+}
 
 /**
  * The file a child runs for `entry`: JavaScript as it is (a built bundle); TypeScript (from source,
@@ -24,6 +35,7 @@ export function runnableEntry(entry: string): Promise<string> {
 }
 
 async function bundleWorkspaceCode(entry: string): Promise<string> {
+  const name = `${++compiled}-entry.mjs`;
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [entry],
@@ -47,12 +59,7 @@ async function bundleWorkspaceCode(entry: string): Promise<string> {
       },
     ],
   });
-  const code = result.outputFiles[0].contents;
-  const dir = join(tmpdir(), 'platform-sandbox');
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  const partial = `${file}.${process.pid}.part`;
-  await writeFile(partial, code);
-  await rename(partial, file); // several processes may write the same bundle at once
+  const file = join(await bundleDirectory(), name);
+  await writeFile(file, result.outputFiles[0].contents, { flag: 'wx', mode: 0o600 });
   return file;
 }

@@ -107,7 +107,7 @@ describe('sandbox: tasks in child processes', () => {
   it('shows the child none of the parent\'s variables but a short list', async () => {
     process.env.DATABASE_URL = 'postgres://secret@db/app';
     try {
-      const { names } = await box.run(t.ENVIRONMENT, {});
+      const { names } = await sandbox().run(t.ENVIRONMENT, {}); // a child started while the variable is set
       expect(names).not.toContain('DATABASE_URL');
       expect(names.filter((name) => !['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'NODE_ENV', 'TZ'].includes(name))).toEqual([]);
     } finally {
@@ -160,12 +160,47 @@ describe('sandbox: the pool', () => {
     const box = sandbox();
     const running = box.run(t.SLEEP, { ms: 5000 });
     const waiting = box.run(t.SLEEP, { ms: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const closing = box.close();
     expect((await failure(waiting)).kind).toBe('closed');
-    expect((await failure(running)).kind).toBe('crashed');
+    expect(await failure(running)).toMatchObject({ kind: 'closed', abnormal: false }); // not the task's doing
     await closing;
     expect(box.size).toBe(0);
     expect((await failure(box.run(t.SLEEP, { ms: 1 }))).kind).toBe('closed');
+  });
+
+  it('keeps what a child wrote to stderr out of the task\'s message, and tells the operator instead', async () => {
+    const trouble: string[] = [];
+    const box = sandbox({ onChildTrouble: (line) => trouble.push(line) });
+    const error = await failure(box.run(t.STDERR_THEN_SIGNAL, { text: 'reading /srv/app/.env SECRET=1' }));
+    expect(error).toMatchObject({ kind: 'crashed', message: 'stopped (signal SIGSEGV)' });
+    expect(trouble.join('\n')).toMatch(/test.stderr-then-signal ended its process \(signal SIGSEGV\): reading \/srv\/app\/.env SECRET=1/);
+  });
+
+  it('does not blame a task for a crash an earlier task left behind: it runs in a new child', async () => {
+    const box = sandbox();
+    const first = await box.run(t.PID, {});
+    expect(await box.run(t.LEAVE_A_THROW, { after: 150 })).toEqual({ left: true });
+    const after = await box.run(t.SLEEP, { ms: 400 }); // the leftover throws while this runs... or before it starts
+    expect(after).toEqual({ slept: 400 });
+    expect((await box.run(t.PID, {})).pid).not.toBe(first.pid);
+  });
+
+  it('gives up a task as unavailable (not as its fault) when no child can start, and is not stuck afterwards', async () => {
+    const box = createSandbox({ entry: '/nonexistent/entry.js', processes: 1, memoryMb: 256, timeoutMs: 5000 });
+    opened.push(box);
+    expect(await failure(box.run(t.PID, {}))).toMatchObject({ kind: 'unavailable', abnormal: false });
+    expect(await failure(box.run(t.PID, {}))).toMatchObject({ kind: 'unavailable' });
+    expect(box.size).toBe(0);
+  });
+
+  it('lets one group have only so many tasks in at once, and gives up a task that waits too long', async () => {
+    const box = sandbox({ maxPerGroup: 2, maxWaitMs: 300 });
+    const first = box.run(t.SLEEP, { ms: 600 }, { group: 'acct_a' });
+    const second = box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' });
+    expect(await failure(box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' }))).toMatchObject({ kind: 'busy', message: expect.stringMatching(/same account/) });
+    expect(await failure(second)).toMatchObject({ kind: 'busy', message: expect.stringMatching(/waited 0 s|waited/) }); // behind a 600 ms task, with 300 ms to wait
+    await first;
+    expect(await box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' })).toEqual({ slept: 1 });
   });
 });

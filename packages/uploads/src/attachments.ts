@@ -57,7 +57,7 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
     async upload(request: FastifyRequest, accountId: string, parentId: string): Promise<Row> {
       refuse(await parent.find(db, accountId, parentId)); // answered before the body is read
       try {
-        const spec = { maxBytes, fields: definition.fields, allowed: definition.allowed, content: definition.content };
+        const spec = { maxBytes, fields: definition.fields, allowed: definition.allowed, content: definition.content, group: accountId };
         return await receiveUpload(request, { db, storage, sandbox }, spec, (file, fields) =>
           inTransaction(db, async (tx) => {
             const locked = await parent.lock(tx, accountId, parentId);

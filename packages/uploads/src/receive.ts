@@ -20,6 +20,8 @@ export interface UploadSpec<F> {
   allowed: (fields: F) => readonly ContentType[];
   /** Limits of the content and the renditions to make (images and PDFs are decoded in the sandbox). */
   content: (fields: F) => ContentRules;
+  /** Whose upload it is (the account): the sandbox takes only so many of one account at once. */
+  group?: string;
 }
 
 /** A stored file with what its record keeps. */
@@ -101,7 +103,7 @@ export async function receiveUpload<F, R>(
     if (problems.length > 0) throw validationError(problems);
     const fields = spec.fields(raw);
     const contentType = await judge(stored!, spec.allowed(fields));
-    const content = await checkContent({ sandbox, storage }, stored!.blob, contentType, spec.content(fields));
+    const content = await checkContent({ sandbox, storage }, stored!.blob, contentType, spec.content(fields), spec.group);
     renditions = content.renditions;
     return await save({ ...stored!.blob, contentType, filename: safeFilename(stored!.filename), ...content }, fields);
   } catch (error) {

@@ -15,7 +15,8 @@ const DECODE_TIMEOUT_MS = 30_000;
  * Makes the renditions of photos and floor plans stored before renditions existed (until it has,
  * they are left out of new listings: an original is never published). A file that cannot be
  * decoded within the limits gets its reason in `rendition_failure` (shown with the medium) and is
- * not tried again. Uses the default pixel limit (40 megapixels), not MEDIA_MAX_PIXELS.
+ * not tried again. The limits are the defaults (40 megapixels, 30 s): a job does not see the
+ * service's settings (MEDIA_MAX_PIXELS, SANDBOX_DECODE_SECONDS).
  */
 export const MEDIA_RENDITIONS_JOB = defineJob({
   name: 'make-media-renditions',
@@ -37,12 +38,21 @@ export const MEDIA_RENDITIONS_JOB = defineJob({
         failed++;
         continue;
       }
-      const recorded = await inTransaction(db, async (tx) => {
-        for (const rendition of content.renditions) await claimBlob(tx, storage, rendition.key);
-        return mediaRepository.addRenditions(tx, medium, content, now);
-      });
-      if (!recorded) for (const rendition of content.renditions) await inTransaction(db, (tx) => releaseBlob(tx, storage, rendition.key));
-      else made++;
+      const release = async () => {
+        for (const rendition of content.renditions) await inTransaction(db, (tx) => releaseBlob(tx, storage, rendition.key));
+      };
+      let recorded: boolean;
+      try {
+        recorded = await inTransaction(db, async (tx) => {
+          for (const rendition of content.renditions) await claimBlob(tx, storage, rendition.key);
+          return mediaRepository.addRenditions(tx, medium, content, now);
+        });
+      } catch (error) {
+        await release().catch(() => {});
+        throw error;
+      }
+      if (recorded) made++;
+      else await release(); // gone, or made meanwhile by another run
     }
     return { made, failed };
   },

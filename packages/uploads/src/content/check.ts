@@ -62,12 +62,12 @@ const FORMATS: Partial<Record<ContentType, 'jpeg' | 'png' | 'webp'>> = { 'image/
  * `out_of_range`) and a message that says which; a sandbox with too many waiting is 503.
  * Other types pass unchanged. Renditions stored before a failure are removed again.
  */
-export async function checkContent({ sandbox, storage }: ContentDeps, blob: StoredBlob, contentType: ContentType, rules: ContentRules): Promise<CheckedContent> {
+export async function checkContent({ sandbox, storage }: ContentDeps, blob: StoredBlob, contentType: ContentType, rules: ContentRules, group?: string): Promise<CheckedContent> {
   const image = isImageType(contentType);
   if (!image && contentType !== 'application/pdf') return { width: null, height: null, renditions: [] };
   return withWorkspace(async (dir) => {
     const path = storage.localPath?.(blob.key) ?? (await download(storage, blob.key, join(dir, 'original')));
-    const timeout = { timeoutMs: rules.timeoutMs };
+    const timeout = { timeoutMs: rules.timeoutMs, ...(group === undefined ? {} : { group }) };
     let width: number | null = null;
     let height: number | null = null;
     let files: RenditionFile[] = [];
@@ -121,6 +121,7 @@ function refusal(error: SandboxError, what: 'image' | 'PDF'): ApiError {
     case 'crashed':
       return file('invalid_format', `The ${what} cannot be decoded: its decoder ${error.kind === 'crashed' ? error.message : `failed: ${error.message}`}.`);
     case 'busy':
+    case 'unavailable':
     case 'closed':
       return new ApiError('service_unavailable', { message: 'Too many files are being decoded at the moment; try again shortly.', headers: { 'retry-after': '5' } });
   }
