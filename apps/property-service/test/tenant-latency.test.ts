@@ -12,8 +12,8 @@ import { uploadMedia } from './media-helpers.js';
 // figures (`pnpm bench:renditions`).
 
 const P99_MS = 250;
-const MAX_MS = 1000;
-const LOOP_DELAY_MAX_MS = 500;
+const MAX_MS = 1500;
+const LOOP_DELAY_MAX_MS = 750;
 
 let ctx: PropertyTestContext;
 let base: string;
