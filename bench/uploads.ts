@@ -1,29 +1,30 @@
 // Upload and download throughput of property media on the filesystem driver, and the service's RSS.
 // The service runs in a process of its own (bench/uploads-service.ts) on loopback; this process is
-// the load generator (undici, PARALLEL connections). Per round: PHOTOS distinct JPEGs of SIZE MiB are
-// uploaded (POST /v1/properties/{id}/media), then downloaded through the API (GET .../content) and
-// from a bare `node:http` server streaming the same blob files with `fs.createReadStream` (the
-// baseline, in the service's process), each twice, alternating in blocks of 50 files (A B B A). Exit code 1 only on errors.
-//   pnpm bench:uploads [--photos 200] [--size 2] [--parallel 8] [--rounds 5] [--warmup 16] [--warmup-requests 400]
+// the load generator (undici, PARALLEL connections). Per round: PHOTOS distinct JPEGs of about SIZE
+// MiB (random pixels, so real JPEGs that the service decodes in full and makes its two renditions
+// of, in its sandbox) are uploaded (POST /v1/properties/{id}/media), then downloaded through the API
+// (GET .../content) and from a bare `node:http` server streaming the same blob files with
+// `fs.createReadStream` (the baseline, in the service's process), each twice, alternating in blocks
+// of 50 files (A B B A). Exit code 1 only on errors.
+//   pnpm bench:uploads [--photos 200] [--size 2] [--quality 95] [--parallel 8] [--rounds 5] [--warmup 16] [--warmup-requests 400]
 //   BENCH_DATABASE_URL=postgres://… (a migrated database) instead of a private embedded PostgreSQL;
 //   BENCH_PROFILE=1 writes a CPU profile of the service process to /tmp/prof.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { createApiKey } from '@platform/auth';
-import { createPrisma, runMigrations, startEmbeddedPostgres, type PrismaClient } from '@platform/db';
 import { propertyDescriptor } from '@platform/property-service';
-import { jpeg, multipart } from '../packages/uploads/test/fixtures.js';
+import { multipart } from '@platform/uploads/testing';
+import { basesFor, noiseFamilyOfSize } from './photos.js';
+import { median, pool, startUploadsService } from './uploads-process.js';
+import { benchDatabase, cleanups, runBenchmark, temporaryDir } from './cleanups.js';
 
 const { values } = parseArgs({
   options: {
     photos: { type: 'string', default: '200' },
     size: { type: 'string', default: '2' },
+    quality: { type: 'string', default: '95' },
     parallel: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '16' },
@@ -32,7 +33,9 @@ const { values } = parseArgs({
 });
 const MiB = 1024 * 1024;
 const PHOTOS = Number(values.photos);
+/** About this many bytes per photo (the pixels are chosen for it; each photo's own size is what is counted). */
 const SIZE = Math.round(Number(values.size) * MiB);
+const QUALITY = Number(values.quality);
 const PARALLEL = Number(values.parallel);
 const ROUNDS = Number(values.rounds);
 /** Uploads before the rounds; RSS growth is measured from after them, so they stay few. */
@@ -41,99 +44,26 @@ const WARMUP = Number(values.warmup);
 const WARMUP_REQUESTS = Number(values['warmup-requests']);
 /** Files per alternation of the two download sides. */
 const BLOCK = 50;
+/** Media a property may have (MEDIA_MAX_PER_PROPERTY): a round's photos go to as many new properties as they need. */
+const PER_PROPERTY = 100;
 
-/** A JPEG of exactly `size` bytes: the fixture's header (SOI, JFIF, a unique comment, SOF0 with the size), a scan header, random entropy-coded data (no 0xFF, so no markers), EOI. */
-function photo(size: number): Buffer {
-  const head = jpeg(1600, 1200).subarray(0, -2); // without EOI
-  const sos = Buffer.from([0xff, 0xda, 0, 8, 1, 1, 0, 0, 63, 0]);
-  const data = randomBytes(size - head.length - sos.length - 2);
-  for (let i = 0; i < data.length; i++) if (data[i] === 0xff) data[i] = 0xfe;
-  return Buffer.concat([head, sos, data, Buffer.from([0xff, 0xd9])]);
-}
-
-const cleanups: (() => unknown)[] = [];
-async function cleanUp() {
-  for (const step of cleanups.splice(0).reverse()) {
-    try {
-      await step();
-    } catch (error) {
-      console.error('cleanup:', error);
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
-}
-
-/** The service process: its URLs, and `command` (mark / peak) answered with its RSS. */
-async function startService(databaseUrl: string, dataDir: string, pepper: string) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./uploads-service.ts', import.meta.url).pathname],
-    { env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: dataDir, BENCH_PEPPER: pepper }, stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-  });
-  const waiting: ((line: string) => void)[] = [];
-  const failed = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`The service process exited (${code}).`))));
-  failed.catch(() => {});
-  createInterface({ input: child.stdout! }).on('line', (line) => waiting.shift()?.(line));
-  const next = () => Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), failed]);
-  const ready = JSON.parse(await next()) as { api: string; bare: string };
-  return {
-    ...ready,
-    async command(name: 'mark' | 'peak') {
-      const answer = next();
-      child.stdin!.write(`${name}\n`);
-      return JSON.parse(await answer) as { rss: number; peak?: number };
-    },
-  };
-}
-
-/** `count` jobs, `parallel` at a time; the elapsed seconds. */
-async function pool(count: number, parallel: number, job: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) await job(next++);
-  }));
-  return (performance.now() - start) / 1000;
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = temporaryDir('bench-uploads-');
 
-  let databaseUrl = process.env.BENCH_DATABASE_URL;
-  if (!databaseUrl) {
-    const pgDir = mkdtempSync(join(tmpdir(), 'bench-uploads-pg-')); // its own: as root, PostgreSQL runs as another user
-    cleanups.push(() => rmSync(pgDir, { recursive: true, force: true }));
-    const pg = await startEmbeddedPostgres({ dataDir: pgDir, port: 25_000 + Math.floor(Math.random() * 5_000), persistent: false });
-    cleanups.push(() => pg.stop());
-    await runMigrations(pg.adminUrl);
-    databaseUrl = pg.adminUrl;
-  }
-  const db: PrismaClient = createPrisma({ url: databaseUrl });
-  cleanups.push(() => db.$disconnect());
+  const { databaseUrl, db } = await benchDatabase('bench-uploads');
   const suffix = randomBytes(4).toString('hex');
   const pepper = randomBytes(32).toString('hex');
   await db.account.create({ data: { id: `acct_bench_${suffix}`, name: 'bench uploads' } });
   await db.application.create({ data: { id: `app_bench_${suffix}`, account_id: `acct_bench_${suffix}`, service: 'property', name: 'bench uploads' } });
   const { plaintext: key } = await createApiKey(db, { applicationId: `app_bench_${suffix}`, service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
 
-  const service = await startService(databaseUrl, join(dataDir, 'service'), pepper);
+  // The photos: a few noise JPEGs of about SIZE (4:3), each upload a variant of one (its own bytes and pixels).
+  const total = WARMUP + ROUNDS * PHOTOS;
+  const { family, width: WIDTH, height: HEIGHT } = await noiseFamilyOfSize(SIZE, QUALITY, basesFor(total, 4));
+  const meanBase = family.bases.reduce((sum, b) => sum + b.length, 0) / family.bases.length;
+
+  const service = await startUploadsService({ databaseUrl, dataDir: join(dataDir, 'service'), pepper, profile: Boolean(process.env.BENCH_PROFILE), cleanups });
   const client = new Agent({ connections: PARALLEL });
   cleanups.push(() => client.close());
 
@@ -149,13 +79,24 @@ async function main() {
     return (JSON.parse(text) as { id: string }).id;
   }
 
-  /** Uploads `count` fresh photos, PARALLEL at a time: the media (id, sha256) and the elapsed seconds. */
-  async function uploadAll(propertyId: string, count: number) {
-    const payloads = Array.from({ length: count }, (_, i) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data: photo(SIZE) }]));
-    const media: { id: string; sha256: string }[] = [];
+  interface Uploaded {
+    id: string;
+    property_id: string;
+    sha256: string;
+    size: number;
+    renditions: { variant: string; sha256: string; width: number; height: number }[];
+  }
+
+  /** Uploads `count` fresh photos to new properties (at most PER_PROPERTY each), PARALLEL at a time: the media, their bytes and the elapsed seconds. */
+  async function uploadAll(count: number) {
+    const properties: string[] = [];
+    for (let i = 0; i < count; i += PER_PROPERTY) properties.push(await newProperty());
+    const photos = Array.from({ length: count }, () => family.next());
+    const payloads = photos.map((data, i) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data }]));
+    const media: Uploaded[] = [];
     const seconds = await pool(count, PARALLEL, async (i) => {
       const { payload, contentType } = payloads[i];
-      const { statusCode, body } = await request(`${service.api}/v1/properties/${propertyId}/media`, {
+      const { statusCode, body } = await request(`${service.api}/v1/properties/${properties[Math.floor(i / PER_PROPERTY)]}/media`, {
         method: 'POST',
         dispatcher: client,
         headers: { apikey: key, 'content-type': contentType },
@@ -163,26 +104,30 @@ async function main() {
       });
       const text = await body.text();
       if (statusCode !== 201) throw new Error(`upload ${i}: ${statusCode} ${text}`);
-      const m = JSON.parse(text) as { id: string; sha256: string; size: number; content_type: string; width: number | null };
-      if (m.size !== SIZE || m.content_type !== 'image/jpeg' || m.width !== 1600) throw new Error(`upload ${i}: unexpected record ${text}`);
+      const m = JSON.parse(text) as Uploaded & { content_type: string; width: number | null };
+      const variants = m.renditions.map((r) => r.variant).sort().join(',');
+      if (m.size !== photos[i].length || m.content_type !== 'image/jpeg' || m.width !== WIDTH || m.renditions.length !== 2 || variants !== 'large,thumbnail') {
+        throw new Error(`upload ${i}: unexpected record ${text}`);
+      }
       media[i] = m;
     });
-    return { media, seconds };
+    const bytes = photos.reduce((sum, p) => sum + p.length, 0);
+    return { media, bytes, seconds };
   }
 
-  /** GETs each URL once, PARALLEL at a time, reading (and counting, not keeping) the bodies: the elapsed seconds. */
-  async function downloadAll(urls: string[], headers: Record<string, string>) {
+  /** GETs each URL once, PARALLEL at a time, reading (and counting, not keeping) the bodies, each of `sizes[i]` bytes: the elapsed seconds. */
+  async function downloadAll(urls: string[], sizes: number[], headers: Record<string, string>) {
     return pool(urls.length, PARALLEL, async (i) => {
       const { statusCode, body } = await request(urls[i], { dispatcher: client, headers });
       let bytes = 0;
       for await (const chunk of body) bytes += (chunk as Buffer).length;
-      if (statusCode !== 200 || bytes !== SIZE) throw new Error(`GET ${urls[i]}: ${statusCode}, ${bytes} bytes`);
+      if (statusCode !== 200 || bytes !== sizes[i]) throw new Error(`GET ${urls[i]}: ${statusCode}, ${bytes} bytes`);
     });
   }
 
   /** GETs each content URL with `If-None-Match` of its ETag (304: auth, the record's query and routing, no file), PARALLEL at a time: the elapsed seconds. */
-  async function notModifiedAll(propertyId: string, media: { id: string; sha256: string }[]) {
-    const urls = serviceUrls(propertyId, media);
+  async function notModifiedAll(media: Uploaded[]) {
+    const urls = serviceUrls(media);
     return pool(urls.length, PARALLEL, async (i) => {
       const { statusCode, body } = await request(urls[i], { dispatcher: client, headers: { apikey: key, 'if-none-match': `"${media[i].sha256}"` } });
       await body.dump();
@@ -190,25 +135,44 @@ async function main() {
     });
   }
 
-  const serviceUrls = (propertyId: string, media: { id: string }[]) => media.map((m) => `${service.api}/v1/properties/${propertyId}/media/${m.id}/content`);
+  const serviceUrls = (media: Uploaded[]) => media.map((m) => `${service.api}/v1/properties/${m.property_id}/media/${m.id}/content`);
   const bareUrls = (media: { sha256: string }[]) => media.map((m) => `${service.bare}/blob/${m.sha256}`);
+  const sizesOf = (media: { size: number }[]) => media.map((m) => m.size);
 
-  // Warm-up (not counted): JIT, pools, connections.
-  const warmProperty = await newProperty();
-  const warm = await uploadAll(warmProperty, WARMUP);
+  // Warm-up (not counted): JIT, pools, connections, the sandbox's children.
+  const warm = await uploadAll(WARMUP);
   const again = Array.from({ length: WARMUP_REQUESTS }, (_, i) => warm.media[i % warm.media.length]);
-  await downloadAll(serviceUrls(warmProperty, again), { apikey: key });
-  await downloadAll(bareUrls(again), {});
-  await notModifiedAll(warmProperty, again);
+  await downloadAll(serviceUrls(again), sizesOf(again), { apikey: key });
+  await downloadAll(bareUrls(again), sizesOf(again), {});
+  await notModifiedAll(again);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const baseline = (await service.command('mark')).rss;
 
-  const rows: { upload: number; download: number; bare: number; ratio: number; uploadPeak: number; uploadGrowth: number; downloadPeak: number; notModified: number; apiMs: number; bareMs: number }[] = [];
+  const renditionHashes = new Set<string>();
+  let renditionCount = 0;
+  const rows: {
+    upload: number;
+    filesPerSecond: number;
+    download: number;
+    bare: number;
+    ratio: number;
+    uploadPeak: number;
+    uploadGrowth: number;
+    childPeak: number;
+    childrenPeak: number;
+    decodeMs: number;
+    downloadPeak: number;
+    notModified: number;
+    apiMs: number;
+    bareMs: number;
+  }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const propertyId = await newProperty();
     await service.command('mark');
-    const up = await uploadAll(propertyId, PHOTOS);
-    const uploadPeak = (await service.command('peak')).peak!;
+    const up = await uploadAll(PHOTOS);
+    const uploadPeak = await service.command('peak');
+    if (uploadPeak.sandbox.tasks.failed > 0) throw new Error(`${uploadPeak.sandbox.tasks.failed} sandbox tasks failed`);
+    for (const m of up.media) for (const r of m.renditions) renditionHashes.add(r.sha256);
+    renditionCount += 2 * up.media.length;
     await service.command('mark');
     let download = 0;
     let bare = 0;
@@ -219,21 +183,25 @@ async function main() {
       const files = up.media.slice(from, from + BLOCK);
       const order = (round + block) % 2 === 0 ? ['service', 'bare', 'bare', 'service'] : ['bare', 'service', 'service', 'bare'];
       for (const which of order) {
-        if (which === 'service') download += await downloadAll(serviceUrls(propertyId, files), { apikey: key });
-        else bare += await downloadAll(bareUrls(files), {});
+        if (which === 'service') download += await downloadAll(serviceUrls(files), sizesOf(files), { apikey: key });
+        else bare += await downloadAll(bareUrls(files), sizesOf(files), {});
       }
     }
-    const downloadPeak = (await service.command('peak')).peak!;
+    const downloadPeak = (await service.command('peak')).peak;
     // What a request costs the API without the file: the difference between the API and the bare server.
-    const notModified = await notModifiedAll(propertyId, up.media);
-    const mibps = (seconds: number, passes = 1) => (passes * PHOTOS * SIZE) / MiB / seconds;
+    const notModified = await notModifiedAll(up.media);
+    const mibps = (seconds: number, passes = 1) => (passes * up.bytes) / MiB / seconds;
     const row = {
       upload: mibps(up.seconds),
+      filesPerSecond: PHOTOS / up.seconds,
       download: mibps(download, 2),
       bare: mibps(bare, 2),
       ratio: (100 * bare) / download, // = API MiB/s / bare MiB/s
-      uploadPeak: uploadPeak / MiB,
-      uploadGrowth: (uploadPeak - baseline) / MiB,
+      uploadPeak: uploadPeak.peak / MiB,
+      uploadGrowth: (uploadPeak.peak - baseline) / MiB,
+      childPeak: uploadPeak.sandbox.tasks.peakRssMax / MiB,
+      childrenPeak: uploadPeak.sandbox.peakTotal / MiB,
+      decodeMs: uploadPeak.sandbox.tasks.msMedian,
       downloadPeak: downloadPeak / MiB,
       notModified: PHOTOS / notModified,
       apiMs: (download * 1000 * PARALLEL) / (2 * PHOTOS),
@@ -245,18 +213,25 @@ async function main() {
 
   const lines: [string, keyof (typeof rows)[number], string][] = [
     ['upload (MiB/s)', 'upload', 'MiB/s'],
+    ['uploads (files/s)', 'filesPerSecond', 'files/s'],
     ['download via API (MiB/s)', 'download', 'MiB/s'],
     ['download, bare node:http + createReadStream (MiB/s)', 'bare', 'MiB/s'],
     ['API download / bare (%)', 'ratio', '%'],
     ['service peak RSS during uploads (MiB)', 'uploadPeak', 'MiB'],
     ['RSS growth during uploads (MiB)', 'uploadGrowth', 'MiB'],
+    ['sandbox child peak RSS, largest task (MiB)', 'childPeak', 'MiB'],
+    ['sandbox children together, peak RSS (MiB)', 'childrenPeak', 'MiB'],
+    ['decoding + renditions in the sandbox, median per file (ms)', 'decodeMs', 'ms'],
     ['service peak RSS during downloads (MiB)', 'downloadPeak', 'MiB'],
-    ['download time per file via API, 8 in flight (ms)', 'apiMs', 'ms'],
+    [`download time per file via API, ${PARALLEL} in flight (ms)`, 'apiMs', 'ms'],
     ['download time per file, bare (ms)', 'bareMs', 'ms'],
     ['API requests answered 304 (If-None-Match), no file (req/s)', 'notModified', 'req/s'],
   ];
   const f = (x: number) => x.toFixed(1);
-  console.log(`\n${PHOTOS} photos of ${f(SIZE / MiB)} MiB, ${PARALLEL} in parallel, ${ROUNDS} rounds; service RSS after warm-up ${f(baseline / MiB)} MiB\n`);
+  console.log(
+    `\n${PHOTOS} photos of ${WIDTH} × ${HEIGHT} random pixels, JPEG q${QUALITY}, ${f(meanBase / MiB)} MiB on average, ${PARALLEL} in parallel, ${ROUNDS} rounds; ` +
+      `service RSS after warm-up ${f(baseline / MiB)} MiB; renditions: ${renditionHashes.size} distinct of ${renditionCount}\n`,
+  );
   console.log(`| | ${rows.map((_, i) => `round ${i + 1}`).join(' | ')} | min | median | max |`);
   console.log(`|---|${rows.map(() => '---|').join('')}---|---|---|`);
   for (const [label, k] of lines) {
@@ -268,13 +243,4 @@ async function main() {
   console.log(`\nGoals (medians): upload ≥ 50 MiB/s: ${verdict(med('upload') >= 50)}; RSS growth < 100 MiB (max over rounds): ${verdict(Math.max(...rows.map((r) => r.uploadGrowth)) < 100)}; download ≥ 80 % of bare: ${verdict(med('ratio') >= 80)}`);
 }
 
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  console.error(error);
-  failed = true;
-} finally {
-  await cleanUp();
-}
-process.exit(failed ? 1 : 0);
+await runBenchmark(main);
