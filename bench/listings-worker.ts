@@ -17,7 +17,7 @@ const connection = { host: '127.0.0.1', port: Number(env.BENCH_REDIS_PORT), maxR
 const storage = createFilesystemStorage({ root: env.BENCH_BLOBS });
 const jobs = createJobQueue(connection);
 let samples: TaskSample[] = [];
-const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX }, (sample) => samples.push(sample));
+const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX }, { onTask: (sample) => samples.push(sample) });
 await db.$queryRaw`SELECT 1`;
 process.stdout.write('ready\n');
 

@@ -35,7 +35,7 @@ const webhooks: WebhookInfrastructure = {
 // Nothing is generated: a queue that is never called.
 const jobs = { enqueue: () => Promise.reject(new Error('no job queue in this benchmark')) };
 let tasks: TaskSample[] = [];
-const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX }, (sample) => tasks.push(sample));
+const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX }, { onTask: (sample) => tasks.push(sample) });
 const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, sandbox, webhooks, jobs, publicBaseUrl: 'http://localhost' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 

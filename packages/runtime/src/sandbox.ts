@@ -29,9 +29,9 @@ export function openUploadSandbox(config: Pick<Config, 'sandbox'>, hooks: Sandbo
   });
 }
 
-/** The pool the worker (and the CLI's jobs) render documents in: their jobs wait in the queue, not here. `hooks` may be just `onTask`. */
-export function openSandbox(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks | NonNullable<SandboxOptions['onTask']> = {}): Sandbox {
-  return createSandbox(base(config, typeof hooks === 'function' ? { onTask: hooks } : hooks));
+/** The pool the worker (and the CLI's jobs) render documents in: their jobs wait in the queue, not here. */
+export function openSandbox(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks = {}): Sandbox {
+  return createSandbox(base(config, hooks));
 }
 
 function base(config: Pick<Config, 'sandbox'>, hooks: SandboxHooks): SandboxOptions {

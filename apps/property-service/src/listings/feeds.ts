@@ -14,11 +14,8 @@ const FEED_CONTENT = {
   'application/json': { schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }) },
   'application/xml': { schema: Type.String({ description: 'An openimmo channel: an OpenImmo 1.2.7 document.' }) },
 };
-import { PUBLISHED_VARIANT, THUMBNAIL_VARIANT, snapshotOf } from './mapping.js';
+import { PUBLISHED_VARIANTS, snapshotOf } from './mapping.js';
 import { LISTING_PARTS } from './repository.js';
-
-/** The rows of `listing_media` a feed serves: renditions only, never an `original` of an older listing. */
-const PUBLISHED_VARIANTS = [PUBLISHED_VARIANT, THUMBNAIL_VARIANT];
 
 /** How long a built feed is served from memory (and may be cached by its readers). */
 export const FEED_CACHE_SECONDS = 30;
@@ -190,7 +187,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
       const medium = await db.listingMedia.findFirst({
         where: {
           sha256: request.params.sha256,
-          variant: { in: PUBLISHED_VARIANTS },
+          variant: { in: [...PUBLISHED_VARIANTS] }, // renditions only, never an `original` of an older listing
           listing: { account_id: channel.account_id, publications: { some: { channel_id: channel.id, state: 'live' } } },
         },
         select: { content_type: true, sha256: true, position: true },

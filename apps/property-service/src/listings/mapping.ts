@@ -1,4 +1,5 @@
 import { documentFile, documentState } from '@platform/documents';
+import { LARGE, THUMBNAIL } from '../media/index.js';
 import type { ListingWithParts } from './repository.js';
 import type { Listing } from './schemas.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
@@ -12,8 +13,7 @@ export interface StoredSnapshot {
 type MediaRow = ListingWithParts['media'][number];
 
 /** The variants of a medium's rows that a listing publishes; `original` rows (older listings) are shown, never published. */
-export const PUBLISHED_VARIANT = 'large';
-export const THUMBNAIL_VARIANT = 'thumbnail';
+export const PUBLISHED_VARIANTS: readonly string[] = [LARGE, THUMBNAIL];
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -31,9 +31,9 @@ function mediaOf(rows: readonly MediaRow[]): ListingMediaSnapshot[] {
   return [...byPosition.entries()]
     .sort(([a], [b]) => a - b)
     .flatMap(([, variants]) => {
-      const main = variants.find((v) => v.variant === PUBLISHED_VARIANT) ?? variants.find((v) => v.variant === 'original');
+      const main = variants.find((v) => v.variant === LARGE) ?? variants.find((v) => v.variant === 'original');
       if (!main) return [];
-      const thumbnail = variants.find((v) => v.variant === THUMBNAIL_VARIANT);
+      const thumbnail = variants.find((v) => v.variant === THUMBNAIL);
       return [
         {
           id: main.media_id,
@@ -46,7 +46,7 @@ function mediaOf(rows: readonly MediaRow[]): ListingMediaSnapshot[] {
           width: main.width,
           height: main.height,
           thumbnail: thumbnail ? { sha256: thumbnail.sha256, size: thumbnail.size, width: thumbnail.width ?? 0, height: thumbnail.height ?? 0 } : null,
-          published: main.variant === PUBLISHED_VARIANT,
+          published: main.variant === LARGE,
         },
       ];
     });

@@ -4,7 +4,7 @@ import { ApiError } from '@platform/http';
 import { defineJob } from '@platform/service';
 import { checkContent, claimBlob, releaseBlob, type ContentType } from '@platform/uploads';
 import { mediaRepository } from './repository.js';
-import { MEDIA_MAX_PIXELS, MEDIA_PDF_LIMITS, RENDITIONS } from './schemas.js';
+import { MEDIA_MAX_PIXELS, mediaContentRules } from './schemas.js';
 
 /** Media handled per run: each is decoded in the sandbox, one at a time. */
 const BATCH = 50;
@@ -28,7 +28,7 @@ export const MEDIA_RENDITIONS_JOB = defineJob({
     let made = 0;
     let failed = 0;
     for (const medium of await mediaRepository.withoutRenditions(db, BATCH)) {
-      const rules = { maxPixels: MEDIA_MAX_PIXELS, pdf: MEDIA_PDF_LIMITS, renditions: RENDITIONS, maxRenderedPages: 1, timeoutMs: DECODE_TIMEOUT_MS };
+      const rules = mediaContentRules(medium.kind, { maxPixels: MEDIA_MAX_PIXELS, timeoutMs: DECODE_TIMEOUT_MS });
       let content;
       try {
         content = await checkContent({ sandbox, storage }, { key: medium.sha256, sha256: medium.sha256, size: medium.size }, medium.content_type as ContentType, rules);

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
-import type { ContentType, PdfLimits, RenditionSpec } from '@platform/uploads';
+import type { ContentRules, ContentType, PdfLimits, RenditionSpec } from '@platform/uploads';
 
 export const MEDIA_KINDS = ['photo', 'floor_plan', 'document'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
@@ -22,14 +22,20 @@ export const MEDIA_MAX_PIXELS = 40_000_000;
 export const MEDIA_MAX_PER_PROPERTY = 100;
 
 /** What is published of a photo or floor plan: JPEGs made from its pixels, the large one for portals and the exposé's cover, the thumbnail for lists and the exposé's grid. */
-export const RENDITIONS: readonly RenditionSpec[] = [
-  { variant: 'large', longEdge: 1920, quality: 82 },
-  { variant: 'thumbnail', longEdge: 640, quality: 80 },
-];
 export const RENDITION_VARIANTS = ['large', 'thumbnail'] as const;
+export const [LARGE, THUMBNAIL] = RENDITION_VARIANTS;
+export const RENDITIONS: readonly RenditionSpec[] = [
+  { variant: LARGE, longEdge: 1920, quality: 82 },
+  { variant: THUMBNAIL, longEdge: 640, quality: 80 },
+];
 
 /** A PDF (floor plan or document) is parsed within these; a floor plan is published as its one page. */
 export const MEDIA_PDF_LIMITS: PdfLimits = { maxPages: 500, maxObjects: 200_000 };
+
+/** What a medium's content must be: photos and floor plans are published, so renditions are made of them (a PDF's one page); a document is only checked. */
+export function mediaContentRules(kind: MediaKind, limits: { maxPixels: number; timeoutMs: number }): ContentRules {
+  return { ...limits, pdf: MEDIA_PDF_LIMITS, renditions: kind === 'document' ? [] : RENDITIONS, maxRenderedPages: 1 };
+}
 
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Position = Type.Integer({ minimum: 0, maximum: 100_000, description: 'Place in the order, from 0; a larger value appends.' });

@@ -2,12 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { inTransaction } from '@platform/db';
 import { ApiError, assertValid, compileBodyValidator } from '@platform/http';
 import type { ApiContext } from '@platform/service';
-import { attachments, type ContentRules } from '@platform/uploads';
+import { attachments } from '@platform/uploads';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
 import { toMedia, type MediaRow } from './mapping.js';
 import { mediaRepository } from './repository.js';
-import { ALLOWED_TYPES, MEDIA_PDF_LIMITS, MediaFieldsSchema, RENDITIONS, type Media, type MediaFields, type MediaPatch } from './schemas.js';
+import { ALLOWED_TYPES, MediaFieldsSchema, mediaContentRules, type Media, type MediaFields, type MediaPatch } from './schemas.js';
 
 export type MediaServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'storage' | 'sandbox' | 'decodeTimeoutMs'> & {
   /** Per-file limit in bytes. */
@@ -33,14 +33,6 @@ function parseFields(raw: Record<string, string>): MediaFields {
 
 /** Photos, floor plans and documents of a property; `media_count` and positions are kept under the property's row lock. */
 export function createMediaService({ db, cursors, now, emit, storage, sandbox, decodeTimeoutMs, maxBytes, maxPixels, maxMedia }: MediaServiceDeps) {
-  /** Photos and floor plans are published, so renditions are made of them; a document is only checked. */
-  const content = (fields: MediaFields): ContentRules => ({
-    maxPixels,
-    pdf: MEDIA_PDF_LIMITS,
-    renditions: fields.kind === 'document' ? [] : RENDITIONS,
-    maxRenderedPages: 1,
-    timeoutMs: decodeTimeoutMs,
-  });
   const full = () =>
     new ApiError('validation_failed', {
       message: `A property has at most ${maxMedia} media; delete one before adding another.`,
@@ -60,7 +52,7 @@ export function createMediaService({ db, cursors, now, emit, storage, sandbox, d
       },
       fields: parseFields,
       allowed: (fields) => ALLOWED_TYPES[fields.kind],
-      content,
+      content: (fields) => mediaContentRules(fields.kind, { maxPixels, timeoutMs: decodeTimeoutMs }),
       async insert(tx, { accountId, parentId, parent, file, fields, at }) {
         const count = parent.media_count;
         const position = Math.min(fields.position ?? count, count);
