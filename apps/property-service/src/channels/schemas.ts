@@ -38,3 +38,12 @@ export type Channel = Static<typeof ChannelSchema>;
 
 export const ChannelParamsSchema = Type.Object({ channelId: Type.String() });
 export const ChannelListQuerySchema = PageQuerySchema;
+
+/** The agency's business contact a portal shows with the channel's listings (never a prospect's data). */
+export interface AgencyContact {
+  /** The agency or the responsible agent in a business role, e.g. "Vermietungsteam Mitte". */
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+}

@@ -1,4 +1,4 @@
-import type { ChannelType } from '../channels/index.js';
+import type { AgencyContact, ChannelType } from '../channels/index.js';
 import { publicAddress } from './address.js';
 import { ISO_ALPHA3, marketing, openImmoDocument } from './openimmo.js';
 import type { ListingSnapshot } from './snapshot.js';
@@ -15,6 +15,8 @@ export interface FeedContext {
   accountId: string;
   /** The agency's name (OpenImmo `firma`). */
   accountName: string;
+  /** The channel's agency contact (OpenImmo `kontaktperson`); an openimmo channel refuses to publish without one. */
+  contact: AgencyContact | null;
   generatedAt: string;
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '@platform/db';
 import { errorResponses, notFound } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
 import { downloadResponses, etagMatches, sendDownload } from '@platform/uploads';
-import { feedPath, type ChannelRow } from '../channels/index.js';
+import { contactOf, feedPath, type ChannelRow } from '../channels/index.js';
 import { CHANNEL_ADAPTERS, type FeedContext, type LiveListing } from './channel-adapters.js';
 
 /** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
@@ -75,6 +75,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
     feedBase: `${publicBaseUrl}${feedPath(channel.feed_token).replace(/\/listings$/, '')}`,
     accountId: channel.account_id,
     accountName: channel.account.name,
+    contact: contactOf(channel),
     generatedAt: now().toISOString(),
   });
 
