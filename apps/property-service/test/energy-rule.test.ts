@@ -29,7 +29,7 @@ const property = (type: PropertyType, over: Partial<ListingPropertySnapshot> = {
   type,
   title: 'Zwei Zimmer',
   description: null,
-  address: { street: 'Hauptstraße 12', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+  address: { street: 'Hauptstraße 12', house_number: '12', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
   living_area_sqm: 60,
   lot_size_sqm: null,
   rooms: 2,

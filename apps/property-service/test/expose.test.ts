@@ -53,7 +53,7 @@ function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): Listing
       type: 'apartment',
       title: 'Helle Wohnung in Köln-Süd, Maßstab',
       description: 'Ruhige Lage, Südbalkon, Einbauküche. Größe und Übergabe nach Vereinbarung.',
-      address: { street: 'Bonner Straße 12a', postal_code: '50677', city: 'Köln', country: 'DE', location_precision: 'exact' },
+      address: { street: 'Bonner Straße 12a', house_number: '12a', postal_code: '50677', city: 'Köln', country: 'DE', location_precision: 'exact' },
       living_area_sqm: 85.5,
       lot_size_sqm: null,
       rooms: 3.5,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { openImmoDocument, type OpenImmoListing } from '../src/listings/openimmo.js';
+import { openImmoSchemaErrors } from './openimmo-schema.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from '../src/listings/snapshot.js';
 
 const GENERATED_AT = '2025-06-15T08:30:00Z';
@@ -25,7 +26,7 @@ const apartmentForSale: ListingPropertySnapshot = {
   type: 'apartment',
   title: 'Helle Wohnung am Kanal',
   description: 'Drei Zimmer, Balkon, Aufzug.',
-  address: { street: 'Hauptstraße 12a', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+  address: { street: 'Hauptstraße 12a', house_number: '12a', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
   living_area_sqm: 72.5,
   lot_size_sqm: null,
   rooms: 3,
@@ -53,7 +54,7 @@ const houseForRent: ListingPropertySnapshot = {
   type: 'house',
   title: 'Reihenhaus mit Garten',
   description: null,
-  address: { street: 'Lindenweg 3', postal_code: '80331', city: 'München', country: 'DE', location_precision: 'street' },
+  address: { street: 'Lindenweg 3', house_number: '3', postal_code: '80331', city: 'München', country: 'DE', location_precision: 'street' },
   living_area_sqm: 120,
   lot_size_sqm: 250,
   rooms: 4.5,
@@ -80,7 +81,7 @@ const neighborhoodLand: ListingPropertySnapshot = {
   type: 'land',
   title: 'Baugrundstück',
   description: null,
-  address: { street: 'Feldweg 7', postal_code: '01067', city: 'Dresden', country: 'CH', location_precision: 'neighborhood' },
+  address: { street: 'Feldweg 7', house_number: '7', postal_code: '01067', city: 'Dresden', country: 'CH', location_precision: 'neighborhood' },
   living_area_sqm: null,
   lot_size_sqm: 800,
   rooms: null,
@@ -104,8 +105,10 @@ const listing = (listingId: string, snap: ListingSnapshot): OpenImmoListing => (
   mediaUrl: (m) => `https://files.example.test/listings/${listingId}/media/${m.id}?v=1&w=${m.width ?? 0}`,
 });
 
+const CONTACT = { name: 'Vermietungsteam Mitte', company: 'Muster & Söhne Immobilien GmbH', email: 'team-mitte@muster-immobilien.example', phone: '+49 30 1234567' };
+
 const document = (...listings: OpenImmoListing[]) =>
-  openImmoDocument({ anbieterId: 'ANB-42', firma: 'Muster & Söhne <Immobilien>', listings, generatedAt: GENERATED_AT });
+  openImmoDocument({ anbieterId: 'ANB-42', firma: 'Muster & Söhne <Immobilien>', contact: CONTACT, listings, generatedAt: GENERATED_AT });
 
 type Node = Record<string, unknown>;
 const parser = new XMLParser({
@@ -205,7 +208,7 @@ describe('OpenImmo export', () => {
 
   it('writes the schema sequence order inside immobilie', () => {
     const xml = document(apartmentListing);
-    const order = ['objektkategorie', 'geo', 'preise', 'flaechen', 'zustand_angaben', 'freitexte', 'anhaenge', 'verwaltung_techn'];
+    const order = ['objektkategorie', 'geo', 'kontaktperson', 'preise', 'flaechen', 'zustand_angaben', 'freitexte', 'anhaenge', 'verwaltung_objekt', 'verwaltung_techn'];
     const positions = order.map((name) => xml.indexOf(`<${name}>`));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -264,9 +267,8 @@ describe('OpenImmo export', () => {
     expect(at(p, 'zustand_angaben.energiepass')).toEqual({ jahrgang: 'nicht_noetig' });
   });
 
-  it('exports nothing personal', () => {
+  it('exports nothing personal: no commission note (its names and e-mail)', () => {
     const xml = document(apartmentListing);
-    expect(xml).not.toContain('kontaktperson');
     expect(xml).not.toContain('Muster,');
     expect(xml).not.toContain('@example.com');
   });
@@ -311,6 +313,60 @@ describe('OpenImmo export', () => {
   });
 
   it('refuses a generatedAt that is not a timestamp', () => {
-    expect(() => openImmoDocument({ anbieterId: 'A', firma: 'F', listings: [], generatedAt: '15.06.2025' })).toThrow(TypeError);
+    expect(() => openImmoDocument({ anbieterId: 'A', firma: 'F', contact: null, listings: [], generatedAt: '15.06.2025' })).toThrow(TypeError);
+  });
+});
+
+describe('OpenImmo export against the official OpenImmo 1.2.7b XSD (xmllint)', () => {
+  const media = [medium('m_plan', 'floor_plan', 1), medium('m_cover', 'photo', 0), medium('m_photo', 'photo', 2), medium('m_doc', 'document', 3)];
+  const cases: Record<string, OpenImmoListing[]> = {
+    'an apartment for sale with photos and a floor plan': [listing('lst_a', snapshot(apartmentForSale, media))],
+    'a house for rent without media': [listing('lst_h', snapshot(houseForRent))],
+    'an apartment for rent with a photo': [listing('lst_r', snapshot({ ...apartmentForSale, purchase_price_eur: null, cold_rent_eur: 950 }, [medium('m1', 'photo', 0)]))],
+    'a house for sale with a floor plan': [listing('lst_s', snapshot({ ...houseForRent, purchase_price_eur: 640_000, cold_rent_eur: null }, [medium('m1', 'photo', 0), medium('m2', 'floor_plan', 1)]))],
+    'land at neighborhood precision, commercial and parking': [
+      listing('lst_l', snapshot(neighborhoodLand)),
+      listing('lst_c', snapshot({ ...houseForRent, type: 'commercial' })),
+      listing('lst_p', snapshot({ ...apartmentForSale, type: 'parking', energy_certificate: { ...apartmentForSale.energy_certificate!, exemption: 'small_building' } })),
+    ],
+    'a feed of every case': [listing('lst_a', snapshot(apartmentForSale, media)), listing('lst_h', snapshot(houseForRent)), listing('lst_l', snapshot(neighborhoodLand))],
+    'an empty feed': [],
+  };
+
+  for (const [name, listings] of Object.entries(cases)) {
+    it(`${name}: valid`, () => {
+      expect(openImmoSchemaErrors(document(...listings))).toEqual([]);
+    });
+  }
+
+  it('the check fails when a required element is missing (kontaktperson, verwaltung_techn) or out of order', () => {
+    const xml = document(listing('lst_a', snapshot(apartmentForSale, media)));
+    const without = (name: string) => xml.replace(new RegExp(`<${name}>[\\s\\S]*?</${name}>`), '');
+    expect(openImmoSchemaErrors(without('kontaktperson')).join('\n')).toContain("Expected is ( kontaktperson )");
+    expect(openImmoSchemaErrors(without('verwaltung_techn'))).not.toEqual([]);
+    expect(openImmoSchemaErrors(xml.replace('<objektadresse_freigeben>true</objektadresse_freigeben>', '<objektadresse_freigeben>ja</objektadresse_freigeben>'))).not.toEqual([]);
+  });
+
+  it('the contact is the agency\'s business contact, e-mail and phone first', () => {
+    const [immo] = parse(document(listing('lst_a', snapshot(apartmentForSale)))).immobilien;
+    expect(at(immo, 'kontaktperson')).toEqual({
+      email_zentrale: CONTACT.email,
+      tel_zentrale: CONTACT.phone,
+      name: CONTACT.name,
+      firma: CONTACT.company,
+    });
+    const phoneOnly = openImmoDocument({ anbieterId: 'A', firma: 'F', contact: { name: 'Empfang', company: null, email: null, phone: '+49 30 1' }, listings: [listing('l', snapshot(houseForRent))], generatedAt: GENERATED_AT });
+    expect(openImmoSchemaErrors(phoneOnly)).toEqual([]);
+  });
+
+  it('refuses to write a listing without a contact rather than an invalid document', () => {
+    expect(() => openImmoDocument({ anbieterId: 'A', firma: 'F', contact: null, listings: [listing('l', snapshot(houseForRent))], generatedAt: GENERATED_AT })).toThrow(/kontaktperson/);
+  });
+
+  it('says whether the address may be shown: only at exact precision', () => {
+    const flag = (property: ListingPropertySnapshot) => at(parse(document(listing('l', snapshot(property)))).immobilien[0], 'verwaltung_objekt.objektadresse_freigeben');
+    expect(flag(apartmentForSale)).toBe('true');
+    expect(flag(houseForRent)).toBe('false');
+    expect(flag(neighborhoodLand)).toBe('false');
   });
 });

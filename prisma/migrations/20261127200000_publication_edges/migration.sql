@@ -1,7 +1,6 @@
 -- Addresses at their precision: the house number apart from the street. Rows written before are
--- split by the application when read (their new columns stay NULL until the next update).
-ALTER TABLE "properties" ADD COLUMN     "address_street_name" TEXT,
-ADD COLUMN     "address_house_number" VARCHAR(40);
+-- split by the application when read (the column stays NULL until their next update).
+ALTER TABLE "properties" ADD COLUMN     "address_house_number" VARCHAR(40);
 
 -- An account's default country for properties whose address names none.
 ALTER TABLE "accounts" ADD COLUMN     "default_country" CHAR(2) NOT NULL DEFAULT 'US';

@@ -1,7 +1,7 @@
 import type { AgencyContact, ChannelType } from '../channels/index.js';
 import { publicAddress } from './address.js';
 import { ISO_ALPHA3, marketing, openImmoDocument } from './openimmo.js';
-import type { ListingSnapshot } from './snapshot.js';
+import { isPublished, type ListingSnapshot } from './snapshot.js';
 
 /** A listing live on a channel, as its feed shows it. */
 export interface LiveListing {
@@ -60,7 +60,7 @@ function websiteListing(listing: LiveListing, context: FeedContext) {
     buyer_commission_percent: p.commission?.buyer_percent ?? null,
     energy_certificate: p.energy_certificate,
     media: listing.snapshot.media
-      .filter((m) => m.published)
+      .filter(isPublished)
       .map((m) => ({
         kind: m.kind,
         title: m.title,
@@ -97,8 +97,11 @@ function document(listings: LiveListing[], context: FeedContext) {
   return {
     anbieterId: context.accountId,
     firma: context.accountName,
+    contact: context.contact,
     generatedAt: context.generatedAt,
-    listings: listings.map((l) => ({ listingId: l.id, snapshot: l.snapshot, mediaUrl: (m: { sha256: string }) => mediaUrl(context, m.sha256) })),
+    // Publishing needs the contact; a channel that lost it (or went live before it was asked for)
+    // offers nothing rather than a document a portal's import refuses.
+    listings: (context.contact ? listings : []).map((l) => ({ listingId: l.id, snapshot: l.snapshot, mediaUrl: (m: { sha256: string }) => mediaUrl(context, m.sha256) })),
   };
 }
 

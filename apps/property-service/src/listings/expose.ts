@@ -1,6 +1,6 @@
 import { contentWidth, ensureSpace, factsTable, fitImage, heading, imageGrid, MUTED, paragraph, renderPdf, renderTask, type FileReader, type PdfDocument } from '@platform/documents/pdf';
 import { formatPublicAddress, publicAddress } from './address.js';
-import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
+import { isPublished, type ListingMediaSnapshot, type ListingPropertySnapshot, type ListingSnapshot } from './snapshot.js';
 
 const COVER_HEIGHT = 300;
 const GRID_HEIGHT = 180;
@@ -13,7 +13,7 @@ export const RENDER_EXPOSE = renderTask<ListingSnapshot>('property.render-expose
 
 /** Which stored file each image of the exposé is: the cover and the floor plans at `large`, the other photos as thumbnails. */
 export function exposeImages(snapshot: ListingSnapshot) {
-  const media = [...snapshot.media].filter((m) => m.published).sort((a, b) => a.position - b.position);
+  const media = snapshot.media.filter(isPublished).sort((a, b) => a.position - b.position);
   const photos = media.filter((m) => m.kind === 'photo');
   const thumbnail = (m: ListingMediaSnapshot) => m.thumbnail?.sha256 ?? m.sha256;
   return {

@@ -1,5 +1,6 @@
 import { documentFile, documentState } from '@platform/documents';
 import { LARGE, THUMBNAIL } from '../media/index.js';
+import { splitStreet } from '../properties/index.js';
 import type { ListingWithParts } from './repository.js';
 import type { Listing } from './schemas.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
@@ -18,7 +19,9 @@ export const PUBLISHED_VARIANTS: readonly string[] = [LARGE, THUMBNAIL];
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /** Fields the property view gained after a snapshot was taken read as their defaults (a snapshot is never rewritten). */
-function withLaterFields(property: ListingPropertySnapshot): ListingPropertySnapshot {
+function withLaterFields(stored: ListingPropertySnapshot): ListingPropertySnapshot {
+  const { address } = stored;
+  const property = address.house_number === undefined ? { ...stored, address: { ...address, house_number: address.street ? splitStreet(address.street).number : null } } : stored;
   if (!property.commission) return property;
   const defaults = { engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null };
   return { ...property, commission: Object.assign(defaults, property.commission) };

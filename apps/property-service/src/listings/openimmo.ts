@@ -1,7 +1,8 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { AgencyContact } from '../channels/index.js';
 import { publicAddress } from './address.js';
-import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
+import { isPublished, type ListingMediaSnapshot, type ListingPropertySnapshot, type ListingSnapshot } from './snapshot.js';
 
 /*
  * OpenImmo 1.2.7 export: pure functions from listing snapshots to the XML document portals pull.
@@ -12,9 +13,12 @@ import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } f
  * Vermarktungsart, Objektart, Geo, Land, Preise, Kaufpreis, AussenCourtage, Flaechen,
  * ZustandAngaben, Energiepass, Freitexte, Anhaenge, Anhang, Daten, VerwaltungTechn, Aktion), and
  * against public exporters and importers writing `energiepass`/`epart`/`openimmo_obid`.
- * Children are written in the schema's sequence order (e.g. `freitexte` before `anhaenge`).
+ * Children are written in the schema's sequence order (e.g. `freitexte` before `anhaenge`), and
+ * the tests validate every document against the official XSD (test/validation/openimmo).
  *
- * Nothing personal is exported: no `kontaktperson` (names, e-mail, phone), no commission note.
+ * The `kontaktperson` every `immobilie` needs is the channel's agency contact, a business role;
+ * nothing of a prospect, no commission note. The address goes out at its precision, with
+ * `objektadresse_freigeben` false below `exact`. Documents are never attachments.
  */
 
 export const OPENIMMO_VERSION = '1.2.7';
@@ -33,6 +37,8 @@ export interface OpenImmoDocumentInput {
   anbieterId: string;
   /** The provider's company name (`firma`). */
   firma: string;
+  /** The agency contact of every listing (`kontaktperson`): required as soon as there is a listing. */
+  contact: AgencyContact | null;
   /** One listing (a single export) or many (the feed), in the order given. */
   listings: readonly OpenImmoListing[];
   /** When the document is generated (RFC 3339): `timestamp` of the transfer and `stand_vom` of every listing. */
@@ -46,7 +52,7 @@ export const ISO_ALPHA3: Readonly<Record<string, string>> = {
 };
 
 type Property = ListingPropertySnapshot;
-type Group = 'TITELBILD' | 'BILD' | 'GRUNDRISS' | 'DOKUMENTE';
+type Group = 'TITELBILD' | 'BILD' | 'GRUNDRISS';
 
 const OBJEKTART: Record<Property['type'], string> = {
   apartment: 'wohnung',
@@ -74,14 +80,16 @@ export function openImmoDocument(input: OpenImmoDocumentInput): string {
   text(anbieter, 'anbieternr', input.anbieterId);
   text(anbieter, 'firma', input.firma);
   text(anbieter, 'openimmo_anid', input.anbieterId);
-  for (const listing of input.listings) immobilie(anbieter.ele('immobilie'), listing, date);
+  if (input.listings.length > 0 && !input.contact) throw new TypeError('an OpenImmo listing needs the agency contact (kontaktperson)');
+  for (const listing of input.listings) immobilie(anbieter.ele('immobilie'), listing, input.contact!, date);
   return root.end({ prettyPrint: true });
 }
 
-function immobilie(el: XMLBuilder, listing: OpenImmoListing, standVom: string): void {
+function immobilie(el: XMLBuilder, listing: OpenImmoListing, contact: AgencyContact, standVom: string): void {
   const p = listing.snapshot.property;
   objektkategorie(el.ele('objektkategorie'), p);
   geo(el.ele('geo'), p);
+  kontaktperson(el.ele('kontaktperson'), contact);
   preise(el.ele('preise'), p);
   flaechen(el.ele('flaechen'), p);
   zustandAngaben(el, p);
@@ -89,6 +97,8 @@ function immobilie(el: XMLBuilder, listing: OpenImmoListing, standVom: string): 
   text(freitexte, 'objekttitel', p.title);
   text(freitexte, 'objektbeschreibung', p.description);
   anhaenge(el, listing);
+  // Missing means "yes" to a portal: say no whenever the street or number is withheld.
+  el.ele('verwaltung_objekt').ele('objektadresse_freigeben').txt(String(p.address.location_precision === 'exact'));
   const techn = el.ele('verwaltung_techn');
   text(techn, 'objektnr_extern', listing.listingId);
   techn.ele('aktion').att('aktionart', 'CHANGE');
@@ -121,6 +131,14 @@ function geo(el: XMLBuilder, p: Property): void {
   const alpha3 = ISO_ALPHA3[address.country];
   if (alpha3) el.ele('land').att('iso_land', alpha3);
   text(el, 'etage', p.floor);
+}
+
+/** The schema wants an e-mail or a phone first (`email_zentrale` / `tel_zentrale`), then the name. */
+function kontaktperson(el: XMLBuilder, contact: AgencyContact): void {
+  text(el, 'email_zentrale', contact.email);
+  text(el, 'tel_zentrale', contact.phone);
+  text(el, 'name', contact.name);
+  text(el, 'firma', contact.company);
 }
 
 function preise(el: XMLBuilder, p: Property): void {
@@ -172,13 +190,17 @@ function zustandAngaben(parent: XMLBuilder, p: Property): void {
   text(pass, 'gebaeudeart', building);
 }
 
-/** The group of each published medium (its rendition), in position order: the first photo is the cover (`TITELBILD`). */
+/**
+ * The group of each published photo and floor plan (its rendition), in position order: the first
+ * photo is the cover (`TITELBILD`). A document is never published, whatever an older snapshot says.
+ */
 export function mediaGroups(media: readonly ListingMediaSnapshot[]): { medium: ListingMediaSnapshot; gruppe: Group }[] {
-  const ordered = media.filter((m) => m.published).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = media
+    .filter(isPublished)
+    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   let coverGiven = false;
   return ordered.map((medium) => {
     if (medium.kind === 'floor_plan') return { medium, gruppe: 'GRUNDRISS' };
-    if (medium.kind === 'document') return { medium, gruppe: 'DOKUMENTE' };
     const gruppe = coverGiven ? 'BILD' : 'TITELBILD';
     coverGiven = true;
     return { medium, gruppe };

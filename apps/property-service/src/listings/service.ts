@@ -3,7 +3,7 @@ import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { FastifyBaseLogger } from 'fastify';
-import { channelRepository } from '../channels/index.js';
+import { channelRepository, contactOf, type ChannelRow } from '../channels/index.js';
 import type { PropertyEvents } from '../events.js';
 import { mediaRepository } from '../media/index.js';
 import { propertyRepository, toProperty } from '../properties/index.js';
@@ -59,6 +59,23 @@ function titlePageProblems(property: { purchase_price_eur: number | null; cold_r
   if (photos === 0) details.push({ field: 'media', reason: 'missing' });
   if (property.purchase_price_eur === null && property.cold_rent_eur === null) details.push({ field: 'purchase_price_eur', reason: 'missing' });
   return details;
+}
+
+/**
+ * A portal refuses an OpenImmo listing without a contact (`kontaktperson`): publishing to an
+ * openimmo channel that has none is a 422 naming the channel's missing setting.
+ */
+function assertChannelsReady(ids: readonly string[], channels: readonly ChannelRow[]): void {
+  const lacking = ids.flatMap((channelId, i) => {
+    const channel = channels.find((c) => c.id === channelId);
+    return channel?.type === 'openimmo' && !contactOf(channel) ? [{ channel, i }] : [];
+  });
+  if (lacking.length === 0) return;
+  const names = lacking.map(({ channel }) => `"${channel.name}"`).join(', ');
+  throw new ApiError('validation_failed', {
+    message: `The OpenImmo channel ${names} has no agency contact, which portals require with every listing (kontaktperson): set the channel's \`contact\` (name and an e-mail or phone) with PATCH /v1/channels/{id}.`,
+    details: lacking.map(({ i }) => ({ field: `channels.${i}.contact`, reason: 'missing' as const })),
+  });
 }
 
 /**
@@ -146,6 +163,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         const channels = await tx.channel.findMany({ where: { account_id: accountId, id: { in: body.channels } } });
         const unknown = body.channels.flatMap((channelId, i) => (channels.some((c) => c.id === channelId) ? [] : [{ field: `channels.${i}`, reason: 'not_allowed' as const }]));
         if (unknown.length > 0) throw new ApiError('validation_failed', { message: 'Not a channel of this account.', details: unknown });
+        assertChannelsReady(body.channels, channels);
         const listing = await load(tx, id);
         const snapshot = snapshotOf(listing);
         assertEnergyRule(snapshot.property, today(at));

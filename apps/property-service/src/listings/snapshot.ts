@@ -38,3 +38,6 @@ export interface ListingSnapshot {
   /** When the snapshot was taken (RFC 3339); the PDF's metadata dates, so that the same snapshot gives the same bytes. */
   taken_at: string;
 }
+
+/** Whether a medium may leave the system: a rendition of a photo or floor plan; a document or a tenant's own file never. */
+export const isPublished = (medium: ListingMediaSnapshot): boolean => medium.published && medium.kind !== 'document';

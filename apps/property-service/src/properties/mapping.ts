@@ -1,5 +1,6 @@
 import type { Prisma } from '@platform/db';
 import type { EFFICIENCY_CLASSES, Property, PropertyInput } from './schemas.js';
+import { splitStreet } from './street.js';
 
 type Row = Prisma.PropertyGetPayload<object>;
 export type Columns = Omit<
@@ -14,11 +15,17 @@ const toClass = (value: string | undefined) => (value === undefined ? null : ((v
 const fromClass = (value: EfficiencyClass | null): (typeof EFFICIENCY_CLASSES)[number] | null =>
   value === null ? null : value === 'A_PLUS' ? 'A+' : value;
 
+/** The house number a street implies: the one given apart, else the one split off the street. */
+function houseNumber(street: string | null | undefined, given: string | null | undefined): string | null {
+  if (given) return given;
+  return street ? splitStreet(street).number : null;
+}
+
 /**
  * The columns a complete input sets. Absent optional fields become NULL, so writing the result
- * of a merge patch clears what the patch removed.
+ * of a merge patch clears what the patch removed; a country left out is the account's default.
  */
-export function toColumns(input: PropertyInput): Columns {
+export function toColumns(input: PropertyInput, defaultCountry = 'US'): Columns {
   const energy = input.energy_certificate ?? {};
   const commission = input.commission ?? {};
   return {
@@ -26,9 +33,10 @@ export function toColumns(input: PropertyInput): Columns {
     title: input.title,
     description: input.description ?? null,
     address_street: input.address.street ?? null,
+    address_house_number: houseNumber(input.address.street, input.address.house_number),
     address_postal_code: input.address.postal_code,
     address_city: input.address.city,
-    address_country: input.address.country ?? 'US',
+    address_country: input.address.country ?? defaultCountry,
     address_location_precision: input.address.location_precision ?? 'street',
     living_area_sqm: input.living_area_sqm ?? null,
     lot_size_sqm: input.lot_size_sqm ?? null,
@@ -88,6 +96,8 @@ export function toProperty(row: Row): Property {
     description: row.description,
     address: {
       street: row.address_street,
+      // Rows written before the column existed: split when read.
+      house_number: row.address_house_number ?? houseNumber(row.address_street, null),
       postal_code: row.address_postal_code,
       city: row.address_city,
       country: row.address_country,

@@ -13,10 +13,28 @@ const Area = (description: string) => Type.Number({ minimum: 0, maximum: 10_000_
 
 export const AddressSchema = Type.Object(
   {
-    street: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    street: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. ' +
+          'The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never.',
+      }),
+    ),
+    house_number: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        pattern: '^[0-9A-Za-z][0-9A-Za-z /.-]*$',
+        description: 'The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again.',
+      }),
+    ),
     postal_code: Type.String({ pattern: '^[0-9]{5}$', description: 'Exactly five digits.' }),
     city: Type.String({ minLength: 1, maxLength: 100 }),
-    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO 3166-1 alpha-2; default `US`.' })),
+    country: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO 3166-1 alpha-2; default `US`, or the account\'s default country when the operator set one (a Berlin agency: `DE`).' }),
+    ),
     location_precision: Type.Optional(
       StringEnum(['exact', 'street', 'neighborhood'], { default: 'street', description: 'How precisely the address appears in the listing.' }),
     ),
@@ -108,6 +126,7 @@ export const PropertySchema = Type.Object(
     description: nullable(Type.String()),
     address: Type.Object({
       street: nullable(Type.String()),
+      house_number: nullable(Type.String({ description: 'The house number, given apart or split off `street`; null when the street has none.' })),
       postal_code: Type.String(),
       city: Type.String(),
       country: Type.String(),

@@ -74,24 +74,37 @@ function transactionColumns(row: PropertyRow, asking: 'purchase_price_eur' | 'co
 /** The fields that decide whether commission terms are allowed: the terms, the type, and the prices (sale or letting). */
 const COMMISSION_INPUTS = ['commission', 'type', 'purchase_price_eur', 'cold_rent_eur'];
 
-const patchProperty = definePatch(propertyRepository, {
-  readOnly: READ_ONLY_FIELDS,
-  validate: compileBodyValidator<PropertyInput>(PropertyInputSchema),
-  toView: toProperty,
-  toColumns,
-});
+const validateInput = compileBodyValidator<PropertyInput>(PropertyInputSchema);
+
+/** The patch of an account's property: a country cleared falls back to the account's default. */
+const patchProperty = (defaultCountry: string) =>
+  definePatch(propertyRepository, { readOnly: READ_ONLY_FIELDS, validate: validateInput, toView: toProperty, toColumns: (input: PropertyInput) => toColumns(input, defaultCountry) });
+
+/** A new `street` without `house_number` is split again: the number stored for the old street must not stick. */
+function resplitStreet(patch: PropertyPatch): PropertyPatch {
+  const address = patch.address;
+  if (!address || typeof address !== 'object' || address.street === undefined || 'house_number' in address) return patch;
+  return { ...patch, address: { ...address, house_number: null } };
+}
+
+/** The country of a property whose address names none (the operator sets it per account; `US` otherwise). */
+async function defaultCountryOf(db: Db, accountId: string): Promise<string> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { default_country: true } });
+  return account?.default_country ?? 'US';
+}
 
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
 export function createPropertyService({ db, cursors, now, emit, onStatusChanged }: PropertyServiceDeps) {
   return {
-    create(accountId: string, input: PropertyInput): Promise<Property> {
+    async create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
       if (input.commission) assertCommissionAllowed(input, input.commission);
+      const country = input.address.country ?? (await defaultCountryOf(db, accountId));
       return inTransaction(db, async (tx) => {
         const row = await tx.property.create({
-          data: { id: newId('prop', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+          data: { id: newId('prop', at.getTime()), account_id: accountId, ...toColumns(input, country), created_at: at, updated_at: at },
         });
         await emit(tx, { accountId, type: 'property.created', data: { property_id: row.id, status: row.status, type: row.type }, at });
         return toProperty(row);
@@ -107,12 +120,13 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
     },
 
     /** Merge patch, validated as a whole, under a row lock; an archived property cannot be changed. */
-    update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
+    async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
+      const country = await defaultCountryOf(db, accountId);
       return inDirectTransaction(db, (tx) =>
-        patchProperty(tx, {
+        patchProperty(country)(tx, {
           accountId,
           id,
-          patch,
+          patch: resplitStreet(patch),
           now,
           guard: (row) => {
             if (row.status === 'archived') throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
