@@ -64,9 +64,12 @@ export async function completedListing(ctx: PropertyTestContext, propertyId: str
 
 let channelNumber = 0;
 
-/** Creates a channel of the type (a fresh name unless given); resolves to the channel. */
+/** The agency contact an OpenImmo channel needs (a portal shows it with every listing). */
+export const AGENCY_CONTACT = { name: 'Vertriebsteam Mitte', company: 'Muster Immobilien GmbH', email: 'vertrieb@muster-immobilien.example', phone: '+49 30 1234567' };
+
+/** Creates a channel of the type (a fresh name unless given; an openimmo one with the agency contact); resolves to the channel. */
 export async function createChannel(ctx: PropertyTestContext, type: 'website' | 'openimmo', name = `${type} ${++channelNumber}`, key = ctx.tenant.key) {
-  const res = await ctx.send('POST', '/v1/channels', { type, name }, key);
+  const res = await ctx.send('POST', '/v1/channels', { type, name, ...(type === 'openimmo' ? { contact: AGENCY_CONTACT } : {}) }, key);
   if (res.statusCode !== 201) throw new Error(`channel not created: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; type: string; name: string; feed_url: string; live_listings: number };
 }

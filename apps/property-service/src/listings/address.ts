@@ -1,4 +1,4 @@
-import { splitStreet } from '../properties/index.js';
+import { splitStreet } from '../street.js';
 import type { ListingPropertySnapshot } from './snapshot.js';
 
 /** The address as a listing may show it, after the property's `location_precision`. */

@@ -1,6 +1,6 @@
 import { documentFile, documentState } from '@platform/documents';
 import { LARGE, THUMBNAIL } from '../media/index.js';
-import { splitStreet } from '../properties/index.js';
+import { splitStreet } from '../street.js';
 import type { ListingWithParts } from './repository.js';
 import type { Listing } from './schemas.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';

@@ -4,4 +4,3 @@ export { createPropertyService, type PropertyService, type PropertyServiceDeps, 
 export { PROPERTY_TYPES, PropertySchema, type Property } from './schemas.js';
 export { toProperty } from './mapping.js';
 export { propertyRepository } from './repository.js';
-export { splitStreet, type StreetParts } from './street.js';

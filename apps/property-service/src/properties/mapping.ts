@@ -1,6 +1,6 @@
 import type { Prisma } from '@platform/db';
 import type { EFFICIENCY_CLASSES, Property, PropertyInput } from './schemas.js';
-import { splitStreet } from './street.js';
+import { splitStreet } from '../street.js';
 
 type Row = Prisma.PropertyGetPayload<object>;
 export type Columns = Omit<

@@ -1,3 +1,4 @@
+// How the service reads a street as entered (used by properties when they are written and by listings when they publish; also in the sandbox, so it imports nothing).
 /** A street as entered, in its parts: the name, the house number and whatever follows them. */
 export interface StreetParts {
   /** The street's name: "Hauptstraße", "Baker Street", "Straße des 17. Juni". */

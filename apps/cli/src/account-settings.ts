@@ -1,0 +1,16 @@
+import { UsageError, type CommandContext } from './commands.js';
+
+/**
+ * `account set-default-country --account <id> --country DE`: the country of the account's new
+ * properties whose address names none (the API's own default stays `US`). Properties already
+ * stored keep theirs.
+ */
+export async function setDefaultCountry(ctx: CommandContext, input: { account?: string; country?: string }) {
+  if (!input.account) throw new UsageError('--account is required.');
+  const country = input.country?.trim().toUpperCase();
+  if (!country || !/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
+  const account = await ctx.db.account.findUnique({ where: { id: input.account }, select: { default_country: true } });
+  if (!account) throw new UsageError(`No account ${input.account}.`);
+  await ctx.db.account.update({ where: { id: input.account }, data: { default_country: country } });
+  return { id: input.account, default_country: country, previous_default_country: account.default_country };
+}
