@@ -3,6 +3,7 @@ import {
   COMMISSION_RULES_VERSION,
   RULE_MESSAGES,
   commissionViolations,
+  judgeCommission,
   settleCommission,
   type CommissionTerms,
   type PropertyType,
@@ -113,10 +114,42 @@ describe('§656d BGB: a broker engaged by one side of an apartment or house sale
     expect(message).toMatch(/^§656d BGB: /);
   });
 
-  it('§656c/§656d: without engaged_by, a buyer who pays is refused (who engaged the broker is missing)', () => {
-    expect(commissionViolations('apartment', 'sale', { buyer_percent: 3.57, seller_percent: 3.57 })).toEqual([
-      { field: 'commission.engaged_by', reason: 'missing', message: RULE_MESSAGES.engagedByMissing },
-    ]);
+  it('§656c/§656d: without engaged_by, equal shares are lawful (the spec\'s example: lawful whoever engaged the broker)', () => {
+    expect(judgeCommission('apartment', 'sale', { buyer_percent: 3.57, seller_percent: 3.57 })).toEqual({ verdict: 'lawful', violations: [] });
+    expect(commissionViolations('house', 'sale', { buyer_percent: 3.57, seller_percent: 3.57, engaged_by: null })).toEqual([]);
+  });
+
+  it('§656d: without engaged_by, equal shares settle as engaged by the seller: the buyer’s invoice is due after the seller’s', () => {
+    const result = settleCommission(sale({ buyer_percent: 3.57, seller_percent: 3.57 }));
+    expect(result).toEqual({
+      ok: true,
+      version: COMMISSION_RULES_VERSION,
+      regime: 'bgb_656d',
+      lines: [
+        { party: 'seller', ...amounts357, due_after: null },
+        { party: 'buyer', ...amounts357, due_after: 'seller' },
+      ],
+    });
+  });
+
+  it.each([
+    ['the buyer pays more (lawful only if the buyer engaged)', { buyer_percent: 3.57, seller_percent: 2.38 }],
+    ['the buyer pays less (lawful only if the seller engaged)', { buyer_percent: 2.38, seller_percent: 3.57 }],
+    ['the buyer alone pays (lawful only if the buyer engaged)', { buyer_percent: 3.57 }],
+  ])('§656c/§656d: without engaged_by, unequal shares are undecided when %s: not refused when set, refused at settlement', (_name, terms) => {
+    const question = [{ field: 'commission.engaged_by', reason: 'missing', message: RULE_MESSAGES.engagedByMissing }];
+    expect(judgeCommission('apartment', 'sale', terms)).toEqual({ verdict: 'undecided', violations: question });
+    expect(commissionViolations('apartment', 'sale', terms)).toEqual(question);
+    expect(settleCommission(sale(terms))).toEqual({ ok: false, version: COMMISSION_RULES_VERSION, violations: question });
+    expect(RULE_MESSAGES.engagedByMissing).toMatch(/^§656c\/§656d BGB: /);
+  });
+
+  it.each([
+    ['both engaged, unequal shares', { buyer_percent: 3.57, seller_percent: 2.38, engaged_by: 'both' }],
+    ['the seller engaged, the buyer pays more', { buyer_percent: 3.57, seller_percent: 2.38, engaged_by: 'seller' }],
+    ['the buyer engaged, the seller pays more', { buyer_percent: 2.38, seller_percent: 3.57, engaged_by: 'buyer' }],
+  ] as const)('§656c/§656d: %s is unlawful whoever asks (a definite violation)', (_name, terms) => {
+    expect(judgeCommission('apartment', 'sale', terms)).toMatchObject({ verdict: 'unlawful', violations: [{ reason: 'not_allowed' }] });
   });
 
   it('§656d: without engaged_by, a seller who pays alone reads as engaged by the seller', () => {
@@ -151,12 +184,21 @@ describe('WoVermittG: residential lettings', () => {
   it.each([
     ['the landlord', 'seller'],
     ['both sides', 'both'],
-    ['nobody said who', undefined],
-  ] as const)('WoVermittG §2 Abs. 1a: refuses a tenant share when %s engaged the broker', (_name, engagedBy) => {
+  ] as const)('WoVermittG §2 Abs. 1a: refuses a tenant share when %s engaged the broker (a definite violation)', (_name, engagedBy) => {
     const expected = refused('commission.tenant_months', RULE_MESSAGES.tenantOrdered);
-    expect(commissionViolations('apartment', 'letting', { tenant_months: 1, engaged_by: engagedBy })).toEqual(expected);
+    expect(judgeCommission('apartment', 'letting', { tenant_months: 1, engaged_by: engagedBy })).toEqual({ verdict: 'unlawful', violations: expected });
     expect(settleCommission(letting({ tenant_months: 1, engaged_by: engagedBy }, { property_type: 'house' }))).toEqual({ ok: false, version: COMMISSION_RULES_VERSION, violations: expected });
     expect(RULE_MESSAGES.tenantOrdered).toMatch(/^§2 Abs\. 1a WoVermittG: /);
+  });
+
+  it.each([undefined, null])('WoVermittG §2 Abs. 1a: a tenant share up to two rents with engaged_by %s is undecided: not refused when set, refused at settlement', (engagedBy) => {
+    const question = [{ field: 'commission.engaged_by', reason: 'missing', message: RULE_MESSAGES.tenantOrdered }];
+    expect(judgeCommission('apartment', 'letting', { tenant_months: 2, engaged_by: engagedBy })).toEqual({ verdict: 'undecided', violations: question });
+    expect(settleCommission(letting({ tenant_months: 2, engaged_by: engagedBy }, { property_type: 'house' }))).toEqual({ ok: false, version: COMMISSION_RULES_VERSION, violations: question });
+  });
+
+  it('WoVermittG §3 Abs. 2: more than two rents are refused even without engaged_by (no engagement makes them lawful)', () => {
+    expect(judgeCommission('apartment', 'letting', { tenant_months: 2.5 })).toEqual({ verdict: 'unlawful', violations: refused('commission.tenant_months', RULE_MESSAGES.tenantCap) });
   });
 
   it('WoVermittG §2 Abs. 1a: the landlord may pay when the landlord engaged the broker (1,250 € × 2.38 = 2,975.00 €, VAT 565.25 €)', () => {

@@ -166,6 +166,17 @@ describe('commission invoices', () => {
     expect(invoices[0].description).toContain('2 Monatskaltmieten à 1.234,00 €');
   });
 
+  it('§656d BGB: the spec\'s equal shares without engaged_by invoice the seller first and hold the buyer\'s until the seller has paid', async () => {
+    const id = await active({ purchase_price_eur: 420_000, commission: { buyer_percent: 3.57, seller_percent: 3.57 } });
+    const sold = await ctx.send('POST', `/v1/properties/${id}/mark-sold`, { price_eur: 420_000, date: '2026-06-15', invoice_recipients: { seller: SELLER, buyer: BUYER } });
+    expect(sold.statusCode, sold.body).toBe(200);
+    const [seller, buyer] = await invoicesOf((await settlementOf(id)).id);
+    // 42,000,000 ct × 3.57 % = 1,499,400; VAT 19 % = 284,886; gross 1,784,286 each.
+    expect(seller).toMatchObject({ party: 'seller', due_date: '2026-07-14', due_after_invoice_id: null, net_cents: 1_499_400, gross_cents: 1_784_286 });
+    expect(buyer).toMatchObject({ party: 'buyer', due_date: null, due_after_invoice_id: seller.id, net_cents: 1_499_400, gross_cents: 1_784_286 });
+    expect((buyer.notes as string[])[0]).toContain('§ 656d Abs. 1 Satz 2 BGB');
+  });
+
   it('refuses recipients that cannot be invoiced, and changes nothing', async () => {
     const terms = { purchase_price_eur: 300_000, commission: { seller_percent: 3.57, buyer_percent: 3.57, engaged_by: 'both' } };
     const missing = await active(terms);

@@ -39,7 +39,7 @@ describe('commission settlements on mark-sold / mark-rented', () => {
     expect(settlement).toMatchObject({
       property_id: id,
       kind: 'sale',
-      rules_version: 'commission-de/1',
+      rules_version: 'commission-de/2',
       regime: 'bgb_656c',
       transaction_date: '2026-06-15',
       net_cents: 2_379_994,
@@ -127,10 +127,47 @@ describe('commission settlements on mark-sold / mark-rented', () => {
   });
 });
 
+describe('the spec\'s Commission example and terms that depend on who engaged the broker', () => {
+  it('§656c/§656d BGB: equal shares without engaged_by are accepted on create and settle, the buyer\'s share due after the seller\'s', async () => {
+    const res = await ctx.send('POST', '/v1/properties', { ...apartment, purchase_price_eur: 420_000, commission: { buyer_percent: 3.57, seller_percent: 3.57 } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().commission).toMatchObject({ buyer_percent: 3.57, seller_percent: 3.57, engaged_by: null, buyer_is_consumer: true });
+    const id = res.json().id as string;
+    expect((await ctx.send('POST', `/v1/properties/${id}/activate`)).statusCode).toBe(200);
+    const sold = await ctx.send('POST', `/v1/properties/${id}/mark-sold`, { price_eur: 420_000, date: '2026-06-15' });
+    expect(sold.statusCode, sold.body).toBe(200);
+    const line = { base_cents: 42_000_000, percent_milli: 3570, net_cents: 1_499_400, vat_cents: 284_886, gross_cents: 1_784_286 };
+    expect((await settlementsOf(id))[0]).toMatchObject({
+      regime: 'bgb_656d',
+      lines: [{ party: 'seller', ...line, due_after_party: null }, { party: 'buyer', ...line, due_after_party: 'seller' }],
+    });
+  });
+
+  it.each([
+    ['§656c/§656d BGB', 'sold', { purchase_price_eur: 400_000, commission: { buyer_percent: 3 } }, { price_eur: 400_000, date: '2026-06-01' }],
+    ['§2 Abs. 1a WoVermittG', 'rented', { purchase_price_eur: undefined, cold_rent_eur: 900, commission: { tenant_months: 2 } }, { cold_rent_eur: 900, date: '2026-06-01' }],
+  ])('%s: terms lawful only for one engagement are stored without engaged_by; marking the deal asks for it (422, rolled back) and settles once it is given', async (rule, status, fields, deal) => {
+    const id = await active(fields);
+    const action = `/v1/properties/${id}/mark-${status}`;
+    const refused = await ctx.send('POST', action, deal);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'commission.engaged_by', reason: 'missing' }] });
+    expect(refused.json().message).toContain(rule);
+    expect((await ctx.send('GET', `/v1/properties/${id}`)).json()).toMatchObject({ status: 'active', transaction: null });
+    expect(await settlementsOf(id)).toEqual([]);
+
+    const engaged = await ctx.send('PATCH', `/v1/properties/${id}`, { commission: { engaged_by: 'buyer' } });
+    expect(engaged.statusCode, engaged.body).toBe(200);
+    expect((await ctx.send('POST', action, deal)).statusCode).toBe(200);
+    expect(await settlementsOf(id)).toMatchObject([{ lines: [{ party: status === 'sold' ? 'buyer' : 'tenant', due_after_party: null }] }]);
+  });
+});
+
 describe('commission terms are refused when set', () => {
   it.each([
     ['§656d BGB: the buyer pays more than the engaging seller', { purchase_price_eur: 400_000, commission: { seller_percent: 2, buyer_percent: 3, engaged_by: 'seller' } }, 'commission.buyer_percent', 'not_allowed', '§656d BGB'],
-    ['§656c/§656d BGB: a consumer buyer pays without saying who engaged the broker', { purchase_price_eur: 400_000, commission: { buyer_percent: 3 } }, 'commission.engaged_by', 'missing', '§656c/§656d BGB'],
+    ['§656c BGB: unequal shares though both engaged', { purchase_price_eur: 400_000, commission: { seller_percent: 2, buyer_percent: 3, engaged_by: 'both' } }, 'commission.buyer_percent', 'not_allowed', '§656c BGB'],
+    ['§3 Abs. 2 WoVermittG: more than two cold rents, even without engaged_by', { cold_rent_eur: 900, commission: { tenant_months: 3 } }, 'commission.tenant_months', 'not_allowed', '§3 Abs. 2 WoVermittG'],
     ['§2 Abs. 1a WoVermittG: the tenant pays though the landlord engaged', { cold_rent_eur: 900, commission: { tenant_months: 1, engaged_by: 'seller' } }, 'commission.tenant_months', 'not_allowed', '§2 Abs. 1a WoVermittG'],
     ['§3 Abs. 2 WoVermittG: more than two cold rents', { cold_rent_eur: 900, commission: { tenant_months: 2.5, engaged_by: 'buyer' } }, 'commission.tenant_months', 'not_allowed', '§3 Abs. 2 WoVermittG'],
   ])('on create — %s', async (_name, fields, field, reason, rule) => {

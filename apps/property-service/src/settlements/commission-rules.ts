@@ -2,12 +2,15 @@ import type { Property } from '../properties/index.js';
 import { eurosToCents, monthsOf, monthsToHundredths, percentOf, percentToMilli, withVat, type VatAmounts } from './money.js';
 
 /**
- * The German commission rules of DESIGN §11, as pure functions: `commissionViolations` when terms
- * are set, `settleCommission` (which checks them again) when a property is sold or let.
+ * The German commission rules of DESIGN §11, as pure functions: `judgeCommission` when terms are
+ * set (only what is unlawful whoever engaged the broker is refused), `commissionViolations` where
+ * the terms must be lawful as they stand (publication), `settleCommission` (which checks them
+ * again) when a property is sold or let.
  * Bump the version whenever a rule or a computation changes, so a stored settlement says which
- * rules made it.
+ * rules made it. /2: equal sale shares without `engaged_by` are lawful; unequal ones and a tenant
+ * share without it are undecided (asked at publication and settlement), no longer refused when set.
  */
-export const COMMISSION_RULES_VERSION = 'commission-de/1';
+export const COMMISSION_RULES_VERSION = 'commission-de/2';
 
 export type PropertyType = Property['type'];
 /** Which deal is settled: `sale` (mark-sold) or `letting` (mark-rented). */
@@ -65,6 +68,19 @@ export interface SettlementInput {
   terms: CommissionTerms;
 }
 
+/**
+ * What the rules say of terms for one type and marketing:
+ * - `lawful`: they may be agreed, advertised and settled (`violations` is empty);
+ * - `unlawful`: broken whoever engaged the broker, or a rate in a bad format: refused when set;
+ * - `undecided`: lawful for some engagements only, and `engaged_by` is not set. Accepted and stored
+ *   when set; the question (`commission.engaged_by` `missing`) is asked where it decides
+ *   something: when the advert must state the commission (publication) and at the settlement.
+ */
+export interface CommissionJudgement {
+  verdict: 'lawful' | 'unlawful' | 'undecided';
+  violations: CommissionViolation[];
+}
+
 export type SettlementResult =
   | { ok: true; version: string; regime: CommissionRegime; lines: SettlementLine[] }
   | { ok: false; version: string; violations: CommissionViolation[] };
@@ -75,7 +91,7 @@ export const RULE_MESSAGES = {
   equalShares: '§656c BGB: a broker engaged by both the seller and a consumer buyer of an apartment or house charges both the same commission (buyer_percent must equal seller_percent).',
   buyerAtMostSeller: '§656d BGB: when only the seller engaged the broker, the consumer buyer of an apartment or house pays at most as much as the seller (buyer_percent at most seller_percent), due only after the seller has paid.',
   sellerAtMostBuyer: '§656d BGB: when only the consumer buyer engaged the broker, the seller of an apartment or house pays at most as much as the buyer (seller_percent at most buyer_percent), due only after the buyer has paid.',
-  engagedByMissing: '§656c/§656d BGB: a consumer buyer of an apartment or house pays commission only under terms that say who engaged the broker (engaged_by).',
+  engagedByMissing: '§656c/§656d BGB: unequal shares of the seller and a consumer buyer of an apartment or house are lawful only when one side alone engaged the broker and the other pays less: say who engaged it (engaged_by).',
   tenantOrdered: '§2 Abs. 1a WoVermittG: the tenant of an apartment or house pays commission only when the tenant alone engaged the broker (engaged_by: buyer).',
   tenantCap: '§3 Abs. 2 WoVermittG: the tenant pays at most two monthly cold rents plus VAT (tenant_months at most 2).',
 } as const;
@@ -116,34 +132,62 @@ function regimeOf(type: PropertyType, marketing: Marketing, terms: CommissionTer
   return terms.engaged_by === 'both' ? 'bgb_656c' : 'bgb_656d';
 }
 
-function ruleViolations(regime: CommissionRegime, terms: CommissionTerms, s: Scaled): CommissionViolation[] {
-  const refuse = (field: string, message: string): CommissionViolation[] => [{ field: `commission.${field}`, reason: 'not_allowed', message }];
+const LAWFUL: CommissionJudgement = { verdict: 'lawful', violations: [] };
+const refuse = (field: string, message: string): CommissionJudgement => ({ verdict: 'unlawful', violations: [{ field: `commission.${field}`, reason: 'not_allowed', message }] });
+const askWhoEngaged = (message: string): CommissionJudgement => ({ verdict: 'undecided', violations: [{ field: 'commission.engaged_by', reason: 'missing', message }] });
+
+function judgeRules(regime: CommissionRegime, terms: CommissionTerms, s: Scaled): CommissionJudgement {
+  const engagedBy = terms.engaged_by ?? null;
   switch (regime) {
     case 'bgb_656c':
-      return s.buyer === s.seller ? [] : refuse('buyer_percent', RULE_MESSAGES.equalShares);
+      return s.buyer === s.seller ? LAWFUL : refuse('buyer_percent', RULE_MESSAGES.equalShares);
     case 'bgb_656d':
-      // Without engaged_by, terms where the buyer pays nothing read as "the seller engaged".
-      if (terms.engaged_by === 'buyer') return s.seller <= s.buyer ? [] : refuse('seller_percent', RULE_MESSAGES.sellerAtMostBuyer);
-      if (terms.engaged_by === 'seller') return s.buyer <= s.seller ? [] : refuse('buyer_percent', RULE_MESSAGES.buyerAtMostSeller);
-      return s.buyer === 0 ? [] : [{ field: 'commission.engaged_by', reason: 'missing', message: RULE_MESSAGES.engagedByMissing }];
+      if (engagedBy === 'buyer') return s.seller <= s.buyer ? LAWFUL : refuse('seller_percent', RULE_MESSAGES.sellerAtMostBuyer);
+      if (engagedBy === 'seller') return s.buyer <= s.seller ? LAWFUL : refuse('buyer_percent', RULE_MESSAGES.buyerAtMostSeller);
+      // Nobody said who engaged the broker. A buyer who pays nothing reads as "the seller engaged".
+      // Equal shares are lawful whoever engaged (§656c when both did, §656d when either side alone
+      // did). Any other split is lawful for exactly one engaging side (the side paying more), so it
+      // is undecided, never refused here.
+      return s.buyer === 0 || s.buyer === s.seller ? LAWFUL : askWhoEngaged(RULE_MESSAGES.engagedByMissing);
     case 'wovermittg':
-      if (s.tenant === 0) return [];
-      if (terms.engaged_by !== 'buyer') return refuse('tenant_months', RULE_MESSAGES.tenantOrdered);
-      return s.tenant <= TENANT_CAP_HUNDREDTHS ? [] : refuse('tenant_months', RULE_MESSAGES.tenantCap);
+      if (s.tenant === 0) return LAWFUL;
+      if (engagedBy !== null && engagedBy !== 'buyer') return refuse('tenant_months', RULE_MESSAGES.tenantOrdered);
+      // Above two rents no engagement makes a tenant share lawful: refused whether or not engaged_by is set.
+      if (s.tenant > TENANT_CAP_HUNDREDTHS) return refuse('tenant_months', RULE_MESSAGES.tenantCap);
+      // By analogy with the sale's shares: up to two rents the tenant's share is lawful exactly when
+      // the tenant engaged the broker, so without engaged_by it is undecided (asked at publication
+      // and at mark-rented), not refused when set.
+      return engagedBy === 'buyer' ? LAWFUL : askWhoEngaged(RULE_MESSAGES.tenantOrdered);
     case 'free_sale':
     case 'free_letting':
-      return [];
+      return LAWFUL;
   }
 }
 
-/** Every reason the terms may not be agreed for this type and marketing; `[]` when they may. */
-export function commissionViolations(type: PropertyType, marketing: Marketing, terms: CommissionTerms): CommissionViolation[] {
+/** What the rules say of the terms for this type and marketing (see `CommissionJudgement`). */
+export function judgeCommission(type: PropertyType, marketing: Marketing, terms: CommissionTerms): CommissionJudgement {
   const { scaled, violations } = scaleTerms(marketing, terms);
-  if (violations.length > 0) return violations;
-  return ruleViolations(regimeOf(type, marketing, terms), terms, scaled);
+  if (violations.length > 0) return { verdict: 'unlawful', violations };
+  return judgeRules(regimeOf(type, marketing, terms), terms, scaled);
 }
 
-/** Under §656d the side that did not engage the broker waits for the engaging side's payment. */
+/**
+ * Every reason the terms are not lawful as they stand for this type and marketing, the open
+ * question of who engaged the broker included; `[]` when they may be advertised and settled.
+ */
+export function commissionViolations(type: PropertyType, marketing: Marketing, terms: CommissionTerms): CommissionViolation[] {
+  return judgeCommission(type, marketing, terms).violations;
+}
+
+/**
+ * Under §656d the side that did not engage the broker waits for the engaging side's payment.
+ * Without engaged_by (settled only when the buyer pays nothing or both pay equal shares) the seller
+ * counts as the engaging side, so the consumer buyer's invoice waits for the seller's and says so
+ * (§656d Abs. 1 Satz 2). That is the conservative choice for the party §656a–d protect: required
+ * when the seller alone engaged (the usual case), harmless when both did (§656c: the claim on the
+ * buyer merely falls due later than it could). Only if the buyer alone engaged would the seller's
+ * invoice fall due too early; terms that state engaged_by are settled exactly.
+ */
 function dueAfter(regime: CommissionRegime, terms: CommissionTerms, party: Party): Party | null {
   if (regime !== 'bgb_656d') return null;
   const engaging: Party = terms.engaged_by === 'buyer' ? 'buyer' : 'seller';

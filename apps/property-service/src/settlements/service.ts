@@ -2,7 +2,7 @@ import { newId, type Db, type Prisma, type PropertyStatus } from '@platform/db';
 import { validationError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
-import { commissionViolations, settleCommission, type CommissionTerms, type CommissionViolation, type Marketing, type PropertyType } from './commission-rules.js';
+import { commissionViolations, judgeCommission, settleCommission, type CommissionTerms, type CommissionViolation, type Marketing, type PropertyType } from './commission-rules.js';
 import { issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
 import { toSettlement } from './mapping.js';
 import { settlementRepository } from './repository.js';
@@ -45,13 +45,37 @@ export interface CommissionSubject {
 /**
  * The check when terms are set (create, PATCH): as a sale when the property has a purchase price,
  * as a letting when it has a cold rent, as both when it has both or neither (the deal it will be
- * marked with is not known yet). Throws the 422.
+ * marked with is not known yet). Throws the 422 only for terms unlawful whoever engaged the broker;
+ * terms whose lawfulness depends on `engaged_by` (not set) are stored, and the question is asked at
+ * publication (`assertCommissionPublishable`) and at mark-sold / mark-rented.
  */
 export function assertCommissionAllowed(subject: CommissionSubject, terms: CommissionTerms): void {
   const sale = subject.purchase_price_eur != null;
   const letting = subject.cold_rent_eur != null;
   const marketings: Marketing[] = sale === letting ? ['sale', 'letting'] : sale ? ['sale'] : ['letting'];
-  const violations = marketings.flatMap((marketing) => commissionViolations(subject.type, marketing, terms));
+  const violations = marketings
+    .map((marketing) => judgeCommission(subject.type, marketing, terms))
+    .flatMap((judgement) => (judgement.verdict === 'unlawful' ? judgement.violations : []));
+  if (violations.length > 0) refuse(violations);
+}
+
+/** A property as the API (and a listing's snapshot) shows it, as far as its commission rules go. */
+export interface PublishableProperty extends CommissionSubject {
+  commission?: CommissionTerms | null;
+}
+
+/**
+ * The check at publication: the advert states the commission, so the terms of the listing's
+ * marketing (a sale when the property has a purchase price, else a letting when it has a cold rent)
+ * must be lawful as they stand. Throws the same 422 `validation_failed` as when terms are set: the
+ * rule broken (`not_allowed`), or `commission.engaged_by` `missing` when their lawfulness depends on
+ * who engaged the broker. No terms, or neither price: nothing to check.
+ */
+export function assertCommissionPublishable(property: PublishableProperty): void {
+  if (!property.commission) return;
+  const marketing: Marketing | null = property.purchase_price_eur != null ? 'sale' : property.cold_rent_eur != null ? 'letting' : null;
+  if (marketing === null) return;
+  const violations = commissionViolations(property.type, marketing, property.commission);
   if (violations.length > 0) refuse(violations);
 }
 
@@ -71,8 +95,9 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
 
     /**
      * In the transaction of a status change to `sold` or `rented`, after the transaction price and
-     * day were recorded: settles the commission on them (the rules checked again: a violation is the
-     * 422 and the status change rolls back) and emits `settlement.created`. No terms, rates all 0
+     * day were recorded: settles the commission on them (the rules checked again: a violation, or
+     * terms whose lawfulness depends on an `engaged_by` not set, is the 422 and the status change
+     * rolls back) and emits `settlement.created`. No terms, rates all 0
      * or no recorded price: no settlement.
      */
     async settleStatusChange(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date, recipients?: InvoiceRecipients): Promise<(Settlement & { invoice_ids: string[] }) | null> {
