@@ -219,3 +219,29 @@ describe('the agency contact of an OpenImmo channel', () => {
     expect(feed.body).toContain('<name>Vertrieb</name>');
   });
 });
+
+describe('commission terms at publication (an advert states the commission)', () => {
+  it('the spec\'s example (equal shares, no engaged_by) publishes; terms that depend on who engaged the broker are asked about here, then publish once given', async () => {
+    const website = await createChannel(ctx, 'website');
+    const equal = await completedListing(ctx, await propertyWithPhotos(ctx, { commission: { buyer_percent: 3.57, seller_percent: 3.57 } }));
+    expect((await publish(equal.id, [website.id])).statusCode).toBe(200);
+
+    const propertyId = await propertyWithPhotos(ctx, { commission: { buyer_percent: 2.38, seller_percent: 3.57 } });
+    const undecided = await completedListing(ctx, propertyId);
+    const refused = await publish(undecided.id, [website.id]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'commission.engaged_by', reason: 'missing' }] });
+    expect(refused.json().message).toMatch(/§656/);
+    expect((await ctx.send('GET', `/v1/listings/${undecided.id}`)).json().channels).toEqual([]);
+
+    expect((await ctx.send('PATCH', `/v1/properties/${propertyId}`, { commission: { engaged_by: 'seller' } })).statusCode).toBe(200);
+    const decided = await completedListing(ctx, propertyId);
+    expect((await publish(decided.id, [website.id])).statusCode).toBe(200);
+  });
+
+  it('terms unlawful whoever engaged the broker are still refused when set', async () => {
+    const res = await ctx.send('POST', '/v1/properties', { type: 'apartment', title: 'Wohnung', address: { postal_code: '10115', city: 'Berlin' }, purchase_price_eur: 300000, commission: { buyer_percent: 3, seller_percent: 2, engaged_by: 'both' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([{ field: 'commission.buyer_percent', reason: 'not_allowed' }]);
+  });
+});

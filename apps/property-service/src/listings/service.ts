@@ -10,6 +10,7 @@ import { propertyRepository, toProperty } from '../properties/index.js';
 import { CHANNEL_ADAPTERS } from './channel-adapters.js';
 import { assertPublishable as assertEnergyRule } from './energy-rule.js';
 import { listingJobs } from './generation.js';
+import { assertCommissionPublishable } from '../settlements/index.js';
 import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
 import { LISTING_PARTS, PUBLICATION_ORDER, listingRepository } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';
@@ -167,6 +168,8 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         const listing = await load(tx, id);
         const snapshot = snapshotOf(listing);
         assertEnergyRule(snapshot.property, today(at));
+        // An advert states the commission: terms whose lawfulness depends on who engaged the broker are asked about here.
+        assertCommissionPublishable(snapshot.property);
         let wentLive = false;
         for (const channel of channels) {
           const before = listing.publications.find((p) => p.channel_id === channel.id);

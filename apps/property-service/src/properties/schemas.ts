@@ -77,8 +77,9 @@ export const CommissionSchema = Type.Object(
     additionalProperties: false,
     description:
       'Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. ' +
-      'Terms that break a rule are refused when set (422 `not_allowed` or `missing` on the field, the message names the rule): they are checked as a sale when the property ' +
-      'has a purchase price, as a letting when it has a cold rent, as both when it has both or neither; and again for the deal itself when it is marked sold or rented.',
+      'Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property ' +
+      'has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only ' +
+      '(unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given.',
   },
 );
 

@@ -26,7 +26,7 @@ export const SettlementSchema = Type.Object(
     id: Type.String(),
     property_id: Type.String(),
     kind: StringEnum(['sale', 'letting']),
-    rules_version: Type.String({ description: 'The commission rules that made it, e.g. `commission-de/1`.' }),
+    rules_version: Type.String({ description: 'The commission rules that made it, e.g. `commission-de/2`.' }),
     regime: StringEnum(['bgb_656c', 'bgb_656d', 'free_sale', 'wovermittg', 'free_letting'], {
       description:
         'The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), ' +
