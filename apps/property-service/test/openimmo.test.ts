@@ -368,5 +368,6 @@ describe('OpenImmo export against the official OpenImmo 1.2.7b XSD (xmllint)', (
     expect(flag(apartmentForSale)).toBe('true');
     expect(flag(houseForRent)).toBe('false');
     expect(flag(neighborhoodLand)).toBe('false');
+    expect(at(parse(document(listing('l', snapshot(apartmentForSale)))).immobilien[0], 'verwaltung_objekt.verfuegbar_ab')).toBe('2025-09-01');
   });
 });

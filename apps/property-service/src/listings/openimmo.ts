@@ -98,7 +98,9 @@ function immobilie(el: XMLBuilder, listing: OpenImmoListing, contact: AgencyCont
   text(freitexte, 'objektbeschreibung', p.description);
   anhaenge(el, listing);
   // Missing means "yes" to a portal: say no whenever the street or number is withheld.
-  el.ele('verwaltung_objekt').ele('objektadresse_freigeben').txt(String(p.address.location_precision === 'exact'));
+  const verwaltung = el.ele('verwaltung_objekt');
+  verwaltung.ele('objektadresse_freigeben').txt(String(p.address.location_precision === 'exact'));
+  text(verwaltung, 'verfuegbar_ab', p.available_from);
   const techn = el.ele('verwaltung_techn');
   text(techn, 'objektnr_extern', listing.listingId);
   techn.ele('aktion').att('aktionart', 'CHANGE');
