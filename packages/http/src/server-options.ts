@@ -30,6 +30,11 @@ export interface ServerOptionsInput {
   dialectFor?: (url: string) => Dialect;
   /** The service's own filters, whose values are logged besides `limit` and `cursor` (none personal). */
   loggedQueryParameters?: readonly string[];
+  /**
+   * Paths whose next segment is a secret (a public feed's token): `/public/v1/feeds/` logs
+   * `/public/v1/feeds/[REDACTED]/listings` in every line that shows the request's URL.
+   */
+  secretPathPrefixes?: readonly string[];
 }
 
 function decoded(url: string): string {
@@ -47,13 +52,28 @@ const KEY_PARAM = /[?&;]api[_-]?key[^=&;#]*=/i;
 const PAGING_PARAMS = ['limit', 'cursor'];
 const ANY_PARAM = /([?&;])([^=&;#]*)=([^&;#]*)/g;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Strips secrets from a URL before it is logged (percent-encoded parameter names included) and
- * the values of every query parameter that is not one of our filters: a client that puts an
- * e-mail address into the URL must not put it into our logs.
+ * The pattern of the path segment after `prefix` (`/public/v1/feeds/` → the token) wherever the
+ * URL holds it: in any case, after repeated slashes, in an absolute-form request target, behind
+ * other segments or in a query value.
  */
-export function redactUrl(url: string, logged: ReadonlySet<string> = new Set(PAGING_PARAMS)): string {
-  return decoded(url)
+export function secretSegmentPattern(prefix: string): RegExp {
+  const segments = prefix.split('/').filter(Boolean).map(escapeRegExp);
+  return new RegExp(`(/+${segments.join('/+')}/+)[^/?#&;]+`, 'gi');
+}
+
+/**
+ * Strips secrets from a URL before it is logged (percent-encoded parameter names included), the
+ * secret path segments (`secretSegments`, see `secretSegmentPattern`) and the values of every
+ * query parameter that is not one of our filters: a client that puts an e-mail address into the
+ * URL must not put it into our logs.
+ */
+export function redactUrl(url: string, logged: ReadonlySet<string> = new Set(PAGING_PARAMS), secretSegments: readonly RegExp[] = []): string {
+  let path = decoded(url);
+  for (const pattern of secretSegments) path = path.replace(pattern, '$1[REDACTED]');
+  return path
     .replace(SECRET_PARAM, '$1[REDACTED]')
     .replace(ANY_PARAM, (all, separator: string, name: string) => (logged.has(name) ? all : `${separator}${name}=[REDACTED]`));
 }
@@ -96,6 +116,7 @@ function stdoutLog(): DestinationStream {
 /** Fastify constructor options shared by both services: timeouts, limits, ids, redacted logs. */
 export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOptions<Server> {
   const logged = new Set([...PAGING_PARAMS, ...(input.loggedQueryParameters ?? [])]);
+  const secretSegments = (input.secretPathPrefixes ?? []).map(secretSegmentPattern);
   const requestTimeout = input.requestTimeoutMs ?? 30_000;
   return {
     logger: {
@@ -103,10 +124,11 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
       stream: input.logStream ?? stdoutLog(),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {
-        // Only these three fields of a request are ever logged (no headers, so no apikey).
+        // Only these three fields of a request are ever logged (no headers, so no apikey); every
+        // line showing a request (completed, errored, a hook's own) goes through here.
         req: (req: { method?: string; url?: string; ip?: string }) => ({
           method: req.method,
-          url: typeof req.url === 'string' ? redactUrl(req.url, logged) : undefined,
+          url: typeof req.url === 'string' ? redactUrl(req.url, logged, secretSegments) : undefined,
           ip: req.ip,
         }),
       },
