@@ -1,7 +1,7 @@
 import type { Environment, PrismaClient } from '@platform/db';
 import { newId } from '@platform/db';
 import { Value } from '@sinclair/typebox/value';
-import { UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
+import { KeyLimitError, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
 import { JobRefusal, type JobCatalogue, type JobQueue } from '@platform/service';
@@ -34,8 +34,10 @@ export interface CommandContext {
   now?: () => Date;
   /** Where deprecation notices are sent through (SMTP_URL, SMTP_FROM); no url: none are sent. */
   smtp?: { url: string | undefined; from: string };
-  /** The deployment's default budget per key (RATE_LIMIT_PER_MINUTE). */
+  /** The deployment's default budget per application, shared by its keys (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute?: number;
+  /** Active API keys an application may have (API_KEYS_PER_APPLICATION); default 20. */
+  apiKeysPerApplication?: number;
   /** The API versions with a sunset (API_SUNSET_*, API_SUCCESSOR_*), named in deprecation notices. */
   deprecations?: readonly ApiDeprecation[];
 }
@@ -96,11 +98,23 @@ export async function createKey(ctx: CommandContext, input: { app?: string; scop
   const scopes = (input.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (scopes.length === 0) throw new UsageError(`--scopes is required, e.g. --scopes ${service.scopes.slice(0, 2).join(',')}`);
   try {
-    const { key, plaintext } = await createApiKey(ctx.db, { applicationId: app.id, service, environment: ctx.environment, scopes, pepper: ctx.pepper });
+    const { key, plaintext } = await createApiKey(ctx.db, {
+      applicationId: app.id,
+      service,
+      environment: ctx.environment,
+      scopes,
+      pepper: ctx.pepper,
+      maxKeys: ctx.apiKeysPerApplication,
+    });
     return { ...key, environment: ctx.environment, key: plaintext };
   } catch (error) {
     if (error instanceof UnknownScopeError) {
       throw new UsageError(`${error.message} The ${app.service} service knows: ${service.scopes.join(', ')}.`);
+    }
+    if (error instanceof KeyLimitError) {
+      throw new UsageError(
+        `Application ${app.id} already has ${error.active} active API keys, the most an application may have (API_KEYS_PER_APPLICATION=${error.limit}); revoke one first (pnpm cli key list --app ${app.id}, then pnpm cli key revoke <keyId>).`,
+      );
     }
     throw error;
   }

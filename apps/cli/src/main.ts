@@ -30,6 +30,7 @@ try {
       },
       smtp: { url: config.smtpUrl, from: config.smtpFrom },
       rateLimitPerMinute: config.rateLimitPerMinute,
+      apiKeysPerApplication: config.apiKeysPerApplication,
       deprecations: config.deprecations,
     };
   });

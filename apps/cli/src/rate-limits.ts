@@ -14,8 +14,8 @@ function perMinute(value: string): number {
 
 /**
  * `app set-rate-limit --app <id> (--per-minute <n> | --default)`: the application's own budget
- * per key and minute, or back to the deployment's RATE_LIMIT_PER_MINUTE. Running services cache
- * keys for 4 s, so the change takes effect within that.
+ * per minute, shared by all its keys across instances, or back to the deployment's
+ * RATE_LIMIT_PER_MINUTE. Running services cache keys for 4 s, so the change takes effect within that.
  */
 export async function setRateLimit(ctx: CommandContext, input: { app?: string; 'per-minute'?: string; default?: boolean }): Promise<object> {
   if (!input.app) throw new UsageError('--app is required.');

@@ -19,8 +19,10 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
   app set-owner --app <appId> --email <e-mail>
                            who hears of deprecations of the API versions the app calls
   app set-rate-limit --app <appId> (--per-minute <n> | --default)
-                           the app's own budget per key, or back to RATE_LIMIT_PER_MINUTE
+                           the application's budget per minute, shared by all its keys across
+                           instances, or back to RATE_LIMIT_PER_MINUTE
   key create --app <appId> --scopes <scope,scope,...>
+                           at most API_KEYS_PER_APPLICATION active keys (revoked ones do not count)
   key list --app <appId>
   key revoke <keyId>
   jobs run ${JOBS.map((j) => j.name).join('|')} [--period 2026-11] [--account <accountId>]

@@ -26,8 +26,8 @@ afterAll(async () => {
   await rm(blobRoot, { recursive: true, force: true });
 });
 
-const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage, sandbox: () => sandbox }));
+const cli = async (line: string, settings: { apiKeysPerApplication?: number } = {}) => {
+  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage, sandbox: () => sandbox, ...settings }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 
@@ -102,6 +102,33 @@ describe('operator CLI', () => {
     expect(unknown.exitCode).toBe(2);
     expect(unknown.json().error).toMatch(/agents:fly/);
     expect(await db.prisma.apiKey.count({ where: { application_id: appId } })).toBe(0);
+  });
+
+  it('key create refuses one key more than the application may have (20 active by default, or API_KEYS_PER_APPLICATION); revoked keys do not count', async () => {
+    const accountId = (await cli('account create --name Keys --json')).json().id;
+    const appId = (await cli(`app create --account ${accountId} --service property --name many --json`)).json().id;
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const key = await cli(`key create --app ${appId} --scopes properties:read --json`);
+      expect(key.exitCode).toBe(0);
+      ids.push(key.json().id);
+    }
+    const refused = await cli(`key create --app ${appId} --scopes properties:read --json`);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.json()).toEqual({
+      error: `Application ${appId} already has 20 active API keys, the most an application may have (API_KEYS_PER_APPLICATION=20); revoke one first (pnpm cli key list --app ${appId}, then pnpm cli key revoke <keyId>).`,
+    });
+    expect(await db.prisma.apiKey.count({ where: { application_id: appId } })).toBe(20);
+
+    expect((await cli(`key revoke ${ids[0]}`)).exitCode).toBe(0);
+    expect((await cli(`key create --app ${appId} --scopes properties:read`)).exitCode).toBe(0);
+
+    // A smaller cap of the deployment: this application is over it already, another one stops at 2.
+    expect((await cli(`key create --app ${appId} --scopes properties:read`, { apiKeysPerApplication: 2 })).output).toContain('already has 20 active API keys, the most an application may have (API_KEYS_PER_APPLICATION=2)');
+    const small = (await cli(`app create --account ${accountId} --service property --name few --json`)).json().id;
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await cli(`key create --app ${small} --scopes properties:read`, { apiKeysPerApplication: 2 })).exitCode);
+    expect(codes).toEqual([0, 0, 2]);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import type { Db, Environment } from '@platform/db';
-import { newId } from '@platform/db';
+import { advisoryXactLock, inTransaction, newId } from '@platform/db';
 import { generateKey, hashKey } from './key-format.js';
 import { unknownScopes, type KeyOwner } from './key-owner.js';
 
@@ -31,26 +31,53 @@ export class UnknownScopeError extends Error {
   }
 }
 
+/** Active keys an application may have unless the deployment says otherwise (API_KEYS_PER_APPLICATION). */
+export const DEFAULT_KEYS_PER_APPLICATION = 20;
+
+/** The application already has as many active keys as it may have; the caller words the refusal. */
+export class KeyLimitError extends Error {
+  constructor(readonly limit: number, readonly active: number) {
+    super(`An application can have at most ${limit} active API keys, and this one has ${active}; revoke one before creating another.`);
+  }
+}
+
 /**
  * Creates a key for an application; the plaintext is returned here and never again.
- * Used by the self-service route and the operator CLI.
+ * Used by the self-service route and the operator CLI. The application may have at most
+ * `maxKeys` active (not revoked) keys: the rate limit is the application's, and the cap keeps
+ * the number of credentials bounded; concurrent creations for one application queue on a lock,
+ * so they cannot both pass it.
  */
 export async function createApiKey(
-  db: Pick<Db, 'apiKey'>,
-  input: { applicationId: string; service: Pick<KeyOwner, 'id' | 'keyPrefix' | 'scopes'>; environment: Environment; scopes: string[]; pepper: string },
+  db: Db,
+  input: {
+    applicationId: string;
+    service: Pick<KeyOwner, 'id' | 'keyPrefix' | 'scopes'>;
+    environment: Environment;
+    scopes: string[];
+    pepper: string;
+    /** Active keys the application may have (API_KEYS_PER_APPLICATION); default 20. */
+    maxKeys?: number;
+  },
 ): Promise<{ key: ApiKeyView; plaintext: string }> {
   const unknown = unknownScopes(input.service, input.scopes);
   if (unknown.length > 0) throw new UnknownScopeError(unknown, input.service.id);
+  const maxKeys = input.maxKeys ?? DEFAULT_KEYS_PER_APPLICATION;
   const { plaintext, displayPrefix } = generateKey(input.service.keyPrefix, input.environment);
-  const row = await db.apiKey.create({
-    data: {
-      id: newId('key'),
-      application_id: input.applicationId,
-      environment: input.environment,
-      key_hash: hashKey(plaintext, input.pepper),
-      display_prefix: displayPrefix,
-      scopes: [...new Set(input.scopes)],
-    },
+  const row = await inTransaction(db, async (tx) => {
+    await advisoryXactLock(tx, `api-keys:${input.applicationId}`);
+    const active = await tx.apiKey.count({ where: { application_id: input.applicationId, revoked_at: null } });
+    if (active >= maxKeys) throw new KeyLimitError(maxKeys, active);
+    return tx.apiKey.create({
+      data: {
+        id: newId('key'),
+        application_id: input.applicationId,
+        environment: input.environment,
+        key_hash: hashKey(plaintext, input.pepper),
+        display_prefix: displayPrefix,
+        scopes: [...new Set(input.scopes)],
+      },
+    });
   });
   return { key: toApiKeyView(row), plaintext };
 }

@@ -16,7 +16,7 @@ import {
   validationError,
 } from '@platform/http';
 import type { KeyOwner } from './key-owner.js';
-import { createApiKey, revokeApiKey, toApiKeyView } from './keys-service.js';
+import { DEFAULT_KEYS_PER_APPLICATION, KeyLimitError, createApiKey, revokeApiKey, toApiKeyView } from './keys-service.js';
 import type { KeyVerifier } from './verifier.js';
 
 export interface ApiKeyRoutesOptions {
@@ -26,6 +26,8 @@ export interface ApiKeyRoutesOptions {
   pepper: string;
   verifier: KeyVerifier;
   cursors: CursorCodec;
+  /** Active keys an application may have (API_KEYS_PER_APPLICATION); default 20. */
+  maxKeys?: number;
 }
 
 const SCOPE = 'keys:manage';
@@ -60,6 +62,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { ApiKeySchema, CreatedKeySchema, CreateKeySchema } = schemas(options.service);
   const tags = ['API keys'];
+  const maxKeys = options.maxKeys ?? DEFAULT_KEYS_PER_APPLICATION;
 
   app.get(
     '/api-keys',
@@ -91,9 +94,9 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'createApiKey',
-        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here.`,
+        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. An application has at most ${maxKeys} active keys; beyond, 409 \`conflict\` (revoke one first). All keys of an application share its rate limit.`,
         body: CreateKeySchema,
-        response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
+        response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
       },
     },
     async (request, reply) => {
@@ -106,14 +109,22 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         });
       }
       if (scopes.length === 0) throw validationError([{ field: 'scopes', reason: 'missing' }]);
-      const { key, plaintext } = await createApiKey(options.db, {
-        applicationId: request.auth.applicationId,
-        service: options.service,
-        environment: options.environment,
-        scopes,
-        pepper: options.pepper,
-      });
-      return reply.status(201).send({ ...key, key: plaintext });
+      try {
+        const { key, plaintext } = await createApiKey(options.db, {
+          applicationId: request.auth.applicationId,
+          service: options.service,
+          environment: options.environment,
+          scopes,
+          pepper: options.pepper,
+          maxKeys,
+        });
+        return reply.status(201).send({ ...key, key: plaintext });
+      } catch (error) {
+        if (!(error instanceof KeyLimitError)) throw error;
+        throw new ApiError('conflict', {
+          message: `An application can have at most ${error.limit} active API keys, and this one has ${error.active}; revoke one (DELETE /v1/api-keys/{id}) before creating another.`,
+        });
+      }
     },
   );
 

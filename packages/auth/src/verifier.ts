@@ -10,7 +10,7 @@ export interface AuthContext {
   applicationId: string;
   accountId: string;
   scopes: ReadonlySet<string>;
-  /** The application's own budget (requests per minute per key); null: the deployment's default. */
+  /** The application's own budget (requests per minute, shared by all its keys); null: the deployment's default. */
   rateLimitPerMinute: number | null;
 }
 

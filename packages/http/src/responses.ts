@@ -44,7 +44,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Body too large.',
   415: 'Content type is not application/json.',
   422: 'Validation failed; one detail per problem.',
-  429: 'The key has spent its budget of requests for this minute; retry after `Retry-After` seconds.',
+  429: 'The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds.',
   503: 'The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds.',
 };
 
@@ -57,7 +57,7 @@ const BESCHREIBUNGEN: Record<number, string> = {
   413: 'Anfrageinhalt zu groß.',
   415: 'Inhalt ist nicht application/json.',
   422: 'Validierung fehlgeschlagen; ein Detail je Problem.',
-  429: 'Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen.',
+  429: 'Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen.',
   503: 'Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen.',
 };
 

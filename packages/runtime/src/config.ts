@@ -44,8 +44,10 @@ export interface Config {
   metricsPort: number;
   /** Event-loop delay beyond which requests get 503 (`@fastify/under-pressure`). */
   maxEventLoopDelayMs: number;
-  /** Requests per minute per API key, unless the key's application has its own budget. */
+  /** Requests per minute per application (all its keys together), unless the application has its own budget. */
   rateLimitPerMinute: number;
+  /** Active (not revoked) API keys an application may have; creating one more is refused. */
+  apiKeysPerApplication: number;
   /** The child processes that decode uploads and render documents (one pool in the services, one in the worker). */
   sandbox: SandboxConfig;
   /** Deprecated API versions: their responses carry Deprecation, Sunset and Link. */
@@ -117,7 +119,8 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
   { name: 'S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Secret access key; required when STORAGE_DRIVER=s3. Never logged.' },
   { name: 'METRICS_PORT', default: '9464', description: 'Port of the Prometheus metrics (`/metrics`, and `/health/live` for the worker), never the public one; 0 turns it off.' },
   { name: 'MAX_EVENT_LOOP_DELAY_MS', default: '1000', description: 'Event-loop delay (ms) beyond which requests are answered 503 with Retry-After instead of queueing.' },
-  { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per API key (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.' },
+  { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per application, shared by all its keys on every instance (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.' },
+  { name: 'API_KEYS_PER_APPLICATION', default: '20', description: 'Active (not revoked) API keys an application may have (1 to 1000); one more is refused, through the API (409) and the CLI alike.' },
   { name: 'SANDBOX_PROCESSES', default: '2', description: 'Child processes (1 to 64) that decode uploaded images and PDFs, in each service process, and render documents, in the worker; more uploads wait in line (at most 64, then 503).' },
   { name: 'SANDBOX_MEMORY_MB', default: '512', description: 'Resident memory (128 to 16384 MiB) a sandbox process may use; past it, the upload is refused (422) or the document fails.' },
   { name: 'SANDBOX_DECODE_SECONDS', default: '30', description: 'Seconds (1 to 600) decoding one upload may take; longer is a 422 that names the limit.' },
@@ -316,6 +319,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     metricsPort: wholeNumber(env, 'METRICS_PORT', 9464, 0, 65535, problems),
     maxEventLoopDelayMs: wholeNumber(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 10, 60_000, problems),
     rateLimitPerMinute: wholeNumber(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000, problems),
+    apiKeysPerApplication: wholeNumber(env, 'API_KEYS_PER_APPLICATION', 20, 1, 1000, problems),
     sandbox: {
       processes: wholeNumber(env, 'SANDBOX_PROCESSES', DEFAULT_SANDBOX.processes, 1, 64, problems),
       memoryMb: wholeNumber(env, 'SANDBOX_MEMORY_MB', DEFAULT_SANDBOX.memoryMb, 128, 16_384, problems),

@@ -57,6 +57,8 @@ export interface ServiceDeps {
   settings: Record<string, number>;
   maxEventLoopDelayMs: number;
   rateLimit: RateLimitSettings;
+  /** Active API keys an application may have. */
+  apiKeysPerApplication: number;
   deprecations: readonly ApiDeprecation[];
   /** Redis and storage, checked by `/health/ready` besides the database. */
   readiness: Record<string, ReadinessCheck>;
@@ -228,6 +230,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       settings,
       maxEventLoopDelayMs: config.maxEventLoopDelayMs,
       rateLimit: { redis: quickRedis, perMinute: config.rateLimitPerMinute, warn: (line) => logger.warn(line) },
+      apiKeysPerApplication: config.apiKeysPerApplication,
       deprecations: config.deprecations,
       readiness: { redis: () => quickRedis.ping(), storage: () => storage.exists('0'.repeat(64)) },
       observeRequest: metrics.observeRequest,

@@ -68,6 +68,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_MAX_ENDPOINTS: '0' }, dir())).toThrow('WEBHOOK_MAX_ENDPOINTS must be a whole number, 1 to 1000 (got "0").');
   });
 
+  it('caps API keys at 20 per application unless configured, within 1 to 1000', () => {
+    expect(loadConfig({}, dir()).apiKeysPerApplication).toBe(20);
+    expect(loadConfig({ API_KEYS_PER_APPLICATION: '5' }, dir()).apiKeysPerApplication).toBe(5);
+    for (const value of ['0', '1001', '2.5', 'many']) {
+      expect(() => loadConfig({ API_KEYS_PER_APPLICATION: value }, dir())).toThrow(`API_KEYS_PER_APPLICATION must be a whole number, 1 to 1000 (got "${value}").`);
+    }
+  });
+
   it('requires a pepper in production', () => {
     expect(() => loadConfig({ APP_ENV: 'production' }, dir())).toThrow(/API_KEY_PEPPER is required in production/);
     expect(() => loadConfig({ APP_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32) }, dir())).toThrow(/WEBHOOK_SECRET_KEY is required/);

@@ -26,7 +26,7 @@ export interface Budget {
   resetMs: number;
 }
 
-interface KeyState {
+interface BudgetState {
   /** The shared counter as of the last answer from Redis. */
   known: number;
   /** Requests counted here and not yet added to the shared counter. */
@@ -35,14 +35,15 @@ interface KeyState {
 }
 
 /**
- * Per-key request counters shared by every instance through Redis. Far from the budget, a request
- * is counted locally and the counts are added to Redis every 100 ms (one round trip per key and
+ * Request counters, one per budget (the rate limit counts an application's requests, whichever of
+ * its keys sends them), shared by every instance through Redis. Far from the budget, a request
+ * is counted locally and the counts are added to Redis every 100 ms (one round trip per budget and
  * interval instead of one per request); within half the budget (or 50 requests) of it, every request
  * asks Redis, so the limit itself is exact across instances. The price: instances together may
  * exceed a budget only when they spend more than half of it within one 100 ms interval.
  */
 export class RateLimitCounter {
-  private readonly states = new Map<string, KeyState>();
+  private readonly states = new Map<string, BudgetState>();
   private timer: NodeJS.Timeout | undefined;
   private counted = 0;
 
@@ -53,15 +54,15 @@ export class RateLimitCounter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one request of the key; rejects when Redis cannot be asked (the caller lets it pass). */
-  async count(keyId: string, max: number): Promise<Budget> {
+  /** Counts one request against the budget `id` (an application's); rejects when Redis cannot be asked (the caller lets it pass). */
+  async count(id: string, max: number): Promise<Budget> {
     const now = this.now();
     if (++this.counted % 1_000 === 0) this.forgetEnded(now);
-    let state = this.states.get(keyId);
+    let state = this.states.get(id);
     let carried = 0;
     if (state && state.windowEndsAt <= now) {
       carried = state.pending; // counted in the new window: a little early rather than not at all
-      this.states.delete(keyId);
+      this.states.delete(id);
       state = undefined;
     }
     if (state) {
@@ -78,40 +79,40 @@ export class RateLimitCounter {
       state.known += state.pending + 1;
       state.pending = 0;
     }
-    const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS)) as [number, number];
-    const current = this.states.get(keyId);
+    const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS)) as [number, number];
+    const current = this.states.get(id);
     // Answers of concurrent requests may arrive out of order: the counter only grows.
     if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
-    else this.states.set(keyId, { known: count, pending: 0, windowEndsAt: this.now() + ttl });
+    else this.states.set(id, { known: count, pending: 0, windowEndsAt: this.now() + ttl });
     return { max, count, resetMs: ttl };
   }
 
-  /** Drops the state of keys whose window has ended and that have nothing left to add (keys come and go). */
+  /** Drops the state of budgets whose window has ended and that have nothing left to add (callers come and go). */
   private forgetEnded(now: number): void {
-    for (const [keyId, state] of this.states) if (state.windowEndsAt <= now && state.pending === 0) this.states.delete(keyId);
+    for (const [id, state] of this.states) if (state.windowEndsAt <= now && state.pending === 0) this.states.delete(id);
   }
 
   private scheduleFlush(): void {
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref();
   }
 
-  /** Adds every key's local count to its shared counter and learns the other instances' counts. */
+  /** Adds every budget's local count to its shared counter and learns the other instances' counts. */
   async flush(): Promise<void> {
     this.timer = undefined;
     const work: Promise<void>[] = [];
-    for (const [keyId, state] of this.states) {
+    for (const [id, state] of this.states) {
       if (state.pending === 0) continue;
       const add = state.pending;
       state.known += add; // still seen by this instance's requests while Redis answers
       state.pending = 0;
       work.push(
-        (this.redis.eval(COUNT_SCRIPT, 1, this.prefix + keyId, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>).then(
+        (this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>).then(
           ([count, ttl]) => {
-            const current = this.states.get(keyId);
+            const current = this.states.get(id);
             if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
           },
           (error: unknown) => {
-            this.states.delete(keyId); // the next request asks Redis, and passes while it is away
+            this.states.delete(id); // the next request asks Redis, and passes while it is away
             this.onFlushError(error);
           },
         ),

@@ -5,11 +5,11 @@ import { RATE_LIMIT_WINDOW_MS, RateLimitCounter } from './rate-limit-counter.js'
 
 export { RATE_LIMIT_WINDOW_MS };
 
-/** Per-key request budgets, shared by every instance through Redis. */
+/** Request budgets per application (shared by all its keys), kept for every instance in Redis. */
 export interface RateLimitSettings {
   /** A connection of its own (offline queue off, short timeouts): a Redis outage must not hold requests. */
   redis: Redis;
-  /** Requests per minute per key unless the key's application has its own budget. */
+  /** Requests per minute per application unless the application has its own budget. */
   perMinute: number;
   /** Told when Redis cannot be reached (requests then pass unlimited); at most once a minute. */
   warn?: (message: string) => void;
@@ -47,10 +47,12 @@ function counterFor(settings: RateLimitSettings): RateLimitCounter {
 }
 
 /**
- * Limits the requests of each key in the authenticated context it is registered in (after auth):
- * `RateLimit-*` headers on every answer, 429 `rate_limited` with `Retry-After` over budget, in the
- * error shape of the context's dialect. Counted by RateLimitCounter (Redis, fixed windows); while
- * Redis is away, requests pass without headers and one warning a minute is logged.
+ * Limits the requests of each application in the authenticated context it is registered in (after
+ * auth): one budget per application, whichever of its keys calls and whichever instance answers,
+ * so that a tenant cannot multiply it by creating keys. `RateLimit-*` headers on every answer, 429
+ * `rate_limited` with `Retry-After` over budget, in the error shape of the context's dialect.
+ * Counted by RateLimitCounter (Redis, fixed windows); while Redis is away, requests pass without
+ * headers and one warning a minute is logged.
  */
 export const rateLimits = fp<RateLimitPluginOptions>(
   async (app, settings) => {
@@ -62,7 +64,7 @@ export const rateLimits = fp<RateLimitPluginOptions>(
       const max = request.auth.rateLimitPerMinute ?? settings.perMinute;
       let budget;
       try {
-        budget = await counter.count(request.auth.keyId, max);
+        budget = await counter.count(request.auth.applicationId, max);
       } catch (error) {
         warnOncePerWindow(settings, error);
         return;
@@ -73,8 +75,8 @@ export const rateLimits = fp<RateLimitPluginOptions>(
       reply.header('ratelimit-reset', reset);
       if (budget.count > max) {
         throw new ApiError('rate_limited', {
-          message: `Too many requests: this key may make ${max} requests per minute; retry in ${reset} s.`,
-          messageDe: `Zu viele Anfragen: dieser Schlüssel darf ${max} Anfragen pro Minute stellen; wieder möglich in ${reset} s.`,
+          message: `Too many requests: this application may make ${max} requests per minute (all its keys together); retry in ${reset} s.`,
+          messageDe: `Zu viele Anfragen: diese Anwendung darf ${max} Anfragen pro Minute stellen (alle ihre Schlüssel zusammen); wieder möglich in ${reset} s.`,
           headers: { 'retry-after': String(reset) },
         });
       }

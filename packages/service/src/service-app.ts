@@ -46,8 +46,10 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   isUnavailable?: (error: unknown) => boolean;
   /** Event-loop delay (ms) beyond which requests get 503 at once; default 1000. */
   maxEventLoopDelayMs?: number;
-  /** Per-key budgets shared through Redis; unset: no limits. */
+  /** Budgets per application (all its keys together) shared through Redis; unset: no limits. */
   rateLimit?: RateLimitSettings;
+  /** Active API keys an application may have (API_KEYS_PER_APPLICATION); default 20. */
+  apiKeysPerApplication?: number;
   /** API versions with a sunset date. */
   deprecations?: readonly ApiDeprecation[];
   /** What `/health/ready` checks besides the database (Redis, storage), by name. */
@@ -165,7 +167,7 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     async (v1) => {
       await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
       await guard(v1, '/v1', 'en');
-      await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors });
+      await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors, maxKeys: deps.apiKeysPerApplication });
       await options.routes(v1, context);
       await v1.register(webhookRoutes, { ...deps.webhooks, db: deps.db, cursors, now, catalogue: service.events, service: service.id });
     },
