@@ -4,12 +4,15 @@ import { CheckFailed, checkStorage, createAccount, createApplication, createKey,
 import { appointmentsToday, setTimeZone } from './scheduling.js';
 import { COMPARABLE_COLUMNS, importComparables } from './comparables.js';
 import { setBilling } from './billing.js';
+import { setDefaultCountry } from './account-settings.js';
 import { setRateLimit } from './rate-limits.js';
 import { deprecationNotices, setOwner } from './deprecation.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
   account set-time-zone --account <accountId> --time-zone <IANA zone>
+  account set-default-country --account <accountId> --country DE
+                           the country of new properties whose address names none (else US)
   account set-billing --account <accountId> --name <issuer> --street <street> --postal-code <code>
                       --city <city> --country DE (--vat-id DE123456789 | --tax-number <no.>)
                       [--iban <IBAN> --bic <BIC> --email <e-mail> --phone <no.> --contact <name>]
@@ -91,6 +94,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
   const commands: Record<string, (c: CommandContext) => Promise<object>> = {
     'account create': (c) => createAccount(c, values),
     'account set-time-zone': (c) => setTimeZone(c, values),
+    'account set-default-country': (c) => setDefaultCountry(c, values),
     'account set-billing': (c) => setBilling(c, values),
     'app create': (c) => createApplication(c, values),
     'app set-owner': (c) => setOwner(c, values),
