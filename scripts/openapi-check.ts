@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findBreakingChanges, formatBreakingChanges } from '../packages/testkit/src/openapi-breaking.js';
+import { findBreakingChanges, formatBreakingChanges } from '@platform/testkit';
 
 const DIRECTORY = 'openapi';
 

@@ -10,6 +10,7 @@ export { startReceiver, until, type Receiver, type ReceivedRequest } from './web
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
+export { findBreakingChanges, formatBreakingChanges, type BreakingChange, type BreakingRule } from './openapi-breaking.js';
 export { freePort } from './ports.js';
 export { startServices, type StartedServices } from './start-process.js';
 export { runScript, type ScriptRun } from './run-script.js';
