@@ -6,9 +6,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 export { PrismaClient };
 export type { Prisma } from './generated/prisma/client.js';
 export * from './generated/prisma/enums.js';
-
-/** Either the client or an interactive transaction of it; data-access functions accept both. */
-export type Db = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type { Db } from './types.js';
 
 export interface DatabaseOptions {
   url: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from './client.js';
 import { inTransaction } from './transaction.js';
+import type { Db } from './types.js';
 
 // The pg pool under each client made by createPrisma: the hottest reads go to it directly.
 const pools = new WeakMap<object, pg.Pool>();

@@ -1,4 +1,5 @@
-import type { Db, PrismaClient } from './client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+import type { Db } from './types.js';
 
 /**
  * Runs `work` in a transaction: a new one when `db` is the client, the caller's own when `db` is
