@@ -1,4 +1,4 @@
-import type { Property } from '../properties/index.js';
+import type { PropertyType } from '@platform/db';
 import { eurosToCents, monthsOf, monthsToHundredths, percentOf, percentToMilli, withVat, type VatAmounts } from './money.js';
 
 /**
@@ -12,7 +12,8 @@ import { eurosToCents, monthsOf, monthsToHundredths, percentOf, percentToMilli, 
  */
 export const COMMISSION_RULES_VERSION = 'commission-de/2';
 
-export type PropertyType = Property['type'];
+/** A property's type as the data model has it; the rules tell the residential ones (apartment, house) apart. */
+export type { PropertyType };
 /** Which deal is settled: `sale` (mark-sold) or `letting` (mark-rented). */
 export type Marketing = 'sale' | 'letting';
 /** Who engaged the broker. In a letting `seller` stands for the landlord and `buyer` for the tenant. */
