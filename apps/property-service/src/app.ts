@@ -7,8 +7,15 @@ import { MEDIA_MAX_BYTES, MEDIA_MAX_PER_PROPERTY, MEDIA_MAX_PIXELS, createMediaS
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
-import { channelRoutes, createChannelService } from './channels/index.js';
-import { createListingService, feedRoutes, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
+import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
+import {
+  FEED_RATE_LIMIT_PER_ADDRESS,
+  FEED_RATE_LIMIT_PER_TOKEN,
+  createListingService,
+  feedRoutes,
+  listingRoutes,
+  withdrawListingsOfProperty,
+} from './listings/index.js';
 import { createPropertyService, propertyRoutes, type StatusChange } from './properties/index.js';
 import { createInvoiceService, invoiceJobs, invoiceRoutes } from './invoices/index.js';
 import { requestGeneration } from '@platform/documents';
@@ -25,6 +32,8 @@ export interface PropertyAppDeps extends ServiceAppDeps {
   mediaMaxPixels?: number;
   /** Media a property may have (default 100). */
   mediaMaxPerProperty?: number;
+  /** The public feeds: budgets per minute per token and per client address (limited only with `rateLimit`'s Redis), memory of built feeds. */
+  feeds?: { perToken?: number; perAddress?: number; cacheMb?: number };
 }
 
 /**
@@ -44,7 +53,9 @@ async function propertyStatusChanged(tx: Db, accountId: string, propertyId: stri
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   const retentionDays = deps.leadsRetentionDays ?? 180;
   const media = { maxBytes: deps.mediaMaxBytes ?? MEDIA_MAX_BYTES, maxPixels: deps.mediaMaxPixels ?? MEDIA_MAX_PIXELS, maxMedia: deps.mediaMaxPerProperty ?? MEDIA_MAX_PER_PROPERTY };
-  return createServiceApp(deps, {
+  const feeds = deps.feeds ?? {};
+  // Feed tokens are path segments: every log line shows them as `[REDACTED]`.
+  return createServiceApp({ ...deps, secretPathPrefixes: [...(deps.secretPathPrefixes ?? []), FEEDS_PATH] }, {
     service: propertyDescriptor,
     dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
     document: {
@@ -87,7 +98,15 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           'Only live listings, the address at its precision, nothing personal.',
       },
       routes: async (api, context) => {
-        await api.register(feedRoutes, { db: context.db, storage: context.storage, publicBaseUrl: context.publicBaseUrl, now: context.now });
+        const limits = deps.rateLimit && {
+          redis: deps.rateLimit.redis,
+          perToken: feeds.perToken ?? FEED_RATE_LIMIT_PER_TOKEN,
+          perAddress: feeds.perAddress ?? FEED_RATE_LIMIT_PER_ADDRESS,
+          prefix: `${deps.rateLimit.prefix ?? 'ratelimit:'}feeds:`,
+          warn: deps.rateLimit.warn,
+        };
+        const cacheMaxBytes = feeds.cacheMb === undefined ? undefined : feeds.cacheMb * 1024 * 1024;
+        await api.register(feedRoutes, { db: context.db, storage: context.storage, publicBaseUrl: context.publicBaseUrl, now: context.now, cacheMaxBytes, limits });
       },
     },
     extraApis: [

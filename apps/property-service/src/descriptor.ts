@@ -52,6 +52,35 @@ export const propertyDescriptor = defineService({
       unit: 'media',
       description: 'Photos, floor plans and documents a property may have; one more is refused (422).',
     },
+    {
+      name: 'feedRateLimitPerToken',
+      variable: 'FEED_RATE_LIMIT_PER_TOKEN',
+      default: 600,
+      min: 1,
+      max: 1_000_000,
+      unit: 'requests per minute',
+      description: 'Requests per minute to one public feed token (feed, listings, PDFs and photos together), from any address; more are answered 429.',
+    },
+    {
+      name: 'feedRateLimitPerAddress',
+      variable: 'FEED_RATE_LIMIT_PER_ADDRESS',
+      default: 1200,
+      min: 1,
+      max: 1_000_000,
+      unit: 'requests per minute',
+      description:
+        'Requests per minute from one client address to the public feeds, any token (a portal reads many agencies\' feeds from the same addresses); ' +
+        'behind a proxy the address is its X-Forwarded-For only with TRUST_PROXY=true.',
+    },
+    {
+      name: 'feedCacheMb',
+      variable: 'FEED_CACHE_MB',
+      default: 32,
+      min: 1,
+      max: 4096,
+      unit: 'MiB',
+      description: 'Memory each service process keeps for built public feeds (30 s each); the least recently used go first.',
+    },
   ],
   loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv', 'property_id', 'from', 'to'],
 });

@@ -3,7 +3,7 @@ import type { EventCatalogue } from '@platform/webhooks';
 
 const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.' });
 
-/** The ten event types of the property-marketing service. `data` holds ids and non-personal fields only. */
+/** The eleven event types of the property-marketing service. `data` holds ids and non-personal fields only. */
 export const PROPERTY_EVENTS = [
   {
     type: 'property.created',
@@ -46,6 +46,20 @@ export const PROPERTY_EVENTS = [
         listing_id: Type.String(),
         property_id: Type.String(),
         channels: Type.Array(Type.String(), { description: 'Names of the channels the listing is live on now.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    type: 'channel.feed_token_rotated',
+    description: 'A channel was given a new feed token: the old feed URL is refused from now on (the token itself is never in an event).',
+    scope: 'listings:read',
+    data: Type.Object(
+      {
+        channel_id: Type.String(),
+        name: Type.String({ description: 'The channel\'s name.' }),
+        type: Type.Union([Type.Literal('website'), Type.Literal('openimmo')], { description: 'The channel\'s type.' }),
+        rotated_at: Type.String({ format: 'date-time' }),
       },
       { additionalProperties: false },
     ),

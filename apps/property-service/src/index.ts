@@ -14,5 +14,6 @@ export const propertyService: ServiceEntry = {
       leadsRetentionDays: deps.settings.leadsRetentionDays,
       mediaMaxPixels: deps.settings.mediaMaxPixels,
       mediaMaxPerProperty: deps.settings.mediaMaxPerProperty,
+      feeds: { perToken: deps.settings.feedRateLimitPerToken, perAddress: deps.settings.feedRateLimitPerAddress, cacheMb: deps.settings.feedCacheMb },
     }),
 };

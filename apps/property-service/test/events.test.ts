@@ -36,6 +36,8 @@ describe('the typed event catalogue', () => {
       emit(tx, { accountId: 'acct', type: 'property.archived', data: { property_id: 'p', status: 'active' }, at }),
       // @ts-expect-error: `score` must be a number
       emit(tx, { accountId: 'acct', type: 'inquiry.scored', data: { inquiry_id: 'i', property_id: 'p', score: 'high' }, at }),
+      // @ts-expect-error: a feed token is never part of an event, not even the rotation's
+      emit(tx, { accountId: 'acct', type: 'channel.feed_token_rotated', data: { channel_id: 'c', name: 'Website', type: 'website', rotated_at: at.toISOString(), feed_token: 't' }, at }),
     ];
     expect(compileOnly).toBeTypeOf('function');
   });

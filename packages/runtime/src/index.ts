@@ -5,3 +5,4 @@ export { openRedis, localRedisPassword, RedisUnavailableError, type ResolvedRedi
 export { registerSchedules, startScheduledJobs, runJob, jobsOf, SCHEDULED_JOBS_QUEUE, WEBHOOK_HISTORY_JOB } from './jobs.js';
 export { openStorage, blobsDir } from './storage.js';
 export { openSandbox, openUploadSandbox, sandboxEntry } from './sandbox.js';
+export { ProcessMetrics, startMetricsServer } from './metrics.js';

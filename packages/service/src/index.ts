@@ -5,4 +5,5 @@ export { createServiceApp, DECODE_TIMEOUT_MS, type ServiceAppDeps, type ServiceA
 export type { ApiDeprecation } from './api-version.js';
 export type { ReadinessCheck } from './health.js';
 export type { RateLimitSettings } from './rate-limit.js';
+export { RateLimitCounter, RATE_LIMIT_WINDOW_MS, type Budget } from './rate-limit-counter.js';
 export { IDEMPOTENCY_PRUNE_JOB, pruneIdempotencyKeys, forgetStoredResponsesMentioning } from './idempotency-prune.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import { ChannelInputSchema, ChannelListQuerySchema, ChannelParamsSchema, ChannelPatchSchema, ChannelSchema } from './schemas.js';
 import type { ChannelService } from './service.js';
 
@@ -19,7 +19,9 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'createChannel',
-        description: 'Adds a publication channel: the website feed or an OpenImmo feed; its `feed_url` is public (the token in it is the secret).',
+        description:
+          'Adds a publication channel: the website feed or an OpenImmo feed, with the agency\'s business `contact` the feed shows (an `openimmo` ' +
+          'channel needs one to publish); its `feed_url` is public (the token in it is the secret).',
         body: ChannelInputSchema,
         response: { 201: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
       },
@@ -52,13 +54,33 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'updateChannel',
-        description: 'Renames the channel.',
+        description:
+          'Renames the channel or changes its agency `contact` (a JSON merge patch: members merge, `null` clears one, `contact: null` removes the contact); ' +
+          'the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise).',
         params: ChannelParamsSchema,
         body: ChannelPatchSchema,
         response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
     async (request) => channels.update(request.auth.accountId, request.params.channelId, request.body),
+  );
+
+  app.post(
+    '/channels/:channelId/rotate-feed-token',
+    {
+      config: { scope: WRITE },
+      schema: {
+        tags,
+        operationId: 'rotateChannelFeedToken',
+        description:
+          'Gives the channel a new feed token and answers the channel with its new `feed_url`; the old token is refused (404) from this moment ' +
+          'on, also for cached feeds. Hand the new URL to the feed\'s consumer. Event `channel.feed_token_rotated` (never with the token).',
+        params: ChannelParamsSchema,
+        body: EmptyBodySchema,
+        response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },
+      },
+    },
+    async (request) => channels.rotateFeedToken(request.auth.accountId, request.params.channelId),
   );
 
   app.delete(

@@ -8,18 +8,21 @@ import type { BlobStorage } from '@platform/storage';
 import { downloadResponses, etagMatches, sendDownload } from '@platform/uploads';
 import { contactOf, feedPath, type ChannelRow } from '../channels/index.js';
 import { CHANNEL_ADAPTERS, type FeedContext, type LiveListing } from './channel-adapters.js';
+import { FeedCache } from './feed-cache.js';
+import { limitFeeds, type FeedRateLimits } from './feed-limits.js';
+import { PUBLISHED_VARIANTS, snapshotOf } from './mapping.js';
+import { LISTING_PARTS } from './repository.js';
 
 /** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
 const FEED_CONTENT = {
   'application/json': { schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }) },
   'application/xml': { schema: Type.String({ description: 'An openimmo channel: an OpenImmo 1.2.7 document.' }) },
 };
-import { PUBLISHED_VARIANTS, snapshotOf } from './mapping.js';
-import { LISTING_PARTS } from './repository.js';
 
 /** How long a built feed is served from memory (and may be cached by its readers). */
 export const FEED_CACHE_SECONDS = 30;
-const MAX_CACHED_FEEDS = 1000;
+/** The bytes a process keeps of built feeds unless configured (`FEED_CACHE_MB`). */
+export const FEED_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 const tags = ['Public feeds'];
 const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{20,64}$', description: 'The channel\'s feed token (from its `feed_url`).' });
@@ -27,22 +30,37 @@ const FeedParams = Type.Object({ feedToken: Token });
 const ListingParams = Type.Object({ feedToken: Token, listingId: Type.String({ maxLength: 64 }) });
 const MediaParams = Type.Object({ feedToken: Token, sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 const feedNotFound = () => notFound('No feed with this token.');
+/** The errors of every feed route: an unknown (or rotated) token is a 404, a spent budget a 429. */
+const FEED_ERRORS = {
+  ...errorResponses([400, 404, 429]),
+  429: {
+    ...errorResponses([429])[429],
+    description: 'Too many requests to this feed token, or from this client address, in this minute; retry after `Retry-After` seconds.',
+  },
+};
 
-interface Built {
-  body: string;
-  etag: string;
-  contentType: string;
-  expires: number;
+export interface FeedRouteOptions {
+  db: Db;
+  storage: BlobStorage;
+  publicBaseUrl: string;
+  now: () => Date;
+  /** The bytes of built feeds kept in memory (default `FEED_CACHE_MAX_BYTES`). */
+  cacheMaxBytes?: number;
+  /** Budgets per token and per client address; unset: not limited (no Redis). */
+  limits?: FeedRateLimits;
 }
 
 /**
  * The channels' public feeds, read without a key (the token in the URL is the secret): the live
  * listings only, the address at its precision, nothing personal; built feeds are kept for
- * `FEED_CACHE_SECONDS` and answered with `ETag` / 304 and `Cache-Control`.
+ * `FEED_CACHE_SECONDS` and answered with `ETag` / 304 and `Cache-Control`. Every request looks its
+ * token up first, so a rotated token (or a deleted channel) is refused at once on every instance,
+ * and a cached feed is found only under the channel's current token.
  */
-export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publicBaseUrl: string; now: () => Date }> = async (plugin, { db, storage, publicBaseUrl, now }) => {
+export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, { db, storage, publicBaseUrl, now, cacheMaxBytes, limits }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const cache = new Map<string, Built>();
+  const cache = new FeedCache({ maxBytes: cacheMaxBytes ?? FEED_CACHE_MAX_BYTES, ttlMs: FEED_CACHE_SECONDS * 1000, now: () => now().getTime() });
+  if (limits) limitFeeds(plugin, limits);
   // The service-wide onSend hook marks every answer `no-store`; this plugin's own hook runs after it
   // and gives the built feeds (200 and 304) their public lifetime back.
   const cacheable = new WeakSet<FastifyReply>();
@@ -51,7 +69,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
     if (cacheable.has(reply) && (reply.statusCode === 200 || reply.statusCode === 304)) reply.header('cache-control', cacheControl);
   });
   // A token, listing id or content address that cannot exist is answered like a missing one (404),
-  // not as invalid input: the routes declare 400 and 404 only.
+  // not as invalid input: the routes declare no 422.
   plugin.addHook('preHandler', async (request) => {
     if (request.validationError) throw feedNotFound();
   });
@@ -61,6 +79,9 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
     if (!channel) throw feedNotFound();
     return channel;
   }
+  type FeedChannel = Awaited<ReturnType<typeof channelOf>>;
+  /** Cached under the channel's current token and last change: a rotated token or a changed contact never finds an older feed. */
+  const cacheKey = (channel: FeedChannel, part: string) => `${channel.id}:${channel.updated_at.getTime()}:${channel.feed_token}:${part}`;
 
   async function liveListings(channel: ChannelRow, listingId?: string): Promise<LiveListing[]> {
     const rows = await db.listing.findMany({
@@ -80,13 +101,11 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
   });
 
   async function answer(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<{ body: string; contentType: string }>) {
-    // The injected clock, as everywhere time decides something (tests move it past the lifetime).
-    const at = now().getTime();
     let built = cache.get(key);
-    if (!built || built.expires < at) {
+    if (!built) {
       const { body, contentType } = await build();
-      built = { body, contentType, etag: `"${createHash('sha256').update(body).digest('hex')}"`, expires: at + FEED_CACHE_SECONDS * 1000 };
-      if (cache.size >= MAX_CACHED_FEEDS) cache.delete(cache.keys().next().value!);
+      const bytes = Buffer.from(body, 'utf8');
+      built = { body: bytes, contentType, etag: `"${createHash('sha256').update(bytes).digest('hex')}"` };
       cache.set(key, built);
     }
     cacheable.add(reply);
@@ -105,15 +124,16 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeed',
         description: 'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
         params: FeedParams,
-        response: { 200: { description: 'The feed.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { 200: { description: 'The feed.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
       },
     },
-    async (request, reply) =>
-      answer(request, reply, `feed:${request.params.feedToken}`, async () => {
-        const channel = await channelOf(request.params.feedToken);
+    async (request, reply) => {
+      const channel = await channelOf(request.params.feedToken);
+      return answer(request, reply, cacheKey(channel, 'feed'), async () => {
         const adapter = CHANNEL_ADAPTERS[channel.type];
         return { body: adapter.feed(await liveListings(channel), context(channel)), contentType: adapter.contentType };
-      }),
+      });
+    },
   );
 
   app.get(
@@ -126,17 +146,18 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedListing',
         description: 'One listing live on the channel, in the channel\'s format. No key.',
         params: ListingParams,
-        response: { 200: { description: 'The listing.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { 200: { description: 'The listing.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
       },
     },
-    async (request, reply) =>
-      answer(request, reply, `item:${request.params.feedToken}:${request.params.listingId}`, async () => {
-        const channel = await channelOf(request.params.feedToken);
+    async (request, reply) => {
+      const channel = await channelOf(request.params.feedToken);
+      return answer(request, reply, cacheKey(channel, `item:${request.params.listingId}`), async () => {
         const [listing] = await liveListings(channel, request.params.listingId);
         if (!listing) throw notFound('No live listing with this id on this feed.');
         const adapter = CHANNEL_ADAPTERS[channel.type];
         return { body: adapter.item(listing, context(channel)), contentType: adapter.contentType };
-      }),
+      });
+    },
   );
 
   app.get(
@@ -149,7 +170,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         operationId: 'readFeedListingPdf',
         description: 'The PDF exposé of a listing live on the channel. No key.',
         params: ListingParams,
-        response: { ...downloadResponses('The PDF exposé.', ['application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...errorResponses([400, 404]) },
+        response: { ...downloadResponses('The PDF exposé.', ['application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
       },
     },
     async (request, reply) => {
@@ -179,7 +200,7 @@ export const feedRoutes: FastifyPluginAsync<{ db: Db; storage: BlobStorage; publ
         response: {
           ...downloadResponses('The rendition, a JPEG.', ['image/jpeg', 'image/png', 'image/webp', 'application/pdf']),
           304: Type.Null({ description: 'Not modified.' }),
-          ...errorResponses([400, 404]),
+          ...FEED_ERRORS,
         },
       },
     },

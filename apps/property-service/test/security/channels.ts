@@ -5,11 +5,11 @@ import { createChannel, type PropertyTestContext } from '../helpers.js';
 export async function channelSecurityRoutes(ctx: PropertyTestContext): Promise<SecurityRoute[]> {
   const mine = (await createChannel(ctx, 'website')).id;
   const theirs = (await createChannel(ctx, 'website', undefined, ctx.other.key)).id;
-  const onChannel = (method: SecurityRoute['method'], scope: string, body?: unknown): SecurityRoute => ({
+  const onChannel = (method: SecurityRoute['method'], scope: string, body?: unknown, suffix = ''): SecurityRoute => ({
     method,
-    url: `/v1/channels/${mine}`,
-    otherTenantUrl: `/v1/channels/${theirs}`,
-    missingUrl: '/v1/channels/chan_missing',
+    url: `/v1/channels/${mine}${suffix}`,
+    otherTenantUrl: `/v1/channels/${theirs}${suffix}`,
+    missingUrl: `/v1/channels/chan_missing${suffix}`,
     scope,
     body,
   });
@@ -17,7 +17,8 @@ export async function channelSecurityRoutes(ctx: PropertyTestContext): Promise<S
     { method: 'POST', url: '/v1/channels', scope: 'listings:write', body: { type: 'openimmo', name: 'Portal' } },
     { method: 'GET', url: '/v1/channels', scope: 'listings:read' },
     onChannel('GET', 'listings:read'),
-    onChannel('PATCH', 'listings:write', { name: 'Renamed' }),
+    onChannel('PATCH', 'listings:write', { name: 'Renamed', contact: { name: 'Vermietung', email: 'vermietung@example.de' } }),
+    onChannel('POST', 'listings:write', undefined, '/rotate-feed-token'),
     onChannel('DELETE', 'listings:write'),
   ];
 }
