@@ -217,6 +217,14 @@ describe('the agency contact of an OpenImmo channel', () => {
     expect(openImmoSchemaErrors(feed.body)).toEqual([]);
     expect(feed.body).toContain('<email_zentrale>vertrieb@agentur.example</email_zentrale>');
     expect(feed.body).toContain('<name>Vertrieb</name>');
+
+    // Removing the contact while listings are live would empty the document (and a portal's full import would delist them): 409.
+    const removal = await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: null });
+    expect(removal.statusCode).toBe(409);
+    expect(removal.json().code).toBe('conflict');
+    expect((await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: { email: null, phone: '+49 30 5' } })).statusCode).toBe(200);
+    expect((await ctx.send('POST', `/v1/listings/${listing.id}/withdraw`)).statusCode).toBe(200);
+    expect((await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: null })).statusCode).toBe(200);
   });
 });
 

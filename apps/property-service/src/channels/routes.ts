@@ -56,7 +56,8 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
         operationId: 'updateChannel',
         description:
           'Renames the channel or changes its agency `contact` (a JSON merge patch: members merge, `null` clears one, `contact: null` removes the contact); ' +
-          'the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise).',
+          'the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise). An `openimmo` channel with live listings keeps a contact (409 on removing it): ' +
+          'portals show its listings only with one.',
         params: ChannelParamsSchema,
         body: ChannelPatchSchema,
         response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },

@@ -95,6 +95,11 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
           const current = await channelRepository.lock(tx, accountId, id);
           // The current fields as an input document (`applyMergePatch` drops their nulls).
           const next = applyMergePatch({ name: current.name, contact: contactOf(current) }, patch, validFields);
+          if (current.type === 'openimmo' && contactOf(current) && !next.contact) {
+            // Without a contact the OpenImmo document lists nothing, and a portal's full import would delist every listing.
+            const live = (await liveCounts(tx, [id])).get(id) ?? 0;
+            if (live > 0) throw new ApiError('conflict', { message: `${live} listing(s) are live on this OpenImmo channel, which portals show only with its contact; change the contact instead, or withdraw them first.` });
+          }
           const columns = { name: next.name, ...contactColumns(next.contact) };
           const changed = (Object.keys(columns) as (keyof typeof columns)[]).some((column) => columns[column] !== current[column]);
           return changed ? tx.channel.update({ where: { id }, data: { ...columns, updated_at: now() } }) : current;
