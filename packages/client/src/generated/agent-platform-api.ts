@@ -16,7 +16,7 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here.
+         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
          *
          *     Required scope: `keys:manage`.
          */
@@ -1032,7 +1032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1158,7 +1158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1236,7 +1236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1352,7 +1352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1516,7 +1516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1622,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1790,7 +1790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1940,7 +1940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2060,7 +2060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2214,7 +2214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2315,7 +2315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2394,7 +2394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2533,7 +2533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2629,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2738,7 +2738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2897,7 +2897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2996,7 +2996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3160,7 +3160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3267,7 +3267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3440,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3536,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3638,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3784,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3971,7 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4125,7 +4125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4268,7 +4268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4355,7 +4355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4542,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4729,7 +4729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4885,7 +4885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5029,7 +5029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5220,7 +5220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5349,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5429,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5607,7 +5607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5790,7 +5790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5973,7 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6146,7 +6146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6294,7 +6294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6439,7 +6439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6601,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6716,7 +6716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6825,7 +6825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6955,7 +6955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7082,7 +7082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7196,7 +7196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7283,7 +7283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7390,7 +7390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7527,7 +7527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7625,7 +7625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7703,7 +7703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7839,7 +7839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7967,7 +7967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8119,7 +8119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8246,7 +8246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8376,7 +8376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8454,7 +8454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */

@@ -304,7 +304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -486,7 +486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -600,7 +600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -786,7 +786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -919,7 +919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1042,7 +1042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1239,7 +1239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1352,7 +1352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1509,7 +1509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1633,7 +1633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */
@@ -1790,7 +1790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Der Schlüssel hat sein Budget an Anfragen für diese Minute verbraucht; nach `Retry-After` Sekunden erneut versuchen. */
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
             429: {
                 headers: {
                     /** @description Sekunden bis zum nächsten Versuch. */

@@ -16,7 +16,7 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here.
+         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
          *
          *     Required scope: `keys:manage`.
          */
@@ -492,7 +492,7 @@ export interface paths {
         get: operations["listChannels"];
         put?: never;
         /**
-         * @description Adds a publication channel: the website feed or an OpenImmo feed; its `feed_url` is public (the token in it is the secret).
+         * @description Adds a publication channel: the website feed or an OpenImmo feed, with the agency's business `contact` the feed shows (an `openimmo` channel needs one to publish); its `feed_url` is public (the token in it is the secret).
          *
          *     Required scope: `listings:write`.
          */
@@ -523,11 +523,32 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * @description Renames the channel.
+         * @description Renames the channel or changes its agency `contact` (a JSON merge patch: members merge, `null` clears one, `contact: null` removes the contact); the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise). An `openimmo` channel with live listings keeps a contact (409 on removing it): portals show its listings only with one.
          *
          *     Required scope: `listings:write`.
          */
         patch: operations["updateChannel"];
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/rotate-feed-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Gives the channel a new feed token and answers the channel with its new `feed_url`; the old token is refused (404) from this moment on, also for cached feeds. Hand the new URL to the feed's consumer. Event `channel.feed_token_rotated` (never with the token).
+         *
+         *     Required scope: `listings:write`.
+         */
+        post: operations["rotateChannelFeedToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/appointments": {
@@ -1204,7 +1225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1330,7 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1408,7 +1429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1465,6 +1486,8 @@ export interface operations {
                             description: string | null;
                             address: {
                                 street: string | null;
+                                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                house_number: string | null;
                                 postal_code: string;
                                 city: string;
                                 country: string;
@@ -1566,7 +1589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1608,12 +1631,15 @@ export interface operations {
                     title: string;
                     description?: string;
                     address: {
+                        /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
                         street?: string;
+                        /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
+                        house_number?: string;
                         /** @description Exactly five digits. */
                         postal_code: string;
                         city: string;
                         /**
-                         * @description ISO 3166-1 alpha-2; default `US`.
+                         * @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`).
                          * @default US
                          */
                         country?: string;
@@ -1656,7 +1682,7 @@ export interface operations {
                          */
                         exemption?: "heritage_protection" | "small_building";
                     };
-                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule are refused when set (422 `not_allowed` or `missing` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither; and again for the deal itself when it is marked sold or rented. */
+                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
                     commission?: {
                         buyer_percent?: number;
                         seller_percent?: number;
@@ -1696,6 +1722,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -1819,7 +1847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1870,6 +1898,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -1966,7 +1996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2007,11 +2037,14 @@ export interface operations {
                     title?: string;
                     description?: string | null;
                     address?: {
+                        /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
                         street?: string | null;
+                        /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
+                        house_number?: string | null;
                         /** @description Exactly five digits. */
                         postal_code?: string;
                         city?: string;
-                        /** @description ISO 3166-1 alpha-2; default `US`. */
+                        /** @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`). */
                         country?: string | null;
                         /**
                          * @description How precisely the address appears in the listing.
@@ -2051,7 +2084,7 @@ export interface operations {
                          */
                         exemption?: "heritage_protection" | "small_building" | null;
                     } | null;
-                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule are refused when set (422 `not_allowed` or `missing` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither; and again for the deal itself when it is marked sold or rented. */
+                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
                     commission?: {
                         buyer_percent?: number | null;
                         seller_percent?: number | null;
@@ -2088,6 +2121,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -2220,7 +2255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2279,6 +2314,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -2411,7 +2448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2470,6 +2507,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -2602,7 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2661,6 +2700,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -2793,7 +2834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2895,6 +2936,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -3027,7 +3070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3129,6 +3172,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -3261,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3320,6 +3365,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -3452,7 +3499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3511,6 +3558,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -3643,7 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3702,6 +3751,8 @@ export interface operations {
                         description: string | null;
                         address: {
                             street: string | null;
+                            /** @description The house number, given apart or split off `street`; null when the street has none. */
+                            house_number: string | null;
                             postal_code: string;
                             city: string;
                             country: string;
@@ -3834,7 +3885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -3981,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4165,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4293,7 +4344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4381,7 +4432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4554,7 +4605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4650,7 +4701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4740,7 +4791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -4801,6 +4852,8 @@ export interface operations {
                             description: string | null;
                             address: {
                                 street: string | null;
+                                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                house_number: string | null;
                                 postal_code: string;
                                 city: string;
                                 country: string;
@@ -4968,7 +5021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5032,6 +5085,8 @@ export interface operations {
                                 description: string | null;
                                 address: {
                                     street: string | null;
+                                    /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                    house_number: string | null;
                                     postal_code: string;
                                     city: string;
                                     country: string;
@@ -5186,7 +5241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5244,6 +5299,8 @@ export interface operations {
                             description: string | null;
                             address: {
                                 street: string | null;
+                                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                house_number: string | null;
                                 postal_code: string;
                                 city: string;
                                 country: string;
@@ -5393,7 +5450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5480,7 +5537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5548,6 +5605,8 @@ export interface operations {
                             description: string | null;
                             address: {
                                 street: string | null;
+                                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                house_number: string | null;
                                 postal_code: string;
                                 city: string;
                                 country: string;
@@ -5733,7 +5792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -5802,6 +5861,8 @@ export interface operations {
                             description: string | null;
                             address: {
                                 street: string | null;
+                                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                                house_number: string | null;
                                 postal_code: string;
                                 city: string;
                                 country: string;
@@ -5987,7 +6048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6039,6 +6100,13 @@ export interface operations {
                             name: string;
                             /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
                             feed_url: string;
+                            /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                            contact: {
+                                name: string;
+                                company: string | null;
+                                email: string | null;
+                                phone: string | null;
+                            } | null;
                             /** @description How many listings are live on the channel. */
                             live_listings: number;
                             /** Format: date-time */
@@ -6089,7 +6157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6133,6 +6201,24 @@ export interface operations {
                     type: "website" | "openimmo";
                     /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
                     name: string;
+                    /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                    contact?: {
+                        /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
+                        name: string;
+                        /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
+                        company?: string;
+                        /**
+                         * Format: email
+                         * @description A business address, e.g. `vermietung@berger-immobilien.de`.
+                         */
+                        email?: string;
+                        /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
+                        phone?: string;
+                    } | {
+                        email: string;
+                    } | {
+                        phone: string;
+                    };
                 };
             };
         };
@@ -6150,6 +6236,13 @@ export interface operations {
                         name: string;
                         /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
                         feed_url: string;
+                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                        contact: {
+                            name: string;
+                            company: string | null;
+                            email: string | null;
+                            phone: string | null;
+                        } | null;
                         /** @description How many listings are live on the channel. */
                         live_listings: number;
                         /** Format: date-time */
@@ -6222,7 +6315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6270,6 +6363,13 @@ export interface operations {
                         name: string;
                         /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
                         feed_url: string;
+                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                        contact: {
+                            name: string;
+                            company: string | null;
+                            email: string | null;
+                            phone: string | null;
+                        } | null;
                         /** @description How many listings are live on the channel. */
                         live_listings: number;
                         /** Format: date-time */
@@ -6315,7 +6415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6402,7 +6502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6435,11 +6535,26 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact. */
         requestBody: {
             content: {
                 "application/json": {
                     /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
                     name?: string;
+                    /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                    contact?: {
+                        /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
+                        name?: string;
+                        /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
+                        company?: string | null;
+                        /**
+                         * Format: email
+                         * @description A business address, e.g. `vermietung@berger-immobilien.de`.
+                         */
+                        email?: string | null;
+                        /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
+                        phone?: string | null;
+                    } | null;
                 };
             };
         };
@@ -6457,6 +6572,13 @@ export interface operations {
                         name: string;
                         /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
                         feed_url: string;
+                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                        contact: {
+                            name: string;
+                            company: string | null;
+                            email: string | null;
+                            phone: string | null;
+                        } | null;
                         /** @description How many listings are live on the channel. */
                         live_listings: number;
                         /** Format: date-time */
@@ -6538,7 +6660,151 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateChannelFeedToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body, or an empty object. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description A publication channel of the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        type: "website" | "openimmo";
+                        name: string;
+                        /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
+                        feed_url: string;
+                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+                        contact: {
+                            name: string;
+                            company: string | null;
+                            email: string | null;
+                            phone: string | null;
+                        } | null;
+                        /** @description How many listings are live on the channel. */
+                        live_listings: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6681,7 +6947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6865,7 +7131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6993,7 +7259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7073,7 +7339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7250,7 +7516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7432,7 +7698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7611,7 +7877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7783,7 +8049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -7900,7 +8166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8055,7 +8321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8152,7 +8418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8293,7 +8559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8467,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8661,7 +8927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8796,7 +9062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8848,7 +9114,7 @@ export interface operations {
                             property_id: string;
                             /** @enum {string} */
                             kind: "sale" | "letting";
-                            /** @description The commission rules that made it, e.g. `commission-de/1`. */
+                            /** @description The commission rules that made it, e.g. `commission-de/2`. */
                             rules_version: string;
                             /**
                              * @description The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), `free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).
@@ -8943,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -8989,7 +9255,7 @@ export interface operations {
                         property_id: string;
                         /** @enum {string} */
                         kind: "sale" | "letting";
-                        /** @description The commission rules that made it, e.g. `commission-de/1`. */
+                        /** @description The commission rules that made it, e.g. `commission-de/2`. */
                         rules_version: string;
                         /**
                          * @description The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), `free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).
@@ -9079,7 +9345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9250,7 +9516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9409,7 +9675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9617,7 +9883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9704,7 +9970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9791,7 +10057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9898,7 +10164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -9937,7 +10203,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL that receives deliveries. */
                     url: string;
-                    events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+                    events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
                     description?: string;
                 };
             };
@@ -10035,7 +10301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10133,7 +10399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10211,7 +10477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10249,7 +10515,7 @@ export interface operations {
                 "application/json": {
                     /** @description https URL that receives deliveries. */
                     url?: string;
-                    events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+                    events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "active" | "paused";
@@ -10347,7 +10613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10475,7 +10741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10627,7 +10893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10754,7 +11020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10884,7 +11150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -10962,7 +11228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key has spent its budget of requests for this minute; retry after `Retry-After` seconds. */
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
