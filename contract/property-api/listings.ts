@@ -18,8 +18,11 @@ export function describeListings(run: ContractRun, state: PropertyState): void {
       const channel = { params: { path: { channelId: website.id } } };
       expect((await unwrap(client().GET('/v1/channels/{channelId}', channel))).type).toBe('website');
       expect((await unwrap(client().PATCH('/v1/channels/{channelId}', { ...channel, body: { name: 'Unsere Website' } }))).name).toBe('Unsere Website');
-      const openimmo = await unwrap(client().POST('/v1/channels', { body: { type: 'openimmo', name: 'Portal' } }));
-      expect((await client().DELETE('/v1/channels/{channelId}', { params: { path: { channelId: openimmo.id } } })).response.status).toBe(204);
+      const openimmo = await unwrap(client().POST('/v1/channels', { body: { type: 'openimmo', name: 'Portal', contact: { name: 'Vertrieb', email: 'vertrieb@agentur.example' } } }));
+      expect(openimmo.contact).toMatchObject({ name: 'Vertrieb', email: 'vertrieb@agentur.example' });
+      const portal = { params: { path: { channelId: openimmo.id } } };
+      expect((await unwrap(client().PATCH('/v1/channels/{channelId}', { ...portal, body: { contact: { phone: '+49 30 1234567' } } }))).contact).toMatchObject({ email: 'vertrieb@agentur.example', phone: '+49 30 1234567' });
+      expect((await client().DELETE('/v1/channels/{channelId}', portal)).response.status).toBe(204);
       const duplicate = await client().POST('/v1/channels', { body: { type: 'website', name: 'Unsere Website' } });
       expect([409, 422]).toContain(duplicate.response.status);
     });
@@ -57,6 +60,14 @@ export function describeListings(run: ContractRun, state: PropertyState): void {
       const sha256 = /\/media\/([0-9a-f]{64})/.exec(JSON.stringify(feed))![1]!;
       const medium = await feeds.GET('/public/v1/feeds/{feedToken}/media/{sha256}', { params: { path: { feedToken, sha256 } }, parseAs: 'arrayBuffer' });
       expect(medium.response.status).toBe(200);
+
+      // A new token: the old one is refused at once, the new feed_url serves the same listing.
+      const rotated = await unwrap(client().POST('/v1/channels/{channelId}/rotate-feed-token', { params: { path: { channelId: state.websiteChannel.id } } }));
+      expect(rotated.feed_url).not.toBe(state.websiteChannel.feed_url);
+      expect((await feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken } } })).response.status).toBe(404);
+      const newToken = /\/feeds\/([^/]+)\/listings$/.exec(rotated.feed_url)![1]!;
+      expect(JSON.stringify(await unwrap(feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken: newToken } } })))).toContain(state.listingId);
+      state.websiteChannel = { id: rotated.id, feed_url: rotated.feed_url };
     });
 
     it('withdraws it (twice is harmless), and refuses to publish on an unknown channel', async () => {
