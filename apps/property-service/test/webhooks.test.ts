@@ -202,11 +202,13 @@ describe('operations', () => {
   it('lists the event catalogue with scopes and data schemas', async () => {
     const res = (await ctx.send('GET', '/v1/event-types')).json();
     expect(res.data.map((e: { type: string }) => e.type)).toEqual([
-      'property.created', 'property.updated', 'property.archived', 'listing.completed', 'listing.published',
+      'property.created', 'property.updated', 'property.archived', 'listing.completed', 'listing.published', 'channel.feed_token_rotated',
       'inquiry.received', 'inquiry.scored', 'appointment.confirmed', 'appointment.cancelled', 'settlement.created',
     ]);
     const listing = res.data.find((e: { type: string }) => e.type === 'listing.completed');
     expect(listing.scope).toBe('listings:read');
     expect(Object.keys(listing.data_schema.properties)).toEqual(['listing_id', 'property_id', 'status', 'pdf_url']);
+    const rotated = res.data.find((e: { type: string }) => e.type === 'channel.feed_token_rotated');
+    expect(Object.keys(rotated.data_schema.properties)).toEqual(['channel_id', 'name', 'type', 'rotated_at']);
   });
 });
