@@ -121,7 +121,8 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
 
     /** Merge patch, validated as a whole, under a row lock; an archived property cannot be changed. */
     async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
-      const country = await defaultCountryOf(db, accountId);
+      // A stored property always has a country: only a patch that clears it needs the account's default.
+      const country = patch.address?.country === null ? await defaultCountryOf(db, accountId) : 'US';
       return inDirectTransaction(db, (tx) =>
         patchProperty(country)(tx, {
           accountId,
