@@ -18,5 +18,11 @@ export type AgentPlatformStack = Awaited<ReturnType<typeof startAgentPlatformSta
 
 /** Starts the stack; `close` stops it in reverse order and removes the temp dirs. */
 export function startAgentPlatformStack({ name, scopes, maxConnections }: AgentPlatformStackOptions) {
-  return startServiceStack({ name, scopes, maxConnections, service: agentPlatformDescriptor, build: buildAgentPlatformApp });
+  return startServiceStack({
+    name,
+    scopes,
+    maxConnections,
+    service: agentPlatformDescriptor,
+    build: buildAgentPlatformApp,
+  });
 }

@@ -20,6 +20,18 @@ const start = performance.now();
 const anonymised = await anonymiseExpired(db, new Date());
 const seconds = (performance.now() - start) / 1000;
 const left = await db.prospect.count({ where: { anonymised_at: null } });
-console.log(JSON.stringify({ expired: COUNT, anonymised, untouched: left, seconds: Number(seconds.toFixed(2)), per_second: Math.round(anonymised / seconds) }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      expired: COUNT,
+      anonymised,
+      untouched: left,
+      seconds: Number(seconds.toFixed(2)),
+      per_second: Math.round(anonymised / seconds),
+    },
+    null,
+    2,
+  ),
+);
 await bench.close();
 process.exit(0);

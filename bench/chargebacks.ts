@@ -7,7 +7,13 @@ import { parseArgs } from 'node:util';
 import { settleChargebacks } from '../apps/agent-platform/src/chargebacks/index.js';
 import { startBenchDatabase } from './support.js';
 
-const { values } = parseArgs({ options: { records: { type: 'string', default: '1000000' }, agents: { type: 'string', default: '100' }, teams: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    agents: { type: 'string', default: '100' },
+    teams: { type: 'string', default: '50' },
+  },
+});
 const RECORDS = Number(values.records);
 const AGENTS = Number(values.agents);
 const TEAMS = Number(values.teams);
@@ -75,14 +81,32 @@ try {
     SELECT (SELECT sum(net_cents)::text FROM chargeback_settlements) AS net, (SELECT count(*)::int FROM chargeback_lines) AS lines,
       (SELECT count(*)::int FROM chargeback_lines WHERE late) AS late`);
   const unsettled = await db.usageRecord.count({ where: { settled_in: null } });
-  const ok = outcome.records === RECORDS && outcome.settlements === TEAMS && actual.net === expected.net && actual.lines === expected.groups && unsettled === 0 && again.outcome === 'already_settled';
+  const ok =
+    outcome.records === RECORDS &&
+    outcome.settlements === TEAMS &&
+    actual.net === expected.net &&
+    actual.lines === expected.groups &&
+    unsettled === 0 &&
+    again.outcome === 'already_settled';
   console.log(
     JSON.stringify(
       {
-        records: RECORDS, agents: AGENTS, teams: TEAMS, load_s: Number(loadSeconds.toFixed(1)),
-        settle_s: Number(seconds.toFixed(2)), records_per_s: Math.round(RECORDS / seconds), goal_s: GOAL_S,
-        settlements: outcome.settlements, lines: actual.lines, late_lines: actual.late, invoices: outcome.internal_invoice_ids.length,
-        net_cents: actual.net, expected_net_cents: expected.net, second_run: again.outcome, second_run_ms: Number(againMs.toFixed(1)), ok,
+        records: RECORDS,
+        agents: AGENTS,
+        teams: TEAMS,
+        load_s: Number(loadSeconds.toFixed(1)),
+        settle_s: Number(seconds.toFixed(2)),
+        records_per_s: Math.round(RECORDS / seconds),
+        goal_s: GOAL_S,
+        settlements: outcome.settlements,
+        lines: actual.lines,
+        late_lines: actual.late,
+        invoices: outcome.internal_invoice_ids.length,
+        net_cents: actual.net,
+        expected_net_cents: expected.net,
+        second_run: again.outcome,
+        second_run_ms: Number(againMs.toFixed(1)),
+        ok,
       },
       null,
       2,

@@ -44,7 +44,11 @@ export async function benchDatabase(prefix: string): Promise<{ databaseUrl: stri
   let databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) {
     const pgDir = temporaryDir(`${prefix}-pg-`); // its own: as root, PostgreSQL runs as another user
-    const pg = await startEmbeddedPostgres({ dataDir: pgDir, port: 25_000 + Math.floor(Math.random() * 5_000), persistent: false });
+    const pg = await startEmbeddedPostgres({
+      dataDir: pgDir,
+      port: 25_000 + Math.floor(Math.random() * 5_000),
+      persistent: false,
+    });
     cleanups.push(() => pg.stop());
     await runMigrations(pg.adminUrl);
     databaseUrl = pg.adminUrl;

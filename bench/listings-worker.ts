@@ -23,7 +23,8 @@ process.stdout.write('ready\n');
 
 function stats() {
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const at = (xs: number[], p: number) => (xs.length === 0 ? 0 : xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]);
+  const at = (xs: number[], p: number) =>
+    xs.length === 0 ? 0 : xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
   const ms = sorted(samples.map((s) => s.ms));
   const rss = sorted(samples.map((s) => s.peakRssBytes / 1024 / 1024));
   const summary = {
@@ -39,7 +40,10 @@ function stats() {
 let worker: ReturnType<typeof startJobWorker> | undefined;
 createInterface({ input: process.stdin }).on('line', (line) => {
   if (line === 'start' && !worker) {
-    worker = startJobWorker(PROPERTY_JOBS, () => ({ db, storage, sandbox, jobs, now: new Date() }), { connection, concurrency: Number(env.BENCH_CONCURRENCY ?? 4) });
+    worker = startJobWorker(PROPERTY_JOBS, () => ({ db, storage, sandbox, jobs, now: new Date() }), {
+      connection,
+      concurrency: Number(env.BENCH_CONCURRENCY ?? 4),
+    });
   } else if (line === 'stats') {
     process.stdout.write(`${JSON.stringify(stats())}\n`);
   }

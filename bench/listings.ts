@@ -30,7 +30,10 @@ const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const PROPERTIES = 40;
 
-const stack = await startPropertyStack({ name: 'listings', scopes: ['properties:read', 'properties:write', 'listings:read', 'listings:write'] });
+const stack = await startPropertyStack({
+  name: 'listings',
+  scopes: ['properties:read', 'properties:write', 'listings:read', 'listings:write'],
+});
 const { db, apiUrl, key } = stack;
 const client = new Agent({ connections: 32 });
 /** The worker process, once started (stopped on an error). */
@@ -63,7 +66,13 @@ async function call(method: 'POST' | 'GET', path: string, body?: object | { payl
 // must answer 201 with its two renditions.
 const photos = await photoLikeFamily(1600, 1200, PHOTO_QUALITY, 28, basesFor(PROPERTIES * PHOTOS, 4));
 const photoBytes: number[] = [];
-const energy = { type: 'demand', final_energy_demand_kwh: 85.5, energy_source: 'Gas', efficiency_class: 'C', valid_until: '2031-01-01' };
+const energy = {
+  type: 'demand',
+  final_energy_demand_kwh: 85.5,
+  energy_source: 'Gas',
+  efficiency_class: 'C',
+  valid_until: '2031-01-01',
+};
 const properties: string[] = [];
 for (let i = 0; i < PROPERTIES; i++) {
   const { id } = await call('POST', '/v1/properties', {
@@ -83,8 +92,16 @@ for (let i = 0; i < PROPERTIES; i++) {
     Array.from({ length: PHOTOS }, async (_, p) => {
       const data = photos.next();
       photoBytes.push(data.length);
-      const media = (await call('POST', `/v1/properties/${id}/media`, multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: `p${p}.jpg`, type: 'image/jpeg', data }]))) as { id: string; renditions?: unknown[] };
-      if (media.renditions?.length !== 2) throw new Error(`photo ${p} of ${id}: ${media.renditions?.length ?? 0} renditions`);
+      const media = (await call(
+        'POST',
+        `/v1/properties/${id}/media`,
+        multipart([
+          { name: 'kind', value: 'photo' },
+          { name: 'file', filename: `p${p}.jpg`, type: 'image/jpeg', data },
+        ]),
+      )) as { id: string; renditions?: unknown[] };
+      if (media.renditions?.length !== 2)
+        throw new Error(`photo ${p} of ${id}: ${media.renditions?.length ?? 0} renditions`);
     }),
   );
   properties.push(id);
@@ -100,10 +117,25 @@ interface RenderStats {
 
 /** The worker process, once it is ready; `stats()`: its sandbox's tasks since the last call. */
 async function startWorker(): Promise<{ child: ChildProcess; stats(): Promise<RenderStats> }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./listings-worker.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: stack.databaseUrl, BENCH_REDIS_PORT: String(stack.redisPort), BENCH_BLOBS: stack.storageRoot, BENCH_CONCURRENCY: values.concurrency },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      '--import',
+      'tsx',
+      new URL('./listings-worker.ts', import.meta.url).pathname,
+    ],
+    {
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: stack.databaseUrl,
+        BENCH_REDIS_PORT: String(stack.redisPort),
+        BENCH_BLOBS: stack.storageRoot,
+        BENCH_CONCURRENCY: values.concurrency,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   running.worker = child;
   const waiting: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => waiting.shift()?.(line));
@@ -124,7 +156,10 @@ const generate = (i: number) => call('POST', `/v1/properties/${properties[i % PR
 /** Waits until every listing is out of `generating`; their rows. */
 async function finished(ids: string[]) {
   for (;;) {
-    const rows = await db.listing.findMany({ where: { id: { in: ids } }, select: { status: true, created_at: true, completed_at: true, size: true } });
+    const rows = await db.listing.findMany({
+      where: { id: { in: ids } },
+      select: { status: true, created_at: true, completed_at: true, size: true },
+    });
     if (rows.every((r) => r.status !== 'generating')) {
       const failed = rows.filter((r) => r.status !== 'completed');
       if (failed.length > 0) throw new Error(`${failed.length} listings did not complete`);
@@ -134,7 +169,8 @@ async function finished(ids: string[]) {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const worker = await startWorker();
 worker.child.stdin!.write('start\n');
@@ -167,16 +203,37 @@ const steadyRenders = await worker.stats();
 
 const result = {
   photos_per_exposé: PHOTOS,
-  photo: { pixels: '1600 × 1200', quality: PHOTO_QUALITY, kib_median: Math.round(percentile([...photoBytes].sort((a, b) => a - b), 50) / 1024) },
+  photo: {
+    pixels: '1600 × 1200',
+    quality: PHOTO_QUALITY,
+    kib_median: Math.round(
+      percentile(
+        [...photoBytes].sort((a, b) => a - b),
+        50,
+      ) / 1024,
+    ),
+  },
   worker_concurrency: Number(values.concurrency),
-  burst: { listings: LISTINGS, seconds: Number(((lastDone - burstStart.getTime()) / 1000).toFixed(2)), exposés_per_second: Number(throughput.toFixed(1)) },
-  steady: { rate_per_second: RATE, listings: steadyCount, p50_ms: percentile(latencies, 50), p95_ms: percentile(latencies, 95), max_ms: latencies.at(-1) },
+  burst: {
+    listings: LISTINGS,
+    seconds: Number(((lastDone - burstStart.getTime()) / 1000).toFixed(2)),
+    exposés_per_second: Number(throughput.toFixed(1)),
+  },
+  steady: {
+    rate_per_second: RATE,
+    listings: steadyCount,
+    p50_ms: percentile(latencies, 50),
+    p95_ms: percentile(latencies, 95),
+    max_ms: latencies.at(-1),
+  },
   pdf_kib: { median: Math.round(percentile(sizes, 50) / 1024) },
   /** Rendering in the worker's sandbox (one task per exposé): its duration and its child's peak RSS. */
   render_in_sandbox: { burst: burstRenders, steady: steadyRenders },
 };
 console.log(JSON.stringify(result, null, 2));
-console.log(`\nGoals: ≥ 10 exposés/s: ${throughput >= 10 ? 'met' : 'NOT met'}; p95 < 2 s at ${RATE}/s: ${percentile(latencies, 95) < 2000 ? 'met' : 'NOT met'}`);
+console.log(
+  `\nGoals: ≥ 10 exposés/s: ${throughput >= 10 ? 'met' : 'NOT met'}; p95 < 2 s at ${RATE}/s: ${percentile(latencies, 95) < 2000 ? 'met' : 'NOT met'}`,
+);
 
 await stopProcess(worker.child);
 await client.close();

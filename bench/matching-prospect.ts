@@ -6,15 +6,24 @@ import { percentiles, startBenchDatabase } from './support.js';
 import { normaliseLocation } from '../apps/property-service/src/leads/prospects/index.js';
 import { createMatchingService } from '../apps/property-service/src/leads/matching/index.js';
 
-const { values } = parseArgs({ options: { properties: { type: 'string', default: '20000' }, runs: { type: 'string', default: '60' } } });
+const { values } = parseArgs({
+  options: { properties: { type: 'string', default: '20000' }, runs: { type: 'string', default: '60' } },
+});
 const PROPERTIES = Number(values.properties);
 const bench = await startBenchDatabase('match-prospect', ['acct_bench', 'acct_other']);
 const { db } = bench;
 // Properties spread over types, statuses, places, prices (bought and rented) as an agency's stock would be,
 // plus a tenth as many in another account.
 const PLACES = [
-  ['10115', 'Berlin'], ['10245', 'Berlin'], ['20095', 'Hamburg'], ['80331', 'München'], ['50667', 'Köln'],
-  ['04109', 'Leipzig'], ['14467', 'Potsdam'], ['01067', 'Dresden'], ['28195', 'Bremen'],
+  ['10115', 'Berlin'],
+  ['10245', 'Berlin'],
+  ['20095', 'Hamburg'],
+  ['80331', 'München'],
+  ['50667', 'Köln'],
+  ['04109', 'Leipzig'],
+  ['14467', 'Potsdam'],
+  ['01067', 'Dresden'],
+  ['28195', 'Bremen'],
 ];
 const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]`;
 const insert = (account: string, count: number, prefix: string) =>
@@ -35,10 +44,21 @@ await db.$executeRawUnsafe('ANALYZE properties');
 const orte = ['Berlin', '14'];
 await db.prospect.create({
   data: {
-    id: 'int_bench', account_id: 'acct_bench', nachname: 'Bench', email: 'bench@example.de', has_profile: true, profil_aktiv: true,
-    profil_vermarktung: 'kauf', profil_typ: ['apartment', 'house'], profil_orte: orte, profil_orte_norm: orte.map(normaliseLocation),
-    profil_zimmer_min: 3, profil_kaufpreis_max: 450000, profil_wohnflaeche_min: 70,
-    last_activity_at: new Date(), retention_until: new Date('2099-01-01'),
+    id: 'int_bench',
+    account_id: 'acct_bench',
+    nachname: 'Bench',
+    email: 'bench@example.de',
+    has_profile: true,
+    profil_aktiv: true,
+    profil_vermarktung: 'kauf',
+    profil_typ: ['apartment', 'house'],
+    profil_orte: orte,
+    profil_orte_norm: orte.map(normaliseLocation),
+    profil_zimmer_min: 3,
+    profil_kaufpreis_max: 450000,
+    profil_wohnflaeche_min: 70,
+    last_activity_at: new Date(),
+    retention_until: new Date('2099-01-01'),
   },
 });
 const matching = createMatchingService({ db, cursors: new CursorCodec('bench') });
@@ -50,11 +70,24 @@ for (let i = 0; i < Number(values.runs); i++) {
   times.push(performance.now() - start);
   found = page.daten.length;
 }
-const marketed = await db.property.count({ where: { account_id: 'acct_bench', status: { in: ['active', 'reserved'] } } });
+const marketed = await db.property.count({
+  where: { account_id: 'acct_bench', status: { in: ['active', 'reserved'] } },
+});
 // the profile's knockouts: marketed, apartment or house, a purchase price at most 450,000 × 1.2
 const candidates = await db.property.count({
-  where: { account_id: 'acct_bench', status: { in: ['active', 'reserved'] }, type: { in: ['apartment', 'house'] }, purchase_price_eur: { not: null, lte: 540000 } },
+  where: {
+    account_id: 'acct_bench',
+    status: { in: ['active', 'reserved'] },
+    type: { in: ['apartment', 'house'] },
+    purchase_price_eur: { not: null, lte: 540000 },
+  },
 });
-console.log(JSON.stringify({ properties: PROPERTIES, marketed_of_account: marketed, candidates, first_page: found, ...percentiles(times) }, null, 2));
+console.log(
+  JSON.stringify(
+    { properties: PROPERTIES, marketed_of_account: marketed, candidates, first_page: found, ...percentiles(times) },
+    null,
+    2,
+  ),
+);
 await bench.close();
 process.exit(0);

@@ -5,7 +5,9 @@ import { percentiles, startBenchDatabase } from './support.js';
 import { normaliseLocation } from '../apps/property-service/src/leads/prospects/index.js';
 import { createMatchingService } from '../apps/property-service/src/leads/matching/index.js';
 
-const { values } = parseArgs({ options: { profiles: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' } } });
+const { values } = parseArgs({
+  options: { profiles: { type: 'string', default: '100000' }, runs: { type: 'string', default: '60' } },
+});
 const PROFILES = Number(values.profiles);
 const bench = await startBenchDatabase('match', ['acct_bench', 'acct_other']);
 const { db } = bench;
@@ -25,7 +27,18 @@ await db.$executeRawUnsafe(`
   FROM generate_series(1, ${PROFILES}) AS g`);
 await db.$executeRawUnsafe('ANALYZE prospects');
 await db.property.create({
-  data: { id: 'prop_bench', account_id: 'acct_bench', status: 'active', type: 'apartment', title: 'Neue Wohnung', address_postal_code: '10115', address_city: 'Berlin', rooms: 3, living_area_sqm: 78, purchase_price_eur: 420000 },
+  data: {
+    id: 'prop_bench',
+    account_id: 'acct_bench',
+    status: 'active',
+    type: 'apartment',
+    title: 'Neue Wohnung',
+    address_postal_code: '10115',
+    address_city: 'Berlin',
+    rooms: 3,
+    living_area_sqm: 78,
+    purchase_price_eur: 420000,
+  },
 });
 const matching = createMatchingService({ db, cursors: new CursorCodec('bench') });
 const times: number[] = [];
@@ -37,6 +50,12 @@ for (let i = 0; i < Number(values.runs); i++) {
   found = page.daten.length;
 }
 const candidates = await db.prospect.count({ where: { account_id: 'acct_bench', profil_aktiv: true } });
-console.log(JSON.stringify({ profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, ...percentiles(times) }, null, 2));
+console.log(
+  JSON.stringify(
+    { profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, ...percentiles(times) },
+    null,
+    2,
+  ),
+);
 await bench.close();
 process.exit(0);

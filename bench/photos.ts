@@ -51,7 +51,9 @@ export function photoLikePixels(width: number, height: number, seed: number, noi
 
 /** Baseline JPEG of 8-bit RGB pixels at `quality` (sharp's defaults otherwise: 4:2:0, two quantisation tables). */
 export function encodeJpeg(pixels: Buffer, width: number, height: number, quality: number): Promise<Buffer> {
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /** Offset of the 64 values of the 8-bit luma quantisation table (table 0) in a JPEG, inside its DQT segments before the first scan. */
@@ -62,7 +64,7 @@ function lumaTable(jpeg: Buffer): number {
     const length = jpeg.readUInt16BE(at + 2);
     if (marker === 0xda) break; // SOS: the scan follows
     if (marker === 0xdb) {
-      for (let t = at + 4; t < at + 2 + length; ) {
+      for (let t = at + 4; t < at + 2 + length;) {
         const precision = jpeg[t] >> 4;
         if (precision === 0 && (jpeg[t] & 0x0f) === 0) return t + 1;
         t += 1 + (precision === 0 ? 64 : 128);
@@ -120,9 +122,16 @@ export async function noiseFamily(width: number, height: number, quality: number
 }
 
 /** A family of `bases` photo-like JPEGs (gradients and noise of amplitude `noise`) of `width` × `height` at `quality`. */
-export async function photoLikeFamily(width: number, height: number, quality: number, noise: number, bases: number): Promise<PhotoFamily> {
+export async function photoLikeFamily(
+  width: number,
+  height: number,
+  quality: number,
+  noise: number,
+  bases: number,
+): Promise<PhotoFamily> {
   const jpegs: Buffer[] = [];
-  for (let i = 0; i < bases; i++) jpegs.push(await encodeJpeg(photoLikePixels(width, height, i + 1, noise), width, height, quality));
+  for (let i = 0; i < bases; i++)
+    jpegs.push(await encodeJpeg(photoLikePixels(width, height, i + 1, noise), width, height, quality));
   return new PhotoFamily(jpegs);
 }
 
@@ -130,7 +139,11 @@ export async function photoLikeFamily(width: number, height: number, quality: nu
  * Noise JPEGs of about `bytes` each at `quality`, 4:3: the size is measured on one 1600 × 1200
  * image and the sides scaled (bytes grow with the pixels), rounded to multiples of 16.
  */
-export async function noiseFamilyOfSize(bytes: number, quality: number, bases: number): Promise<{ family: PhotoFamily; width: number; height: number }> {
+export async function noiseFamilyOfSize(
+  bytes: number,
+  quality: number,
+  bases: number,
+): Promise<{ family: PhotoFamily; width: number; height: number }> {
   const probe = await encodeJpeg(noisePixels(1600, 1200), 1600, 1200, quality);
   const scale = Math.sqrt(bytes / probe.length);
   const width = Math.max(64, Math.round((1600 * scale) / 16) * 16);

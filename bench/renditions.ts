@@ -46,7 +46,6 @@ if (!(FILES > 0) || LEVELS.some((p) => !(p > 0)) || !(WARMUP >= 1) || !(IDLE_SEC
   process.exit(1);
 }
 
-
 const at = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 /** p50, p99 and max (ms) of latencies, and how many. */
 function latencyOf(ms: number[]) {
@@ -82,8 +81,18 @@ async function main() {
     const account = `acct_bench_${name}_${suffix}`;
     const application = `app_bench_${name}_${suffix}`;
     await db.account.create({ data: { id: account, name: `bench renditions ${name}` } });
-    await db.application.create({ data: { id: application, account_id: account, service: 'property', name: `bench renditions ${name}` } });
-    return (await createApiKey(db, { applicationId: application, service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper })).plaintext;
+    await db.application.create({
+      data: { id: application, account_id: account, service: 'property', name: `bench renditions ${name}` },
+    });
+    return (
+      await createApiKey(db, {
+        applicationId: application,
+        service: propertyDescriptor,
+        environment: 'sandbox',
+        scopes: ['properties:read', 'properties:write'],
+        pepper,
+      })
+    ).plaintext;
   }
   const uploaderKey = await tenant('uploader');
   const otherKey = await tenant('other');
@@ -93,7 +102,9 @@ async function main() {
   const generated = performance.now();
   const family = await photoLikeFamily(WIDTH, HEIGHT, QUALITY, NOISE, basesFor(total, 2));
   const meanBytes = family.bases.reduce((sum, b) => sum + b.length, 0) / family.bases.length;
-  console.error(`${family.bases.length} base photos of ${WIDTH} × ${HEIGHT}, ${(meanBytes / MiB).toFixed(2)} MiB on average, made in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
+  console.error(
+    `${family.bases.length} base photos of ${WIDTH} × ${HEIGHT}, ${(meanBytes / MiB).toFixed(2)} MiB on average, made in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
+  );
 
   const service = await startUploadsService({ databaseUrl, dataDir: join(dataDir, 'service'), pepper, cleanups });
   const uploads = new Agent({ connections: Math.max(...LEVELS) });
@@ -106,7 +117,11 @@ async function main() {
       method: 'POST',
       dispatcher,
       headers: { apikey: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'apartment', title: 'Benchmark flat', address: { postal_code: '10115', city: 'Berlin' } }),
+      body: JSON.stringify({
+        type: 'apartment',
+        title: 'Benchmark flat',
+        address: { postal_code: '10115', city: 'Berlin' },
+      }),
     });
     const text = await body.text();
     if (statusCode !== 201) throw new Error(`POST /v1/properties: ${statusCode} ${text}`);
@@ -118,28 +133,52 @@ async function main() {
     const properties: string[] = [];
     for (let i = 0; i < count; i += PER_PROPERTY) properties.push(await newProperty(uploaderKey, uploads));
     const photos = Array.from({ length: count }, () => family.next());
-    const payloads = photos.map((data, i) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data }]));
+    const payloads = photos.map((data, i) =>
+      multipart([
+        { name: 'kind', value: 'photo' },
+        { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data },
+      ]),
+    );
     return { properties, photos, payloads };
   }
 
   /** Uploads the prepared photos, `parallel` at a time: elapsed seconds, bytes, each request's time. */
-  async function uploadAll({ properties, photos, payloads }: Awaited<ReturnType<typeof prepareUploads>>, parallel: number) {
+  async function uploadAll(
+    { properties, photos, payloads }: Awaited<ReturnType<typeof prepareUploads>>,
+    parallel: number,
+  ) {
     const requestMs: number[] = [];
     const seconds = await pool(photos.length, parallel, async (i) => {
       const { payload, contentType } = payloads[i];
       const started = performance.now();
-      const { statusCode, body } = await request(`${service.api}/v1/properties/${properties[Math.floor(i / PER_PROPERTY)]}/media`, {
-        method: 'POST',
-        dispatcher: uploads,
-        headers: { apikey: uploaderKey, 'content-type': contentType },
-        body: payload,
-      });
+      const { statusCode, body } = await request(
+        `${service.api}/v1/properties/${properties[Math.floor(i / PER_PROPERTY)]}/media`,
+        {
+          method: 'POST',
+          dispatcher: uploads,
+          headers: { apikey: uploaderKey, 'content-type': contentType },
+          body: payload,
+        },
+      );
       const text = await body.text();
       requestMs.push(performance.now() - started);
       if (statusCode !== 201) throw new Error(`upload ${i}: ${statusCode} ${text}`);
-      const m = JSON.parse(text) as { size: number; width: number | null; height: number | null; renditions: { variant: string; width: number; height: number }[] };
-      const renditions = m.renditions.map((r) => `${r.variant} ${r.width}x${r.height}`).sort().join(', ');
-      if (m.size !== photos[i].length || m.width !== WIDTH || m.height !== HEIGHT || renditions !== 'large 1920x1440, thumbnail 640x480') {
+      const m = JSON.parse(text) as {
+        size: number;
+        width: number | null;
+        height: number | null;
+        renditions: { variant: string; width: number; height: number }[];
+      };
+      const renditions = m.renditions
+        .map((r) => `${r.variant} ${r.width}x${r.height}`)
+        .sort()
+        .join(', ');
+      if (
+        m.size !== photos[i].length ||
+        m.width !== WIDTH ||
+        m.height !== HEIGHT ||
+        renditions !== 'large 1920x1440, thumbnail 640x480'
+      ) {
         throw new Error(`upload ${i}: unexpected record ${text}`);
       }
     });
@@ -151,7 +190,10 @@ async function main() {
     const times: number[] = [];
     while (!done()) {
       const started = performance.now();
-      const { statusCode, body } = await request(`${service.api}/v1/properties/${propertyId}`, { dispatcher: otherClient, headers: { apikey: otherKey } });
+      const { statusCode, body } = await request(`${service.api}/v1/properties/${propertyId}`, {
+        dispatcher: otherClient,
+        headers: { apikey: otherKey },
+      });
       await body.text();
       times.push(performance.now() - started);
       if (statusCode !== 200) throw new Error(`GET /v1/properties/${propertyId} of the other tenant: ${statusCode}`);
@@ -168,7 +210,13 @@ async function main() {
     const until = performance.now() + IDLE_SECONDS * 1000;
     const latency = latencyOf(await otherTenantLoop(otherProperty, () => performance.now() > until));
     const peak = await service.command('peak');
-    return { latency, loopDelay: peak.loopDelay, generatorLoopMax: generatorLoop.max / 1e6, childAtRest: peak.sandbox.peakRss, children: peak.sandbox.most };
+    return {
+      latency,
+      loopDelay: peak.loopDelay,
+      generatorLoopMax: generatorLoop.max / 1e6,
+      childAtRest: peak.sandbox.peakRss,
+      children: peak.sandbox.most,
+    };
   };
 
   // Warm-up (not counted): the sandbox's children and their bundle, JIT, pools, connections; the other tenant's loop for --idle-seconds.
@@ -196,9 +244,20 @@ async function main() {
     }
     const peak = await service.command('peak');
     if (peak.sandbox.tasks.failed > 0) throw new Error(`${peak.sandbox.tasks.failed} sandbox tasks failed`);
-    const level = { parallel, ...up, peakRss: peak.peak, growth: peak.peak - baseline, sandbox: peak.sandbox, loopDelay: peak.loopDelay, generatorLoopMax: generatorLoop.max / 1e6, other: latencyOf(await other) };
+    const level = {
+      parallel,
+      ...up,
+      peakRss: peak.peak,
+      growth: peak.peak - baseline,
+      sandbox: peak.sandbox,
+      loopDelay: peak.loopDelay,
+      generatorLoopMax: generatorLoop.max / 1e6,
+      other: latencyOf(await other),
+    };
     levels.push(level);
-    console.error(`${parallel} in parallel: ${(FILES / level.seconds).toFixed(2)} files/s, service RSS +${(level.growth / MiB).toFixed(1)} MiB, sandbox child peak ${(level.sandbox.tasks.peakRssMax / MiB).toFixed(0)} MiB`);
+    console.error(
+      `${parallel} in parallel: ${(FILES / level.seconds).toFixed(2)} files/s, service RSS +${(level.growth / MiB).toFixed(1)} MiB, sandbox child peak ${(level.sandbox.tasks.peakRssMax / MiB).toFixed(0)} MiB`,
+    );
   }
   const idleAfter = await idle();
 
@@ -210,23 +269,32 @@ async function main() {
       `sandbox: ${DEFAULT_SANDBOX.processes} processes of at most ${DEFAULT_SANDBOX.memoryMb} MiB; service RSS after warm-up ${mib(baseline)} MiB; ` +
       `a sandbox child at rest (idle phases, largest): ${mib(idleBefore.childAtRest)} MiB before, ${mib(idleAfter.childAtRest)} MiB after (${idleBefore.children} and ${idleAfter.children} alive)\n`,
   );
-  console.log('| uploads in parallel | files/s | MiB/s | upload request p50 / max | sandbox task p50 / max | service RSS peak (growth) | sandbox child peak RSS per task, p50 / max | child VmHWM max | children together, peak RSS |');
+  console.log(
+    '| uploads in parallel | files/s | MiB/s | upload request p50 / max | sandbox task p50 / max | service RSS peak (growth) | sandbox child peak RSS per task, p50 / max | child VmHWM max | children together, peak RSS |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const l of levels) {
     const requests = [...l.requestMs].sort((a, b) => a - b);
     const t = l.sandbox.tasks;
     console.log(
       `| ${l.parallel} | ${f(FILES / l.seconds, 2)} | ${f(l.bytes / MiB / l.seconds)} | ${ms(at(requests, 0.5))} / ${ms(requests[requests.length - 1])} ms | ${ms(t.msMedian)} / ${ms(t.msMax)} ms | ` +
-        `${mib(l.peakRss)} (${l.growth >= 0 ? "+" : ""}${f(l.growth / MiB)}) MiB | ${mib(t.peakRssMedian)} / ${mib(t.peakRssMax)} MiB | ${mib(l.sandbox.hwm)} MiB | ${mib(l.sandbox.peakTotal)} MiB (${l.sandbox.most} ${l.sandbox.most === 1 ? 'child' : 'children'}) |`,
+        `${mib(l.peakRss)} (${l.growth >= 0 ? '+' : ''}${f(l.growth / MiB)}) MiB | ${mib(t.peakRssMedian)} / ${mib(t.peakRssMax)} MiB | ${mib(l.sandbox.hwm)} MiB | ${mib(l.sandbox.peakTotal)} MiB (${l.sandbox.most} ${l.sandbox.most === 1 ? 'child' : 'children'}) |`,
     );
   }
-  console.log("\nOther tenant: GET /v1/properties/{id}, one at a time; the service's event loop: gaps between its 10 ms timer ticks\n");
-  console.log('| while | requests | p50 | p99 | max | service event loop gap p99 / max | load generator loop gap max |');
+  console.log(
+    "\nOther tenant: GET /v1/properties/{id}, one at a time; the service's event loop: gaps between its 10 ms timer ticks\n",
+  );
+  console.log(
+    '| while | requests | p50 | p99 | max | service event loop gap p99 / max | load generator loop gap max |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   const row = (label: string, l: ReturnType<typeof latencyOf>, loop: { p99: number; max: number }, generator: number) =>
-    console.log(`| ${label} | ${l.n} | ${ms(l.p50)} ms | ${ms(l.p99)} ms | ${ms(l.max)} ms | ${ms(loop.p99)} / ${ms(loop.max)} ms | ${ms(generator)} ms |`);
+    console.log(
+      `| ${label} | ${l.n} | ${ms(l.p50)} ms | ${ms(l.p99)} ms | ${ms(l.max)} ms | ${ms(loop.p99)} / ${ms(loop.max)} ms | ${ms(generator)} ms |`,
+    );
   row(`idle, before (${IDLE_SECONDS} s)`, idleBefore.latency, idleBefore.loopDelay, idleBefore.generatorLoopMax);
-  for (const l of levels) row(`${l.parallel} upload${l.parallel > 1 ? 's' : ''} in parallel`, l.other, l.loopDelay, l.generatorLoopMax);
+  for (const l of levels)
+    row(`${l.parallel} upload${l.parallel > 1 ? 's' : ''} in parallel`, l.other, l.loopDelay, l.generatorLoopMax);
   row(`idle, after (${IDLE_SECONDS} s)`, idleAfter.latency, idleAfter.loopDelay, idleAfter.generatorLoopMax);
   console.log(`\nMedian upload request time over all levels: ${ms(median(levels.flatMap((l) => l.requestMs)))} ms`);
 }

@@ -32,7 +32,12 @@ const { db, apiUrl, key } = stack;
 const client = new Agent({ connections: CLIENTS + 4 });
 
 async function call(path: string, body: object): Promise<{ status: number; json: unknown }> {
-  const r = await request(`${apiUrl}${path}`, { method: 'POST', dispatcher: client, headers: { apikey: key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await request(`${apiUrl}${path}`, {
+    method: 'POST',
+    dispatcher: client,
+    headers: { apikey: key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await r.body.text();
   return { status: r.statusCode, json: text ? JSON.parse(text) : null };
 }
@@ -41,7 +46,15 @@ async function call(path: string, body: object): Promise<{ status: number; json:
 // spread evenly, many ties, every 8th inquiry knocked out, every 50th prospect anonymised.
 const setupStart = Date.now();
 await db.property.create({
-  data: { id: 'prop_bench', account_id: 'acct_bench', type: 'apartment', status: 'active', title: 'Bench', address_postal_code: '10115', address_city: 'Berlin' },
+  data: {
+    id: 'prop_bench',
+    account_id: 'acct_bench',
+    type: 'apartment',
+    status: 'active',
+    title: 'Bench',
+    address_postal_code: '10115',
+    address_city: 'Berlin',
+  },
 });
 await db.$executeRawUnsafe(
   `INSERT INTO prospects (id, account_id, last_activity_at, retention_until, anonymised_at, created_at, updated_at)
@@ -65,7 +78,12 @@ const at = (offset: number) => new Date(base + offset).toISOString();
 const times: number[] = [];
 let invited = 0;
 for (let i = 0; i < WARM_UP + ALLOCATIONS; i++) {
-  const slot = await call('/v1/properties/prop_bench/viewing-slots', { starts_at: at(i * HOUR), ends_at: at(i * HOUR + HOUR), capacity: CAPACITY, host: 'Agent A' });
+  const slot = await call('/v1/properties/prop_bench/viewing-slots', {
+    starts_at: at(i * HOUR),
+    ends_at: at(i * HOUR + HOUR),
+    capacity: CAPACITY,
+    host: 'Agent A',
+  });
   if (slot.status !== 201) throw new Error(`slot: ${slot.status} ${JSON.stringify(slot.json)}`);
   const started = performance.now();
   const allocated = await call(`/v1/viewing-slots/${(slot.json as { id: string }).id}/allocate`, {});
@@ -78,23 +96,51 @@ for (let i = 0; i < WARM_UP + ALLOCATIONS; i++) {
   // (otherwise each run would first walk past all those invited before, which no single slot does).
   await db.appointment.deleteMany({ where: { slot_id: (slot.json as { id: string }).id } });
 }
-const allocation = { inquiries: INQUIRIES, capacity: CAPACITY, runs: ALLOCATIONS, warm_up: WARM_UP, invited, ...percentiles(times, WARM_UP) };
+const allocation = {
+  inquiries: INQUIRIES,
+  capacity: CAPACITY,
+  runs: ALLOCATIONS,
+  warm_up: WARM_UP,
+  invited,
+  ...percentiles(times, WARM_UP),
+};
 
 // The allocation query alone (no HTTP, no transaction, no inserts), for fresh times: what of the request it is.
 const queryTimes: number[] = [];
 for (let i = 0; i < WARM_UP + 20; i++) {
   const offset = (WARM_UP + ALLOCATIONS + 2 + i) * HOUR;
   const started = performance.now();
-  await inquiriesToInvite(db, { account_id: 'acct_bench', property_id: 'prop_bench', starts_at: new Date(base + offset), ends_at: new Date(base + offset + HOUR) }, CAPACITY);
+  await inquiriesToInvite(
+    db,
+    {
+      account_id: 'acct_bench',
+      property_id: 'prop_bench',
+      starts_at: new Date(base + offset),
+      ends_at: new Date(base + offset + HOUR),
+    },
+    CAPACITY,
+  );
   queryTimes.push(performance.now() - started);
 }
 console.log(JSON.stringify({ allocation_query_alone: percentiles(queryTimes, WARM_UP) }));
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the allocation query itself, for one more fresh slot. */
 async function explainAllocation(): Promise<string> {
-  const explaining = { $queryRawUnsafe: (sql: string, ...args: unknown[]) => db.$queryRawUnsafe(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...args) } as unknown as Db;
+  const explaining = {
+    $queryRawUnsafe: (sql: string, ...args: unknown[]) =>
+      db.$queryRawUnsafe(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...args),
+  } as unknown as Db;
   const offset = (WARM_UP + ALLOCATIONS + 1) * HOUR;
-  const rows = (await inquiriesToInvite(explaining, { account_id: 'acct_bench', property_id: 'prop_bench', starts_at: new Date(base + offset), ends_at: new Date(base + offset + HOUR) }, CAPACITY)) as unknown as { 'QUERY PLAN': string }[];
+  const rows = (await inquiriesToInvite(
+    explaining,
+    {
+      account_id: 'acct_bench',
+      property_id: 'prop_bench',
+      starts_at: new Date(base + offset),
+      ends_at: new Date(base + offset + HOUR),
+    },
+    CAPACITY,
+  )) as unknown as { 'QUERY PLAN': string }[];
   return rows.map((row) => row['QUERY PLAN']).join('\n');
 }
 console.log(JSON.stringify({ setup_seconds: setupSeconds, allocation }));
@@ -118,7 +164,12 @@ await Promise.all(
       const inquiry = free[next++ % free.length].id;
       const start = windowStart + Math.floor(Math.random() * 66) * STEP; // 0 … 5 h 30 min
       const end = start + (3 + Math.floor(Math.random() * 16)) * STEP; // 15 … 90 min
-      const body = { inquiry_id: inquiry, starts_at: new Date(start).toISOString(), ends_at: new Date(end).toISOString(), host: 'Agent B' };
+      const body = {
+        inquiry_id: inquiry,
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(end).toISOString(),
+        host: 'Agent B',
+      };
       const outcome = await call('/v1/appointments', body).then(
         (r) => String(r.status),
         (error: { code?: string }) => error.code ?? 'network_error', // e.g. the server closed a connection whose request outlived its timeout
@@ -135,7 +186,9 @@ const [{ overlaps }] = await db.$queryRawUnsafe<{ overlaps: number }[]>(
      AND COALESCE(a.slot_id, a.id) <> COALESCE(b.slot_id, b.id)
    WHERE a.status IN ('proposed', 'confirmed') AND b.status IN ('proposed', 'confirmed')`,
 );
-const [{ booked }] = await db.$queryRawUnsafe<{ booked: number }[]>(`SELECT count(*)::int AS booked FROM appointments WHERE host = 'Agent B'`);
+const [{ booked }] = await db.$queryRawUnsafe<{ booked: number }[]>(
+  `SELECT count(*)::int AS booked FROM appointments WHERE host = 'Agent B'`,
+);
 const counted = (status: string) => statuses.get(status) ?? 0;
 const booking = {
   clients: CLIENTS,

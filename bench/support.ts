@@ -18,7 +18,10 @@ import { SecretBox, createDeliveryQueue } from '@platform/webhooks';
  * (the dir itself, so that the unprivileged postgres user can reach it), and a Prisma client on it
  * as the superuser; `close` disconnects, stops the server and removes the dir.
  */
-export async function startMigratedDatabase(name: string, options: { port: number; durable?: boolean; maxConnections?: number }) {
+export async function startMigratedDatabase(
+  name: string,
+  options: { port: number; durable?: boolean; maxConnections?: number },
+) {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   let pg: EmbeddedDatabase | undefined;
   try {
@@ -58,7 +61,8 @@ export async function startBenchDatabase(name: string, accounts: string[] = ['ac
 /** p50, p95 and max in ms of the timings after the first `warmUp` runs. */
 export function percentiles(times: number[], warmUp = 5) {
   const sorted = times.slice(warmUp).sort((a, b) => a - b);
-  const pct = (p: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1));
+  const pct = (p: number) =>
+    Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1));
   return { p50_ms: pct(50), p95_ms: pct(95), max_ms: pct(100) };
 }
 
@@ -88,7 +92,13 @@ export interface ServiceApp {
  * application `app_bench` of the service and an API key of the given scopes. `close` stops it in
  * reverse order and removes the temp dirs (the benchmark stops its own processes first).
  */
-export async function startServiceStack<App extends ServiceApp>({ name, service, build, scopes, maxConnections = 20 }: ServiceStackOptions<App>) {
+export async function startServiceStack<App extends ServiceApp>({
+  name,
+  service,
+  build,
+  scopes,
+  maxConnections = 20,
+}: ServiceStackOptions<App>) {
   const cleanups: (() => unknown)[] = [];
   const close = async () => {
     let failure: unknown;
@@ -113,7 +123,11 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
     const connection = { host: '127.0.0.1', port: redisPort, maxRetriesPerRequest: null };
 
     const secretKey = randomBytes(32).toString('hex');
-    const webhooks = { queue: createDeliveryQueue(connection), secrets: new SecretBox(secretKey), policy: { allowPrivateTargets: true } };
+    const webhooks = {
+      queue: createDeliveryQueue(connection),
+      secrets: new SecretBox(secretKey),
+      policy: { allowPrivateTargets: true },
+    };
     cleanups.push(() => webhooks.queue.close());
     const pepper = randomBytes(32).toString('hex');
     const storageRoot = mkdtempSync(join(tmpdir(), `bench-${name}-blobs-`));
@@ -124,7 +138,17 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
 
     const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX });
     cleanups.push(() => sandbox.close());
-    const app = await build({ db, environment: 'sandbox', pepper, logLevel: 'warn', webhooks, storage, sandbox, jobs, publicBaseUrl: 'http://localhost' });
+    const app = await build({
+      db,
+      environment: 'sandbox',
+      pepper,
+      logLevel: 'warn',
+      webhooks,
+      storage,
+      sandbox,
+      jobs,
+      publicBaseUrl: 'http://localhost',
+    });
     cleanups.push(() => app.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     const apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -132,8 +156,16 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
     const accountId = 'acct_bench';
     const applicationId = 'app_bench';
     await db.account.create({ data: { id: accountId, name: 'bench' } });
-    await db.application.create({ data: { id: applicationId, account_id: accountId, service: service.id, name: 'bench' } });
-    const { plaintext: key } = await createApiKey(db, { applicationId, service, environment: 'sandbox', scopes, pepper });
+    await db.application.create({
+      data: { id: applicationId, account_id: accountId, service: service.id, name: 'bench' },
+    });
+    const { plaintext: key } = await createApiKey(db, {
+      applicationId,
+      service,
+      environment: 'sandbox',
+      scopes,
+      pepper,
+    });
 
     return {
       db,
@@ -165,7 +197,11 @@ export async function startServiceStack<App extends ServiceApp>({ name, service,
 
 /** A redis-server on `port` (no persistence, no eviction), once it answers PING. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+    { stdio: 'ignore' },
+  );
   const failed = new Promise<never>((_, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => reject(new Error(`redis-server on port ${port} exited (${signal ?? code}).`)));

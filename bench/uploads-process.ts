@@ -24,7 +24,9 @@ export interface UploadsService {
   bare: string;
   /** `mark`: RSS now, the peaks restart; `peak`: RSS, its peak, the sandbox's and the event loop's delay (ms) since the last mark. */
   command(name: 'mark'): Promise<{ rss: number }>;
-  command(name: 'peak'): Promise<{ rss: number; peak: number; sandbox: SandboxMemory; loopDelay: { p99: number; max: number } }>;
+  command(
+    name: 'peak',
+  ): Promise<{ rss: number; peak: number; sandbox: SandboxMemory; loopDelay: { p99: number; max: number } }>;
   /** The service's process id. */
   pid: number;
 }
@@ -33,11 +35,30 @@ export interface UploadsService {
  * Starts bench/uploads-service.ts on the database at `databaseUrl` with its data under `dataDir`;
  * pushes its stop onto `cleanups`. `profile`: a CPU profile into /tmp/prof.
  */
-export async function startUploadsService(options: { databaseUrl: string; dataDir: string; pepper: string; profile?: boolean; cleanups: (() => unknown)[] }): Promise<UploadsService> {
+export async function startUploadsService(options: {
+  databaseUrl: string;
+  dataDir: string;
+  pepper: string;
+  profile?: boolean;
+  cleanups: (() => unknown)[];
+}): Promise<UploadsService> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.profile ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./uploads-service.ts', import.meta.url).pathname],
-    { env: { ...process.env, BENCH_DATABASE_URL: options.databaseUrl, BENCH_DATA_DIR: options.dataDir, BENCH_PEPPER: options.pepper }, stdio: ['pipe', 'pipe', 'inherit'] },
+    [
+      ...(options.profile ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      '--import',
+      'tsx',
+      new URL('./uploads-service.ts', import.meta.url).pathname,
+    ],
+    {
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: options.databaseUrl,
+        BENCH_DATA_DIR: options.dataDir,
+        BENCH_PEPPER: options.pepper,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   options.cleanups.push(async () => {
@@ -49,7 +70,9 @@ export async function startUploadsService(options: { databaseUrl: string; dataDi
     }
   });
   const waiting: ((line: string) => void)[] = [];
-  const failed = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`The service process exited (${code}).`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`The service process exited (${code}).`))),
+  );
   failed.catch(() => {});
   createInterface({ input: child.stdout! }).on('line', (line) => waiting.shift()?.(line));
   const next = () => Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), failed]);
@@ -57,7 +80,12 @@ export async function startUploadsService(options: { databaseUrl: string; dataDi
   async function command(name: 'mark' | 'peak') {
     const answer = next();
     child.stdin!.write(`${name}\n`);
-    return JSON.parse(await answer) as { rss: number; peak: number; sandbox: SandboxMemory; loopDelay: { p99: number; max: number } };
+    return JSON.parse(await answer) as {
+      rss: number;
+      peak: number;
+      sandbox: SandboxMemory;
+      loopDelay: { p99: number; max: number };
+    };
   }
   return { ...ready, command: command as UploadsService['command'], pid: child.pid! };
 }

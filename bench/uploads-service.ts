@@ -36,7 +36,17 @@ const webhooks: WebhookInfrastructure = {
 const jobs = { enqueue: () => Promise.reject(new Error('no job queue in this benchmark')) };
 let tasks: TaskSample[] = [];
 const sandbox = openSandbox({ sandbox: DEFAULT_SANDBOX }, { onTask: (sample) => tasks.push(sample) });
-const app = await buildPropertyApp({ db, environment: 'sandbox', pepper: env.BENCH_PEPPER, logLevel: 'warn', storage, sandbox, webhooks, jobs, publicBaseUrl: 'http://localhost' });
+const app = await buildPropertyApp({
+  db,
+  environment: 'sandbox',
+  pepper: env.BENCH_PEPPER,
+  logLevel: 'warn',
+  storage,
+  sandbox,
+  webhooks,
+  jobs,
+  publicBaseUrl: 'http://localhost',
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const root = blobsDir({ dataDir });
@@ -63,7 +73,8 @@ function sandboxChildren(): number[] {
       for (const pid of readFileSync(`/proc/${process.pid}/task/${thread}/children`, 'latin1').trim().split(/\s+/)) {
         if (pid === '') continue;
         try {
-          if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0')[0] === process.execPath) pids.push(Number(pid));
+          if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0')[0] === process.execPath)
+            pids.push(Number(pid));
         } catch {
           // gone meanwhile
         }
@@ -112,7 +123,8 @@ function taskSummary() {
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   const rss = sorted(tasks.map((t) => t.peakRssBytes));
   const ms = sorted(tasks.map((t) => t.ms));
-  const at = (xs: number[], p: number) => (xs.length === 0 ? 0 : xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]);
+  const at = (xs: number[], p: number) =>
+    xs.length === 0 ? 0 : xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
   return {
     count: tasks.length,
     failed: tasks.filter((t) => t.outcome !== 'ok').length,
@@ -141,7 +153,9 @@ process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 
 const port = (server: { address(): string | AddressInfo | null }) => (server.address() as AddressInfo).port;
-process.stdout.write(`${JSON.stringify({ api: `http://127.0.0.1:${port(app.server)}`, bare: `http://127.0.0.1:${port(bare)}` })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ api: `http://127.0.0.1:${port(app.server)}`, bare: `http://127.0.0.1:${port(bare)}` })}\n`,
+);
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (command) => {
@@ -154,7 +168,9 @@ lines.on('line', (command) => {
     process.stdout.write(`${JSON.stringify({ rss })}\n`);
   } else {
     const delay = { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
-    process.stdout.write(`${JSON.stringify({ rss, peak, sandbox: { ...children, tasks: taskSummary() }, loopDelay: delay })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ rss, peak, sandbox: { ...children, tasks: taskSummary() }, loopDelay: delay })}\n`,
+    );
   }
 });
 lines.on('close', stop);

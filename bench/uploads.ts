@@ -47,7 +47,6 @@ const BLOCK = 50;
 /** Media a property may have (MEDIA_MAX_PER_PROPERTY): a round's photos go to as many new properties as they need. */
 const PER_PROPERTY = 100;
 
-
 async function main() {
   const dataDir = temporaryDir('bench-uploads-');
 
@@ -55,15 +54,29 @@ async function main() {
   const suffix = randomBytes(4).toString('hex');
   const pepper = randomBytes(32).toString('hex');
   await db.account.create({ data: { id: `acct_bench_${suffix}`, name: 'bench uploads' } });
-  await db.application.create({ data: { id: `app_bench_${suffix}`, account_id: `acct_bench_${suffix}`, service: 'property', name: 'bench uploads' } });
-  const { plaintext: key } = await createApiKey(db, { applicationId: `app_bench_${suffix}`, service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read', 'properties:write'], pepper });
+  await db.application.create({
+    data: { id: `app_bench_${suffix}`, account_id: `acct_bench_${suffix}`, service: 'property', name: 'bench uploads' },
+  });
+  const { plaintext: key } = await createApiKey(db, {
+    applicationId: `app_bench_${suffix}`,
+    service: propertyDescriptor,
+    environment: 'sandbox',
+    scopes: ['properties:read', 'properties:write'],
+    pepper,
+  });
 
   // The photos: a few noise JPEGs of about SIZE (4:3), each upload a variant of one (its own bytes and pixels).
   const total = WARMUP + ROUNDS * PHOTOS;
   const { family, width: WIDTH, height: HEIGHT } = await noiseFamilyOfSize(SIZE, QUALITY, basesFor(total, 4));
   const meanBase = family.bases.reduce((sum, b) => sum + b.length, 0) / family.bases.length;
 
-  const service = await startUploadsService({ databaseUrl, dataDir: join(dataDir, 'service'), pepper, profile: Boolean(process.env.BENCH_PROFILE), cleanups });
+  const service = await startUploadsService({
+    databaseUrl,
+    dataDir: join(dataDir, 'service'),
+    pepper,
+    profile: Boolean(process.env.BENCH_PROFILE),
+    cleanups,
+  });
   const client = new Agent({ connections: PARALLEL });
   cleanups.push(() => client.close());
 
@@ -72,7 +85,11 @@ async function main() {
       method: 'POST',
       dispatcher: client,
       headers: { apikey: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'apartment', title: 'Benchmark flat', address: { postal_code: '10115', city: 'Berlin' } }),
+      body: JSON.stringify({
+        type: 'apartment',
+        title: 'Benchmark flat',
+        address: { postal_code: '10115', city: 'Berlin' },
+      }),
     });
     const text = await body.text();
     if (statusCode !== 201) throw new Error(`POST /v1/properties: ${statusCode} ${text}`);
@@ -92,21 +109,38 @@ async function main() {
     const properties: string[] = [];
     for (let i = 0; i < count; i += PER_PROPERTY) properties.push(await newProperty());
     const photos = Array.from({ length: count }, () => family.next());
-    const payloads = photos.map((data, i) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data }]));
+    const payloads = photos.map((data, i) =>
+      multipart([
+        { name: 'kind', value: 'photo' },
+        { name: 'file', filename: `photo-${i}.jpg`, type: 'image/jpeg', data },
+      ]),
+    );
     const media: Uploaded[] = [];
     const seconds = await pool(count, PARALLEL, async (i) => {
       const { payload, contentType } = payloads[i];
-      const { statusCode, body } = await request(`${service.api}/v1/properties/${properties[Math.floor(i / PER_PROPERTY)]}/media`, {
-        method: 'POST',
-        dispatcher: client,
-        headers: { apikey: key, 'content-type': contentType },
-        body: payload,
-      });
+      const { statusCode, body } = await request(
+        `${service.api}/v1/properties/${properties[Math.floor(i / PER_PROPERTY)]}/media`,
+        {
+          method: 'POST',
+          dispatcher: client,
+          headers: { apikey: key, 'content-type': contentType },
+          body: payload,
+        },
+      );
       const text = await body.text();
       if (statusCode !== 201) throw new Error(`upload ${i}: ${statusCode} ${text}`);
       const m = JSON.parse(text) as Uploaded & { content_type: string; width: number | null };
-      const variants = m.renditions.map((r) => r.variant).sort().join(',');
-      if (m.size !== photos[i].length || m.content_type !== 'image/jpeg' || m.width !== WIDTH || m.renditions.length !== 2 || variants !== 'large,thumbnail') {
+      const variants = m.renditions
+        .map((r) => r.variant)
+        .sort()
+        .join(',');
+      if (
+        m.size !== photos[i].length ||
+        m.content_type !== 'image/jpeg' ||
+        m.width !== WIDTH ||
+        m.renditions.length !== 2 ||
+        variants !== 'large,thumbnail'
+      ) {
         throw new Error(`upload ${i}: unexpected record ${text}`);
       }
       media[i] = m;
@@ -129,13 +163,17 @@ async function main() {
   async function notModifiedAll(media: Uploaded[]) {
     const urls = serviceUrls(media);
     return pool(urls.length, PARALLEL, async (i) => {
-      const { statusCode, body } = await request(urls[i], { dispatcher: client, headers: { apikey: key, 'if-none-match': `"${media[i].sha256}"` } });
+      const { statusCode, body } = await request(urls[i], {
+        dispatcher: client,
+        headers: { apikey: key, 'if-none-match': `"${media[i].sha256}"` },
+      });
       await body.dump();
       if (statusCode !== 304) throw new Error(`GET ${urls[i]} with If-None-Match: ${statusCode}`);
     });
   }
 
-  const serviceUrls = (media: Uploaded[]) => media.map((m) => `${service.api}/v1/properties/${m.property_id}/media/${m.id}/content`);
+  const serviceUrls = (media: Uploaded[]) =>
+    media.map((m) => `${service.api}/v1/properties/${m.property_id}/media/${m.id}/content`);
   const bareUrls = (media: { sha256: string }[]) => media.map((m) => `${service.bare}/blob/${m.sha256}`);
   const sizesOf = (media: { size: number }[]) => media.map((m) => m.size);
 
@@ -181,7 +219,8 @@ async function main() {
     // hundred milliseconds, so that a slow second of the shared machine falls on both alike.
     for (let from = 0, block = 0; from < PHOTOS; from += BLOCK, block++) {
       const files = up.media.slice(from, from + BLOCK);
-      const order = (round + block) % 2 === 0 ? ['service', 'bare', 'bare', 'service'] : ['bare', 'service', 'service', 'bare'];
+      const order =
+        (round + block) % 2 === 0 ? ['service', 'bare', 'bare', 'service'] : ['bare', 'service', 'service', 'bare'];
       for (const which of order) {
         if (which === 'service') download += await downloadAll(serviceUrls(files), sizesOf(files), { apikey: key });
         else bare += await downloadAll(bareUrls(files), sizesOf(files), {});
@@ -208,7 +247,9 @@ async function main() {
       bareMs: (bare * 1000 * PARALLEL) / (2 * PHOTOS),
     };
     rows.push(row);
-    console.error(`round ${round + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v.toFixed(1))])))}`);
+    console.error(
+      `round ${round + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v.toFixed(1))])))}`,
+    );
   }
 
   const lines: [string, keyof (typeof rows)[number], string][] = [
@@ -236,11 +277,15 @@ async function main() {
   console.log(`|---|${rows.map(() => '---|').join('')}---|---|---|`);
   for (const [label, k] of lines) {
     const xs = rows.map((r) => r[k]);
-    console.log(`| ${label} | ${xs.map(f).join(' | ')} | ${f(Math.min(...xs))} | ${f(median(xs))} | ${f(Math.max(...xs))} |`);
+    console.log(
+      `| ${label} | ${xs.map(f).join(' | ')} | ${f(Math.min(...xs))} | ${f(median(xs))} | ${f(Math.max(...xs))} |`,
+    );
   }
   const med = (k: keyof (typeof rows)[number]) => median(rows.map((r) => r[k]));
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  console.log(`\nGoals (medians): upload ≥ 50 MiB/s: ${verdict(med('upload') >= 50)}; RSS growth < 100 MiB (max over rounds): ${verdict(Math.max(...rows.map((r) => r.uploadGrowth)) < 100)}; download ≥ 80 % of bare: ${verdict(med('ratio') >= 80)}`);
+  console.log(
+    `\nGoals (medians): upload ≥ 50 MiB/s: ${verdict(med('upload') >= 50)}; RSS growth < 100 MiB (max over rounds): ${verdict(Math.max(...rows.map((r) => r.uploadGrowth)) < 100)}; download ≥ 80 % of bare: ${verdict(med('ratio') >= 80)}`,
+  );
 }
 
 await runBenchmark(main);

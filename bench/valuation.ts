@@ -9,7 +9,12 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { findCandidates } from '../apps/property-service/src/valuations/repository.js';
-import { lookbackStart, postalCodePrefixes, valuate, type ValuationSubject } from '../apps/property-service/src/valuations/method.js';
+import {
+  lookbackStart,
+  postalCodePrefixes,
+  valuate,
+  type ValuationSubject,
+} from '../apps/property-service/src/valuations/method.js';
 import { startPropertyStack } from './property-stack.js';
 import { percentiles } from './support.js';
 
@@ -52,15 +57,19 @@ try {
     * (CASE WHEN t.type = 'house' THEN 0.85 ELSE 1 END) * (CASE WHEN ${u(9)} < 0.01 THEN 4 WHEN ${u(9)} < 0.02 THEN 0.25 ELSE 1 END)`;
 
   const setupStart = Date.now();
-  await db.$executeRawUnsafe(`
+  await db.$executeRawUnsafe(
+    `
     INSERT INTO market_transactions (id, account_id, type, marketing, postal_code, living_area_sqm, year_built, price_eur, date, source_ref)
     SELECT 'mtx_' || lpad(g::text, 6, '0'), $1, t.type, t.marketing, t.postal_code, ${area}, ${year}, greatest(1, round(${area} * ${perSqm}))::int,
            current_date - floor(${u(10)} * 2190)::int, 'bench.csv:' || g
     FROM generate_series(1, $2::int) AS g
     CROSS JOIN LATERAL (SELECT ${type}::"PropertyType" AS type, (CASE WHEN ${u(11)} < 0.6 THEN 'sale' ELSE 'rent' END)::"TransactionMarketing" AS marketing, ${postal} AS postal_code) AS t`,
-    accountId, TRANSACTIONS);
+    accountId,
+    TRANSACTIONS,
+  );
   // The account's own sales and lettings (properties sold or rented with a transaction price), all in its region.
-  await db.$executeRawUnsafe(`
+  await db.$executeRawUnsafe(
+    `
     INSERT INTO properties (id, account_id, status, type, title, address_postal_code, address_city, living_area_sqm, year_built, transaction_price_eur, transaction_date)
     SELECT 'prop_own_' || g, $1, t.status, t.type, 'Own ' || g, t.postal_code, 'Berlin', ${area}, ${year}, greatest(1, round(${area} * ${perSqm}))::int,
            current_date - floor(${u(10)} * 1460)::int
@@ -68,7 +77,9 @@ try {
     CROSS JOIN LATERAL (SELECT ${type}::"PropertyType" AS type, (CASE WHEN ${u(11)} < 0.6 THEN 'sale' ELSE 'rent' END) AS marketing,
       (CASE WHEN ${u(11)} < 0.6 THEN 'sold' ELSE 'rented' END)::"PropertyStatus" AS status,
       (CASE WHEN ${u(3)} < 0.4 THEN '10115' ELSE '10' || lpad((floor(${u(4)} * 200)::int * 5)::text, 3, '0') END) AS postal_code) AS t`,
-    accountId, OWN);
+    accountId,
+    OWN,
+  );
   await db.$executeRawUnsafe('ANALYZE market_transactions');
   await db.$executeRawUnsafe('ANALYZE properties');
   const setupSeconds = (Date.now() - setupStart) / 1000;
@@ -84,17 +95,61 @@ try {
     rent?: boolean;
   }
   const SUBJECTS: Subject[] = [
-    { id: 'prop_dense_sale', label: 'apartment, sale, 10115 (dense)', type: 'apartment', postal_code: '10115', living_area_sqm: 75, year_built: 1995 },
-    { id: 'prop_dense_rent', label: 'apartment, rent, 10115 (dense)', type: 'apartment', postal_code: '10115', living_area_sqm: 60, year_built: 1970, rent: true },
-    { id: 'prop_widen_3', label: 'apartment, sale, 10119 (→ 3 digits)', type: 'apartment', postal_code: '10119', living_area_sqm: 90, year_built: 2005 },
-    { id: 'prop_widen_2', label: 'house, sale, 14469 (→ 2 digits)', type: 'house', postal_code: '14469', living_area_sqm: 140, year_built: 1985 },
-    { id: 'prop_house_noyear', label: 'house, sale, 10115, no year built', type: 'house', postal_code: '10115', living_area_sqm: 160, year_built: null },
+    {
+      id: 'prop_dense_sale',
+      label: 'apartment, sale, 10115 (dense)',
+      type: 'apartment',
+      postal_code: '10115',
+      living_area_sqm: 75,
+      year_built: 1995,
+    },
+    {
+      id: 'prop_dense_rent',
+      label: 'apartment, rent, 10115 (dense)',
+      type: 'apartment',
+      postal_code: '10115',
+      living_area_sqm: 60,
+      year_built: 1970,
+      rent: true,
+    },
+    {
+      id: 'prop_widen_3',
+      label: 'apartment, sale, 10119 (→ 3 digits)',
+      type: 'apartment',
+      postal_code: '10119',
+      living_area_sqm: 90,
+      year_built: 2005,
+    },
+    {
+      id: 'prop_widen_2',
+      label: 'house, sale, 14469 (→ 2 digits)',
+      type: 'house',
+      postal_code: '14469',
+      living_area_sqm: 140,
+      year_built: 1985,
+    },
+    {
+      id: 'prop_house_noyear',
+      label: 'house, sale, 10115, no year built',
+      type: 'house',
+      postal_code: '10115',
+      living_area_sqm: 160,
+      year_built: null,
+    },
   ];
   for (const s of SUBJECTS) {
     await db.property.create({
       data: {
-        id: s.id, account_id: accountId, status: 'active', type: s.type, title: s.label, address_postal_code: s.postal_code, address_city: 'Bench',
-        living_area_sqm: s.living_area_sqm, year_built: s.year_built, ...(s.rent ? { cold_rent_eur: 900 } : { purchase_price_eur: 450_000 }),
+        id: s.id,
+        account_id: accountId,
+        status: 'active',
+        type: s.type,
+        title: s.label,
+        address_postal_code: s.postal_code,
+        address_city: 'Bench',
+        living_area_sqm: s.living_area_sqm,
+        year_built: s.year_built,
+        ...(s.rent ? { cold_rent_eur: 900 } : { purchase_price_eur: 450_000 }),
       },
     });
   }
@@ -110,7 +165,10 @@ try {
 
   async function valuation(id: string): Promise<{ ms: number; bytes: number; body: ValuationBody }> {
     const start = performance.now();
-    const r = await request(`${apiUrl}/v1/properties/${id}/valuation`, { dispatcher: client, headers: { apikey: key } });
+    const r = await request(`${apiUrl}/v1/properties/${id}/valuation`, {
+      dispatcher: client,
+      headers: { apikey: key },
+    });
     const text = await r.body.text();
     const ms = performance.now() - start;
     if (r.statusCode !== 200) throw new Error(`GET valuation of ${id}: ${r.statusCode} ${text}`);
@@ -142,7 +200,12 @@ try {
   // ---- The phases in-process: findCandidates level by level, then the pure method (no HTTP) -------
   const asOf = new Date().toISOString().slice(0, 10);
   const subjectOf = (s: Subject): ValuationSubject => ({
-    type: s.type, marketing: s.rent ? 'rent' : 'sale', postal_code: s.postal_code, living_area_sqm: s.living_area_sqm, year_built: s.year_built, as_of: asOf,
+    type: s.type,
+    marketing: s.rent ? 'rent' : 'sale',
+    postal_code: s.postal_code,
+    living_area_sqm: s.living_area_sqm,
+    year_built: s.year_built,
+    as_of: asOf,
   });
   const phases = [];
   for (const s of SUBJECTS) {
@@ -171,7 +234,14 @@ try {
       const prefixes = postalCodePrefixes(s.postal_code);
       for (const [level, prefix] of prefixes.entries()) {
         let start = performance.now();
-        const found = await findCandidates(db, { accountId, excludeId: s.id, type: s.type, marketing: subject.marketing, postalCodePrefix: prefix, asOf });
+        const found = await findCandidates(db, {
+          accountId,
+          excludeId: s.id,
+          type: s.type,
+          marketing: subject.marketing,
+          postalCodePrefix: prefix,
+          asOf,
+        });
         queryMs += performance.now() - start;
         start = performance.now();
         result = valuate(subject, found);
@@ -185,7 +255,11 @@ try {
       const start = performance.now();
       const json = JSON.stringify(result);
       jsonTimes.push(performance.now() - start);
-      listed = { count: result!.comparables.length, excluded: result!.excluded.count, kib: Math.round(Buffer.byteLength(json) / 1024) };
+      listed = {
+        count: result!.comparables.length,
+        excluded: result!.excluded.count,
+        kib: Math.round(Buffer.byteLength(json) / 1024),
+      };
     }
     phases.push({
       subject: s.label,
@@ -203,9 +277,20 @@ try {
     });
   }
 
-  console.log(JSON.stringify({ transactions: TRANSACTIONS, own_transactions: OWN, setup_s: setupSeconds, runs_per_subject: RUNS, as_of: asOf, load_average: loadavg().map((l) => Number(l.toFixed(1))) }));
+  console.log(
+    JSON.stringify({
+      transactions: TRANSACTIONS,
+      own_transactions: OWN,
+      setup_s: setupSeconds,
+      runs_per_subject: RUNS,
+      as_of: asOf,
+      load_average: loadavg().map((l) => Number(l.toFixed(1))),
+    }),
+  );
   console.table(rows);
-  console.log('In-process (20 runs after 5): findCandidates level by level ($queryRaw, summed over the levels read), the imported rows of the whole 2-digit prefix by $queryRaw (the old read), valuate() (summed), JSON.stringify of the result; comparables listed, excluded and the result size');
+  console.log(
+    'In-process (20 runs after 5): findCandidates level by level ($queryRaw, summed over the levels read), the imported rows of the whole 2-digit prefix by $queryRaw (the old read), valuate() (summed), JSON.stringify of the result; comparables listed, excluded and the result size',
+  );
   console.table(phases);
   const worst = Math.max(...rows.map((r) => r.p95_ms));
   console.log(`Goal p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'} (worst p95 ${worst} ms)`);
@@ -231,10 +316,11 @@ try {
        WHERE account_id = '${accountId}' AND id <> '${s.id}' AND type = 'apartment' AND status = 'sold' AND address_postal_code LIKE '${prefix}%'
          AND transaction_price_eur IS NOT NULL AND transaction_date >= '${from}' AND transaction_date <= '${asOf}' AND living_area_sqm IS NOT NULL`,
     );
-    const collation = await db.$queryRawUnsafe<{ datcollate: string }[]>('SELECT datcollate FROM pg_database WHERE datname = current_database()');
+    const collation = await db.$queryRawUnsafe<{ datcollate: string }[]>(
+      'SELECT datcollate FROM pg_database WHERE datname = current_database()',
+    );
     console.log(`\ndatabase collation: ${collation[0]?.datcollate}`);
   }
-
 } finally {
   await client.close();
   await stack.close(); // also when a step fails: no server or temp dir is left behind

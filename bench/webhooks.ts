@@ -49,21 +49,41 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 const client = new Agent({ connections: 64 });
 const call = (method: 'POST' | 'GET', path: string, body?: object) =>
-  request(`${apiUrl}${path}`, { method, dispatcher: client, headers: { apikey: key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then(async (r) => {
+  request(`${apiUrl}${path}`, {
+    method,
+    dispatcher: client,
+    headers: { apikey: key, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then(async (r) => {
     const text = await r.body.text();
     if (r.statusCode >= 300) throw new Error(`${r.statusCode} ${text}`);
     return text;
   });
-for (let i = 0; i < ENDPOINTS; i++) await call('POST', '/v1/webhooks', { url: `${receiverUrl}/hook/${i}`, events: ['property.created'] });
+for (let i = 0; i < ENDPOINTS; i++)
+  await call('POST', '/v1/webhooks', { url: `${receiverUrl}/hook/${i}`, events: ['property.created'] });
 
 const property = { type: 'apartment', title: 'Benchmark flat', address: { postal_code: '10115', city: 'Berlin' } };
 
 /** The relay and worker run in their own process (as in production), so they get a core of their own. */
 async function startWorkerProcess() {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', new URL('./worker-process.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: stack.databaseUrl, BENCH_REDIS_PORT: String(stack.redisPort), BENCH_SECRET_KEY: stack.secretKey },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      '--import',
+      'tsx',
+      new URL('./worker-process.ts', import.meta.url).pathname,
+    ],
+    {
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: stack.databaseUrl,
+        BENCH_REDIS_PORT: String(stack.redisPort),
+        BENCH_SECRET_KEY: stack.secretKey,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return child;
 }
@@ -101,8 +121,20 @@ for (let i = 0; i < total; i++) {
 await Promise.all(inflight);
 await waitForDeliveries(total * ENDPOINTS, 60_000);
 const measuredFrom = paceStart + WARMUP * 1000;
-const latencies = [...receivedAt.values()].flat().filter((r) => r.createdAt >= measuredFrom).map((r) => r.latency).sort((a, b) => a - b);
-const latency = { rate_per_second: RATE, warmup_seconds: WARMUP, measured_seconds: SECONDS, deliveries: latencies.length, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), max_ms: latencies.at(-1) };
+const latencies = [...receivedAt.values()]
+  .flat()
+  .filter((r) => r.createdAt >= measuredFrom)
+  .map((r) => r.latency)
+  .sort((a, b) => a - b);
+const latency = {
+  rate_per_second: RATE,
+  warmup_seconds: WARMUP,
+  measured_seconds: SECONDS,
+  deliveries: latencies.length,
+  p50_ms: percentile(latencies, 50),
+  p99_ms: percentile(latencies, 99),
+  max_ms: latencies.at(-1),
+};
 
 await stopWorkers(latencyWorkers);
 
@@ -113,12 +145,14 @@ received = 0;
 receivedAt.clear();
 const start = Date.now();
 let next = 0;
-await Promise.all(Array.from({ length: 32 }, async () => {
-  while (next < EVENTS) {
-    next++;
-    await call('POST', '/v1/properties', property);
-  }
-}));
+await Promise.all(
+  Array.from({ length: 32 }, async () => {
+    while (next < EVENTS) {
+      next++;
+      await call('POST', '/v1/properties', property);
+    }
+  }),
+);
 const created = Date.now();
 for (const worker of workers) worker.stdin!.write('start\n');
 await waitForDeliveries(EVENTS * ENDPOINTS, 180_000);
@@ -131,7 +165,9 @@ const throughput = {
   deliveries_per_second: Math.round(received / ((end - created) / 1000)),
 };
 
-console.log(JSON.stringify({ endpoints_per_event: ENDPOINTS, worker_processes: WORKERS, throughput, latency }, null, 2));
+console.log(
+  JSON.stringify({ endpoints_per_event: ENDPOINTS, worker_processes: WORKERS, throughput, latency }, null, 2),
+);
 
 await stopWorkers(workers);
 receiver.close();

@@ -3,7 +3,13 @@ import { createPrisma } from '@platform/db';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { propertyDescriptor } from '@platform/property-service';
 import { headersOf } from '@platform/runtime';
-import { SecretBox, createDeliveryQueue, deliveryDispatcher, startDeliveryWorker, startRelay } from '@platform/webhooks';
+import {
+  SecretBox,
+  createDeliveryQueue,
+  deliveryDispatcher,
+  startDeliveryWorker,
+  startRelay,
+} from '@platform/webhooks';
 
 const env = process.env as Record<string, string>;
 const db = createPrisma({ url: env.BENCH_DATABASE_URL, maxConnections: 20 });
@@ -16,7 +22,13 @@ process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 const relay = startRelay({ db, queue, now }, { intervalMs: 10 });
 const worker = startDeliveryWorker(
-  { db, secrets: new SecretBox(env.BENCH_SECRET_KEY), headersFor: headersOf([propertyDescriptor, agentPlatformDescriptor]), now, dispatcher: deliveryDispatcher({ allowPrivateTargets: true }) },
+  {
+    db,
+    secrets: new SecretBox(env.BENCH_SECRET_KEY),
+    headersFor: headersOf([propertyDescriptor, agentPlatformDescriptor]),
+    now,
+    dispatcher: deliveryDispatcher({ allowPrivateTargets: true }),
+  },
   { connection, concurrency: Number(env.BENCH_CONCURRENCY ?? 100) },
 );
 process.on('SIGTERM', async () => {

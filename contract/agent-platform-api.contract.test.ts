@@ -11,4 +11,8 @@ let eventTypes: EventType[] = [];
 beforeAll(async () => void (eventTypes = await subscribeToEverything(run, 'agents')));
 
 describeAgentPlatformScenarios(run);
-describeContractChecks(run, 'agent-platform-api', { service: 'agents', eventTypes: () => eventTypes, expectedEvents: AGENT_PLATFORM_EVENTS });
+describeContractChecks(run, 'agent-platform-api', {
+  service: 'agents',
+  eventTypes: () => eventTypes,
+  expectedEvents: AGENT_PLATFORM_EVENTS,
+});

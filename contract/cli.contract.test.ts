@@ -16,7 +16,11 @@ beforeAll(async () => {
   const created = await fetch(`${run.urls.property}/v1/properties`, {
     method: 'POST',
     headers: { apikey: run.property.key, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'apartment', title: 'Contract CLI', address: { postal_code: '10115', city: 'Berlin' } }),
+    body: JSON.stringify({
+      type: 'apartment',
+      title: 'Contract CLI',
+      address: { postal_code: '10115', city: 'Berlin' },
+    }),
   });
   expect(created.status).toBe(201);
   // Answers every request with a property list that lacks its `page`: a deployment off contract.
@@ -27,7 +31,16 @@ afterAll(() => new Promise<void>((resolve) => broken.close(() => resolve())));
 
 describe('pnpm contract', () => {
   it('passes against the services with sandbox keys of both, printing a table', async () => {
-    const result = await contract(['--base-url', run.urls.property, '--key', run.property.key, '--base-url', run.urls.agents, '--key', run.agents.key]);
+    const result = await contract([
+      '--base-url',
+      run.urls.property,
+      '--key',
+      run.property.key,
+      '--base-url',
+      run.urls.agents,
+      '--key',
+      run.agents.key,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n').filter((line) => /\bFAIL\b/.test(line))).toEqual([]);
     expect(result.code).toBe(0);
@@ -43,9 +56,18 @@ describe('pnpm contract', () => {
     const port = (broken.address() as AddressInfo).port;
     const result = await contract(['--base-url', `http://127.0.0.1:${port}`, '--key', run.property.key, '--json']);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { ok: boolean; checks: { operation: string; result: string; problem: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      checks: { operation: string; result: string; problem: string }[];
+    };
     expect(report.ok).toBe(false);
-    expect(report.checks).toContainEqual(expect.objectContaining({ operation: 'listProperties', result: 'FAIL', problem: expect.stringContaining("must have required property 'page'") }));
+    expect(report.checks).toContainEqual(
+      expect.objectContaining({
+        operation: 'listProperties',
+        result: 'FAIL',
+        problem: expect.stringContaining("must have required property 'page'"),
+      }),
+    );
   }, 60_000);
 
   it('refuses a live key before sending anything', async () => {

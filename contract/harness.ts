@@ -3,8 +3,26 @@
 import { afterAll, beforeAll } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, startServices, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
-import { createAgentPlatformClient, createLeadsClient, createPropertyClient, createPublicFeedsClient, type AgentPlatformClient, type LeadsClient, type PropertyClient, type PublicFeedsClient } from '@platform/client';
+import {
+  createTenant,
+  createTestDatabase,
+  startReceiver,
+  startServices,
+  type Receiver,
+  type StartedServices,
+  type Tenant,
+  type TestDatabase,
+} from '@platform/testkit';
+import {
+  createAgentPlatformClient,
+  createLeadsClient,
+  createPropertyClient,
+  createPublicFeedsClient,
+  type AgentPlatformClient,
+  type LeadsClient,
+  type PropertyClient,
+  type PublicFeedsClient,
+} from '@platform/client';
 import { ContractRecorder, type DocumentName } from '@platform/contract';
 
 export interface ContractRun {
@@ -36,8 +54,14 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
     run.otherProperty = await createTenant(run.db.prisma, { service: propertyDescriptor });
     run.otherAgents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
     run.receiver = await startReceiver();
-    run.services = await startServices({ databaseUrl: run.db.url, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '1000000' } }); // the suite polls (worker jobs)
-    run.urls = { property: `http://127.0.0.1:${run.services.ports.property}`, agents: `http://127.0.0.1:${run.services.ports.agents}` };
+    run.services = await startServices({
+      databaseUrl: run.db.url,
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '1000000' },
+    }); // the suite polls (worker jobs)
+    run.urls = {
+      property: `http://127.0.0.1:${run.services.ports.property}`,
+      agents: `http://127.0.0.1:${run.services.ports.agents}`,
+    };
     const fetch = (request: Request) => run.recorder.fetch(request);
     run.clients = {
       property: createPropertyClient({ baseUrl: run.urls.property, apiKey: run.property.key, fetch }),

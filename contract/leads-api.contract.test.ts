@@ -11,4 +11,8 @@ let eventTypes: EventType[] = [];
 beforeAll(async () => void (eventTypes = await subscribeToEverything(run, 'property')));
 
 describeLeadsScenarios(run);
-describeContractChecks(run, 'leads-api', { service: 'property', eventTypes: () => eventTypes, expectedEvents: LEADS_EVENTS });
+describeContractChecks(run, 'leads-api', {
+  service: 'property',
+  eventTypes: () => eventTypes,
+  expectedEvents: LEADS_EVENTS,
+});

@@ -11,5 +11,9 @@ let eventTypes: EventType[] = [];
 beforeAll(async () => void (eventTypes = await subscribeToEverything(run, 'property')));
 
 describePropertyScenarios(run);
-describeContractChecks(run, 'property-api', { service: 'property', eventTypes: () => eventTypes, expectedEvents: PROPERTY_EVENTS });
+describeContractChecks(run, 'property-api', {
+  service: 'property',
+  eventTypes: () => eventTypes,
+  expectedEvents: PROPERTY_EVENTS,
+});
 describeContractChecks(run, 'public-feeds-api', { service: 'property' });

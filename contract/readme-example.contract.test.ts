@@ -25,7 +25,11 @@ describe('the README example of the client', () => {
     const port = await freePort();
     let secret = '';
     const events: { type: string; data: unknown }[] = [];
-    receiver = startWebhookReceiver(port, () => secret, (event) => events.push(event));
+    receiver = startWebhookReceiver(
+      port,
+      () => secret,
+      (event) => events.push(event),
+    );
     const result = await quickstart({
       baseUrl: run.urls.property,
       apiKey: run.property.key,

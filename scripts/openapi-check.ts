@@ -12,7 +12,11 @@ const DIRECTORY = 'openapi';
 
 function git(...args: string[]): string | null {
   try {
-    return execFileSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', args, {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null;
   }
@@ -22,7 +26,8 @@ function git(...args: string[]): string | null {
 const root = git('rev-parse', '--show-toplevel')?.trim() ?? usage('not inside a git repository');
 
 function defaultBase(): string {
-  const mergeBase = git('rev-parse', '--verify', '--quiet', 'origin/main') !== null ? git('merge-base', 'HEAD', 'origin/main') : null;
+  const mergeBase =
+    git('rev-parse', '--verify', '--quiet', 'origin/main') !== null ? git('merge-base', 'HEAD', 'origin/main') : null;
   return mergeBase?.trim() || 'HEAD';
 }
 
@@ -33,15 +38,23 @@ function usage(message: string): never {
 
 let base: string;
 try {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((arg) => arg !== '--'), options: { base: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: { base: { type: 'string' } },
+  });
   base = values.base ?? defaultBase();
 } catch (error) {
   usage((error as Error).message);
 }
-if (git('rev-parse', '--verify', '--quiet', `${base}^{commit}`) === null) usage(`${base} is not a commit of this repository`);
+if (git('rev-parse', '--verify', '--quiet', `${base}^{commit}`) === null)
+  usage(`${base} is not a commit of this repository`);
 
-const inTree = existsSync(join(root, DIRECTORY)) ? readdirSync(join(root, DIRECTORY)).filter((name) => name.endsWith('.json')) : [];
-const atBase = (git('ls-tree', '--name-only', `${base}:${DIRECTORY}`) ?? '').split('\n').filter((name) => name.endsWith('.json'));
+const inTree = existsSync(join(root, DIRECTORY))
+  ? readdirSync(join(root, DIRECTORY)).filter((name) => name.endsWith('.json'))
+  : [];
+const atBase = (git('ls-tree', '--name-only', `${base}:${DIRECTORY}`) ?? '')
+  .split('\n')
+  .filter((name) => name.endsWith('.json'));
 let breakingCount = 0;
 console.log(`OpenAPI documents in ${DIRECTORY}/ against ${base}:`);
 for (const name of [...new Set([...atBase, ...inTree])].sort()) {
@@ -63,10 +76,16 @@ for (const name of [...new Set([...atBase, ...inTree])].sort()) {
   }
   const changes = findBreakingChanges(JSON.parse(before), JSON.parse(after));
   breakingCount += changes.length;
-  console.log(changes.length === 0 ? `  ${path}: changed, additive only` : `  ${path}: ${changes.length} BREAKING change(s):\n${formatBreakingChanges(changes)}`);
+  console.log(
+    changes.length === 0
+      ? `  ${path}: changed, additive only`
+      : `  ${path}: ${changes.length} BREAKING change(s):\n${formatBreakingChanges(changes)}`,
+  );
 }
 if (breakingCount > 0) {
-  console.error(`${breakingCount} breaking change(s): make them additive, or publish them as a new major version (docs/versioning.md).`);
+  console.error(
+    `${breakingCount} breaking change(s): make them additive, or publish them as a new major version (docs/versioning.md).`,
+  );
   process.exit(1);
 }
 console.log('no breaking change');

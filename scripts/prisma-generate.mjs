@@ -14,8 +14,12 @@ if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
   if (!existsSync(placeholder)) writeFileSync(placeholder, '', { mode: 0o755 });
   env.PRISMA_SCHEMA_ENGINE_BINARY = placeholder;
 }
-const result = spawnSync('pnpm', ['--filter', '@platform/db', 'exec', 'prisma', 'generate', '--config', 'prisma.config.ts'], {
-  stdio: 'inherit',
-  env,
-});
+const result = spawnSync(
+  'pnpm',
+  ['--filter', '@platform/db', 'exec', 'prisma', 'generate', '--config', 'prisma.config.ts'],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 process.exit(result.status ?? 1);

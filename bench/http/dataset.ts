@@ -30,7 +30,10 @@ export async function buildDataset(url: string, size: DatasetSize, pepper: strin
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`INSERT INTO accounts (id, name) SELECT 'acct_bench_' || a, 'bench ' || a FROM generate_series(1, $1) a`, [size.accounts]);
+    await client.query(
+      `INSERT INTO accounts (id, name) SELECT 'acct_bench_' || a, 'bench ' || a FROM generate_series(1, $1) a`,
+      [size.accounts],
+    );
     await client.query(
       `INSERT INTO applications (id, account_id, service, name, rate_limit_per_minute)
        SELECT 'app_' || s || '_' || a, 'acct_bench_' || a, s::"Service", 'bench', 1000000
@@ -63,14 +66,27 @@ export async function buildDataset(url: string, size: DatasetSize, pepper: strin
     );
     await client.query('ANALYZE');
     const sample = async (table: string, status: string) =>
-      (await client.query<{ id: string }>(`SELECT id FROM ${table} WHERE account_id = 'acct_bench_1' AND status::text = $2 ORDER BY random() LIMIT $1`, [SAMPLE, status])).rows.map((r) => r.id);
+      (
+        await client.query<{ id: string }>(
+          `SELECT id FROM ${table} WHERE account_id = 'acct_bench_1' AND status::text = $2 ORDER BY random() LIMIT $1`,
+          [SAMPLE, status],
+        )
+      ).rows.map((r) => r.id);
     // PATCH may touch any of them: none archived or retired (those refuse changes).
     const propertyIds = await sample('properties', 'active');
     const agentIds = await sample('agent_deployments', 'active');
     const db = createPrisma({ url, maxConnections: 1 });
     try {
       const key = async (service: typeof propertyService.descriptor | typeof agentPlatformService.descriptor) =>
-        (await createApiKey(db, { applicationId: `app_${service.id}_1`, service, environment: 'sandbox', scopes: [...service.scopes], pepper })).plaintext;
+        (
+          await createApiKey(db, {
+            applicationId: `app_${service.id}_1`,
+            service,
+            environment: 'sandbox',
+            scopes: [...service.scopes],
+            pepper,
+          })
+        ).plaintext;
       return {
         accountId: 'acct_bench_1',
         propertyKey: await key(propertyService.descriptor),

@@ -61,7 +61,10 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+  });
   res.end(json);
 }
 
@@ -90,7 +93,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 async function getOne(res: ServerResponse, accountId: string, id: string) {
-  const { rows } = await pool.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  const { rows } = await pool.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2`, [
+    id,
+    accountId,
+  ]);
   if (rows.length === 0) return send(res, 404, { error: { code: 'not_found' } });
   send(res, 200, rows[0]);
 }
@@ -98,7 +104,8 @@ async function getOne(res: ServerResponse, accountId: string, id: string) {
 async function list(res: ServerResponse, accountId: string, query: URLSearchParams) {
   const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 25)));
   const status = query.get('status');
-  if (status !== null && !resource.statuses.includes(status)) return send(res, 422, { error: { code: 'validation_failed' } });
+  if (status !== null && !resource.statuses.includes(status))
+    return send(res, 422, { error: { code: 'validation_failed' } });
   const filter = status === null ? '' : `AND status = $3::"${resource.statusType}"`;
   const { rows } = await pool.query(
     `SELECT * FROM ${resource.table} WHERE account_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $2`,
@@ -122,26 +129,33 @@ async function patch(req: IncomingMessage, res: ServerResponse, accountId: strin
     return send(res, 400, { error: { code: 'invalid_json' } });
   }
   const value = body[resource.field];
-  if (typeof value !== 'string' || value.length === 0 || value.length > 120) return send(res, 422, { error: { code: 'validation_failed' } });
+  if (typeof value !== 'string' || value.length === 0 || value.length > 120)
+    return send(res, 422, { error: { code: 'validation_failed' } });
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const locked = await client.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2 FOR UPDATE`, [id, accountId]);
+    const locked = await client.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2 FOR UPDATE`, [
+      id,
+      accountId,
+    ]);
     if (locked.rows.length === 0) {
       await client.query('ROLLBACK');
       return send(res, 404, { error: { code: 'not_found' } });
     }
-    const { rows } = await client.query(`UPDATE ${resource.table} SET ${resource.field} = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, value]);
+    const { rows } = await client.query(
+      `UPDATE ${resource.table} SET ${resource.field} = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+      [id, value],
+    );
     const at = new Date();
-    const payload = JSON.stringify({ type: resource.event, created_at: at, data: { [resource.idField]: id, changed_fields: [resource.field] } });
-    await client.query(`INSERT INTO outbox_events (id, account_id, service, type, payload, created_at) VALUES ($1, $2, $3::"Service", $4, $5, $6)`, [
-      `evt_${randomBytes(12).toString('hex')}`,
-      accountId,
-      resource.service,
-      resource.event,
-      payload,
-      at,
-    ]);
+    const payload = JSON.stringify({
+      type: resource.event,
+      created_at: at,
+      data: { [resource.idField]: id, changed_fields: [resource.field] },
+    });
+    await client.query(
+      `INSERT INTO outbox_events (id, account_id, service, type, payload, created_at) VALUES ($1, $2, $3::"Service", $4, $5, $6)`,
+      [`evt_${randomBytes(12).toString('hex')}`, accountId, resource.service, resource.event, payload, at],
+    );
     await client.query('COMMIT');
     send(res, 200, rows[0]);
   } catch (error) {

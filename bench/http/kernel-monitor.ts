@@ -28,13 +28,15 @@ function monitorThreads(): number[] {
   } catch {
     return [];
   }
-  return entries.filter((entry) => {
-    try {
-      return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('kdamond');
-    } catch {
-      return false; // the process ended while listed
-    }
-  }).map(Number);
+  return entries
+    .filter((entry) => {
+      try {
+        return /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('kdamond');
+      } catch {
+        return false; // the process ended while listed
+      }
+    })
+    .map(Number);
 }
 
 const POLLER = fileURLToPath(new URL('./kernel-monitor-poller.ts', import.meta.url));
@@ -44,7 +46,9 @@ export function watchKernelMonitor(): KernelMonitorWatch {
   const threads = process.platform === 'linux' ? monitorThreads() : [];
   if (threads.length === 0) return { passes: () => [], stop: () => {} };
   const passes: KernelMonitorPass[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', POLLER, ...threads.map(String)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', POLLER, ...threads.map(String)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let stopped = false;
   child.on('exit', (code, signal) => {
     if (!stopped) console.error(`the kernel monitor's poller stopped (${signal ?? code}); later traces have no passes`);

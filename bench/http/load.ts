@@ -38,16 +38,23 @@ export interface RequestTrace {
   latencies: (number | null)[];
 }
 
-const LIST_STATUSES: Record<Resource, string[]> = { properties: ['active', 'draft', 'reserved'], agents: ['active', 'retired'] };
+const LIST_STATUSES: Record<Resource, string[]> = {
+  properties: ['active', 'draft', 'reserved'],
+  agents: ['active', 'retired'],
+};
 const PATCHED_FIELD: Record<Resource, string> = { properties: 'title', agents: 'description' };
 
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)];
 
 /** The request of a scenario, new for every call (a random record, status or value). */
-function requestOf({ resource, operation }: Scenario, data: Dataset): { method: 'GET' | 'PATCH'; path: string; body?: string } {
+function requestOf(
+  { resource, operation }: Scenario,
+  data: Dataset,
+): { method: 'GET' | 'PATCH'; path: string; body?: string } {
   const ids = resource === 'properties' ? data.propertyIds : data.agentIds;
   if (operation === 'get') return { method: 'GET', path: `/v1/${resource}/${pick(ids)}` };
-  if (operation === 'list') return { method: 'GET', path: `/v1/${resource}?limit=25&status=${pick(LIST_STATUSES[resource])}` };
+  if (operation === 'list')
+    return { method: 'GET', path: `/v1/${resource}?limit=25&status=${pick(LIST_STATUSES[resource])}` };
   // A new value every time: an unchanged patch would write nothing.
   const body = JSON.stringify({ [PATCHED_FIELD[resource]]: `Bench ${Math.random().toString(36).slice(2, 10)}` });
   return { method: 'PATCH', path: `/v1/${resource}/${pick(ids)}`, body };
@@ -74,7 +81,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   return options.rate ? atFixedRate({ ...options, rate: options.rate }) : asFastAsAnswered(options);
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 /**
  * Requests sent at evenly spaced moments, whatever the answers do (an open loop); each latency is
@@ -84,7 +92,18 @@ export const percentile = (sorted: number[], p: number) => (sorted.length === 0 
  * connections are opened then, and the code of both sides is compiled, which would otherwise be
  * the p99 of a short run.
  */
-async function atFixedRate({ url, key, scenario, data, seconds, connections = 50, rate, warmUpSeconds = 2, onCounting, trace }: LoadOptions & { rate: number }): Promise<LoadResult> {
+async function atFixedRate({
+  url,
+  key,
+  scenario,
+  data,
+  seconds,
+  connections = 50,
+  rate,
+  warmUpSeconds = 2,
+  onCounting,
+  trace,
+}: LoadOptions & { rate: number }): Promise<LoadResult> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const times: number[] = [];
   const late: number[] = [];
@@ -120,7 +139,12 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     pending++;
     sent++;
     pool
-      .request({ method: request.method, path: request.path, body: request.body, headers: { apikey: key, 'content-type': 'application/json' } })
+      .request({
+        method: request.method,
+        path: request.path,
+        body: request.body,
+        headers: { apikey: key, 'content-type': 'application/json' },
+      })
       .then(async (res) => {
         await res.body.dump();
         if (res.statusCode >= 300) errors++;
@@ -146,29 +170,45 @@ async function atFixedRate({ url, key, scenario, data, seconds, connections = 50
     errors,
     sendLateP99: round(Math.max(0, percentile(late, 0.99))),
     generatorStallMax: round(stalls.max / 1e6),
-    trace: traced && { countedAt, rate, latencies: Array.from(traced, (latency) => (Number.isNaN(latency) ? null : latency)) },
+    trace: traced && {
+      countedAt,
+      rate,
+      latencies: Array.from(traced, (latency) => (Number.isNaN(latency) ? null : latency)),
+    },
   };
 }
 
 /** autocannon's closed loop: each connection sends its next request when the last is answered. */
-async function asFastAsAnswered({ url, key, scenario, data, seconds, connections = 50 }: LoadOptions): Promise<LoadResult> {
+async function asFastAsAnswered({
+  url,
+  key,
+  scenario,
+  data,
+  seconds,
+  connections = 50,
+}: LoadOptions): Promise<LoadResult> {
   const times: number[] = [];
   let finish!: (error: Error | null, result: autocannon.Result) => void;
-  const done = new Promise<autocannon.Result>((resolve, reject) => (finish = (error, result) => (error ? reject(error) : resolve(result))));
-  const instance = autocannon({
-    url,
-    connections,
-    duration: seconds,
-    headers: { apikey: key, 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (request) => {
-          const next = requestOf(scenario, data);
-          return { ...request, method: next.method, path: next.path, body: next.body };
+  const done = new Promise<autocannon.Result>(
+    (resolve, reject) => (finish = (error, result) => (error ? reject(error) : resolve(result))),
+  );
+  const instance = autocannon(
+    {
+      url,
+      connections,
+      duration: seconds,
+      headers: { apikey: key, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const next = requestOf(scenario, data);
+            return { ...request, method: next.method, path: next.path, body: next.body };
+          },
         },
-      },
-    ],
-  }, (error, result) => finish(error, result));
+      ],
+    },
+    (error, result) => finish(error, result),
+  );
   instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   const result = await done;
   times.sort((a, b) => a - b);

@@ -35,14 +35,21 @@ export interface Environment {
 /** `node --import tsx <script>`, as the tsx command runs it (node's flags cannot go through tsx's NODE_OPTIONS). */
 function started(args: string[], env: Record<string, string>, log: string, nodeFlags: string[] = []): ChildProcess {
   const out = openSync(log, 'a');
-  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...env },
+  });
 }
 
 async function untilAnswers(url: string, child: ChildProcess, log: string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -57,7 +64,11 @@ export async function startFloors(env: Environment): Promise<Running> {
   for (const resource of ['properties', 'agents'] as const) {
     const port = await freePort();
     const log = join(env.dir, `floor-${resource}.log`);
-    const child = started(['bench/http/floor-server.ts', resource, String(port)], { DATABASE_URL: env.databaseUrl, API_KEY_PEPPER: env.pepper }, log);
+    const child = started(
+      ['bench/http/floor-server.ts', resource, String(port)],
+      { DATABASE_URL: env.databaseUrl, API_KEY_PEPPER: env.pepper },
+      log,
+    );
     children.push(child);
     urls[resource] = `http://127.0.0.1:${port}`;
     await untilAnswers(`${urls[resource]}/`, child, log);

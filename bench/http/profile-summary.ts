@@ -17,13 +17,18 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { requests: { type: 'string' }, top: { type: 'string', default: '30' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { requests: { type: 'string' }, top: { type: 'string', default: '30' } },
+});
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8')) as Profile;
 
 /** The layer of a frame: a package of node_modules, one of ours, Node itself or V8's own entries. */
 function layerOf({ url, functionName }: ProfileNode['callFrame']): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
-  const pkg = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ?? /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  const pkg =
+    /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url) ??
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   const ours = /\/(packages|apps)\/([^/]+)\//.exec(url);
   if (ours) return `${ours[1]}/${ours[2]}`;
@@ -33,7 +38,8 @@ function layerOf({ url, functionName }: ProfileNode['callFrame']): string {
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfUs = new Map<number, number>();
-for (let i = 0; i < profile.samples.length; i++) selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+for (let i = 0; i < profile.samples.length; i++)
+  selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 
 const layers = new Map<string, number>();
 const functions = new Map<string, number>();
@@ -52,7 +58,9 @@ const requests = values.requests ? Number(values.requests) : undefined;
 const line = (name: string, us: number) =>
   `${((100 * us) / busy).toFixed(1).padStart(5)} %  ${requests ? `${(us / requests).toFixed(1).padStart(7)} µs/req  ` : ''}${name}`;
 const top = Number(values.top);
-console.log(`busy ${(busy / 1e6).toFixed(1)} s of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s${requests ? `, ${(busy / requests).toFixed(0)} µs per request` : ''}\n\nby layer:`);
+console.log(
+  `busy ${(busy / 1e6).toFixed(1)} s of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s${requests ? `, ${(busy / requests).toFixed(0)} µs per request` : ''}\n\nby layer:`,
+);
 for (const [name, us] of [...layers].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(line(name, us));
 console.log('\nby function (self time):');
 for (const [name, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(line(name, us));

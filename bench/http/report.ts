@@ -33,7 +33,13 @@ export function report(
   rows: Row[],
   floors: Map<Scenario, LoadResult[]>,
   scenarios: (Scenario & { goal: number; guard: number })[],
-  run: { size: { accounts: number; rowsPerAccount: number }; seconds: number; latencySeconds: number; quick: boolean; floorLatency: Map<Scenario, LoadResult> },
+  run: {
+    size: { accounts: number; rowsPerAccount: number };
+    seconds: number;
+    latencySeconds: number;
+    quick: boolean;
+    floorLatency: Map<Scenario, LoadResult>;
+  },
 ): { text: string; failures: string[] } {
   const failures: string[] = [];
   const lines = [
@@ -41,7 +47,7 @@ export function report(
       (run.quick ? '; ' : ` (${run.latencySeconds} s at a fixed rate); `) +
       `ratio = project ÷ floor (mean of the floor's runs).`,
     '',
-    '| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | p99 at the floor\'s 50 % rate (ms) | server loop delay p99 / max at 50 % (ms) | generator at 50 %: sent late p99 / longest stall (ms) | p95 at 200 req/s (ms) | errors |',
+    "| server | resource | request | floor req/s | project req/s | ratio | goal | p99 at 50 % (ms) | floor p99 at 50 % (ms) | p99 at the floor's 50 % rate (ms) | server loop delay p99 / max at 50 % (ms) | generator at 50 %: sent late p99 / longest stall (ms) | p95 at 200 req/s (ms) | errors |",
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
@@ -49,7 +55,11 @@ export function report(
     const floorRuns = floors.get(spec) ?? [];
     const floorRps = mean(floorRuns.map((r) => r.rps));
     const ratio = row.result.rps / floorRps;
-    const errors = row.result.errors + (row.latency?.errors ?? 0) + (row.at200?.errors ?? 0) + floorRuns.reduce((sum, r) => sum + r.errors, 0);
+    const errors =
+      row.result.errors +
+      (row.latency?.errors ?? 0) +
+      (row.at200?.errors ?? 0) +
+      floorRuns.reduce((sum, r) => sum + r.errors, 0);
     const met = ratio >= spec.goal ? '✓' : '✗';
     const p99 = row.latency ? `${row.latency.p99} ${row.latency.p99 < P99_GOAL_MS ? '✓' : '✗'}` : '–';
     const floorP99 = run.floorLatency.get(spec)?.p99 ?? '–';
@@ -58,9 +68,12 @@ export function report(
     const late = row.latency ? `${row.latency.sendLateP99} / ${row.latency.generatorStallMax}` : '–';
     const p95 = row.at200 ? `${row.at200.p95} ${row.at200.p95 < P95_AT_200_GOAL_MS ? '✓' : '✗'}` : '–';
     const name = `${row.scenario.operation === 'get' ? 'GET by id' : row.scenario.operation === 'list' ? 'GET page (25, status)' : 'PATCH one field'}`;
-    lines.push(`| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(floorRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${p99} | ${floorP99} | ${atFloorRate} | ${loop} | ${late} | ${p95} | ${errors} |`);
+    lines.push(
+      `| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(floorRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${p99} | ${floorP99} | ${atFloorRate} | ${loop} | ${late} | ${p95} | ${errors} |`,
+    );
     const label = `${row.variant} ${row.scenario.resource} ${row.scenario.operation}`;
-    if (ratio < spec.guard) failures.push(`${label}: ${ratio.toFixed(2)}× the floor, below the guard of ${spec.guard}×`);
+    if (ratio < spec.guard)
+      failures.push(`${label}: ${ratio.toFixed(2)}× the floor, below the guard of ${spec.guard}×`);
     if (errors > 0) failures.push(`${label}: ${errors} failed requests`);
   }
   return { text: lines.join('\n'), failures };

@@ -21,19 +21,27 @@ import { traceFolder, writeTraceFile } from './trace-file.js';
 import { freePort } from '@platform/testkit';
 import pg from 'pg';
 
-const USAGE = 'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
+const USAGE =
+  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
   seconds: { type: 'string' },
-  'latency-seconds': { type: 'string', description: 'length of the runs at a fixed rate (default: 30 in full runs, else --seconds)' },
+  'latency-seconds': {
+    type: 'string',
+    description: 'length of the runs at a fixed rate (default: 30 in full runs, else --seconds)',
+  },
   accounts: { type: 'string' },
   rows: { type: 'string', description: 'properties (and agents) per account' },
   variant: { type: 'string', description: 'start, services or both' },
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
   profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
-  trace: { type: 'string', description: "an empty folder for every request of the fixed-rate runs, with the kernel memory monitor's passes (see trace-summary.ts); the table is not written" },
+  trace: {
+    type: 'string',
+    description:
+      "an empty folder for every request of the fixed-rate runs, with the kernel memory monitor's passes (see trace-summary.ts); the table is not written",
+  },
 } as const;
 
 function parsedOptions() {
@@ -52,8 +60,16 @@ const seconds = Number(options.seconds ?? (quick ? 3 : 10));
 // stall of this 2-core machine delays, whoever served them. 30 s ask three such stalls to decide it.
 const latencySeconds = Number(options['latency-seconds'] ?? (quick || options.seconds ? seconds : 30));
 const warmUp = quick ? 2 : 3;
-const size = { accounts: Number(options.accounts ?? (quick ? 10 : 100)), rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)) };
-const variants: Variant[] = options.variant === 'start' || options.variant === 'services' ? [options.variant] : quick ? ['start'] : ['start', 'services'];
+const size = {
+  accounts: Number(options.accounts ?? (quick ? 10 : 100)),
+  rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)),
+};
+const variants: Variant[] =
+  options.variant === 'start' || options.variant === 'services'
+    ? [options.variant]
+    : quick
+      ? ['start']
+      : ['start', 'services'];
 
 /** Goal (issue: ≥ 1.0× for reads by id, 0.8× for pages, 0.7× for patches) and the CI guard's floor. */
 const ALL_SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
@@ -73,7 +89,8 @@ if (SCENARIOS.length === 0) {
 const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 const cleanups: (() => Promise<unknown>)[] = [() => Promise.resolve(rmSync(dir, { recursive: true, force: true }))];
 async function cleanUp() {
-  for (const step of cleanups.splice(0).reverse()) await step().catch((error: unknown) => console.error('cleanup:', error));
+  for (const step of cleanups.splice(0).reverse())
+    await step().catch((error: unknown) => console.error('cleanup:', error));
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -87,7 +104,8 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 }
 
 /** Marks every event relayed: the floor's outbox rows must not become the project's relay's work. */
-const settleOutbox = (url: string) => withClient(url, (client) => client.query('UPDATE outbox_events SET relayed_at = now() WHERE relayed_at IS NULL'));
+const settleOutbox = (url: string) =>
+  withClient(url, (client) => client.query('UPDATE outbox_events SET relayed_at = now() WHERE relayed_at IS NULL'));
 
 /**
  * PostgreSQL's background work at a moment of our choosing instead of inside a measured run: autovacuum
@@ -107,12 +125,31 @@ let databaseUrl = '';
 /** With --trace: the kernel monitor's passes, watched for the whole run, and the traces written so far. */
 let tracing: { dir: string; monitor: KernelMonitorWatch; written: number } | undefined;
 
-async function measure(target: Running, key: (s: Scenario) => string, data: Awaited<ReturnType<typeof buildDataset>>, scenario: Scenario, rate?: number, onCounting?: () => void): Promise<LoadResult> {
+async function measure(
+  target: Running,
+  key: (s: Scenario) => string,
+  data: Awaited<ReturnType<typeof buildDataset>>,
+  scenario: Scenario,
+  rate?: number,
+  onCounting?: () => void,
+): Promise<LoadResult> {
   const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
   if (!quick) await quiesce(databaseUrl);
   if (!rate) await runLoad({ ...load, seconds: warmUp });
-  const result = await runLoad({ ...load, seconds: rate ? latencySeconds : seconds, rate, onCounting, trace: rate !== undefined && tracing !== undefined });
-  if (tracing && result.trace) await keepTrace(tracing, `${target.name} ${scenario.resource} ${scenario.operation} at ${rate} req/s`, result.trace, result.p99);
+  const result = await runLoad({
+    ...load,
+    seconds: rate ? latencySeconds : seconds,
+    rate,
+    onCounting,
+    trace: rate !== undefined && tracing !== undefined,
+  });
+  if (tracing && result.trace)
+    await keepTrace(
+      tracing,
+      `${target.name} ${scenario.resource} ${scenario.operation} at ${rate} req/s`,
+      result.trace,
+      result.p99,
+    );
   return result;
 }
 
@@ -122,7 +159,9 @@ const PASS_REPORTED_MS = 150;
 async function keepTrace(into: NonNullable<typeof tracing>, label: string, trace: RequestTrace, p99: number) {
   await sleep(PASS_REPORTED_MS);
   const end = trace.countedAt + (trace.latencies.length * 1000) / trace.rate + 1_000;
-  const kernelMonitorPasses = into.monitor.passes().filter((pass) => pass.end >= trace.countedAt - 1_000 && pass.at <= end);
+  const kernelMonitorPasses = into.monitor
+    .passes()
+    .filter((pass) => pass.end >= trace.countedAt - 1_000 && pass.at <= end);
   writeTraceFile(into.dir, ++into.written, { label, p99, ...trace, kernelMonitorPasses });
 }
 
@@ -133,7 +172,9 @@ try {
     tracing = { dir: traceFolder(resolve(options.trace)), monitor, written: 0 };
   }
   const pgPort = await freePort();
-  console.log(`building ${size.accounts} accounts × ${size.rowsPerAccount.toLocaleString('en')} properties and agents…`);
+  console.log(
+    `building ${size.accounts} accounts × ${size.rowsPerAccount.toLocaleString('en')} properties and agents…`,
+  );
   const database = await startMigratedDatabase('http', { port: pgPort, durable: false, maxConnections: 2 });
   cleanups.push(() => database.close());
   const redisPort = await freePort();
@@ -148,7 +189,13 @@ try {
       await client.query('SELECT pg_reload_conf()');
     });
   }
-  const env: Environment = { databaseUrl, redisUrl: `redis://127.0.0.1:${redisPort}`, pepper, dir, profileDir: options.profile && resolve(options.profile) };
+  const env: Environment = {
+    databaseUrl,
+    redisUrl: `redis://127.0.0.1:${redisPort}`,
+    pepper,
+    dir,
+    profileDir: options.profile && resolve(options.profile),
+  };
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
   const floors = await startFloors(env);
@@ -161,7 +208,8 @@ try {
       const result = await measure(floors, key, data, scenario);
       floorResults.set(scenario, [...(floorResults.get(scenario) ?? []), result]);
       console.log(`floor ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
-      if (withLatency) floorLatency.set(scenario, await measure(floors, key, data, scenario, Math.round(result.rps / 2)));
+      if (withLatency)
+        floorLatency.set(scenario, await measure(floors, key, data, scenario, Math.round(result.rps / 2)));
     }
     await settleOutbox(env.databaseUrl);
   };
@@ -175,14 +223,21 @@ try {
         const result = await measure(project, key, data, scenario);
         console.log(`${variant} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
         // The histogram is reset (scraped) when the counted requests begin: the warm-up stays out of it, as out of the p99.
-        const resetLoopDelay = () => void scrapeLoopDelay(project.metricsUrl!).catch((error: unknown) => console.error('loop delay reset:', error));
-        const latency = quick ? undefined : await measure(project, key, data, scenario, Math.round(result.rps / 2), resetLoopDelay);
+        const resetLoopDelay = () =>
+          void scrapeLoopDelay(project.metricsUrl!).catch((error: unknown) =>
+            console.error('loop delay reset:', error),
+          );
+        const latency = quick
+          ? undefined
+          : await measure(project, key, data, scenario, Math.round(result.rps / 2), resetLoopDelay);
         const loop = quick ? undefined : await scrapeLoopDelay(project.metricsUrl!);
         // The same absolute rate as the floor's latency run: the project's own share of the tail,
         // apart from its higher maximum (half of which is a higher rate on the same cores).
         const floorRate = floorResults.get(scenario)?.[0]?.rps;
-        const atFloorRate = quick || !floorRate ? undefined : await measure(project, key, data, scenario, Math.round(floorRate / 2));
-        const at200 = quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
+        const atFloorRate =
+          quick || !floorRate ? undefined : await measure(project, key, data, scenario, Math.round(floorRate / 2));
+        const at200 =
+          quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
         rows.push({ variant, scenario, result, latency, atFloorRate, loop, at200 });
       }
     } finally {

@@ -28,7 +28,10 @@ export function describeAgentPlatformScenarios(run: ContractRun): void {
   describeWebhooksAndKeys(run, {
     service: 'agents',
     readScope: 'agents:read',
-    forbiddenWrite: { path: '/v1/agents', body: { name: 'Nope', owning_team: 'x', chargeback_rate: { amount_cents: 1, unit: 'per_request' } } },
+    forbiddenWrite: {
+      path: '/v1/agents',
+      body: { name: 'Nope', owning_team: 'x', chargeback_rate: { amount_cents: 1, unit: 'per_request' } },
+    },
     eventType: 'agent.archived',
   });
 }

@@ -13,7 +13,13 @@ export function describeRequestsAndCatalog(run: ContractRun, state: AgentState):
     it('creates, lists, reads and changes a capability profile', async () => {
       const profile = await unwrap(
         client().POST('/v1/capability-profiles', {
-          body: { team: 'legal', name: 'Contract review', required_capabilities: ['summarise'], data_classification: 'confidential', budget: { monthly_limit_cents: 50_000, expected_usage: { quantity: 1_000, unit: 'per_request' } } },
+          body: {
+            team: 'legal',
+            name: 'Contract review',
+            required_capabilities: ['summarise'],
+            data_classification: 'confidential',
+            budget: { monthly_limit_cents: 50_000, expected_usage: { quantity: 1_000, unit: 'per_request' } },
+          },
         }),
       );
       state.profileId = profile.id;
@@ -22,12 +28,29 @@ export function describeRequestsAndCatalog(run: ContractRun, state: AgentState):
       expect(ids).toEqual([profile.id]);
       const path = { params: { path: { profileId: profile.id } } };
       expect((await unwrap(client().GET('/v1/capability-profiles/{profileId}', path))).team).toBe('legal');
-      expect((await unwrap(client().PATCH('/v1/capability-profiles/{profileId}', { ...path, body: { name: 'Contract review (DE)' } }))).name).toBe('Contract review (DE)');
+      expect(
+        (
+          await unwrap(
+            client().PATCH('/v1/capability-profiles/{profileId}', { ...path, body: { name: 'Contract review (DE)' } }),
+          )
+        ).name,
+      ).toBe('Contract review (DE)');
     });
 
     it('creates an access request (scored at once), lists, reads, and scores it again', async () => {
-      const request = await unwrap(client().POST('/v1/access-requests', { body: { agent_id: state.agentId, team: 'legal', purpose: 'Review supplier contracts', profile_id: state.profileId } }));
-      const wrongTeam = await client().POST('/v1/access-requests', { body: { agent_id: state.agentId, team: 'sales', purpose: 'x', profile_id: state.profileId } });
+      const request = await unwrap(
+        client().POST('/v1/access-requests', {
+          body: {
+            agent_id: state.agentId,
+            team: 'legal',
+            purpose: 'Review supplier contracts',
+            profile_id: state.profileId,
+          },
+        }),
+      );
+      const wrongTeam = await client().POST('/v1/access-requests', {
+        body: { agent_id: state.agentId, team: 'sales', purpose: 'x', profile_id: state.profileId },
+      });
       expect([409, 422]).toContain(wrongTeam.response.status);
       const ids: string[] = [];
       for await (const r of client().accessRequests.list({ agent_id: state.agentId })) ids.push(r.id);
@@ -41,7 +64,9 @@ export function describeRequestsAndCatalog(run: ContractRun, state: AgentState):
 
   describe('catalog entries and the catalog', () => {
     it('generates an entry (202, completed by the worker), downloads its record (and 304), publishes and withdraws it', async () => {
-      const started = await client().POST('/v1/agents/{agentId}/catalog-entries', { params: { path: { agentId: state.agentId } } });
+      const started = await client().POST('/v1/agents/{agentId}/catalog-entries', {
+        params: { path: { agentId: state.agentId } },
+      });
       expect(started.response.status).toBe(202);
       const entry = { params: { path: { catalogEntryId: started.data!.id } } };
       const done = await until(async () => {
@@ -52,19 +77,36 @@ export function describeRequestsAndCatalog(run: ContractRun, state: AgentState):
       const ids: string[] = [];
       for await (const e of client().catalogEntries.list({ agent_id: state.agentId })) ids.push(e.id);
       expect(ids).toEqual([done.id]);
-      const record = await client().GET('/v1/catalog-entries/{catalogEntryId}/record', { ...entry, parseAs: 'arrayBuffer' });
+      const record = await client().GET('/v1/catalog-entries/{catalogEntryId}/record', {
+        ...entry,
+        parseAs: 'arrayBuffer',
+      });
       expect(record.response.status).toBe(200);
-      const again = await client().GET('/v1/catalog-entries/{catalogEntryId}/record', { ...entry, headers: { 'If-None-Match': record.response.headers.get('etag')! }, parseAs: 'arrayBuffer' });
+      const again = await client().GET('/v1/catalog-entries/{catalogEntryId}/record', {
+        ...entry,
+        headers: { 'If-None-Match': record.response.headers.get('etag')! },
+        parseAs: 'arrayBuffer',
+      });
       expect(again.response.status).toBe(304);
-      expect((await unwrap(client().POST('/v1/catalog-entries/{catalogEntryId}/publish', entry))).status).toBe('published');
+      expect((await unwrap(client().POST('/v1/catalog-entries/{catalogEntryId}/publish', entry))).status).toBe(
+        'published',
+      );
       const catalog: string[] = [];
       for await (const e of client().catalog.list({ capability: 'summarise' })) catalog.push(e.id);
       expect(catalog).toContain(done.id);
-      expect((await unwrap(client().POST('/v1/catalog-entries/{catalogEntryId}/withdraw', entry))).status).toBe('withdrawn');
+      expect((await unwrap(client().POST('/v1/catalog-entries/{catalogEntryId}/withdraw', entry))).status).toBe(
+        'withdrawn',
+      );
       // the second agent has no model card: the catalog rule refuses it with one detail per requirement
-      const other = await client().POST('/v1/agents/{agentId}/catalog-entries', { params: { path: { agentId: state.otherAgentId } } });
+      const other = await client().POST('/v1/agents/{agentId}/catalog-entries', {
+        params: { path: { agentId: state.otherAgentId } },
+      });
       const otherEntry = { params: { path: { catalogEntryId: other.data!.id } } };
-      await until(async () => (await unwrap(client().GET('/v1/catalog-entries/{catalogEntryId}', otherEntry))).status !== 'generating', 30_000);
+      await until(
+        async () =>
+          (await unwrap(client().GET('/v1/catalog-entries/{catalogEntryId}', otherEntry))).status !== 'generating',
+        30_000,
+      );
       const refused = await client().POST('/v1/catalog-entries/{catalogEntryId}/publish', otherEntry);
       expect(refused.response.status).toBe(422);
     });

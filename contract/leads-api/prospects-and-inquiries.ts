@@ -11,9 +11,21 @@ export function describeProspectsAndInquiries(run: ContractRun): void {
   describe('Interessenten und Anfragen', () => {
     it('legt einen Interessenten an (einmal je Idempotency-Key) und lehnt einen ungültigen mit 422 ab', async () => {
       const property = await unwrap(
-        run.clients.property.POST('/v1/properties', { body: { type: 'apartment', title: 'Dachgeschoss', address: { postal_code: '10115', city: 'Berlin' }, rooms: 3, purchase_price_eur: 390_000 } }),
+        run.clients.property.POST('/v1/properties', {
+          body: {
+            type: 'apartment',
+            title: 'Dachgeschoss',
+            address: { postal_code: '10115', city: 'Berlin' },
+            rooms: 3,
+            purchase_price_eur: 390_000,
+          },
+        }),
       );
-      await unwrap(run.clients.property.POST('/v1/properties/{propertyId}/activate', { params: { path: { propertyId: property.id } } }));
+      await unwrap(
+        run.clients.property.POST('/v1/properties/{propertyId}/activate', {
+          params: { path: { propertyId: property.id } },
+        }),
+      );
       state.propertyId = property.id;
       const body = {
         vorname: 'Erika',
@@ -23,10 +35,16 @@ export function describeProspectsAndInquiries(run: ContractRun): void {
         suchprofil: { typ: ['apartment' as const] },
       };
       const key = idempotencyKey();
-      const created = await unwrap(leads().POST('/leads/v1/interessenten', { body, headers: { 'Idempotency-Key': key } }));
-      expect((await leads().POST('/leads/v1/interessenten', { body, headers: { 'Idempotency-Key': key } })).data?.id).toBe(created.id);
+      const created = await unwrap(
+        leads().POST('/leads/v1/interessenten', { body, headers: { 'Idempotency-Key': key } }),
+      );
+      expect(
+        (await leads().POST('/leads/v1/interessenten', { body, headers: { 'Idempotency-Key': key } })).data?.id,
+      ).toBe(created.id);
       state.prospectId = created.id;
-      const invalid = await unwrap(leads().POST('/leads/v1/interessenten', { body: { ...body, email: 'keine-adresse' } })).catch((e: unknown) => e);
+      const invalid = await unwrap(
+        leads().POST('/leads/v1/interessenten', { body: { ...body, email: 'keine-adresse' } }),
+      ).catch((e: unknown) => e);
       expect(invalid).toBeInstanceOf(LeadsApiError);
       expect(invalid).toMatchObject({ status: 422, code: 'validierung_fehlgeschlagen' });
       expect((invalid as LeadsApiError).details[0]).toHaveProperty('feld');
@@ -34,15 +52,30 @@ export function describeProspectsAndInquiries(run: ContractRun): void {
 
     it('liest, listet und ändert ihn', async () => {
       const prospect = { params: { path: { interessentId: state.prospectId } } };
-      expect((await unwrap(leads().GET('/leads/v1/interessenten/{interessentId}', prospect))).nachname).toBe('Mustermann');
+      expect((await unwrap(leads().GET('/leads/v1/interessenten/{interessentId}', prospect))).nachname).toBe(
+        'Mustermann',
+      );
       const ids: string[] = [];
       for await (const p of leads().interessenten.list()) ids.push(p.id);
       expect(ids).toContain(state.prospectId);
-      expect((await unwrap(leads().PATCH('/leads/v1/interessenten/{interessentId}', { ...prospect, body: { telefon: '+49 30 1234567' } }))).telefon).toBe('+49 30 1234567');
+      expect(
+        (
+          await unwrap(
+            leads().PATCH('/leads/v1/interessenten/{interessentId}', {
+              ...prospect,
+              body: { telefon: '+49 30 1234567' },
+            }),
+          )
+        ).telefon,
+      ).toBe('+49 30 1234567');
     });
 
     it('legt eine Anfrage an, liest, listet und bewertet sie neu; Treffer in beide Richtungen', async () => {
-      const inquiry = await unwrap(leads().POST('/leads/v1/anfragen', { body: { immobilie_id: state.propertyId, interessent_id: state.prospectId } }));
+      const inquiry = await unwrap(
+        leads().POST('/leads/v1/anfragen', {
+          body: { immobilie_id: state.propertyId, interessent_id: state.prospectId },
+        }),
+      );
       state.inquiryId = inquiry.id;
       const path = { params: { path: { anfrageId: inquiry.id } } };
       expect((await unwrap(leads().GET('/leads/v1/anfragen/{anfrageId}', path))).id).toBe(inquiry.id);
@@ -50,10 +83,17 @@ export function describeProspectsAndInquiries(run: ContractRun): void {
       for await (const a of leads().anfragen.list({ immobilie_id: state.propertyId })) ids.push(a.id);
       expect(ids).toEqual([inquiry.id]);
       expect((await leads().POST('/leads/v1/anfragen/{anfrageId}/bewertung', path)).response.status).toBe(200);
-      const unknownProperty = await leads().POST('/leads/v1/anfragen', { body: { immobilie_id: 'prop_unbekannt', interessent_id: state.prospectId } });
+      const unknownProperty = await leads().POST('/leads/v1/anfragen', {
+        body: { immobilie_id: 'prop_unbekannt', interessent_id: state.prospectId },
+      });
       expect(unknownProperty.response.status).toBe(404);
-      for await (const treffer of paginate(leads(), '/leads/v1/interessenten/{interessentId}/treffer', { path: { interessentId: state.prospectId } })) expect(treffer).toBeDefined();
-      const matches = await leads().GET('/leads/v1/immobilien/{immobilieId}/interessenten', { params: { path: { immobilieId: state.propertyId } } });
+      for await (const treffer of paginate(leads(), '/leads/v1/interessenten/{interessentId}/treffer', {
+        path: { interessentId: state.prospectId },
+      }))
+        expect(treffer).toBeDefined();
+      const matches = await leads().GET('/leads/v1/immobilien/{immobilieId}/interessenten', {
+        params: { path: { immobilieId: state.propertyId } },
+      });
       expect(matches.response.status).toBe(200);
     });
 
@@ -61,7 +101,10 @@ export function describeProspectsAndInquiries(run: ContractRun): void {
       const prospect = { params: { path: { interessentId: state.prospectId } } };
       const erased = await unwrap(leads().POST('/leads/v1/interessenten/{interessentId}/loeschung', prospect));
       expect(erased).toBeDefined();
-      const after = await leads().PATCH('/leads/v1/interessenten/{interessentId}', { ...prospect, body: { nachname: 'Neu' } });
+      const after = await leads().PATCH('/leads/v1/interessenten/{interessentId}', {
+        ...prospect,
+        body: { nachname: 'Neu' },
+      });
       expect([404, 409]).toContain(after.response.status);
     });
   });

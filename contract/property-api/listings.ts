@@ -17,18 +17,33 @@ export function describeListings(run: ContractRun, state: PropertyState): void {
       expect(ids).toContain(website.id);
       const channel = { params: { path: { channelId: website.id } } };
       expect((await unwrap(client().GET('/v1/channels/{channelId}', channel))).type).toBe('website');
-      expect((await unwrap(client().PATCH('/v1/channels/{channelId}', { ...channel, body: { name: 'Unsere Website' } }))).name).toBe('Unsere Website');
-      const openimmo = await unwrap(client().POST('/v1/channels', { body: { type: 'openimmo', name: 'Portal', contact: { name: 'Vertrieb', email: 'vertrieb@agentur.example' } } }));
+      expect(
+        (await unwrap(client().PATCH('/v1/channels/{channelId}', { ...channel, body: { name: 'Unsere Website' } })))
+          .name,
+      ).toBe('Unsere Website');
+      const openimmo = await unwrap(
+        client().POST('/v1/channels', {
+          body: { type: 'openimmo', name: 'Portal', contact: { name: 'Vertrieb', email: 'vertrieb@agentur.example' } },
+        }),
+      );
       expect(openimmo.contact).toMatchObject({ name: 'Vertrieb', email: 'vertrieb@agentur.example' });
       const portal = { params: { path: { channelId: openimmo.id } } };
-      expect((await unwrap(client().PATCH('/v1/channels/{channelId}', { ...portal, body: { contact: { phone: '+49 30 1234567' } } }))).contact).toMatchObject({ email: 'vertrieb@agentur.example', phone: '+49 30 1234567' });
+      expect(
+        (
+          await unwrap(
+            client().PATCH('/v1/channels/{channelId}', { ...portal, body: { contact: { phone: '+49 30 1234567' } } }),
+          )
+        ).contact,
+      ).toMatchObject({ email: 'vertrieb@agentur.example', phone: '+49 30 1234567' });
       expect((await client().DELETE('/v1/channels/{channelId}', portal)).response.status).toBe(204);
       const duplicate = await client().POST('/v1/channels', { body: { type: 'website', name: 'Unsere Website' } });
       expect([409, 422]).toContain(duplicate.response.status);
     });
 
     it('generates a listing (202, then completed by the worker), lists it and downloads its PDF (and 304)', async () => {
-      const started = await client().POST('/v1/properties/{propertyId}/listings', { params: { path: { propertyId: state.propertyId } } });
+      const started = await client().POST('/v1/properties/{propertyId}/listings', {
+        params: { path: { propertyId: state.propertyId } },
+      });
       expect(started.response.status).toBe(202);
       state.listingId = started.data!.id;
       const listing = { params: { path: { listingId: state.listingId } } };
@@ -42,31 +57,64 @@ export function describeListings(run: ContractRun, state: PropertyState): void {
       expect(ids).toEqual([state.listingId]);
       const pdf = await client().GET('/v1/listings/{listingId}/pdf', { ...listing, parseAs: 'arrayBuffer' });
       expect(pdf.response.status).toBe(200);
-      const again = await client().GET('/v1/listings/{listingId}/pdf', { ...listing, headers: { 'If-None-Match': pdf.response.headers.get('etag')! }, parseAs: 'arrayBuffer' });
+      const again = await client().GET('/v1/listings/{listingId}/pdf', {
+        ...listing,
+        headers: { 'If-None-Match': pdf.response.headers.get('etag')! },
+        parseAs: 'arrayBuffer',
+      });
       expect(again.response.status).toBe(304);
     });
 
     it('publishes it on the website channel, whose public feed serves the listing, its PDF and its photo', async () => {
       const listing = { params: { path: { listingId: state.listingId } } };
-      expect((await unwrap(client().POST('/v1/listings/{listingId}/publish', { ...listing, body: { channels: [state.websiteChannel.id] } }))).status).toBe('published');
+      expect(
+        (
+          await unwrap(
+            client().POST('/v1/listings/{listingId}/publish', {
+              ...listing,
+              body: { channels: [state.websiteChannel.id] },
+            }),
+          )
+        ).status,
+      ).toBe('published');
       const feedToken = /\/feeds\/([^/]+)\/listings$/.exec(state.websiteChannel.feed_url)![1]!;
       const feeds = run.clients.feeds;
-      const feed = await unwrap(feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken } } }));
+      const feed = await unwrap(
+        feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken } } }),
+      );
       expect(JSON.stringify(feed)).toContain(state.listingId);
       const one = { params: { path: { feedToken, listingId: state.listingId } } };
       expect((await feeds.GET('/public/v1/feeds/{feedToken}/listings/{listingId}', one)).response.status).toBe(200);
-      expect((await feeds.GET('/public/v1/feeds/{feedToken}/listings/{listingId}/pdf', { ...one, parseAs: 'arrayBuffer' })).response.status).toBe(200);
+      expect(
+        (await feeds.GET('/public/v1/feeds/{feedToken}/listings/{listingId}/pdf', { ...one, parseAs: 'arrayBuffer' }))
+          .response.status,
+      ).toBe(200);
       // The feed's photos are the listing's copies (metadata stripped): their own sha256.
       const sha256 = /\/media\/([0-9a-f]{64})/.exec(JSON.stringify(feed))![1]!;
-      const medium = await feeds.GET('/public/v1/feeds/{feedToken}/media/{sha256}', { params: { path: { feedToken, sha256 } }, parseAs: 'arrayBuffer' });
+      const medium = await feeds.GET('/public/v1/feeds/{feedToken}/media/{sha256}', {
+        params: { path: { feedToken, sha256 } },
+        parseAs: 'arrayBuffer',
+      });
       expect(medium.response.status).toBe(200);
 
       // A new token: the old one is refused at once, the new feed_url serves the same listing.
-      const rotated = await unwrap(client().POST('/v1/channels/{channelId}/rotate-feed-token', { params: { path: { channelId: state.websiteChannel.id } } }));
+      const rotated = await unwrap(
+        client().POST('/v1/channels/{channelId}/rotate-feed-token', {
+          params: { path: { channelId: state.websiteChannel.id } },
+        }),
+      );
       expect(rotated.feed_url).not.toBe(state.websiteChannel.feed_url);
-      expect((await feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken } } })).response.status).toBe(404);
+      expect(
+        (await feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken } } })).response.status,
+      ).toBe(404);
       const newToken = /\/feeds\/([^/]+)\/listings$/.exec(rotated.feed_url)![1]!;
-      expect(JSON.stringify(await unwrap(feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken: newToken } } })))).toContain(state.listingId);
+      expect(
+        JSON.stringify(
+          await unwrap(
+            feeds.GET('/public/v1/feeds/{feedToken}/listings', { params: { path: { feedToken: newToken } } }),
+          ),
+        ),
+      ).toContain(state.listingId);
       state.websiteChannel = { id: rotated.id, feed_url: rotated.feed_url };
     });
 
@@ -74,7 +122,10 @@ export function describeListings(run: ContractRun, state: PropertyState): void {
       const listing = { params: { path: { listingId: state.listingId } } };
       expect((await unwrap(client().POST('/v1/listings/{listingId}/withdraw', listing))).status).toBe('withdrawn');
       expect((await unwrap(client().POST('/v1/listings/{listingId}/withdraw', listing))).status).toBe('withdrawn');
-      const unknown = await client().POST('/v1/listings/{listingId}/publish', { ...listing, body: { channels: ['chn_unknown'] } });
+      const unknown = await client().POST('/v1/listings/{listingId}/publish', {
+        ...listing,
+        body: { channels: ['chn_unknown'] },
+      });
       expect([404, 422]).toContain(unknown.response.status);
     });
   });

@@ -18,14 +18,20 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
       const sold = await unwrap(
         client().POST('/v1/properties/{propertyId}/mark-sold', {
           params: { path: { propertyId: state.propertyId } },
-          body: { price_eur: 415_000, date: today, invoice_recipients: { seller: recipient('Erika Mustermann'), buyer: recipient('Max Käufer') } },
+          body: {
+            price_eur: 415_000,
+            date: today,
+            invoice_recipients: { seller: recipient('Erika Mustermann'), buyer: recipient('Max Käufer') },
+          },
         }),
       );
       expect(sold.status).toBe('sold');
       const settlements: string[] = [];
       for await (const s of client().settlements.list({ property_id: state.propertyId })) settlements.push(s.id);
       expect(settlements).toHaveLength(1);
-      const settlement = await unwrap(client().GET('/v1/settlements/{settlementId}', { params: { path: { settlementId: settlements[0]! } } }));
+      const settlement = await unwrap(
+        client().GET('/v1/settlements/{settlementId}', { params: { path: { settlementId: settlements[0]! } } }),
+      );
       expect(settlement.id).toBe(settlements[0]);
       const invoices: { id: string }[] = [];
       for await (const invoice of client().invoices.list({ settlement_id: settlement.id })) invoices.push(invoice);
@@ -39,8 +45,14 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
       expect(pdf.response.headers.get('content-type')).toMatch(/application\/pdf/);
       const xml = await client().GET('/v1/invoices/{invoiceId}/xml', { ...invoice, parseAs: 'text' });
       expect(xml.data).toContain('CrossIndustryInvoice');
-      expect((await unwrap(client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } }))).state).toBe('paid');
-      expect((await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })).response.status).toBe(409);
+      expect(
+        (await unwrap(client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })))
+          .state,
+      ).toBe('paid');
+      expect(
+        (await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })).response
+          .status,
+      ).toBe(409);
     });
   });
 }

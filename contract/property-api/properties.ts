@@ -29,7 +29,9 @@ export function describeProperties(run: ContractRun, state: PropertyState): void
       expect(again.data?.id).toBe(first.id);
       expect(again.response.headers.get('idempotent-replayed')).toBe('true');
       state.propertyId = first.id;
-      const invalid = await unwrap(client().POST('/v1/properties', { body: { ...body, address: { postal_code: '1', city: 'Berlin' } } })).catch((e: unknown) => e);
+      const invalid = await unwrap(
+        client().POST('/v1/properties', { body: { ...body, address: { postal_code: '1', city: 'Berlin' } } }),
+      ).catch((e: unknown) => e);
       expect(invalid).toMatchObject({ status: 422, code: 'validation_failed' });
     });
 
@@ -38,29 +40,56 @@ export function describeProperties(run: ContractRun, state: PropertyState): void
       const ids: string[] = [];
       for await (const p of client().properties.list({ status: 'draft', limit: 1 })) ids.push(p.id);
       expect(ids).toContain(state.propertyId);
-      const changed = await unwrap(client().PATCH('/v1/properties/{propertyId}', { ...path(), body: { title: 'Altbau mit Südbalkon' } }));
+      const changed = await unwrap(
+        client().PATCH('/v1/properties/{propertyId}', { ...path(), body: { title: 'Altbau mit Südbalkon' } }),
+      );
       expect(changed.title).toBe('Altbau mit Südbalkon');
       const invalid = await client().PATCH('/v1/properties/{propertyId}', { ...path(), body: { rooms: -1 } });
       expect(invalid.response.status).toBe(422);
-      const other = await run.recorder.fetch(`${run.urls.property}/v1/properties/${state.propertyId}`, { headers: { apikey: run.otherProperty.key } });
+      const other = await run.recorder.fetch(`${run.urls.property}/v1/properties/${state.propertyId}`, {
+        headers: { apikey: run.otherProperty.key },
+      });
       expect(other.status).toBe(404);
     });
 
     it('uploads, lists, reads, changes, downloads (and 304) and deletes media', async () => {
       const photo = await unwrap(
-        client().POST('/v1/properties/{propertyId}/media', { ...path(), body: { kind: 'photo', title: 'Front', file: new Blob([jpeg(1600, 1200)], { type: 'image/jpeg' }) }, bodySerializer: multipart }),
+        client().POST('/v1/properties/{propertyId}/media', {
+          ...path(),
+          body: { kind: 'photo', title: 'Front', file: new Blob([jpeg(1600, 1200)], { type: 'image/jpeg' }) },
+          bodySerializer: multipart,
+        }),
       );
       state.photo = { id: photo.id, sha256: photo.sha256 };
       const media = path().params.path;
-      expect((await unwrap(client().GET('/v1/properties/{propertyId}/media', { params: { path: media } }))).data).toHaveLength(1);
-      for await (const m of paginate(client(), '/v1/properties/{propertyId}/media', { path: media })) expect(m.id).toBe(photo.id);
+      expect(
+        (await unwrap(client().GET('/v1/properties/{propertyId}/media', { params: { path: media } }))).data,
+      ).toHaveLength(1);
+      for await (const m of paginate(client(), '/v1/properties/{propertyId}/media', { path: media }))
+        expect(m.id).toBe(photo.id);
       const medium = { params: { path: { ...media, mediaId: photo.id } } };
       expect((await unwrap(client().GET('/v1/properties/{propertyId}/media/{mediaId}', medium))).kind).toBe('photo');
-      expect((await unwrap(client().PATCH('/v1/properties/{propertyId}/media/{mediaId}', { ...medium, body: { title: 'Straßenseite' } }))).title).toBe('Straßenseite');
-      const download = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/content', { ...medium, parseAs: 'arrayBuffer' });
+      expect(
+        (
+          await unwrap(
+            client().PATCH('/v1/properties/{propertyId}/media/{mediaId}', {
+              ...medium,
+              body: { title: 'Straßenseite' },
+            }),
+          )
+        ).title,
+      ).toBe('Straßenseite');
+      const download = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/content', {
+        ...medium,
+        parseAs: 'arrayBuffer',
+      });
       expect(download.response.status).toBe(200);
       const etag = download.response.headers.get('etag')!;
-      const unchanged = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/content', { ...medium, headers: { 'If-None-Match': etag }, parseAs: 'arrayBuffer' });
+      const unchanged = await client().GET('/v1/properties/{propertyId}/media/{mediaId}/content', {
+        ...medium,
+        headers: { 'If-None-Match': etag },
+        parseAs: 'arrayBuffer',
+      });
       expect(unchanged.response.status).toBe(304);
       // What is published of it: a rendition, made from its pixels at upload.
       expect(photo.renditions.map((r) => [r.variant, r.width, r.height])).toEqual([
@@ -75,17 +104,34 @@ export function describeProperties(run: ContractRun, state: PropertyState): void
       expect(rendition.response.headers.get('content-type')).toBe('image/jpeg');
       expect(rendition.response.headers.get('etag')).toBe(`"${photo.renditions[1].sha256}"`);
       const document = await unwrap(
-        client().POST('/v1/properties/{propertyId}/media', { ...path(), body: { kind: 'document', file: new Blob([pdf()], { type: 'application/pdf' }) }, bodySerializer: multipart }),
+        client().POST('/v1/properties/{propertyId}/media', {
+          ...path(),
+          body: { kind: 'document', file: new Blob([pdf()], { type: 'application/pdf' }) },
+          bodySerializer: multipart,
+        }),
       );
-      const deleted = await client().DELETE('/v1/properties/{propertyId}/media/{mediaId}', { params: { path: { ...media, mediaId: document.id } } });
+      const deleted = await client().DELETE('/v1/properties/{propertyId}/media/{mediaId}', {
+        params: { path: { ...media, mediaId: document.id } },
+      });
       expect(deleted.response.status).toBe(204);
-      const wrongKind = await client().POST('/v1/properties/{propertyId}/media', { ...path(), body: { kind: 'photo', file: new Blob([pdf()], { type: 'application/pdf' }) }, bodySerializer: multipart });
+      const wrongKind = await client().POST('/v1/properties/{propertyId}/media', {
+        ...path(),
+        body: { kind: 'photo', file: new Blob([pdf()], { type: 'application/pdf' }) },
+        bodySerializer: multipart,
+      });
       expect(wrongKind.response.status).toBe(422);
     });
 
     it('moves through every status action, and refuses an invalid transition with 409', async () => {
-      const act = (action: 'activate' | 'reserve' | 'release' | 'archive' | 'restore' | 'relist' | 'mark-rented', id = state.propertyId) =>
-        unwrap(client().POST(`/v1/properties/{propertyId}/${action}` as '/v1/properties/{propertyId}/activate', { params: { path: { propertyId: id } } }));
+      const act = (
+        action: 'activate' | 'reserve' | 'release' | 'archive' | 'restore' | 'relist' | 'mark-rented',
+        id = state.propertyId,
+      ) =>
+        unwrap(
+          client().POST(`/v1/properties/{propertyId}/${action}` as '/v1/properties/{propertyId}/activate', {
+            params: { path: { propertyId: id } },
+          }),
+        );
       expect((await act('activate')).status).toBe('active');
       const twice = await act('activate').catch((e: unknown) => e);
       expect(twice).toBeInstanceOf(ApiError);
@@ -93,7 +139,16 @@ export function describeProperties(run: ContractRun, state: PropertyState): void
       expect((await act('reserve')).status).toBe('reserved');
       expect((await act('release')).status).toBe('active');
       // a letting: rented, relisted, archived and restored
-      const flat = await unwrap(client().POST('/v1/properties', { body: { type: 'apartment', title: 'Zur Miete', address: { postal_code: '10115', city: 'Berlin' }, cold_rent_eur: 900 } }));
+      const flat = await unwrap(
+        client().POST('/v1/properties', {
+          body: {
+            type: 'apartment',
+            title: 'Zur Miete',
+            address: { postal_code: '10115', city: 'Berlin' },
+            cold_rent_eur: 900,
+          },
+        }),
+      );
       await act('activate', flat.id);
       expect((await act('mark-rented', flat.id)).status).toBe('rented');
       expect((await act('relist', flat.id)).status).toBe('active');

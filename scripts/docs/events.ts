@@ -27,9 +27,13 @@ function typeOf(schema: JsonSchema): string {
   if (schema.enum) return schema.enum.map((value) => `\`${JSON.stringify(value)}\``).join(' or ');
   if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
   if (Array.isArray(schema.type)) return schema.type.join(' or ');
-  if (schema.type === 'array') return schema.items?.type === 'object' ? 'array of objects' : `array of ${schema.items ? typeOf(schema.items) : 'values'}`;
+  if (schema.type === 'array')
+    return schema.items?.type === 'object'
+      ? 'array of objects'
+      : `array of ${schema.items ? typeOf(schema.items) : 'values'}`;
   if (schema.type === 'object') return 'object';
-  const bounds = schema.minimum !== undefined && schema.maximum !== undefined ? ` ${schema.minimum}–${schema.maximum}` : '';
+  const bounds =
+    schema.minimum !== undefined && schema.maximum !== undefined ? ` ${schema.minimum}–${schema.maximum}` : '';
   return `${schema.type ?? 'any'}${schema.format ? ` (${schema.format})` : ''}${bounds}`;
 }
 

@@ -7,7 +7,14 @@ export function renderVariables(variables: readonly { name: string; default: str
 }
 
 /** The table of jobs: name, schedule, what it does, retries. */
-export function renderJobs(jobs: readonly { name: string; description: string; schedule?: { pattern: string; tz: string }; retry: { attempts: number } }[]): string {
+export function renderJobs(
+  jobs: readonly {
+    name: string;
+    description: string;
+    schedule?: { pattern: string; tz: string };
+    retry: { attempts: number };
+  }[],
+): string {
   const rows = jobs.map((job) => {
     const when = job.schedule ? `\`${job.schedule.pattern}\` (${job.schedule.tz})` : 'when enqueued';
     return `| \`${job.name}\` | ${cell(when)} | ${job.retry.attempts} | ${cell(job.description)} |`;

@@ -29,7 +29,11 @@ export function replaceSection(markdown: string, name: string, content: string):
  * A generated section as it is committed and as it should be. With `UPDATE_DOCS=1` the file is
  * rewritten first, so the caller's comparison passes and the diff shows what changed.
  */
-export function generatedSection(file: string, name: string, content: string): { committed: string | null; expected: string } {
+export function generatedSection(
+  file: string,
+  name: string,
+  content: string,
+): { committed: string | null; expected: string } {
   const path = docsPath(file);
   if (process.env.UPDATE_DOCS === '1') writeFileSync(path, replaceSection(readFileSync(path, 'utf8'), name, content));
   return { committed: readSection(readFileSync(path, 'utf8'), name), expected: content.trim() };

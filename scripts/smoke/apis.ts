@@ -36,7 +36,11 @@ const properties: SmokeApi = {
   write: {
     name: 'create',
     path: '/v1/properties',
-    body: (runId) => ({ type: 'apartment', title: `Smoke test ${runId}`, address: { postal_code: '10115', city: 'Berlin' } }),
+    body: (runId) => ({
+      type: 'apartment',
+      title: `Smoke test ${runId}`,
+      address: { postal_code: '10115', city: 'Berlin' },
+    }),
     undo: { name: 'archive', path: (id) => `/v1/properties/${id}/archive`, expectedStatus: 'archived' },
     lookFor: (runId) => `a property titled "Smoke test ${runId}"`,
   },
@@ -51,7 +55,10 @@ const prospects: SmokeApi = {
     body: (runId) => ({
       nachname: 'Smoke-Test',
       email: `smoke-${runId}@example.invalid`,
-      einwilligung: { zweck: 'Smoke-Test nach einem Deployment (sofort gelöscht)', erteilt_am: new Date().toISOString() },
+      einwilligung: {
+        zweck: 'Smoke-Test nach einem Deployment (sofort gelöscht)',
+        erteilt_am: new Date().toISOString(),
+      },
     }),
     undo: { name: 'erase', path: (id) => `/leads/v1/interessenten/${id}/loeschung`, expectedStatus: 'geloescht' },
     lookFor: (runId) => `a prospect with email smoke-${runId}@example.invalid`,
@@ -64,7 +71,11 @@ const agents: SmokeApi = {
   write: {
     name: 'create',
     path: '/v1/agents',
-    body: (runId) => ({ name: `Smoke test ${runId}`, owning_team: 'smoke-test', chargeback_rate: { amount_cents: 0, unit: 'per_request' } }),
+    body: (runId) => ({
+      name: `Smoke test ${runId}`,
+      owning_team: 'smoke-test',
+      chargeback_rate: { amount_cents: 0, unit: 'per_request' },
+    }),
     undo: { name: 'retire', path: (id) => `/v1/agents/${id}/retire`, expectedStatus: 'retired' },
     lookFor: (runId) => `an agent named "Smoke test ${runId}"`,
   },

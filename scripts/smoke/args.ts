@@ -39,10 +39,12 @@ export function parseArgs(argv: readonly string[]): SmokeOptions | null {
   let timeoutS = DEFAULT_TIMEOUT_S;
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? splitOnce(args[i]) : [args[i], undefined];
+    const [flag, inline] =
+      args[i].startsWith('--') && args[i].includes('=') ? splitOnce(args[i]) : [args[i], undefined];
     const value = (): string => {
       const given = inline ?? args[++i];
-      if (given === undefined || given === '' || (inline === undefined && given.startsWith('--'))) throw new UsageError(`${flag} needs a value.`);
+      if (given === undefined || given === '' || (inline === undefined && given.startsWith('--')))
+        throw new UsageError(`${flag} needs a value.`);
       return given;
     };
     if (flag === '--help' || flag === '-h') return null;
@@ -54,8 +56,14 @@ export function parseArgs(argv: readonly string[]): SmokeOptions | null {
     else throw new UsageError(`Unexpected value in position ${i + 1}: values follow --base-url, --key or --timeout.`);
   }
   if (urls.length === 0 && keys.length === 0) throw new UsageError('Give at least one --base-url and --key pair.');
-  if (urls.length !== keys.length) throw new UsageError(`${urls.length} --base-url but ${keys.length} --key: give them in pairs.`);
-  const targets = urls.map((url, i) => ({ baseUrl: baseUrl(url), key: keys[i], keyDisplay: displayKey(keys[i]), service: serviceOf(keys[i]) }));
+  if (urls.length !== keys.length)
+    throw new UsageError(`${urls.length} --base-url but ${keys.length} --key: give them in pairs.`);
+  const targets = urls.map((url, i) => ({
+    baseUrl: baseUrl(url),
+    key: keys[i],
+    keyDisplay: displayKey(keys[i]),
+    service: serviceOf(keys[i]),
+  }));
   return { targets, json, timeoutMs: timeoutS * 1000 };
 }
 
@@ -66,7 +74,10 @@ function splitOnce(arg: string): [string, string] {
 
 function seconds(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 300) throw new UsageError(`--timeout must be a number of seconds from 0 to 300, not ${JSON.stringify(value.slice(0, 20))}.`);
+  if (!Number.isFinite(n) || n <= 0 || n > 300)
+    throw new UsageError(
+      `--timeout must be a number of seconds from 0 to 300, not ${JSON.stringify(value.slice(0, 20))}.`,
+    );
   return n;
 }
 
@@ -75,9 +86,12 @@ function baseUrl(value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url ${JSON.stringify(value.slice(0, 200))} is not a URL (e.g. https://api.example.com).`);
+    throw new UsageError(
+      `--base-url ${JSON.stringify(value.slice(0, 200))} is not a URL (e.g. https://api.example.com).`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must start with http:// or https://, not ${url.protocol}//.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url must start with http:// or https://, not ${url.protocol}//.`);
   if (url.search || url.hash) throw new UsageError('--base-url must not have a query or fragment.');
   return url;
 }
@@ -86,8 +100,12 @@ function serviceOf(key: string): SmokeService {
   const prefix = KEY_PREFIX.exec(key)?.[1];
   const service = prefix !== undefined && Object.hasOwn(SMOKE_SERVICES, prefix) ? SMOKE_SERVICES[prefix] : undefined;
   if (!service) {
-    const known = Object.keys(SMOKE_SERVICES).map((p) => `${p}_`).join(', ');
-    throw new UsageError(`The key ${displayKey(key)} is not a key of a known service (its prefix must be one of ${known}, then test_ or live_).`);
+    const known = Object.keys(SMOKE_SERVICES)
+      .map((p) => `${p}_`)
+      .join(', ');
+    throw new UsageError(
+      `The key ${displayKey(key)} is not a key of a known service (its prefix must be one of ${known}, then test_ or live_).`,
+    );
   }
   return service;
 }

@@ -41,7 +41,12 @@ export async function send({ baseUrl, method, path, key, body, timeoutMs }: Requ
       redirect: 'manual',
     });
     const text = await response.text();
-    return { status: response.status, body: parseJson(text), durationMs: elapsed(), location: response.headers.get('location') };
+    return {
+      status: response.status,
+      body: parseJson(text),
+      durationMs: elapsed(),
+      location: response.headers.get('location'),
+    };
   } catch (error) {
     return { status: null, reason: describeFailure(error, timeoutMs), durationMs: elapsed() };
   }
@@ -79,7 +84,8 @@ const CAUSES: Record<string, string> = {
 };
 
 function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${timeoutMs / 1000} s`;
   const cause = error instanceof Error ? error.cause : undefined;
   const code = cause instanceof Error && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
   if (code !== undefined) return `${CAUSES[code] ?? 'request failed'} (${code})`;

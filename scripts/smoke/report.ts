@@ -15,12 +15,16 @@ export function table(results: readonly TargetResult[]): string {
     for (const row of result.rows) {
       const status = row.status === null ? '-' : String(row.status);
       const outcome = row.reason ? `${row.result}  ${row.reason}` : row.result;
-      lines.push(`  ${pad(row.check, checkWidth)}  ${pad(`${row.method} ${row.path}`, requestWidth)}  ${padLeft(status, 6)}  ${padLeft(String(row.durationMs), 6)}  ${outcome}`);
+      lines.push(
+        `  ${pad(row.check, checkWidth)}  ${pad(`${row.method} ${row.path}`, requestWidth)}  ${padLeft(status, 6)}  ${padLeft(String(row.durationMs), 6)}  ${outcome}`,
+      );
     }
     lines.push('');
   }
   const count = (result: string) => rows.filter((row) => row.result === result).length;
-  lines.push(`${allPassed(results) ? 'PASS' : 'FAIL'}: ${rows.length} checks, ${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped`);
+  lines.push(
+    `${allPassed(results) ? 'PASS' : 'FAIL'}: ${rows.length} checks, ${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -13,7 +13,11 @@ export interface TargetResult {
 
 /** Health first; a service that does not answer at all gets its other checks skipped, not timed out one by one. */
 async function runTarget(target: Target, timeoutMs: number): Promise<TargetResult> {
-  const context: CheckContext = { target, timeoutMs, runId: `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}` };
+  const context: CheckContext = {
+    target,
+    timeoutMs,
+    runId: `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`,
+  };
   const rows = [await health(context)];
   const unreachable = rows[0].status === null;
   for (const api of target.service.apis) {
@@ -37,4 +41,5 @@ export async function runSmoke({ targets, timeoutMs }: SmokeOptions): Promise<Ta
   return results;
 }
 
-export const allPassed = (results: readonly TargetResult[]): boolean => results.every((r) => r.rows.every((row) => row.result !== 'FAIL'));
+export const allPassed = (results: readonly TargetResult[]): boolean =>
+  results.every((r) => r.rows.every((row) => row.result !== 'FAIL'));

@@ -6,11 +6,19 @@ import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './art
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
 import { catalogRoutes, createCatalogService } from './catalog/index.js';
 import { chargebackRoutes, createChargebackService } from './chargebacks/index.js';
-import { catalogEntryRoutes, createCatalogEntryService, withdrawCatalogEntriesOfAgent } from './catalog-entries/index.js';
+import {
+  catalogEntryRoutes,
+  createCatalogEntryService,
+  withdrawCatalogEntriesOfAgent,
+} from './catalog-entries/index.js';
 import { comparablesRoutes, createComparablesService } from './comparables/index.js';
 import { costEstimateRoutes, createCostEstimateService } from './cost-estimates/index.js';
 import { agentPlatformDescriptor } from './descriptor.js';
-import { createEvaluationSessionService, evaluationSessionRoutes, type EvaluationSessionService } from './evaluation-sessions/index.js';
+import {
+  createEvaluationSessionService,
+  evaluationSessionRoutes,
+  type EvaluationSessionService,
+} from './evaluation-sessions/index.js';
 import { createUsageService, usageRoutes } from './usage/index.js';
 
 export interface AgentPlatformAppDeps extends ServiceAppDeps {
@@ -35,12 +43,19 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
     document: {
       prefix: '/v1',
       title: 'Agent Platform API',
-      description: 'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions, usage of agents, cost estimates and comparable deployments, chargeback settlements and internal invoices. Authenticate with an API key in the `apikey` header.',
+      description:
+        'Agent deployments of an organisation, their catalog entries and internal catalog, capability profiles of its teams, their access requests and evaluation sessions, usage of agents, cost estimates and comparable deployments, chargeback settlements and internal invoices. Authenticate with an API key in the `apikey` header.',
     },
     routes: async (v1, context) => {
       const sessions = createEvaluationSessionService(context);
-      await v1.register(agentRoutes, { agents: createAgentService({ ...context, onRetired: onAgentRetired(sessions) }) });
-      await v1.register(artifactRoutes, { artifacts: createArtifactService({ ...context, maxBytes: artifactMaxBytes }), storage: context.storage, maxBytes: artifactMaxBytes });
+      await v1.register(agentRoutes, {
+        agents: createAgentService({ ...context, onRetired: onAgentRetired(sessions) }),
+      });
+      await v1.register(artifactRoutes, {
+        artifacts: createArtifactService({ ...context, maxBytes: artifactMaxBytes }),
+        storage: context.storage,
+        maxBytes: artifactMaxBytes,
+      });
       await v1.register(capabilityProfileRoutes, { profiles: createCapabilityProfileService(context) });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService(context) });
       await v1.register(catalogEntryRoutes, { entries: createCatalogEntryService(context), storage: context.storage });

@@ -10,13 +10,17 @@ export const SESSION_SIDES = ['provider', 'team'] as const;
  */
 export const SESSION_CANCEL_REASONS = ['team_declined', 'provider_unavailable', 'agent_retired', 'other'] as const;
 
-const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `chargeback_rate.amount_cents`.' });
+const ChangedFields = Type.Array(Type.String(), {
+  description: 'Dotted paths of the fields that changed, e.g. `chargeback_rate.amount_cents`.',
+});
 
 /** What both session events carry besides the session's id: ids and times only, never the team's name or people. */
 const SessionSubject = {
   agent_id: Type.String({ description: 'The agent evaluated.' }),
-  access_request_id: Type.Union([Type.String(), Type.Null()], { description: 'The access request the session evaluates, if any.' }),
-  starts_at: Type.String({ format: 'date-time', description: 'The session\'s (current) start, UTC.' }),
+  access_request_id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The access request the session evaluates, if any.',
+  }),
+  starts_at: Type.String({ format: 'date-time', description: "The session's (current) start, UTC." }),
   ends_at: Type.String({ format: 'date-time', description: 'Its end, UTC.' }),
 };
 
@@ -49,7 +53,9 @@ export const AGENT_PLATFORM_EVENTS = [
         catalog_entry_id: Type.String({ description: 'The generated catalog entry.' }),
         agent_id: Type.String({ description: 'The agent it was generated from.' }),
         status: Type.Literal('completed'),
-        record_url: Type.String({ description: 'Where the record (PDF) is downloaded: `/v1/catalog-entries/{catalog_entry_id}/record`.' }),
+        record_url: Type.String({
+          description: 'Where the record (PDF) is downloaded: `/v1/catalog-entries/{catalog_entry_id}/record`.',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -61,8 +67,10 @@ export const AGENT_PLATFORM_EVENTS = [
     data: Type.Object(
       {
         catalog_entry_id: Type.String({ description: 'The published catalog entry.' }),
-        agent_id: Type.String({ description: 'The agent it describes; its previously published entry, if any, is now `withdrawn`.' }),
-        version: Type.Integer({ minimum: 1, description: 'The entry\'s version (1, 2, … per agent).' }),
+        agent_id: Type.String({
+          description: 'The agent it describes; its previously published entry, if any, is now `withdrawn`.',
+        }),
+        version: Type.Integer({ minimum: 1, description: "The entry's version (1, 2, … per agent)." }),
         status: Type.Literal('published'),
       },
       { additionalProperties: false },
@@ -78,7 +86,11 @@ export const AGENT_PLATFORM_EVENTS = [
     type: 'request.scored',
     description: 'Matching scored an access request.',
     scope: 'requests:read',
-    data: Type.Object({ request_id: Type.String(), agent_id: Type.String(), score: Type.Integer({ minimum: 0, maximum: 100 }) }),
+    data: Type.Object({
+      request_id: Type.String(),
+      agent_id: Type.String(),
+      score: Type.Integer({ minimum: 0, maximum: 100 }),
+    }),
   },
   {
     type: 'session.confirmed',
@@ -102,7 +114,9 @@ export const AGENT_PLATFORM_EVENTS = [
       {
         session_id: Type.String({ description: 'The cancelled evaluation session.' }),
         ...SessionSubject,
-        cancelled_by: StringEnum(SESSION_SIDES, { description: 'The side that cancelled (`provider` when the agent was retired).' }),
+        cancelled_by: StringEnum(SESSION_SIDES, {
+          description: 'The side that cancelled (`provider` when the agent was retired).',
+        }),
         reason: StringEnum(SESSION_CANCEL_REASONS, { description: 'The reason code; no free text.' }),
         cancelled_at: Type.String({ format: 'date-time' }),
       },
@@ -111,17 +125,30 @@ export const AGENT_PLATFORM_EVENTS = [
   },
   {
     type: 'settlement.created',
-    description: 'A usage chargeback settlement was generated (one per consuming team and period), with its internal invoice.',
+    description:
+      'A usage chargeback settlement was generated (one per consuming team and period), with its internal invoice.',
     scope: 'chargebacks:read',
     data: Type.Object(
       {
         settlement_id: Type.String({ description: 'The settlement: `/v1/chargebacks/settlements/{settlement_id}`.' }),
         team: Type.String({ description: 'The consuming team charged.' }),
-        amount_cents: Type.Integer({ description: 'The settlement\'s net amount in cents (no VAT: within one organisation).' }),
-        period: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The settled period, `YYYY-MM` in the account\'s time zone.' }),
-        internal_invoice_id: Type.String({ description: 'The internal invoice of the settlement (its PDF follows: `/v1/internal-invoices/{id}/pdf`).' }),
-        internal_invoice_number: Type.String({ description: 'Its number, gapless per account and year (series `chargeback`): `2026-000001`.' }),
-        late_amount_cents: Type.Integer({ description: 'The part of `amount_cents` for usage of months before the period (reported after that month was settled, or of a month no run settled).' }),
+        amount_cents: Type.Integer({
+          description: "The settlement's net amount in cents (no VAT: within one organisation).",
+        }),
+        period: Type.String({
+          pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+          description: "The settled period, `YYYY-MM` in the account's time zone.",
+        }),
+        internal_invoice_id: Type.String({
+          description: 'The internal invoice of the settlement (its PDF follows: `/v1/internal-invoices/{id}/pdf`).',
+        }),
+        internal_invoice_number: Type.String({
+          description: 'Its number, gapless per account and year (series `chargeback`): `2026-000001`.',
+        }),
+        late_amount_cents: Type.Integer({
+          description:
+            'The part of `amount_cents` for usage of months before the period (reported after that month was settled, or of a month no run settled).',
+        }),
       },
       { additionalProperties: false },
     ),

@@ -12,7 +12,13 @@ const inlineProfile = () => {
   const { team: _team, ...inline } = validProfile();
   return inline;
 };
-const request = (over: object = {}) => ({ agent_id: agentId, team: 'Accounts payable', purpose: 'Read supplier invoices.', profile_id: profileId, ...over });
+const request = (over: object = {}) => ({
+  agent_id: agentId,
+  team: 'Accounts payable',
+  purpose: 'Read supplier invoices.',
+  profile_id: profileId,
+  ...over,
+});
 
 async function submit(body: object = request(), key = ctx.tenant.key) {
   const res = await ctx.send('POST', '/v1/access-requests', body, key);
@@ -47,13 +53,30 @@ describe('POST /v1/access-requests', () => {
     expect((await ctx.send('GET', `/v1/access-requests/${body.id}`)).json()).toEqual(body);
 
     const score = (await ctx.send('GET', `/v1/access-requests/${body.id}/score`)).json();
-    expect(score).toMatchObject({ request_id: body.id, total: 100, weights_version: 'access-2026-11', knocked_out: false, knockouts: [], scored_at: body.scored_at });
-    expect(score.criteria.map((c: { criterion: string; weight: number; points: number; outcome: string }) => [c.criterion, c.weight, c.points, c.outcome])).toEqual([
+    expect(score).toMatchObject({
+      request_id: body.id,
+      total: 100,
+      weights_version: 'access-2026-11',
+      knocked_out: false,
+      knockouts: [],
+      scored_at: body.scored_at,
+    });
+    expect(
+      score.criteria.map((c: { criterion: string; weight: number; points: number; outcome: string }) => [
+        c.criterion,
+        c.weight,
+        c.points,
+        c.outcome,
+      ]),
+    ).toEqual([
       ['capabilities', 60, 60, 'met'],
       ['cost', 40, 40, 'met'],
     ]);
 
-    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type: { startsWith: 'request.' } }, orderBy: { type: 'asc' } });
+    const events = await ctx.db.prisma.outboxEvent.findMany({
+      where: { type: { startsWith: 'request.' } },
+      orderBy: { type: 'asc' },
+    });
     expect(events.map((e) => [e.type, JSON.parse(e.payload).data])).toEqual([
       ['request.received', { request_id: body.id, agent_id: agentId }],
       ['request.scored', { request_id: body.id, agent_id: agentId, score: 100 }],
@@ -61,18 +84,30 @@ describe('POST /v1/access-requests', () => {
   });
 
   it('saves an inline profile for the request’s team and scores against it', async () => {
-    const body = await submit({ agent_id: agentId, team: 'Legal', purpose: 'Contract review.', profile: { ...inlineProfile(), required_capabilities: ['ocr', 'translate'] } });
+    const body = await submit({
+      agent_id: agentId,
+      team: 'Legal',
+      purpose: 'Contract review.',
+      profile: { ...inlineProfile(), required_capabilities: ['ocr', 'translate'] },
+    });
     expect(body.score).toEqual({ total: 70, weights_version: 'access-2026-11', knocked_out: false });
     const profile = (await ctx.send('GET', `/v1/capability-profiles/${body.profile_id}`)).json();
     expect(profile).toMatchObject({ team: 'Legal', required_capabilities: ['ocr', 'translate'] });
   });
 
   it('accepts a request that a knockout rules out, with total 0 and the reason', async () => {
-    const restricted = (await ctx.send('POST', '/v1/capability-profiles', { ...validProfile(), data_classification: 'restricted' })).json().id;
+    const restricted = (
+      await ctx.send('POST', '/v1/capability-profiles', { ...validProfile(), data_classification: 'restricted' })
+    ).json().id;
     const body = await submit(request({ profile_id: restricted }));
     expect(body.score).toMatchObject({ total: 0, knocked_out: true });
     const score = (await ctx.send('GET', `/v1/access-requests/${body.id}/score`)).json();
-    expect(score.knockouts).toEqual([{ criterion: 'data_classification', reason: 'The agent is cleared for confidential data; the team will pass restricted data.' }]);
+    expect(score.knockouts).toEqual([
+      {
+        criterion: 'data_classification',
+        reason: 'The agent is cleared for confidential data; the team will pass restricted data.',
+      },
+    ]);
     expect(score.criteria.reduce((sum: number, c: { points: number }) => sum + c.points, 0)).toBe(0);
   });
 
@@ -82,7 +117,11 @@ describe('POST /v1/access-requests', () => {
     ['no purpose', { purpose: undefined }, [{ field: 'purpose', reason: 'missing' }]],
     ['a purpose of 2001 characters', { purpose: 'p'.repeat(2001) }, [{ field: 'purpose', reason: 'too_long' }]],
     ['a score', { score: 100 }, [{ field: 'score', reason: 'not_allowed' }]],
-    ['an inline profile with a team of its own', { profile_id: undefined, profile: { ...validProfile() } }, [{ field: 'profile.team', reason: 'unknown_field' }]],
+    [
+      'an inline profile with a team of its own',
+      { profile_id: undefined, profile: { ...validProfile() } },
+      [{ field: 'profile.team', reason: 'unknown_field' }],
+    ],
   ])('refuses %s with 422', async (_name, change, details) => {
     const res = await ctx.send('POST', '/v1/access-requests', { ...request(), ...change });
     expect(res.statusCode).toBe(422);
@@ -92,7 +131,11 @@ describe('POST /v1/access-requests', () => {
   it('refuses a profile of another team with 422 on team', async () => {
     const res = await ctx.send('POST', '/v1/access-requests', request({ team: 'Legal' }));
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: 'The capability profile belongs to team "Accounts payable", not to "Legal".', details: [{ field: 'team', reason: 'not_allowed' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: 'The capability profile belongs to team "Accounts payable", not to "Legal".',
+      details: [{ field: 'team', reason: 'not_allowed' }],
+    });
   });
 
   it('answers 404 for an unknown agent or profile, also when they belong to another account', async () => {
@@ -127,8 +170,15 @@ describe('POST /v1/access-requests', () => {
     await submit(request({ profile_id: profile }));
     const res = await ctx.send('PATCH', `/v1/capability-profiles/${profile}`, { team: 'Moved' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ code: 'conflict', message: expect.stringContaining('team cannot change'), details: [{ field: 'team', reason: 'not_allowed' }] });
-    expect((await ctx.send('PATCH', `/v1/capability-profiles/${profile}`, { name: 'Renamed' })).json()).toMatchObject({ team: 'Accounts payable', name: 'Renamed' });
+    expect(res.json()).toEqual({
+      code: 'conflict',
+      message: expect.stringContaining('team cannot change'),
+      details: [{ field: 'team', reason: 'not_allowed' }],
+    });
+    expect((await ctx.send('PATCH', `/v1/capability-profiles/${profile}`, { name: 'Renamed' })).json()).toMatchObject({
+      team: 'Accounts payable',
+      name: 'Renamed',
+    });
   });
 
   it('refuses a retired agent with 409 and writes nothing', async () => {
@@ -150,9 +200,17 @@ describe('POST /v1/access-requests/{requestId}/score', () => {
     expect(res.statusCode).toBe(200);
     const score = res.json();
     expect(score).toMatchObject({ request_id: id, total: 70, scored_at: '2026-11-23T08:00:00.000Z' });
-    expect(score.criteria[0]).toMatchObject({ criterion: 'capabilities', points: 30, outcome: 'deviating', reason: 'Offers 1 of 2 required capabilities; missing: classify:invoice.' });
+    expect(score.criteria[0]).toMatchObject({
+      criterion: 'capabilities',
+      points: 30,
+      outcome: 'deviating',
+      reason: 'Offers 1 of 2 required capabilities; missing: classify:invoice.',
+    });
     expect(score.criteria.reduce((sum: number, c: { points: number }) => sum + c.points, 0)).toBe(score.total);
-    expect((await ctx.send('GET', `/v1/access-requests/${id}`)).json()).toMatchObject({ score: { total: 70 }, scored_at: '2026-11-23T08:00:00.000Z' });
+    expect((await ctx.send('GET', `/v1/access-requests/${id}`)).json()).toMatchObject({
+      score: { total: 70 },
+      scored_at: '2026-11-23T08:00:00.000Z',
+    });
     expect((await ctx.send('GET', `/v1/access-requests/${id}/score`)).json()).toEqual(score);
     const scored = await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'request.scored' } });
     expect(scored.map((e) => JSON.parse(e.payload).data).filter((d) => d.request_id === id)).toEqual([
@@ -166,7 +224,11 @@ describe('POST /v1/access-requests/{requestId}/score', () => {
     const { id } = await submit(request({ agent_id: agent }));
     await ctx.send('POST', `/v1/agents/${agent}/retire`);
     const score = (await ctx.send('POST', `/v1/access-requests/${id}/score`)).json();
-    expect(score).toMatchObject({ total: 0, knocked_out: true, knockouts: [{ criterion: 'agent_status', reason: 'The agent is retired.' }] });
+    expect(score).toMatchObject({
+      total: 0,
+      knocked_out: true,
+      knockouts: [{ criterion: 'agent_status', reason: 'The agent is retired.' }],
+    });
   });
 });
 
@@ -176,7 +238,13 @@ describe('GET /v1/access-requests', () => {
     listAgent = (await ctx.send('POST', '/v1/agents', validAgent())).json().id;
     // budgets give totals 100, 80, 60 (cost fraction 1, 0.5, 0) and one knocked out
     for (const monthly_limit_cents of [20_000, 40_000, 10_000, 24_000]) {
-      const profile = (await ctx.send('POST', '/v1/capability-profiles', { ...validProfile(), team: 'Ranking', budget: { ...validProfile().budget, monthly_limit_cents } })).json().id;
+      const profile = (
+        await ctx.send('POST', '/v1/capability-profiles', {
+          ...validProfile(),
+          team: 'Ranking',
+          budget: { ...validProfile().budget, monthly_limit_cents },
+        })
+      ).json().id;
       ctx.clock.now = new Date(ctx.clock.now.getTime() + 1000);
       await submit({ agent_id: listAgent, team: 'Ranking', purpose: 'Ranking test.', profile_id: profile });
     }
@@ -208,7 +276,10 @@ describe('GET /v1/access-requests', () => {
 
   it('refuses a cursor of another filter and limits out of range', async () => {
     const first = (await ctx.send('GET', `/v1/access-requests?agent_id=${listAgent}&limit=1`)).json();
-    const res = await ctx.send('GET', `/v1/access-requests?limit=1&cursor=${encodeURIComponent(first.page.next_cursor)}`);
+    const res = await ctx.send(
+      'GET',
+      `/v1/access-requests?limit=1&cursor=${encodeURIComponent(first.page.next_cursor)}`,
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field: 'cursor', reason: 'invalid_format' }]);
     for (const filter of ['team', 'agent_id']) {

@@ -38,7 +38,8 @@ const profile = (over: Partial<ProfileRow> = {}): ProfileRow => ({
   ...over,
 });
 
-const points = (s: ReturnType<typeof scoreAccessRequest>) => Object.fromEntries(s.criteria.map((c) => [c.criterion, c.points]));
+const points = (s: ReturnType<typeof scoreAccessRequest>) =>
+  Object.fromEntries(s.criteria.map((c) => [c.criterion, c.points]));
 
 describe('the access-request model access-2026-11', () => {
   it('weighs capabilities 60 and cost 40', () => {
@@ -57,27 +58,43 @@ describe('the access-request model access-2026-11', () => {
       knocked_out: false,
       knockouts: [],
       criteria: [
-        { criterion: 'capabilities', weight: 60, points: 60, outcome: 'met', reason: 'Offers 2 of 2 required capabilities.' },
+        {
+          criterion: 'capabilities',
+          weight: 60,
+          points: 60,
+          outcome: 'met',
+          reason: 'Offers 2 of 2 required capabilities.',
+        },
         {
           criterion: 'cost',
           weight: 40,
           points: 40,
           outcome: 'met',
-          reason: 'Estimated 30,000 cents a month (120 cents per_1k_tokens × 250) against a budget of 40,000 cents (tolerance 50 %).',
+          reason:
+            'Estimated 30,000 cents a month (120 cents per_1k_tokens × 250) against a budget of 40,000 cents (tolerance 50 %).',
         },
       ],
     });
   });
 
   it('gives capability points in proportion to the required capabilities offered: 2 of 3 → 40 of 60', () => {
-    const s = scoreAccessRequest({ agent: agent(), profile: profile({ required_capabilities: ['ocr', 'classify:invoice', 'translate'] }) });
+    const s = scoreAccessRequest({
+      agent: agent(),
+      profile: profile({ required_capabilities: ['ocr', 'classify:invoice', 'translate'] }),
+    });
     expect(points(s)).toEqual({ capabilities: 40, cost: 40 });
     expect(s.total).toBe(80);
-    expect(s.criteria[0]).toMatchObject({ outcome: 'deviating', reason: 'Offers 2 of 3 required capabilities; missing: translate.' });
+    expect(s.criteria[0]).toMatchObject({
+      outcome: 'deviating',
+      reason: 'Offers 2 of 3 required capabilities; missing: translate.',
+    });
   });
 
   it('gives full capability points when none are required', () => {
-    const s = scoreAccessRequest({ agent: agent({ capabilities: [] }), profile: profile({ required_capabilities: [] }) });
+    const s = scoreAccessRequest({
+      agent: agent({ capabilities: [] }),
+      profile: profile({ required_capabilities: [] }),
+    });
     expect(s.criteria[0]).toMatchObject({ points: 60, outcome: 'met', reason: 'No capabilities required.' });
   });
 
@@ -112,7 +129,10 @@ describe('the access-request model access-2026-11', () => {
   });
 
   it('meets a budget of 0 only with a free agent', () => {
-    const free = scoreAccessRequest({ agent: agent({ chargeback_amount_cents: 0 }), profile: profile({ budget_monthly_cents: 0 }) });
+    const free = scoreAccessRequest({
+      agent: agent({ chargeback_amount_cents: 0 }),
+      profile: profile({ budget_monthly_cents: 0 }),
+    });
     expect(free.total).toBe(100);
     const paid = scoreAccessRequest({ agent: agent(), profile: profile({ budget_monthly_cents: 0 }) });
     expect(paid.knockouts.map((k) => k.criterion)).toEqual(['cost_far_above_budget']);
@@ -121,13 +141,25 @@ describe('the access-request model access-2026-11', () => {
   describe('knockouts: total 0, reasons listed, criteria still shown with 0 points', () => {
     it('a retired agent', () => {
       const s = scoreAccessRequest({ agent: agent({ status: 'retired' }), profile: profile() });
-      expect(s).toMatchObject({ total: 0, knocked_out: true, knockouts: [{ criterion: 'agent_status', reason: 'The agent is retired.' }] });
+      expect(s).toMatchObject({
+        total: 0,
+        knocked_out: true,
+        knockouts: [{ criterion: 'agent_status', reason: 'The agent is retired.' }],
+      });
       expect(s.criteria.map((c) => c.points)).toEqual([0, 0]);
     });
 
     it('an agent cleared for less sensitive data than the team passes', () => {
-      const s = scoreAccessRequest({ agent: agent({ data_classification: 'internal' }), profile: profile({ data_classification: 'confidential' }) });
-      expect(s.knockouts).toEqual([{ criterion: 'data_classification', reason: 'The agent is cleared for internal data; the team will pass confidential data.' }]);
+      const s = scoreAccessRequest({
+        agent: agent({ data_classification: 'internal' }),
+        profile: profile({ data_classification: 'confidential' }),
+      });
+      expect(s.knockouts).toEqual([
+        {
+          criterion: 'data_classification',
+          reason: 'The agent is cleared for internal data; the team will pass confidential data.',
+        },
+      ]);
       expect(s.total).toBe(0);
     });
 
@@ -137,7 +169,10 @@ describe('the access-request model access-2026-11', () => {
       ['confidential', 'restricted', true],
       ['public', 'internal', true],
     ] as const)('agent cleared for %s, team passes %s → knocked out: %s', (cleared, passes, out) => {
-      const s = scoreAccessRequest({ agent: agent({ data_classification: cleared }), profile: profile({ data_classification: passes }) });
+      const s = scoreAccessRequest({
+        agent: agent({ data_classification: cleared }),
+        profile: profile({ data_classification: passes }),
+      });
       expect(s.knocked_out).toBe(out);
     });
 
@@ -145,16 +180,29 @@ describe('the access-request model access-2026-11', () => {
       const edge = scoreAccessRequest({ agent: agent(), profile: profile({ budget_monthly_cents: 20_000 }) }); // 30,000 = 150 %
       expect(edge.knocked_out).toBe(false);
       expect(points(edge)).toEqual({ capabilities: 60, cost: 0 });
-      const over = scoreAccessRequest({ agent: agent(), profile: profile({ budget_monthly_cents: 20_000, usage_quantity: 251 }) }); // 30,120
+      const over = scoreAccessRequest({
+        agent: agent(),
+        profile: profile({ budget_monthly_cents: 20_000, usage_quantity: 251 }),
+      }); // 30,120
       expect(over.knockouts).toEqual([
-        { criterion: 'cost_far_above_budget', reason: 'Estimated cost of 30,120 cents a month is more than 50 % above the budget of 20,000 cents.' },
+        {
+          criterion: 'cost_far_above_budget',
+          reason: 'Estimated cost of 30,120 cents a month is more than 50 % above the budget of 20,000 cents.',
+        },
       ]);
       expect(over.total).toBe(0);
     });
 
     it('lists every knockout that applies', () => {
-      const s = scoreAccessRequest({ agent: agent({ status: 'retired', data_classification: 'public' }), profile: profile({ budget_monthly_cents: 100 }) });
-      expect(s.knockouts.map((k) => k.criterion)).toEqual(['agent_status', 'data_classification', 'cost_far_above_budget']);
+      const s = scoreAccessRequest({
+        agent: agent({ status: 'retired', data_classification: 'public' }),
+        profile: profile({ budget_monthly_cents: 100 }),
+      });
+      expect(s.knockouts.map((k) => k.criterion)).toEqual([
+        'agent_status',
+        'data_classification',
+        'cost_far_above_budget',
+      ]);
     });
   });
 });

@@ -18,10 +18,24 @@ const rate = (amount_cents: number, unit = 'per_1k_tokens') => ({ chargeback_rat
 describe('GET /v1/agents/{id}/comparables', () => {
   it('lists other active agents of the account by similarity, then normalised rate, each with the reason', async () => {
     const me = await createAgent({ name: 'me', capabilities: ['ocr', 'classify', 'translate'], ...rate(120) });
-    const a = await createAgent({ name: 'a', capabilities: ['ocr', 'classify'], data_classification: 'confidential', ...rate(150) });
-    const b = await createAgent({ name: 'b', capabilities: ['ocr', 'classify', 'translate', 'summarise'], ...rate(100) });
+    const a = await createAgent({
+      name: 'a',
+      capabilities: ['ocr', 'classify'],
+      data_classification: 'confidential',
+      ...rate(150),
+    });
+    const b = await createAgent({
+      name: 'b',
+      capabilities: ['ocr', 'classify', 'translate', 'summarise'],
+      ...rate(100),
+    });
     const c = await createAgent({ name: 'c', capabilities: ['ocr', 'classify'], ...rate(90) });
-    const d = await createAgent({ name: 'd', capabilities: ['classify', 'ocr'], data_classification: 'restricted', ...rate(5, 'per_request') });
+    const d = await createAgent({
+      name: 'd',
+      capabilities: ['classify', 'ocr'],
+      data_classification: 'restricted',
+      ...rate(5, 'per_request'),
+    });
     await createAgent({ name: 'lower clearance', capabilities: ['ocr'], data_classification: 'public' });
     await createAgent({ name: 'nothing shared', capabilities: ['speech'] });
     const retired = await createAgent({ name: 'retired', capabilities: ['ocr', 'classify', 'translate'] });
@@ -31,15 +45,28 @@ describe('GET /v1/agents/{id}/comparables', () => {
     const res = await ctx.send('GET', `/v1/agents/${me}/comparables`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ agent_id: me, method_version: 'comparables-2026-11', data_classification: 'internal', rate: { amount_cents: 120, unit: 'per_1k_tokens' } });
-    expect(body.data.map((x: { agent_id: string; similarity: number; normalised: object | null }) => [x.agent_id, x.similarity, x.normalised])).toEqual([
+    expect(body).toMatchObject({
+      agent_id: me,
+      method_version: 'comparables-2026-11',
+      data_classification: 'internal',
+      rate: { amount_cents: 120, unit: 'per_1k_tokens' },
+    });
+    expect(
+      body.data.map((x: { agent_id: string; similarity: number; normalised: object | null }) => [
+        x.agent_id,
+        x.similarity,
+        x.normalised,
+      ]),
+    ).toEqual([
       [b, 0.75, { unit: 'per_1k_tokens', amount_cents: 100, difference_cents: -20 }],
       [c, 0.6667, { unit: 'per_1k_tokens', amount_cents: 90, difference_cents: -30 }],
       [a, 0.6667, { unit: 'per_1k_tokens', amount_cents: 150, difference_cents: 30 }],
       [d, 0.6667, null],
     ]);
     expect(body.data[3].reason).toContain('not normalised, no conversion between these units is defined');
-    expect(body.data[0].reason).toBe('Shares 3 of 4 capabilities (classify, ocr, translate); cleared for internal (this agent: internal); charges 100 cents per_1k_tokens, 20 cents less than this agent.');
+    expect(body.data[0].reason).toBe(
+      'Shares 3 of 4 capabilities (classify, ocr, translate); cleared for internal (this agent: internal); charges 100 cents per_1k_tokens, 20 cents less than this agent.',
+    );
   });
 
   it('is an empty list for an agent without capabilities', async () => {

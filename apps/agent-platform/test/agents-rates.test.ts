@@ -12,7 +12,11 @@ const at = (iso: string) => {
   ctx.clock.now = new Date(iso);
 };
 const rates = (agentId: string) =>
-  ctx.db.prisma.agentRate.findMany({ where: { agent_id: agentId }, orderBy: { valid_from: 'asc' }, select: { account_id: true, amount_cents: true, unit: true, valid_from: true, valid_to: true } });
+  ctx.db.prisma.agentRate.findMany({
+    where: { agent_id: agentId },
+    orderBy: { valid_from: 'asc' },
+    select: { account_id: true, amount_cents: true, unit: true, valid_from: true, valid_to: true },
+  });
 
 async function create(): Promise<string> {
   const res = await ctx.send('POST', '/v1/agents', validAgent());
@@ -27,7 +31,13 @@ describe('agent rate history', () => {
     at('2026-11-01T08:00:00Z');
     const id = await create();
     expect(await rates(id)).toEqual([
-      { account_id: ctx.tenant.accountId, amount_cents: 120, unit: 'per_1k_tokens', valid_from: new Date('2026-11-01T08:00:00Z'), valid_to: null },
+      {
+        account_id: ctx.tenant.accountId,
+        amount_cents: 120,
+        unit: 'per_1k_tokens',
+        valid_from: new Date('2026-11-01T08:00:00Z'),
+        valid_to: null,
+      },
     ]);
   });
 
@@ -39,8 +49,18 @@ describe('agent rate history', () => {
     at('2026-11-09T12:30:00Z');
     expect((await patch(id, { chargeback_rate: { unit: 'per_hour' } })).statusCode).toBe(200);
     expect((await rates(id)).map(({ account_id: _a, ...r }) => r)).toEqual([
-      { amount_cents: 120, unit: 'per_1k_tokens', valid_from: new Date('2026-11-01T08:00:00Z'), valid_to: new Date('2026-11-05T10:00:00Z') },
-      { amount_cents: 150, unit: 'per_1k_tokens', valid_from: new Date('2026-11-05T10:00:00Z'), valid_to: new Date('2026-11-09T12:30:00Z') },
+      {
+        amount_cents: 120,
+        unit: 'per_1k_tokens',
+        valid_from: new Date('2026-11-01T08:00:00Z'),
+        valid_to: new Date('2026-11-05T10:00:00Z'),
+      },
+      {
+        amount_cents: 150,
+        unit: 'per_1k_tokens',
+        valid_from: new Date('2026-11-05T10:00:00Z'),
+        valid_to: new Date('2026-11-09T12:30:00Z'),
+      },
       { amount_cents: 150, unit: 'per_hour', valid_from: new Date('2026-11-09T12:30:00Z'), valid_to: null },
     ]);
   });
@@ -67,7 +87,10 @@ describe('agent rate history', () => {
     at('2026-11-01T08:00:00Z');
     const id = await create();
     at('2026-11-03T08:00:00Z');
-    const results = await Promise.all([patch(id, { chargeback_rate: { amount_cents: 200 } }), patch(id, { chargeback_rate: { amount_cents: 300 } })]);
+    const results = await Promise.all([
+      patch(id, { chargeback_rate: { amount_cents: 200 } }),
+      patch(id, { chargeback_rate: { amount_cents: 300 } }),
+    ]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     const rows = await rates(id);
     expect(rows.filter((r) => r.valid_to === null)).toHaveLength(1);

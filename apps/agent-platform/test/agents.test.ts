@@ -58,25 +58,81 @@ describe('POST /v1/agents', () => {
     ['a name of 121 characters', { name: 'x'.repeat(121) }, { field: 'name', reason: 'too_long' }],
     ['an empty name', { name: '' }, { field: 'name', reason: 'out_of_range' }],
     ['a name given as a number', { name: 42 }, { field: 'name', reason: 'invalid_type' }],
-    ['an owning team of 121 characters', { owning_team: 't'.repeat(121) }, { field: 'owning_team', reason: 'too_long' }],
-    ['a description of 5001 characters', { description: 'd'.repeat(5001) }, { field: 'description', reason: 'too_long' }],
+    [
+      'an owning team of 121 characters',
+      { owning_team: 't'.repeat(121) },
+      { field: 'owning_team', reason: 'too_long' },
+    ],
+    [
+      'a description of 5001 characters',
+      { description: 'd'.repeat(5001) },
+      { field: 'description', reason: 'too_long' },
+    ],
     ['capabilities given as a string', { capabilities: 'ocr' }, { field: 'capabilities', reason: 'invalid_type' }],
-    ['a capability with capitals and spaces', { capabilities: ['ocr', 'Read PDF'] }, { field: 'capabilities.1', reason: 'invalid_format' }],
-    ['a capability of 65 characters', { capabilities: ['c'.repeat(65)] }, { field: 'capabilities.0', reason: 'invalid_format' }],
+    [
+      'a capability with capitals and spaces',
+      { capabilities: ['ocr', 'Read PDF'] },
+      { field: 'capabilities.1', reason: 'invalid_format' },
+    ],
+    [
+      'a capability of 65 characters',
+      { capabilities: ['c'.repeat(65)] },
+      { field: 'capabilities.0', reason: 'invalid_format' },
+    ],
     ['a repeated capability', { capabilities: ['ocr', 'ocr'] }, { field: 'capabilities', reason: 'invalid_format' }],
-    ['51 capabilities', { capabilities: Array.from({ length: 51 }, (_v, i) => `cap${i}`) }, { field: 'capabilities', reason: 'too_long' }],
-    ['an unknown data classification', { data_classification: 'secret' }, { field: 'data_classification', reason: 'not_allowed' }],
-    ['an amount given as text', { chargeback_rate: { amount_cents: '120', unit: 'per_hour' } }, { field: 'chargeback_rate.amount_cents', reason: 'invalid_type' }],
-    ['a fractional amount', { chargeback_rate: { amount_cents: 1.5, unit: 'per_hour' } }, { field: 'chargeback_rate.amount_cents', reason: 'invalid_type' }],
-    ['a negative amount', { chargeback_rate: { amount_cents: -1, unit: 'per_hour' } }, { field: 'chargeback_rate.amount_cents', reason: 'out_of_range' }],
-    ['an amount above 2^31-1', { chargeback_rate: { amount_cents: 2_147_483_648, unit: 'per_hour' } }, { field: 'chargeback_rate.amount_cents', reason: 'out_of_range' }],
-    ['an unknown unit', { chargeback_rate: { amount_cents: 1, unit: 'per_day' } }, { field: 'chargeback_rate.unit', reason: 'not_allowed' }],
-    ['a chargeback rate given as a number', { chargeback_rate: 120 }, { field: 'chargeback_rate', reason: 'invalid_type' }],
+    [
+      '51 capabilities',
+      { capabilities: Array.from({ length: 51 }, (_v, i) => `cap${i}`) },
+      { field: 'capabilities', reason: 'too_long' },
+    ],
+    [
+      'an unknown data classification',
+      { data_classification: 'secret' },
+      { field: 'data_classification', reason: 'not_allowed' },
+    ],
+    [
+      'an amount given as text',
+      { chargeback_rate: { amount_cents: '120', unit: 'per_hour' } },
+      { field: 'chargeback_rate.amount_cents', reason: 'invalid_type' },
+    ],
+    [
+      'a fractional amount',
+      { chargeback_rate: { amount_cents: 1.5, unit: 'per_hour' } },
+      { field: 'chargeback_rate.amount_cents', reason: 'invalid_type' },
+    ],
+    [
+      'a negative amount',
+      { chargeback_rate: { amount_cents: -1, unit: 'per_hour' } },
+      { field: 'chargeback_rate.amount_cents', reason: 'out_of_range' },
+    ],
+    [
+      'an amount above 2^31-1',
+      { chargeback_rate: { amount_cents: 2_147_483_648, unit: 'per_hour' } },
+      { field: 'chargeback_rate.amount_cents', reason: 'out_of_range' },
+    ],
+    [
+      'an unknown unit',
+      { chargeback_rate: { amount_cents: 1, unit: 'per_day' } },
+      { field: 'chargeback_rate.unit', reason: 'not_allowed' },
+    ],
+    [
+      'a chargeback rate given as a number',
+      { chargeback_rate: 120 },
+      { field: 'chargeback_rate', reason: 'invalid_type' },
+    ],
     ['an unknown field', { model: 'gpt' }, { field: 'model', reason: 'unknown_field' }],
-    ['an unknown nested field', { chargeback_rate: { amount_cents: 1, unit: 'per_hour', currency: 'EUR' } }, { field: 'chargeback_rate.currency', reason: 'unknown_field' }],
+    [
+      'an unknown nested field',
+      { chargeback_rate: { amount_cents: 1, unit: 'per_hour', currency: 'EUR' } },
+      { field: 'chargeback_rate.currency', reason: 'unknown_field' },
+    ],
     ['the read-only status', { status: 'retired' }, { field: 'status', reason: 'not_allowed' }],
     ['the read-only id', { id: 'agt_mine' }, { field: 'id', reason: 'not_allowed' }],
-    ['the read-only retired_at', { retired_at: '2026-01-01T00:00:00Z' }, { field: 'retired_at', reason: 'not_allowed' }],
+    [
+      'the read-only retired_at',
+      { retired_at: '2026-01-01T00:00:00Z' },
+      { field: 'retired_at', reason: 'not_allowed' },
+    ],
   ])('refuses %s with 422 and one detail', async (_name, change, detail) => {
     const res = await send('POST', '/v1/agents', { ...validAgent(), ...change });
     expect(res.statusCode).toBe(422);
@@ -85,8 +141,17 @@ describe('POST /v1/agents', () => {
 
   it('accepts the bounds: 120-character name, amount 0 and 2^31-1, 50 capabilities', async () => {
     const capabilities = Array.from({ length: 50 }, (_v, i) => `cap-${i}.x:y_z`);
-    const low = await create({ ...validAgent(), name: 'n'.repeat(120), capabilities, chargeback_rate: { amount_cents: 0, unit: 'per_request' } });
-    expect(low).toMatchObject({ name: 'n'.repeat(120), capabilities, chargeback_rate: { amount_cents: 0, unit: 'per_request' } });
+    const low = await create({
+      ...validAgent(),
+      name: 'n'.repeat(120),
+      capabilities,
+      chargeback_rate: { amount_cents: 0, unit: 'per_request' },
+    });
+    expect(low).toMatchObject({
+      name: 'n'.repeat(120),
+      capabilities,
+      chargeback_rate: { amount_cents: 0, unit: 'per_request' },
+    });
     const high = await create({ ...validAgent(), chargeback_rate: { amount_cents: 2_147_483_647, unit: 'per_month' } });
     expect(high.chargeback_rate).toEqual({ amount_cents: 2_147_483_647, unit: 'per_month' });
   });
@@ -124,7 +189,12 @@ describe('POST /v1/agents', () => {
     const bad = await ctx.app.inject({ method: 'POST', url: '/v1/agents', headers, payload: '{"name": "x",' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: 'invalid_json', message: expect.any(String) });
-    const text = await ctx.app.inject({ method: 'POST', url: '/v1/agents', headers: { ...headers, 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/agents',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json()).toEqual({ code: 'unsupported_media_type', message: expect.any(String) });
   });
@@ -171,7 +241,11 @@ describe('PATCH /v1/agents/{agentId}', () => {
     expect(unit.json().chargeback_rate).toEqual({ amount_cents: 120, unit: 'per_hour' });
     const amount = await send('PATCH', `/v1/agents/${before.id}`, { chargeback_rate: { amount_cents: 999 } });
     expect(amount.json().chargeback_rate).toEqual({ amount_cents: 999, unit: 'per_hour' });
-    expect(amount.json()).toMatchObject({ name: before.name, description: before.description, capabilities: before.capabilities });
+    expect(amount.json()).toMatchObject({
+      name: before.name,
+      description: before.description,
+      capabilities: before.capabilities,
+    });
   });
 
   it('lets required fields change but not be cleared (422 invalid_type)', async () => {

@@ -10,12 +10,24 @@ export async function blobFiles(root: string): Promise<string[]> {
 }
 
 /** POSTs a multipart upload to an agent's artifacts. */
-export function uploadArtifact(ctx: AgentPlatformTestContext, agentId: string, parts: readonly FormPart[], key = ctx.tenant.key) {
+export function uploadArtifact(
+  ctx: AgentPlatformTestContext,
+  agentId: string,
+  parts: readonly FormPart[],
+  key = ctx.tenant.key,
+) {
   const { payload, contentType } = multipart(parts);
-  return ctx.app.inject({ method: 'POST', url: `/v1/agents/${agentId}/artifacts`, headers: { apikey: key, 'content-type': contentType }, payload });
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/v1/agents/${agentId}/artifacts`,
+    headers: { apikey: key, 'content-type': contentType },
+    payload,
+  });
 }
 
-export const artifactParts = (data: Buffer, type: string, filename: string, extra: FormPart[] = [{ name: 'kind', value: 'model_card' }]): FormPart[] => [
-  ...extra,
-  { name: 'file', filename, type, data },
-];
+export const artifactParts = (
+  data: Buffer,
+  type: string,
+  filename: string,
+  extra: FormPart[] = [{ name: 'kind', value: 'model_card' }],
+): FormPart[] => [...extra, { name: 'file', filename, type, data }];

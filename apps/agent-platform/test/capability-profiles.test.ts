@@ -36,13 +36,41 @@ describe('POST /v1/capability-profiles', () => {
   it.each([
     ['no budget', { budget: undefined }, { field: 'budget', reason: 'missing' }],
     ['no data classification', { data_classification: undefined }, { field: 'data_classification', reason: 'missing' }],
-    ['an unknown data classification', { data_classification: 'secret' }, { field: 'data_classification', reason: 'not_allowed' }],
-    ['a capability with spaces', { required_capabilities: ['Read PDF'] }, { field: 'required_capabilities.0', reason: 'invalid_format' }],
-    ['a repeated capability', { required_capabilities: ['ocr', 'ocr'] }, { field: 'required_capabilities', reason: 'invalid_format' }],
-    ['a negative budget', { budget: { monthly_limit_cents: -1, expected_usage: { quantity: 1, unit: 'per_month' } } }, { field: 'budget.monthly_limit_cents', reason: 'out_of_range' }],
-    ['a usage of 0', { budget: { monthly_limit_cents: 1, expected_usage: { quantity: 0, unit: 'per_month' } } }, { field: 'budget.expected_usage.quantity', reason: 'out_of_range' }],
-    ['an unknown usage unit', { budget: { monthly_limit_cents: 1, expected_usage: { quantity: 1, unit: 'per_day' } } }, { field: 'budget.expected_usage.unit', reason: 'not_allowed' }],
-    ['a budget without usage', { budget: { monthly_limit_cents: 1 } }, { field: 'budget.expected_usage', reason: 'missing' }],
+    [
+      'an unknown data classification',
+      { data_classification: 'secret' },
+      { field: 'data_classification', reason: 'not_allowed' },
+    ],
+    [
+      'a capability with spaces',
+      { required_capabilities: ['Read PDF'] },
+      { field: 'required_capabilities.0', reason: 'invalid_format' },
+    ],
+    [
+      'a repeated capability',
+      { required_capabilities: ['ocr', 'ocr'] },
+      { field: 'required_capabilities', reason: 'invalid_format' },
+    ],
+    [
+      'a negative budget',
+      { budget: { monthly_limit_cents: -1, expected_usage: { quantity: 1, unit: 'per_month' } } },
+      { field: 'budget.monthly_limit_cents', reason: 'out_of_range' },
+    ],
+    [
+      'a usage of 0',
+      { budget: { monthly_limit_cents: 1, expected_usage: { quantity: 0, unit: 'per_month' } } },
+      { field: 'budget.expected_usage.quantity', reason: 'out_of_range' },
+    ],
+    [
+      'an unknown usage unit',
+      { budget: { monthly_limit_cents: 1, expected_usage: { quantity: 1, unit: 'per_day' } } },
+      { field: 'budget.expected_usage.unit', reason: 'not_allowed' },
+    ],
+    [
+      'a budget without usage',
+      { budget: { monthly_limit_cents: 1 } },
+      { field: 'budget.expected_usage', reason: 'missing' },
+    ],
     ['a team of 121 characters', { team: 't'.repeat(121) }, { field: 'team', reason: 'too_long' }],
     ['an id', { id: 'cap_mine' }, { field: 'id', reason: 'not_allowed' }],
     ['an unknown field', { owner: 'x' }, { field: 'owner', reason: 'unknown_field' }],
@@ -73,7 +101,9 @@ describe('GET /v1/capability-profiles', () => {
 
   it('never shows another account’s profiles', async () => {
     const theirs = await create({ ...validProfile(), team: 'Their team' }, ctx.other.key);
-    const mine = (await ctx.send('GET', '/v1/capability-profiles?limit=100')).json().data.map((p: { id: string }) => p.id);
+    const mine = (await ctx.send('GET', '/v1/capability-profiles?limit=100'))
+      .json()
+      .data.map((p: { id: string }) => p.id);
     expect(mine).not.toContain(theirs.id);
     expect((await ctx.send('GET', `/v1/capability-profiles/${theirs.id}`)).statusCode).toBe(404);
   });
@@ -82,13 +112,19 @@ describe('GET /v1/capability-profiles', () => {
 describe('PATCH /v1/capability-profiles/{profileId}', () => {
   it('merges the budget field by field and replaces the capabilities', async () => {
     const { id } = await create();
-    const res = await ctx.send('PATCH', `/v1/capability-profiles/${id}`, { budget: { monthly_limit_cents: 10_000 }, required_capabilities: ['ocr'] });
+    const res = await ctx.send('PATCH', `/v1/capability-profiles/${id}`, {
+      budget: { monthly_limit_cents: 10_000 },
+      required_capabilities: ['ocr'],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       required_capabilities: ['ocr'],
       budget: { monthly_limit_cents: 10_000, expected_usage: { quantity: 250, unit: 'per_1k_tokens' } },
     });
-    expect((await ctx.send('PATCH', `/v1/capability-profiles/${id}`, { required_capabilities: null })).json().required_capabilities).toEqual([]);
+    expect(
+      (await ctx.send('PATCH', `/v1/capability-profiles/${id}`, { required_capabilities: null })).json()
+        .required_capabilities,
+    ).toEqual([]);
   });
 
   it('does not clear a required field', async () => {

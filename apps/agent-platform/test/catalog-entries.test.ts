@@ -24,7 +24,14 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-type Entry = { id: string; agent_id: string; version: number; status: string; record: { sha256: string; size: number } | null; [key: string]: unknown };
+type Entry = {
+  id: string;
+  agent_id: string;
+  version: number;
+  status: string;
+  record: { sha256: string; size: number } | null;
+  [key: string]: unknown;
+};
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 /** Moves the app's clock on, so that entries generated one after another are ordered. */
@@ -39,10 +46,24 @@ function pdfText(pdf: Buffer): string {
 
 /** An agent that passes the catalog rule (description, capabilities, a model card); resolves to its id. */
 async function catalogReadyAgent(overrides: Record<string, unknown> = {}, key = ctx.tenant.key): Promise<string> {
-  const res = await ctx.send('POST', '/v1/agents', { ...validAgent(), description: 'Sorts incoming invoices.', ...overrides }, key);
+  const res = await ctx.send(
+    'POST',
+    '/v1/agents',
+    { ...validAgent(), description: 'Sorts incoming invoices.', ...overrides },
+    key,
+  );
   expect(res.statusCode).toBe(201);
   const id = res.json().id as string;
-  expect((await uploadArtifact(ctx, id, artifactParts(Buffer.from(`# Model card of ${id}\n`), 'text/markdown', 'card.md'), key)).statusCode).toBe(201);
+  expect(
+    (
+      await uploadArtifact(
+        ctx,
+        id,
+        artifactParts(Buffer.from(`# Model card of ${id}\n`), 'text/markdown', 'card.md'),
+        key,
+      )
+    ).statusCode,
+  ).toBe(201);
   return id;
 }
 
@@ -58,7 +79,8 @@ async function generated(agentId: string, key = ctx.tenant.key): Promise<Entry> 
   }, 20_000);
 }
 
-const publish = (id: string, key = ctx.tenant.key) => ctx.send('POST', `/v1/catalog-entries/${id}/publish`, undefined, key);
+const publish = (id: string, key = ctx.tenant.key) =>
+  ctx.send('POST', `/v1/catalog-entries/${id}/publish`, undefined, key);
 const withdraw = (id: string) => ctx.send('POST', `/v1/catalog-entries/${id}/withdraw`);
 const entry = async (id: string) => (await ctx.send('GET', `/v1/catalog-entries/${id}`)).json() as Entry;
 const catalog = async (query = '', key = ctx.tenant.key) => {
@@ -75,20 +97,42 @@ async function eventsOf(type: string, id: string) {
 const schemaOf = (type: string) => AGENT_PLATFORM_EVENTS.find((e) => e.type === type)!.data;
 
 describe('catalog entries: generation', () => {
-  it('renders the record in the worker: completed, a PDF with every artifact\'s SHA-256, catalog_entry.completed with exactly the spec data', async () => {
+  it("renders the record in the worker: completed, a PDF with every artifact's SHA-256, catalog_entry.completed with exactly the spec data", async () => {
     const agentId = await catalogReadyAgent({ name: 'Ledger reconciler' });
     const second = Buffer.from('{"evaluation": "passed"}');
     tick(); // artifacts are copied oldest first
-    expect((await uploadArtifact(ctx, agentId, artifactParts(second, 'application/json', 'eval.json', [{ name: 'kind', value: 'evaluation_report' }]))).statusCode).toBe(201);
+    expect(
+      (
+        await uploadArtifact(
+          ctx,
+          agentId,
+          artifactParts(second, 'application/json', 'eval.json', [{ name: 'kind', value: 'evaluation_report' }]),
+        )
+      ).statusCode,
+    ).toBe(201);
     const completed = await generated(agentId);
     expect(completed).toMatchObject({
       version: 1,
       record_url: `${TEST_PUBLIC_BASE_URL}/v1/catalog-entries/${completed.id}/record`,
       failure_reason: null,
       published_at: null,
-      agent: { id: agentId, name: 'Ledger reconciler', description: 'Sorts incoming invoices.', capabilities: ['ocr', 'classify:invoice'], data_classification: 'internal' },
+      agent: {
+        id: agentId,
+        name: 'Ledger reconciler',
+        description: 'Sorts incoming invoices.',
+        capabilities: ['ocr', 'classify:invoice'],
+        data_classification: 'internal',
+      },
     });
-    expect(Object.keys(completed.agent as object).sort()).toEqual(['capabilities', 'chargeback_rate', 'data_classification', 'description', 'id', 'name', 'owning_team']);
+    expect(Object.keys(completed.agent as object).sort()).toEqual([
+      'capabilities',
+      'chargeback_rate',
+      'data_classification',
+      'description',
+      'id',
+      'name',
+      'owning_team',
+    ]);
     const artifacts = completed.artifacts as { kind: string; sha256: string }[];
     expect(artifacts.map((a) => a.kind)).toEqual(['model_card', 'evaluation_report']); // oldest first
     expect(artifacts[1].sha256).toBe(sha(second));
@@ -98,7 +142,11 @@ describe('catalog entries: generation', () => {
     expect(record.headers['content-type']).toBe('application/pdf');
     expect(record.headers.etag).toBe(`"${completed.record!.sha256}"`);
     expect(sha(record.rawPayload)).toBe(completed.record!.sha256);
-    const cached = await ctx.app.inject({ method: 'GET', url: `/v1/catalog-entries/${completed.id}/record`, headers: { apikey: ctx.tenant.key, 'if-none-match': record.headers.etag as string } });
+    const cached = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/catalog-entries/${completed.id}/record`,
+      headers: { apikey: ctx.tenant.key, 'if-none-match': record.headers.etag as string },
+    });
     expect(cached.statusCode).toBe(304);
     const text = pdfText(record.rawPayload);
     expect(text).toContain('Ledger reconciler');
@@ -106,7 +154,12 @@ describe('catalog entries: generation', () => {
 
     const events = await eventsOf('catalog_entry.completed', completed.id);
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({ catalog_entry_id: completed.id, agent_id: agentId, status: 'completed', record_url: completed.record_url });
+    expect(events[0].data).toEqual({
+      catalog_entry_id: completed.id,
+      agent_id: agentId,
+      status: 'completed',
+      record_url: completed.record_url,
+    });
     expect(Value.Check(schemaOf('catalog_entry.completed'), events[0].data)).toBe(true);
   });
 
@@ -114,9 +167,25 @@ describe('catalog entries: generation', () => {
     const agentId = await catalogReadyAgent();
     const first = await generated(agentId);
     const before = (await ctx.send('GET', `/v1/catalog-entries/${first.id}/record`)).rawPayload;
-    expect((await ctx.send('PATCH', `/v1/agents/${agentId}`, { name: 'Renamed agent', capabilities: ['ocr', 'erp:post'], data_classification: 'confidential' })).statusCode).toBe(200);
+    expect(
+      (
+        await ctx.send('PATCH', `/v1/agents/${agentId}`, {
+          name: 'Renamed agent',
+          capabilities: ['ocr', 'erp:post'],
+          data_classification: 'confidential',
+        })
+      ).statusCode,
+    ).toBe(200);
     const added = Buffer.from('You are a careful invoice clerk.');
-    expect((await uploadArtifact(ctx, agentId, artifactParts(added, 'text/plain', 'prompt.txt', [{ name: 'kind', value: 'prompt' }]))).statusCode).toBe(201);
+    expect(
+      (
+        await uploadArtifact(
+          ctx,
+          agentId,
+          artifactParts(added, 'text/plain', 'prompt.txt', [{ name: 'kind', value: 'prompt' }]),
+        )
+      ).statusCode,
+    ).toBe(201);
 
     const again = await entry(first.id);
     expect(again).toEqual(first);
@@ -124,10 +193,16 @@ describe('catalog entries: generation', () => {
 
     const second = await generated(agentId);
     expect(second.version).toBe(2);
-    expect(second.agent).toMatchObject({ name: 'Renamed agent', capabilities: ['ocr', 'erp:post'], data_classification: 'confidential' });
+    expect(second.agent).toMatchObject({
+      name: 'Renamed agent',
+      capabilities: ['ocr', 'erp:post'],
+      data_classification: 'confidential',
+    });
     expect((second.artifacts as unknown[]).length).toBe(2);
     expect(second.record!.sha256).not.toBe(first.record!.sha256);
-    expect(pdfText((await ctx.send('GET', `/v1/catalog-entries/${second.id}/record`)).rawPayload)).toContain(sha(added));
+    expect(pdfText((await ctx.send('GET', `/v1/catalog-entries/${second.id}/record`)).rawPayload)).toContain(
+      sha(added),
+    );
   });
 
   it('refuses a retired agent (409) and an unknown one (404)', async () => {
@@ -147,15 +222,22 @@ describe('catalog entries: generation', () => {
     const page1 = (await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&limit=1`)).json();
     expect(page1.data.map((e: Entry) => e.id)).toEqual([b.id]);
     expect(page1.page.has_more).toBe(true);
-    const page2 = (await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&limit=1&cursor=${page1.page.next_cursor}`)).json();
+    const page2 = (
+      await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&limit=1&cursor=${page1.page.next_cursor}`)
+    ).json();
     expect(page2.data.map((e: Entry) => e.id)).toEqual([a.id]);
-    const otherFilter = await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&status=completed&limit=1&cursor=${page1.page.next_cursor}`);
+    const otherFilter = await ctx.send(
+      'GET',
+      `/v1/catalog-entries?agent_id=${agentId}&status=completed&limit=1&cursor=${page1.page.next_cursor}`,
+    );
     expect(otherFilter.statusCode).toBe(422);
     const failed = (await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&status=failed`)).json();
     expect(failed.data).toEqual([]);
     expect((await ctx.send('GET', '/v1/catalog-entries?status=finished')).statusCode).toBe(422);
     // Another account's agent id finds nothing (not even that the agent exists).
-    expect((await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}`, undefined, ctx.other.key)).json().data).toEqual([]);
+    expect(
+      (await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}`, undefined, ctx.other.key)).json().data,
+    ).toEqual([]);
   });
 
   it('gives two generations at once consecutive versions: the version is taken under a lock per agent', async () => {
@@ -166,7 +248,18 @@ describe('catalog entries: generation', () => {
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`catalog_entries.version:${agentId}`}, 0))`;
         await tx.catalogEntry.create({
-          data: { id: `cat_held_${agentId}`, account_id: ctx.tenant.accountId, agent_id: agentId, version: 1, status: 'failed', failure_reason: 'held', snapshot: {}, capabilities: [], data_classification: 'internal', record_url: 'x' },
+          data: {
+            id: `cat_held_${agentId}`,
+            account_id: ctx.tenant.accountId,
+            agent_id: agentId,
+            version: 1,
+            status: 'failed',
+            failure_reason: 'held',
+            snapshot: {},
+            capabilities: [],
+            data_classification: 'internal',
+            record_url: 'x',
+          },
         });
       },
       () => Promise.all([1, 2].map(() => ctx.send('POST', `/v1/agents/${agentId}/catalog-entries`))),
@@ -204,11 +297,18 @@ describe('catalog entries: failure and the sweeper', () => {
     expect((await ctx.send('GET', `/v1/catalog-entries/${lost}/record`)).statusCode).toBe(404);
     expect((await publish(lost)).statusCode).toBe(409);
 
-    const swept = await SWEEP_CATALOG_ENTRIES_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
+    const swept = await SWEEP_CATALOG_ENTRIES_JOB.run(
+      { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
+      {},
+    );
     expect(swept).toEqual({ retried: 1, failed: 1 });
 
     const failed = await entry(hopeless);
-    expect(failed).toMatchObject({ status: 'failed', record: null, failure_reason: 'Generation did not finish after 4 tries.' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      record: null,
+      failure_reason: 'Generation did not finish after 4 tries.',
+    });
     const record = await ctx.send('GET', `/v1/catalog-entries/${hopeless}/record`);
     expect(record.statusCode).toBe(404);
     expect(record.json().code).toBe('not_found');
@@ -216,13 +316,25 @@ describe('catalog entries: failure and the sweeper', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('invalid_transition');
 
-    const recovered = await until(async () => ((await entry(lost)).status === 'completed' ? entry(lost) : undefined), 20_000);
+    const recovered = await until(
+      async () => ((await entry(lost)).status === 'completed' ? entry(lost) : undefined),
+      20_000,
+    );
     expect(recovered.record!.sha256).toBe(done.record!.sha256); // same snapshot, same bytes
     expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);
 
     // A rerun of a finished generation (queue retry, a second sweep) does nothing.
-    const jobContext = { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs };
-    expect(await GENERATE_CATALOG_ENTRY_JOB.run(jobContext, { catalog_entry_id: lost })).toEqual({ catalog_entry_id: lost, outcome: 'skipped' });
+    const jobContext = {
+      db: ctx.db.prisma,
+      now: ctx.clock.now,
+      storage: ctx.storage,
+      sandbox: ctx.sandbox,
+      jobs: ctx.jobs,
+    };
+    expect(await GENERATE_CATALOG_ENTRY_JOB.run(jobContext, { catalog_entry_id: lost })).toEqual({
+      catalog_entry_id: lost,
+      outcome: 'skipped',
+    });
     expect(await entry(lost)).toEqual(recovered);
     expect(await eventsOf('catalog_entry.completed', lost)).toHaveLength(1);
   });
@@ -232,7 +344,15 @@ describe('catalog entries: publication and the catalog', () => {
   it('refuses to publish what breaks the rule, with one 422 detail per missing thing, and leaves the entry completed', async () => {
     const res = await ctx.send('POST', '/v1/agents', { ...validAgent(), capabilities: [] });
     const agentId = res.json().id as string;
-    expect((await uploadArtifact(ctx, agentId, artifactParts(Buffer.from('prompt'), 'text/plain', 'p.txt', [{ name: 'kind', value: 'prompt' }]))).statusCode).toBe(201);
+    expect(
+      (
+        await uploadArtifact(
+          ctx,
+          agentId,
+          artifactParts(Buffer.from('prompt'), 'text/plain', 'p.txt', [{ name: 'kind', value: 'prompt' }]),
+        )
+      ).statusCode,
+    ).toBe(201);
     const completed = await generated(agentId);
     const refused = await publish(completed.id);
     expect(refused.statusCode).toBe(422);
@@ -249,8 +369,13 @@ describe('catalog entries: publication and the catalog', () => {
     expect(await eventsOf('catalog_entry.published', completed.id)).toEqual([]);
 
     // The rule reads the snapshot: fixing the agent afterwards does not help this entry, a new one passes.
-    expect((await ctx.send('PATCH', `/v1/agents/${agentId}`, { description: 'Now described.', capabilities: ['ocr'] })).statusCode).toBe(200);
-    expect((await uploadArtifact(ctx, agentId, artifactParts(Buffer.from('# card'), 'text/markdown', 'card.md'))).statusCode).toBe(201);
+    expect(
+      (await ctx.send('PATCH', `/v1/agents/${agentId}`, { description: 'Now described.', capabilities: ['ocr'] }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await uploadArtifact(ctx, agentId, artifactParts(Buffer.from('# card'), 'text/markdown', 'card.md'))).statusCode,
+    ).toBe(201);
     expect((await publish(completed.id)).json().details).toHaveLength(3);
     expect((await publish((await generated(agentId)).id)).statusCode).toBe(200);
   });
@@ -263,13 +388,22 @@ describe('catalog entries: publication and the catalog', () => {
     const published = res.json() as Entry;
     expect(published).toMatchObject({ status: 'published', published_at: ctx.clock.now.toISOString() });
     const events = await eventsOf('catalog_entry.published', completed.id);
-    expect(events.map((e) => e.data)).toEqual([{ catalog_entry_id: completed.id, agent_id: agentId, version: 1, status: 'published' }]);
+    expect(events.map((e) => e.data)).toEqual([
+      { catalog_entry_id: completed.id, agent_id: agentId, version: 1, status: 'published' },
+    ]);
     expect(Value.Check(schemaOf('catalog_entry.published'), events[0].data)).toBe(true);
     expect((await catalog()).data.find((e) => e.id === completed.id)).toEqual(published);
 
-    expect((await publish(completed.id)).json()).toMatchObject({ status: 'published', published_at: published.published_at });
+    expect((await publish(completed.id)).json()).toMatchObject({
+      status: 'published',
+      published_at: published.published_at,
+    });
     expect(await eventsOf('catalog_entry.published', completed.id)).toHaveLength(1);
-    expect((await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&status=published`)).json().data.map((e: Entry) => e.id)).toEqual([completed.id]);
+    expect(
+      (await ctx.send('GET', `/v1/catalog-entries?agent_id=${agentId}&status=published`))
+        .json()
+        .data.map((e: Entry) => e.id),
+    ).toEqual([completed.id]);
   });
 
   it('shows one entry per agent: publishing a newer version withdraws the older one, publishing the older again rolls back', async () => {
@@ -322,9 +456,15 @@ describe('catalog entries: publication and the catalog', () => {
 
   it('filters the catalog by capability and data classification, newest first, with cursors bound to the filters', async () => {
     const tag = `t${Date.now().toString(36)}`;
-    const a = await generated(await catalogReadyAgent({ capabilities: [`${tag}.search`, 'ocr'], data_classification: 'public' }));
-    const b = await generated(await catalogReadyAgent({ capabilities: [`${tag}.search`], data_classification: 'restricted' }));
-    const c = await generated(await catalogReadyAgent({ capabilities: [`${tag}.other`], data_classification: 'restricted' }));
+    const a = await generated(
+      await catalogReadyAgent({ capabilities: [`${tag}.search`, 'ocr'], data_classification: 'public' }),
+    );
+    const b = await generated(
+      await catalogReadyAgent({ capabilities: [`${tag}.search`], data_classification: 'restricted' }),
+    );
+    const c = await generated(
+      await catalogReadyAgent({ capabilities: [`${tag}.other`], data_classification: 'restricted' }),
+    );
     for (const e of [a, b, c]) expect((await publish(e.id)).statusCode).toBe(200);
 
     expect(await catalogIds(`?capability=${tag}.search`)).toEqual([b.id, a.id]);
@@ -339,7 +479,10 @@ describe('catalog entries: publication and the catalog', () => {
     const second = await catalog(`?capability=${tag}.search&limit=1&cursor=${first.page.next_cursor}`);
     expect(second.data.map((e) => e.id)).toEqual([a.id]);
     expect(second.page).toEqual({ next_cursor: null, has_more: false });
-    const mismatched = await ctx.send('GET', `/v1/catalog?capability=${tag}.other&limit=1&cursor=${first.page.next_cursor}`);
+    const mismatched = await ctx.send(
+      'GET',
+      `/v1/catalog?capability=${tag}.other&limit=1&cursor=${first.page.next_cursor}`,
+    );
     expect(mismatched.statusCode).toBe(422);
     expect(mismatched.json().details).toEqual([{ field: 'cursor', reason: 'invalid_format' }]);
     expect((await ctx.send('GET', '/v1/catalog?data_classification=secret')).statusCode).toBe(422);
@@ -362,7 +505,9 @@ describe('catalog entries: publication and the catalog', () => {
     expect((await entry(live.id)).status).toBe('withdrawn');
     expect((await entry(completed.id)).status).toBe('completed');
     const retired = await ctx.db.prisma.agentDeployment.findUniqueOrThrow({ where: { id: agentId } });
-    expect((await ctx.db.prisma.catalogEntry.findUniqueOrThrow({ where: { id: live.id } })).updated_at).toEqual(retired.retired_at);
+    expect((await ctx.db.prisma.catalogEntry.findUniqueOrThrow({ where: { id: live.id } })).updated_at).toEqual(
+      retired.retired_at,
+    );
 
     for (const id of [live.id, completed.id]) {
       const res = await publish(id);

@@ -32,7 +32,19 @@ function artifact(i: number, overrides: Partial<CatalogArtifactSnapshot> = {}): 
   };
 }
 
-function snapshot(overrides: Partial<CatalogEntrySnapshot['agent']> = {}, artifacts = [artifact(1), artifact(2, { kind: 'evaluation_report', title: null, version: null, filename: 'eval-2026-q1.pdf', size: 5 * 1024 * 1024 })]): CatalogEntrySnapshot {
+function snapshot(
+  overrides: Partial<CatalogEntrySnapshot['agent']> = {},
+  artifacts = [
+    artifact(1),
+    artifact(2, {
+      kind: 'evaluation_report',
+      title: null,
+      version: null,
+      filename: 'eval-2026-q1.pdf',
+      size: 5 * 1024 * 1024,
+    }),
+  ],
+): CatalogEntrySnapshot {
   return {
     taken_at: '2026-03-01T09:30:00.000Z',
     agent: {
@@ -80,7 +92,10 @@ describe('renderCatalogRecord', () => {
   });
 
   it('says so when there is no description, capability or artifact', async () => {
-    const text = pdftotext(await renderCatalogRecord(snapshot({ description: null, capabilities: [] }, []))).replace(/\s+/g, ' ');
+    const text = pdftotext(await renderCatalogRecord(snapshot({ description: null, capabilities: [] }, []))).replace(
+      /\s+/g,
+      ' ',
+    );
     expect(text).toContain('No description.');
     expect(text).toContain('Capabilities None');
     expect(text).toContain('No artifacts.');
@@ -89,12 +104,19 @@ describe('renderCatalogRecord', () => {
   it('renders the same snapshot to the same bytes, and another rate to other bytes', async () => {
     const first = await renderCatalogRecord(snapshot());
     expect(sha256(await renderCatalogRecord(snapshot()))).toBe(sha256(first));
-    expect(sha256(await renderCatalogRecord(snapshot({ chargeback_rate: { amount_cents: 1251, unit: 'per_1k_tokens' } })))).not.toBe(sha256(first));
+    expect(
+      sha256(await renderCatalogRecord(snapshot({ chargeback_rate: { amount_cents: 1251, unit: 'per_1k_tokens' } }))),
+    ).not.toBe(sha256(first));
   });
 
   it('formats rates and sizes', () => {
     expect(formatChargebackRate({ amount_cents: 5, unit: 'per_request' })).toBe('€0.05 per request');
     expect(formatChargebackRate({ amount_cents: 123_456_789, unit: 'per_month' })).toBe('€1,234,567.89 per month');
-    expect([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(3 * 1024 ** 3)]).toEqual(['0 B', '1023 B', '1.0 KiB', '3.0 GiB']);
+    expect([formatBytes(0), formatBytes(1023), formatBytes(1024), formatBytes(3 * 1024 ** 3)]).toEqual([
+      '0 B',
+      '1023 B',
+      '1.0 KiB',
+      '3.0 GiB',
+    ]);
   });
 });

@@ -13,7 +13,10 @@ const artifact = (kind: CatalogArtifactSnapshot['kind']): CatalogArtifactSnapsho
   filename: `${kind}.md`,
 });
 
-function snapshot(agent: Partial<CatalogEntrySnapshot['agent']>, artifacts: CatalogArtifactSnapshot[]): CatalogEntrySnapshot {
+function snapshot(
+  agent: Partial<CatalogEntrySnapshot['agent']>,
+  artifacts: CatalogArtifactSnapshot[],
+): CatalogEntrySnapshot {
   return {
     taken_at: '2026-03-01T09:30:00.000Z',
     agent: {
@@ -33,7 +36,12 @@ function snapshot(agent: Partial<CatalogEntrySnapshot['agent']>, artifacts: Cata
 const missing = (...fields: string[]) => fields.map((field) => ({ field, reason: 'missing' }));
 
 describe(`catalog rule ${CATALOG_RULE_VERSION}`, () => {
-  const cases: [string, Partial<CatalogEntrySnapshot['agent']>, CatalogArtifactSnapshot[], ReturnType<typeof missing>][] = [
+  const cases: [
+    string,
+    Partial<CatalogEntrySnapshot['agent']>,
+    CatalogArtifactSnapshot[],
+    ReturnType<typeof missing>,
+  ][] = [
     ['everything there', {}, [artifact('model_card')], []],
     ['a model card among other artifacts', {}, [artifact('prompt'), artifact('model_card'), artifact('other')], []],
     ['no description', { description: null }, [artifact('model_card')], missing('agent.description')],
@@ -41,8 +49,18 @@ describe(`catalog rule ${CATALOG_RULE_VERSION}`, () => {
     ['no capability', { capabilities: [] }, [artifact('model_card')], missing('agent.capabilities')],
     ['no artifact at all', {}, [], missing('artifacts')],
     ['artifacts, but no model card', {}, [artifact('evaluation_report'), artifact('prompt')], missing('artifacts')],
-    ['nothing: every detail, in order', { description: null, capabilities: [] }, [artifact('configuration')], missing('agent.description', 'agent.capabilities', 'artifacts')],
-    ['classification and rate do not matter', { data_classification: 'restricted', chargeback_rate: { amount_cents: 0, unit: 'per_hour' } }, [artifact('model_card')], []],
+    [
+      'nothing: every detail, in order',
+      { description: null, capabilities: [] },
+      [artifact('configuration')],
+      missing('agent.description', 'agent.capabilities', 'artifacts'),
+    ],
+    [
+      'classification and rate do not matter',
+      { data_classification: 'restricted', chargeback_rate: { amount_cents: 0, unit: 'per_hour' } },
+      [artifact('model_card')],
+      [],
+    ],
   ];
 
   it.each(cases)('%s', (_name, agent, artifacts, expected) => {

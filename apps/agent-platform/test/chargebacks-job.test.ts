@@ -18,8 +18,17 @@ beforeAll(async () => {
     ctx.clock.now = new Date('2026-10-20T08:00:00Z');
     const agent = (await ctx.send('POST', '/v1/agents', validAgent(), tenant.key)).json().id as string;
     ctx.clock.now = new Date('2026-11-20T08:00:00Z');
-    const records = ['Ops', 'Finance'].map((team, i) => ({ client_id: `job-${i}`, team, quantity: 1.5, unit: 'per_1k_tokens', occurred_at: '2026-11-10T10:00:00Z' }));
-    expect((await ctx.send('POST', `/v1/agents/${agent}/usage`, { records }, tenant.key)).json()).toEqual({ accepted: 2, duplicates: 0 });
+    const records = ['Ops', 'Finance'].map((team, i) => ({
+      client_id: `job-${i}`,
+      team,
+      quantity: 1.5,
+      unit: 'per_1k_tokens',
+      occurred_at: '2026-11-10T10:00:00Z',
+    }));
+    expect((await ctx.send('POST', `/v1/agents/${agent}/usage`, { records }, tenant.key)).json()).toEqual({
+      accepted: 2,
+      duplicates: 0,
+    });
   }
 });
 afterAll(() => ctx.close());
@@ -31,15 +40,21 @@ async function account(timeZone: string): Promise<Tenant> {
 }
 
 const run = (now: string, payload: { period?: string; account_id?: string } = {}) =>
-  CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date(now), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, payload) as Promise<{ settled: { account_id: string; period: string; outcome: string }[] }>;
+  CHARGEBACKS_JOB.run(
+    { db: ctx.db.prisma, now: new Date(now), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
+    payload,
+  ) as Promise<{ settled: { account_id: string; period: string; outcome: string }[] }>;
 /** The accounts whose November the run settled (an account new in November also gets its empty October settled). */
 const settledAccounts = async (result: ReturnType<typeof run>) =>
   (await result).settled.filter((s) => s.outcome === 'settled' && s.period === '2026-11').map((s) => s.account_id);
-const settlements = (tenant: Tenant) => ctx.db.prisma.chargebackSettlement.count({ where: { account_id: tenant.accountId, period: '2026-11' } });
+const settlements = (tenant: Tenant) =>
+  ctx.db.prisma.chargebackSettlement.count({ where: { account_id: tenant.accountId, period: '2026-11' } });
 
 describe('the chargebacks job', () => {
   it('is in the app’s job catalogue, every 15 minutes (UTC), with the generation and sweep of internal invoices', () => {
-    expect(AGENT_PLATFORM_JOBS.map((j) => j.name)).toEqual(expect.arrayContaining(['chargebacks', 'generate-internal-invoice', 'sweep-internal-invoices']));
+    expect(AGENT_PLATFORM_JOBS.map((j) => j.name)).toEqual(
+      expect.arrayContaining(['chargebacks', 'generate-internal-invoice', 'sweep-internal-invoices']),
+    );
     expect(CHARGEBACKS_JOB.schedule).toEqual({ pattern: '*/15 * * * *', tz: 'UTC' });
     expect(Value.Check(CHARGEBACKS_JOB.payload, {})).toBe(true);
     expect(Value.Check(CHARGEBACKS_JOB.payload, { period: '2026-11', account_id: 'acct_x' })).toBe(true);
@@ -49,7 +64,9 @@ describe('the chargebacks job', () => {
 
   it('refuses a period that is not closed in any account, naming it', async () => {
     await expect(run('2026-11-25T00:00:00Z', { period: '2026-11' })).rejects.toThrow(/2026-11 is not closed yet/);
-    await expect(run('2026-12-05T00:00:00Z', { period: '2026-11', account_id: 'acct_missing' })).rejects.toThrow(/No account with the id acct_missing/);
+    await expect(run('2026-12-05T00:00:00Z', { period: '2026-11', account_id: 'acct_missing' })).rejects.toThrow(
+      /No account with the id acct_missing/,
+    );
   });
 
   it('settles the previous month from the 1st, 02:00 in each account’s zone, exactly once', async () => {
@@ -61,12 +78,19 @@ describe('the chargebacks job', () => {
     expect(await settlements(newYork)).toBe(0);
     // Two runs at once: one settlement per team (the run row's key), the other run finds it done.
     const [first, second] = await Promise.all([run('2026-12-01T07:00:00Z'), run('2026-12-01T07:00:00Z')]);
-    const outcomes = [...first.settled, ...second.settled].filter((s) => s.account_id === newYork.accountId && s.period === '2026-11').map((s) => s.outcome);
+    const outcomes = [...first.settled, ...second.settled]
+      .filter((s) => s.account_id === newYork.accountId && s.period === '2026-11')
+      .map((s) => s.outcome);
     expect(outcomes.filter((o) => o === 'settled')).toHaveLength(1);
     expect(await settlements(newYork)).toBe(2);
     // Later runs of the month do nothing.
     expect((await run('2026-12-15T12:00:00Z')).settled).toEqual([]);
-    expect(await ctx.db.prisma.chargebackRun.findMany({ where: { period: '2026-11' }, select: { records: true, settlements: true } })).toEqual([
+    expect(
+      await ctx.db.prisma.chargebackRun.findMany({
+        where: { period: '2026-11' },
+        select: { records: true, settlements: true },
+      }),
+    ).toEqual([
       { records: 2, settlements: 2 },
       { records: 2, settlements: 2 },
     ]);
@@ -76,7 +100,11 @@ describe('the chargebacks job', () => {
   it('settles a given closed period by hand only once, and never one before a settled period', async () => {
     const again = await run('2026-12-20T00:00:00Z', { period: '2026-11', account_id: berlin.accountId });
     expect(again.settled.map((s) => [s.account_id, s.outcome])).toEqual([[berlin.accountId, 'already_settled']]);
-    await expect(run('2026-12-20T00:00:00Z', { period: '2026-09', account_id: berlin.accountId })).rejects.toThrow(/later period 2026-11 is settled already/);
-    expect(await ctx.db.prisma.chargebackRun.count({ where: { account_id: berlin.accountId, period: '2026-09' } })).toBe(0);
+    await expect(run('2026-12-20T00:00:00Z', { period: '2026-09', account_id: berlin.accountId })).rejects.toThrow(
+      /later period 2026-11 is settled already/,
+    );
+    expect(
+      await ctx.db.prisma.chargebackRun.count({ where: { account_id: berlin.accountId, period: '2026-09' } }),
+    ).toBe(0);
   });
 });

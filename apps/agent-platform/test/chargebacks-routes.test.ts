@@ -22,7 +22,9 @@ function pdftotext(pdf: Buffer): string {
 }
 
 async function usage(key: string, agent: string, records: { team: string; quantity: number; occurred_at: string }[]) {
-  const body = { records: records.map((r, i) => ({ client_id: `${r.team}-${r.occurred_at}-${i}`, unit: 'per_1k_tokens', ...r })) };
+  const body = {
+    records: records.map((r, i) => ({ client_id: `${r.team}-${r.occurred_at}-${i}`, unit: 'per_1k_tokens', ...r })),
+  };
   expect((await ctx.send('POST', `/v1/agents/${agent}/usage`, body, key)).statusCode).toBe(200);
 }
 
@@ -41,7 +43,16 @@ beforeAll(async () => {
     { team: 'Treasury', quantity: 1.25, occurred_at: '2026-11-05T10:00:00Z' },
   ]);
   // The run by hand (as `pnpm cli jobs run chargebacks --period 2026-11 --account …`): it enqueues the PDFs.
-  await CHARGEBACKS_JOB.run({ db: ctx.db.prisma, now: new Date('2026-12-01T01:30:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, { period: '2026-11', account_id: ctx.tenant.accountId });
+  await CHARGEBACKS_JOB.run(
+    {
+      db: ctx.db.prisma,
+      now: new Date('2026-12-01T01:30:00Z'),
+      storage: ctx.storage,
+      sandbox: ctx.sandbox,
+      jobs: ctx.jobs,
+    },
+    { period: '2026-11', account_id: ctx.tenant.accountId },
+  );
 }, 60_000);
 afterAll(async () => {
   await stopWorker();
@@ -66,7 +77,9 @@ describe('GET /v1/chargebacks/settlements', () => {
     expect(await list('/v1/chargebacks/settlements?period=2026-10')).toEqual([]);
     const page = (await get('/v1/chargebacks/settlements?limit=1')).json();
     expect(page.page.has_more).toBe(true);
-    expect((await get(`/v1/chargebacks/settlements?limit=1&cursor=${page.page.next_cursor}`)).json().data).toHaveLength(1);
+    expect((await get(`/v1/chargebacks/settlements?limit=1&cursor=${page.page.next_cursor}`)).json().data).toHaveLength(
+      1,
+    );
     expect(await list('/v1/chargebacks/settlements?period=2026-11&team=Treasury')).toHaveLength(1);
   });
 
@@ -93,15 +106,40 @@ describe('GET /v1/chargebacks/settlements', () => {
       created_at: '2026-12-01T01:30:00.000Z',
       method: 'quantity × rate, rounded half up once per line',
       lines: [
-        { position: 1, agent_id: agentId, usage_period: '2026-10', late: true, records: 1, quantity: '1', unit: 'per_1k_tokens', rate, priced: true, amount_cents: 120 },
-        { position: 2, agent_id: agentId, usage_period: '2026-11', late: false, records: 2, quantity: '2.5', unit: 'per_1k_tokens', rate, priced: true, amount_cents: 300 },
+        {
+          position: 1,
+          agent_id: agentId,
+          usage_period: '2026-10',
+          late: true,
+          records: 1,
+          quantity: '1',
+          unit: 'per_1k_tokens',
+          rate,
+          priced: true,
+          amount_cents: 120,
+        },
+        {
+          position: 2,
+          agent_id: agentId,
+          usage_period: '2026-11',
+          late: false,
+          records: 2,
+          quantity: '2.5',
+          unit: 'per_1k_tokens',
+          rate,
+          priced: true,
+          amount_cents: 300,
+        },
       ],
     });
   });
 
   it('answers an unknown or another account’s settlement with 404', async () => {
     const [payable] = await list('/v1/chargebacks/settlements');
-    expect((await get(`/v1/chargebacks/settlements/${payable.id}`, ctx.other.key)).json()).toEqual({ code: 'not_found', message: 'No chargeback settlement with this id.' });
+    expect((await get(`/v1/chargebacks/settlements/${payable.id}`, ctx.other.key)).json()).toEqual({
+      code: 'not_found',
+      message: 'No chargeback settlement with this id.',
+    });
     expect((await get('/v1/chargebacks/settlements/stl_missing')).statusCode).toBe(404);
   });
 });
@@ -140,11 +178,19 @@ describe('internal invoices', () => {
   it('serves the PDF with its ETag: number, team, period, lines and amounts', async () => {
     const invoices = await completed();
     const payable = invoices.find((i) => i.team === 'Accounts payable')!;
-    const res = await ctx.app.inject({ method: 'GET', url: `/v1/internal-invoices/${payable.id}/pdf`, headers: { apikey: ctx.tenant.key } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/internal-invoices/${payable.id}/pdf`,
+      headers: { apikey: ctx.tenant.key },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers.etag).toBe(`"${(payable.pdf as { sha256: string }).sha256}"`);
-    const cached = await ctx.app.inject({ method: 'GET', url: `/v1/internal-invoices/${payable.id}/pdf`, headers: { apikey: ctx.tenant.key, 'if-none-match': res.headers.etag as string } });
+    const cached = await ctx.app.inject({
+      method: 'GET',
+      url: `/v1/internal-invoices/${payable.id}/pdf`,
+      headers: { apikey: ctx.tenant.key, 'if-none-match': res.headers.etag as string },
+    });
     expect(cached.statusCode).toBe(304);
     const text = pdftotext(res.rawPayload);
     for (const expected of [
@@ -172,12 +218,25 @@ describe('internal invoices', () => {
     ctx.clock.now = new Date('2026-11-20T08:00:00Z');
     const theirs = (await ctx.send('POST', '/v1/agents', validAgent(), ctx.other.key)).json().id as string;
     await usage(ctx.other.key, theirs, [{ team: 'Ops', quantity: 1, occurred_at: '2026-11-10T10:00:00Z' }]);
-    const { internal_invoice_ids: [id] } = await settleChargebacks(ctx.db.prisma, { accountId: ctx.other.accountId, period: '2026-11', now: new Date('2026-12-02T00:00:00Z') });
+    const {
+      internal_invoice_ids: [id],
+    } = await settleChargebacks(ctx.db.prisma, {
+      accountId: ctx.other.accountId,
+      period: '2026-11',
+      now: new Date('2026-12-02T00:00:00Z'),
+    });
     const res = await get(`/v1/internal-invoices/${id}/pdf`, ctx.other.key);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe("The internal invoice's PDF is not ready (status generating).");
-    expect((await get(`/v1/internal-invoices/${id}`, ctx.other.key)).json()).toMatchObject({ number: '2026-000001', status: 'generating', pdf: null });
-    expect((await get(`/v1/internal-invoices/${id}`)).json()).toEqual({ code: 'not_found', message: 'No internal invoice with this id.' });
+    expect((await get(`/v1/internal-invoices/${id}`, ctx.other.key)).json()).toMatchObject({
+      number: '2026-000001',
+      status: 'generating',
+      pdf: null,
+    });
+    expect((await get(`/v1/internal-invoices/${id}`)).json()).toEqual({
+      code: 'not_found',
+      message: 'No internal invoice with this id.',
+    });
     expect((await get(`/v1/internal-invoices/${id}/pdf`)).statusCode).toBe(404);
   });
 });

@@ -14,12 +14,22 @@ describe('jaccard', () => {
   });
 
   it('names the shared capabilities and the size of the union', () => {
-    expect(jaccard(['ocr', 'classify', 'x'], ['classify', 'ocr', 'y'])).toEqual({ similarity: 0.5, shared: ['classify', 'ocr'], union: 4 });
+    expect(jaccard(['ocr', 'classify', 'x'], ['classify', 'ocr', 'y'])).toEqual({
+      similarity: 0.5,
+      shared: ['classify', 'ocr'],
+      union: 4,
+    });
   });
 });
 
 describe('rankComparables', () => {
-  const agent = (id: string, capabilities: string[], data_classification: ComparableAgent['data_classification'], amount: number, unit: ComparableAgent['chargeback_unit'] = 'per_1k_tokens'): ComparableAgent => ({
+  const agent = (
+    id: string,
+    capabilities: string[],
+    data_classification: ComparableAgent['data_classification'],
+    amount: number,
+    unit: ComparableAgent['chargeback_unit'] = 'per_1k_tokens',
+  ): ComparableAgent => ({
     id,
     name: id,
     capabilities,
@@ -51,7 +61,9 @@ describe('rankComparables', () => {
   it('normalises a rate of the same unit and explains, and leaves another unit unnormalised with the reason', () => {
     const [b, , a, d] = rankComparables(me, others);
     expect(b!.normalised).toEqual({ unit: 'per_1k_tokens', amount_cents: 100, difference_cents: -20 });
-    expect(b!.reason).toBe('Shares 3 of 4 capabilities (classify, ocr, translate); cleared for internal (this agent: internal); charges 100 cents per_1k_tokens, 20 cents less than this agent.');
+    expect(b!.reason).toBe(
+      'Shares 3 of 4 capabilities (classify, ocr, translate); cleared for internal (this agent: internal); charges 100 cents per_1k_tokens, 20 cents less than this agent.',
+    );
     expect(a!.reason).toContain('charges 150 cents per_1k_tokens, 30 cents more than this agent');
     expect(d!.normalised).toBeNull();
     expect(d!.rate).toEqual({ amount_cents: 5, unit: 'per_request' });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { estimateExpected, estimateRecorded, microToText, roundHalfUp, toMicro, trailingMonths } from '../src/cost-estimates/estimate.js';
+import {
+  estimateExpected,
+  estimateRecorded,
+  microToText,
+  roundHalfUp,
+  toMicro,
+  trailingMonths,
+} from '../src/cost-estimates/estimate.js';
 
 describe('fixed-point quantities and the one rounding', () => {
   it.each([
@@ -49,13 +56,17 @@ describe('estimateExpected', () => {
     ['0.214285', 1], // 1.499995 → 1
     ['1000000', 7_000_000],
   ])('7 cents per_request × %s = %s cents', (quantity, cents) => {
-    expect(estimateExpected({ amount_cents: 7, unit: 'per_request' }, quantity, 'per_request').monthly_cents).toBe(cents);
+    expect(estimateExpected({ amount_cents: 7, unit: 'per_request' }, quantity, 'per_request').monthly_cents).toBe(
+      cents,
+    );
   });
 
   it('does not convert units: per_hour against per_month cannot be estimated, with the reason', () => {
     const result = estimateExpected({ amount_cents: 500, unit: 'per_hour' }, '1', 'per_month');
     expect(result).toMatchObject({ estimable: false, monthly_cents: null });
-    expect(result.reason).toBe('Cannot be estimated: the agent charges per_hour, the usage is given per_month; no conversion between these units is defined.');
+    expect(result.reason).toBe(
+      'Cannot be estimated: the agent charges per_hour, the usage is given per_month; no conversion between these units is defined.',
+    );
   });
 });
 
@@ -94,7 +105,9 @@ describe('estimateRecorded', () => {
   });
 
   it('rounds the mean half up once: 3 cents × 0.5 in one month → mean 0.5 → 1 cent', () => {
-    const result = estimateRecorded({ amount_cents: 3, unit: 'per_hour' }, window, [{ month: '2026-10', quantity: '0.5' }]);
+    const result = estimateRecorded({ amount_cents: 3, unit: 'per_hour' }, window, [
+      { month: '2026-10', quantity: '0.5' },
+    ]);
     expect(result).toMatchObject({ mean_monthly_cents: 1, min_monthly_cents: 0, max_monthly_cents: 2 });
   });
 

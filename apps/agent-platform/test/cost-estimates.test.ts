@@ -15,7 +15,15 @@ async function createAgent(over: object = {}, key = ctx.tenant.key): Promise<str
 }
 
 async function usage(agentId: string, records: [string, number, string][], key = ctx.tenant.key) {
-  const body = { records: records.map(([client_id, quantity, occurred_at]) => ({ client_id, team: 'Accounts payable', quantity, unit: 'per_1k_tokens', occurred_at })) };
+  const body = {
+    records: records.map(([client_id, quantity, occurred_at]) => ({
+      client_id,
+      team: 'Accounts payable',
+      quantity,
+      unit: 'per_1k_tokens',
+      occurred_at,
+    })),
+  };
   expect((await ctx.send('POST', `/v1/agents/${agentId}/usage`, body, key)).statusCode).toBe(200);
 }
 
@@ -55,15 +63,29 @@ describe('GET /v1/agents/{id}/cost-estimate', () => {
         max_monthly_cents: 1201,
       },
     });
-    expect(body.steps.map((s: { step: string }) => s.step)).toEqual(['rate', 'unit', 'expected', 'recorded', 'mean_and_range']);
+    expect(body.steps.map((s: { step: string }) => s.step)).toEqual([
+      'rate',
+      'unit',
+      'expected',
+      'recorded',
+      'mean_and_range',
+    ]);
     expect(body.rounding).toContain('half up');
   });
 
   it('says the cost cannot be estimated for another unit, and without usage', async () => {
     const agent = await createAgent();
     const body = (await ctx.send('GET', `/v1/agents/${agent}/cost-estimate?quantity=10&unit=per_hour`)).json();
-    expect(body.expected).toMatchObject({ estimable: false, monthly_cents: null, reason: expect.stringContaining('no conversion between these units is defined') });
-    expect(body.recorded).toMatchObject({ estimable: false, mean_monthly_cents: null, reason: 'No usage recorded in per_1k_tokens in 2026-08, 2026-09, 2026-10.' });
+    expect(body.expected).toMatchObject({
+      estimable: false,
+      monthly_cents: null,
+      reason: expect.stringContaining('no conversion between these units is defined'),
+    });
+    expect(body.recorded).toMatchObject({
+      estimable: false,
+      mean_monthly_cents: null,
+      reason: 'No usage recorded in per_1k_tokens in 2026-08, 2026-09, 2026-10.',
+    });
     expect((await ctx.send('GET', `/v1/agents/${agent}/cost-estimate`)).json().expected).toBeNull();
   });
 
@@ -92,7 +114,12 @@ describe('GET /v1/cost-estimates?profile_id=', () => {
     const profile = (await ctx.send('POST', '/v1/capability-profiles', validProfile())).json().id as string;
     const caps = ['ocr', 'classify:invoice'];
     const a = await createAgent({ name: 'A' }); // 120 × 250 = 30,000: fits
-    const b = await createAgent({ name: 'B', capabilities: [...caps, 'translate'], data_classification: 'confidential', chargeback_rate: { amount_cents: 100, unit: 'per_1k_tokens' } }); // 25,000
+    const b = await createAgent({
+      name: 'B',
+      capabilities: [...caps, 'translate'],
+      data_classification: 'confidential',
+      chargeback_rate: { amount_cents: 100, unit: 'per_1k_tokens' },
+    }); // 25,000
     const c = await createAgent({ name: 'C', chargeback_rate: { amount_cents: 200, unit: 'per_1k_tokens' } }); // 50,000: over budget
     const d = await createAgent({ name: 'D', chargeback_rate: { amount_cents: 3, unit: 'per_request' } }); // another unit
     await createAgent({ name: 'missing a capability', capabilities: ['ocr'] });
@@ -104,8 +131,21 @@ describe('GET /v1/cost-estimates?profile_id=', () => {
     const res = await ctx.send('GET', `/v1/cost-estimates?profile_id=${profile}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ profile_id: profile, method_version: 'cost-2026-11', budget_monthly_cents: 40_000, expected_usage: { quantity: 250, unit: 'per_1k_tokens' } });
-    expect(body.agents.map((x: { agent_id: string; fits_budget: boolean | null; estimate: { expected: { monthly_cents: number | null } } }) => [x.agent_id, x.estimate.expected.monthly_cents, x.fits_budget])).toEqual([
+    expect(body).toMatchObject({
+      profile_id: profile,
+      method_version: 'cost-2026-11',
+      budget_monthly_cents: 40_000,
+      expected_usage: { quantity: 250, unit: 'per_1k_tokens' },
+    });
+    expect(
+      body.agents.map(
+        (x: {
+          agent_id: string;
+          fits_budget: boolean | null;
+          estimate: { expected: { monthly_cents: number | null } };
+        }) => [x.agent_id, x.estimate.expected.monthly_cents, x.fits_budget],
+      ),
+    ).toEqual([
       [b, 25_000, true],
       [a, 30_000, true],
       [c, 50_000, false],
@@ -114,7 +154,8 @@ describe('GET /v1/cost-estimates?profile_id=', () => {
   });
 
   it('is 404 for another account’s profile and 422 without profile_id', async () => {
-    const theirs = (await ctx.send('POST', '/v1/capability-profiles', validProfile(), ctx.other.key)).json().id as string;
+    const theirs = (await ctx.send('POST', '/v1/capability-profiles', validProfile(), ctx.other.key)).json()
+      .id as string;
     expect((await ctx.send('GET', `/v1/cost-estimates?profile_id=${theirs}`)).statusCode).toBe(404);
     expect((await ctx.send('GET', '/v1/cost-estimates')).statusCode).toBe(422);
   });

@@ -41,7 +41,11 @@ describe('agentRepository.find reads what Prisma reads', () => {
 
   it('has a fixture with every column set', () => {
     expect(Object.entries(expected).filter(([, value]) => value === null)).toEqual([]);
-    expect(expected).toMatchObject({ status: 'retired', capabilities: ['ocr', 'classify:invoice', 'route.v2', 'de_de-extract'], retired_at: expect.any(Date) });
+    expect(expected).toMatchObject({
+      status: 'retired',
+      capabilities: ['ocr', 'classify:invoice', 'route.v2', 'de_de-extract'],
+      retired_at: expect.any(Date),
+    });
   });
 
   it('reads the row on the client (the pg pool) as Prisma does', async () => {
@@ -64,12 +68,16 @@ describe('agentRepository.find reads what Prisma reads', () => {
   it("does not find another account's agent, on the client or in a transaction", async () => {
     const theirs = await create({}, ctx.other.key);
     await expect(agentRepository.find(db, ctx.tenant.accountId, theirs)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(inTransaction(db, (tx) => agentRepository.find(tx, ctx.tenant.accountId, theirs))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      inTransaction(db, (tx) => agentRepository.find(tx, ctx.tenant.accountId, theirs)),
+    ).rejects.toMatchObject({ code: 'not_found' });
     await expect(agentRepository.find(db, ctx.other.accountId, theirs)).resolves.toMatchObject({ id: theirs });
   });
 
   it('answers an unknown id with the 404 ApiError', async () => {
-    const error = await agentRepository.find(db, ctx.tenant.accountId, 'agt_00000000000000000000000000').catch((e: unknown) => e);
+    const error = await agentRepository
+      .find(db, ctx.tenant.accountId, 'agt_00000000000000000000000000')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'not_found', message: 'No agent with this id.' });
   });
@@ -84,12 +92,15 @@ describe('agentRepository.page lists what Prisma lists', () => {
   beforeAll(async () => {
     // An account of its own, so that other tests' agents do not shift the pages.
     ({ accountId, key } = await createTenant(ctx.db.prisma, { service: agentPlatformDescriptor }));
-    for (let i = 0; i < 9; i++) ids.push(await create({ name: `Agent ${i}`, capabilities: i % 2 ? [] : [`cap-${i}`] }, key));
-    for (const id of ids.slice(0, 4)) expect((await ctx.send('POST', `/v1/agents/${id}/retire`, undefined, key)).statusCode).toBe(200);
+    for (let i = 0; i < 9; i++)
+      ids.push(await create({ name: `Agent ${i}`, capabilities: i % 2 ? [] : [`cap-${i}`] }, key));
+    for (const id of ids.slice(0, 4))
+      expect((await ctx.send('POST', `/v1/agents/${id}/retire`, undefined, key)).statusCode).toBe(200);
     // Equal created_at in pairs (one pair within the retired ones, one across statuses): the id breaks the tie.
     const at = (second: number) => new Date(Date.UTC(2026, 0, 10, 12, 0, second, 123));
     const times = [at(1), at(2), at(2), at(3), at(4), at(4), at(5), at(6), at(6)];
-    for (const [i, id] of ids.entries()) await db.agentDeployment.update({ where: { id }, data: { created_at: times[i] } });
+    for (const [i, id] of ids.entries())
+      await db.agentDeployment.update({ where: { id }, data: { created_at: times[i] } });
     await create({ name: 'Not theirs' }, ctx.tenant.key);
   });
 
@@ -98,9 +109,16 @@ describe('agentRepository.page lists what Prisma lists', () => {
     walkPagesLikePrisma(
       (cursor) => {
         const request = { cursors, cursor, limit, filters, map: (row: AgentRow) => row };
-        return runner === 'transaction' ? inTransaction(db, (tx) => agentRepository.page(tx, accountId, request)) : agentRepository.page(runner, accountId, request);
+        return runner === 'transaction'
+          ? inTransaction(db, (tx) => agentRepository.page(tx, accountId, request))
+          : agentRepository.page(runner, accountId, request);
       },
-      (after, take) => db.agentDeployment.findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: NEWEST_FIRST, take }),
+      (after, take) =>
+        db.agentDeployment.findMany({
+          where: { account_id: accountId, ...filters, ...after },
+          orderBy: NEWEST_FIRST,
+          take,
+        }),
       limit,
     );
   const newestFirst = newestFirstIds;
@@ -109,14 +127,20 @@ describe('agentRepository.page lists what Prisma lists', () => {
     const seen = await walk({ status: undefined }, 2);
     expect(seen).toEqual(newestFirst(await db.agentDeployment.findMany({ where: { account_id: accountId } })));
     expect(seen).toHaveLength(9);
-    for (const [a, b] of [[1, 2], [4, 5], [7, 8]]) {
+    for (const [a, b] of [
+      [1, 2],
+      [4, 5],
+      [7, 8],
+    ]) {
       const [higher, lower] = ids[a] > ids[b] ? [ids[a], ids[b]] : [ids[b], ids[a]];
       expect(seen.indexOf(higher)).toBe(seen.indexOf(lower) - 1);
     }
   });
 
   it('pages with a status filter', async () => {
-    expect(await walk({ status: 'retired' }, 2)).toEqual(newestFirst(await db.agentDeployment.findMany({ where: { account_id: accountId, status: 'retired' } })));
+    expect(await walk({ status: 'retired' }, 2)).toEqual(
+      newestFirst(await db.agentDeployment.findMany({ where: { account_id: accountId, status: 'retired' } })),
+    );
     expect(await walk({ status: 'active' }, 3)).toHaveLength(5);
   });
 
@@ -127,8 +151,19 @@ describe('agentRepository.page lists what Prisma lists', () => {
 
   it('splits a pair of equal created_at across two pages', async () => {
     // limit 1 ends the first page inside the newest pair (6 s, 6 s): the cursor must carry the id.
-    const first = await agentRepository.page(db, accountId, { cursors, limit: 1, filters: {}, map: (row: AgentRow) => row.id });
-    const second = await agentRepository.page(db, accountId, { cursors, cursor: first.page.next_cursor!, limit: 1, filters: {}, map: (row: AgentRow) => row.id });
+    const first = await agentRepository.page(db, accountId, {
+      cursors,
+      limit: 1,
+      filters: {},
+      map: (row: AgentRow) => row.id,
+    });
+    const second = await agentRepository.page(db, accountId, {
+      cursors,
+      cursor: first.page.next_cursor!,
+      limit: 1,
+      filters: {},
+      map: (row: AgentRow) => row.id,
+    });
     expect([...first.data, ...second.data].sort()).toEqual([ids[7], ids[8]].sort());
     expect(first.data[0] > second.data[0]).toBe(true);
   });

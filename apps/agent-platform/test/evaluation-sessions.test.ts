@@ -18,15 +18,22 @@ afterAll(() => ctx.close());
 const invalid = (details: object[]) => ({ code: 'validation_failed', message: expect.any(String), details });
 const invalidTransition = { code: 'invalid_transition', message: expect.any(String) };
 /** Whether the data passes the event type's schema in the catalogue (strictly, as request bodies are checked). */
-const fitsSchema = (type: string, data: unknown) => compileBodyValidator(AGENT_PLATFORM_EVENTS.find((e) => e.type === type)!.data)(data);
+const fitsSchema = (type: string, data: unknown) =>
+  compileBodyValidator(AGENT_PLATFORM_EVENTS.find((e) => e.type === type)!.data)(data);
 /** The lines of an iCalendar file, unfolded. */
 const icsLines = (body: string) => body.replace(/\r\n[ \t]/g, '').split('\r\n');
 
 describe('POST /v1/evaluation-sessions', () => {
-  it('proposes a session with roles (the count defaults to their number), its view in UTC with the account\'s time zone', async () => {
+  it("proposes a session with roles (the count defaults to their number), its view in UTC with the account's time zone", async () => {
     const agentId = await s.agent();
     const requestId = await s.accessRequest(agentId, 'Accounts payable');
-    const res = await s.create({ agent_id: agentId, team: 'Accounts payable', access_request_id: requestId, ...slot(1, 9, 11), evaluator_roles: ['domain_expert', 'security_reviewer'] });
+    const res = await s.create({
+      agent_id: agentId,
+      team: 'Accounts payable',
+      access_request_id: requestId,
+      ...slot(1, 9, 11),
+      evaluator_roles: ['domain_expert', 'security_reviewer'],
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toEqual({
       id: expect.stringMatching(/^ses_[0-9a-z]{26}$/),
@@ -55,9 +62,26 @@ describe('POST /v1/evaluation-sessions', () => {
 
   it('takes a count alone, or a count above the number of roles; accepts offsets in RFC 3339', async () => {
     const agentId = await s.agent();
-    const counted = await s.created({ agent_id: agentId, team: 'Treasury', starts_at: '2026-12-02T10:00:00+01:00', ends_at: '2026-12-02T11:30:00+01:00', evaluator_count: 3 });
-    expect(counted).toMatchObject({ evaluator_roles: [], evaluator_count: 3, starts_at: '2026-12-02T09:00:00.000Z', ends_at: '2026-12-02T10:30:00.000Z' });
-    const mixed = await s.created({ agent_id: agentId, team: 'Treasury', ...slot(3, 9, 10), evaluator_roles: ['domain_expert'], evaluator_count: 4 });
+    const counted = await s.created({
+      agent_id: agentId,
+      team: 'Treasury',
+      starts_at: '2026-12-02T10:00:00+01:00',
+      ends_at: '2026-12-02T11:30:00+01:00',
+      evaluator_count: 3,
+    });
+    expect(counted).toMatchObject({
+      evaluator_roles: [],
+      evaluator_count: 3,
+      starts_at: '2026-12-02T09:00:00.000Z',
+      ends_at: '2026-12-02T10:30:00.000Z',
+    });
+    const mixed = await s.created({
+      agent_id: agentId,
+      team: 'Treasury',
+      ...slot(3, 9, 10),
+      evaluator_roles: ['domain_expert'],
+      evaluator_count: 4,
+    });
     expect(mixed).toMatchObject({ evaluator_roles: ['domain_expert'], evaluator_count: 4 });
   });
 
@@ -65,11 +89,20 @@ describe('POST /v1/evaluation-sessions', () => {
     const agentId = await s.agent();
     const body = (times: object) => ({ agent_id: agentId, team: 'Treasury', evaluator_count: 1, ...times });
     const cases: [object, object[]][] = [
-      [{ starts_at: '2026-11-23T07:59:00Z', ends_at: '2026-11-23T09:00:00Z' }, [{ field: 'starts_at', reason: 'out_of_range' }]],
+      [
+        { starts_at: '2026-11-23T07:59:00Z', ends_at: '2026-11-23T09:00:00Z' },
+        [{ field: 'starts_at', reason: 'out_of_range' }],
+      ],
       [{ starts_at: at(4, 10), ends_at: at(4, 10) }, [{ field: 'ends_at', reason: 'out_of_range' }]],
       [{ starts_at: at(4, 10), ends_at: at(4, 9) }, [{ field: 'ends_at', reason: 'out_of_range' }]],
       [{ starts_at: at(4, 10), ends_at: at(4, 18, 1) }, [{ field: 'ends_at', reason: 'out_of_range' }]],
-      [{ starts_at: '2026-11-22T10:00:00Z', ends_at: '2026-11-22T09:00:00Z' }, [{ field: 'starts_at', reason: 'out_of_range' }, { field: 'ends_at', reason: 'out_of_range' }]],
+      [
+        { starts_at: '2026-11-22T10:00:00Z', ends_at: '2026-11-22T09:00:00Z' },
+        [
+          { field: 'starts_at', reason: 'out_of_range' },
+          { field: 'ends_at', reason: 'out_of_range' },
+        ],
+      ],
     ];
     for (const [times, details] of cases) {
       const res = await s.create(body(times));
@@ -86,7 +119,10 @@ describe('POST /v1/evaluation-sessions', () => {
     const cases: [object, object[]][] = [
       [{}, [{ field: 'evaluator_count', reason: 'missing' }]],
       [{ evaluator_roles: [] }, [{ field: 'evaluator_count', reason: 'missing' }]],
-      [{ evaluator_roles: ['domain_expert', 'legal'], evaluator_count: 1 }, [{ field: 'evaluator_count', reason: 'out_of_range' }]],
+      [
+        { evaluator_roles: ['domain_expert', 'legal'], evaluator_count: 1 },
+        [{ field: 'evaluator_count', reason: 'out_of_range' }],
+      ],
       [{ evaluator_roles: ['Domain Expert'] }, [{ field: 'evaluator_roles.0', reason: 'invalid_format' }]],
       [{ evaluator_count: 0 }, [{ field: 'evaluator_count', reason: 'out_of_range' }]],
       [{ evaluator_count: 1, evaluator_names: ['Jane Doe'] }, [{ field: 'evaluator_names', reason: 'unknown_field' }]],
@@ -110,7 +146,9 @@ describe('POST /v1/evaluation-sessions', () => {
     expect(retiredRes.json()).toMatchObject({ code: 'conflict', message: expect.stringContaining('retired') });
 
     const requestId = await s.accessRequest(agentId, 'Treasury');
-    expect((await s.create({ ...base, agent_id: agentId, access_request_id: 'req_doesnotexist' })).statusCode).toBe(404);
+    expect((await s.create({ ...base, agent_id: agentId, access_request_id: 'req_doesnotexist' })).statusCode).toBe(
+      404,
+    );
     const otherTeam = await s.create({ ...base, agent_id: agentId, team: 'Payroll', access_request_id: requestId });
     expect(otherTeam.statusCode).toBe(422);
     expect(otherTeam.json()).toEqual(invalid([{ field: 'access_request_id', reason: 'not_allowed' }]));
@@ -126,21 +164,46 @@ describe('the lifecycle', () => {
     const session = await s.created({ agent_id: agentId, team: 'Lifecycle team', ...slot(7, 9, 10) });
     ctx.clock.now = new Date('2026-11-23T09:00:00Z');
     const confirmed = (await s.action(session.id, 'confirm', { by: 'team' })).json() as Session;
-    expect(confirmed).toMatchObject({ status: 'confirmed', confirmed_by: 'team', confirmed_at: '2026-11-23T09:00:00.000Z', sequence: 0, updated_at: '2026-11-23T09:00:00.000Z' });
+    expect(confirmed).toMatchObject({
+      status: 'confirmed',
+      confirmed_by: 'team',
+      confirmed_at: '2026-11-23T09:00:00.000Z',
+      sequence: 0,
+      updated_at: '2026-11-23T09:00:00.000Z',
+    });
 
     ctx.clock.now = new Date('2026-11-23T10:00:00Z');
     const first = await s.action(session.id, 'reschedule', slot(8, 13, 14));
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ status: 'proposed', confirmed_by: null, confirmed_at: null, sequence: 1, ...slot(8, 13, 14) });
+    expect(first.json()).toMatchObject({
+      status: 'proposed',
+      confirmed_by: null,
+      confirmed_at: null,
+      sequence: 1,
+      ...slot(8, 13, 14),
+    });
     ctx.clock.now = new Date('2026-11-23T11:00:00Z');
-    const second = (await s.action(session.id, 'reschedule', { starts_at: '2026-12-09T15:00:00+01:00', ends_at: '2026-12-09T16:00:00+01:00' })).json() as Session;
-    expect(second).toMatchObject({ status: 'proposed', sequence: 2, starts_at: '2026-12-09T14:00:00.000Z', ends_at: '2026-12-09T15:00:00.000Z' });
+    const second = (
+      await s.action(session.id, 'reschedule', {
+        starts_at: '2026-12-09T15:00:00+01:00',
+        ends_at: '2026-12-09T16:00:00+01:00',
+      })
+    ).json() as Session;
+    expect(second).toMatchObject({
+      status: 'proposed',
+      sequence: 2,
+      starts_at: '2026-12-09T14:00:00.000Z',
+      ends_at: '2026-12-09T15:00:00.000Z',
+    });
     expect(second.history).toEqual([
       { starts_at: '2026-12-07T09:00:00.000Z', ends_at: '2026-12-07T10:00:00.000Z', until: '2026-11-23T10:00:00.000Z' },
       { starts_at: '2026-12-08T13:00:00.000Z', ends_at: '2026-12-08T14:00:00.000Z', until: '2026-11-23T11:00:00.000Z' },
     ]);
 
-    expect((await s.action(session.id, 'confirm', { by: 'provider' })).json()).toMatchObject({ status: 'confirmed', confirmed_by: 'provider' });
+    expect((await s.action(session.id, 'confirm', { by: 'provider' })).json()).toMatchObject({
+      status: 'confirmed',
+      confirmed_by: 'provider',
+    });
     const completed = (await s.action(session.id, 'complete')).json() as Session;
     expect(completed).toMatchObject({ status: 'completed', completed_at: '2026-11-23T11:00:00.000Z', sequence: 2 });
     expect(await s.get(session.id)).toEqual(completed);
@@ -198,9 +261,13 @@ describe('the lifecycle', () => {
 
   it('refuses unknown sides and reasons, and free text with a cancellation (422)', async () => {
     const session = await s.created({ agent_id: await s.agent(), team: 'Strict team', ...slot(16, 9, 10) });
-    expect((await s.action(session.id, 'confirm', { by: 'agent' })).json()).toEqual(invalid([{ field: 'by', reason: 'not_allowed' }]));
+    expect((await s.action(session.id, 'confirm', { by: 'agent' })).json()).toEqual(
+      invalid([{ field: 'by', reason: 'not_allowed' }]),
+    );
     expect((await s.action(session.id, 'confirm', {})).json()).toEqual(invalid([{ field: 'by', reason: 'missing' }]));
-    expect((await s.action(session.id, 'cancel', { by: 'team', reason: 'bored' })).json()).toEqual(invalid([{ field: 'reason', reason: 'not_allowed' }]));
+    expect((await s.action(session.id, 'cancel', { by: 'team', reason: 'bored' })).json()).toEqual(
+      invalid([{ field: 'reason', reason: 'not_allowed' }]),
+    );
     const note = await s.action(session.id, 'cancel', { by: 'team', reason: 'other', note: 'Jane is ill' });
     expect(note.json()).toEqual(invalid([{ field: 'note', reason: 'unknown_field' }]));
     expect((await s.get(session.id)).status).toBe('proposed');
@@ -211,11 +278,25 @@ describe('events', () => {
   it('session.confirmed and session.cancelled carry exactly ids, times, the side and the reason code', async () => {
     const agentId = await s.agent();
     const requestId = await s.accessRequest(agentId, 'Event team');
-    const session = await s.created({ agent_id: agentId, team: 'Event team', access_request_id: requestId, ...slot(17, 9, 10), evaluator_roles: ['domain_expert'] });
+    const session = await s.created({
+      agent_id: agentId,
+      team: 'Event team',
+      access_request_id: requestId,
+      ...slot(17, 9, 10),
+      evaluator_roles: ['domain_expert'],
+    });
     await s.action(session.id, 'confirm', { by: 'provider' });
     const confirmed = await s.events('session.confirmed', session.id);
     expect(confirmed).toEqual([
-      { session_id: session.id, agent_id: agentId, access_request_id: requestId, starts_at: at(17, 9), ends_at: at(17, 10), confirmed_by: 'provider', confirmed_at: NOW.toISOString() },
+      {
+        session_id: session.id,
+        agent_id: agentId,
+        access_request_id: requestId,
+        starts_at: at(17, 9),
+        ends_at: at(17, 10),
+        confirmed_by: 'provider',
+        confirmed_at: NOW.toISOString(),
+      },
     ]);
     await s.action(session.id, 'reschedule', slot(18, 9, 10));
     await s.action(session.id, 'cancel', { by: 'team', reason: 'team_declined' });
@@ -255,7 +336,12 @@ describe('events', () => {
 describe('GET /v1/evaluation-sessions/{id}/ics', () => {
   it('is an iCalendar REQUEST in Europe/Berlin local times; UID stays, SEQUENCE rises; a cancellation is METHOD:CANCEL', async () => {
     const agentId = await s.agent(ctx.tenant.key, 'Ledger reconciler');
-    const session = await s.created({ agent_id: agentId, team: 'Accounts payable', ...slot(21, 9, 10), evaluator_roles: ['domain_expert', 'auditor'] });
+    const session = await s.created({
+      agent_id: agentId,
+      team: 'Accounts payable',
+      ...slot(21, 9, 10),
+      evaluator_roles: ['domain_expert', 'auditor'],
+    });
     const ics = async () => {
       const res = await ctx.send('GET', `/v1/evaluation-sessions/${session.id}/ics`);
       expect(res.statusCode).toBe(200);
@@ -295,12 +381,17 @@ describe('GET /v1/evaluation-sessions/{id}/ics', () => {
     expect(cancelled).toContain(`UID:${session.id}@agent-platform`);
   });
 
-  it('is written in the account\'s time zone', async () => {
+  it("is written in the account's time zone", async () => {
     await ctx.db.prisma.account.update({ where: { id: ctx.other.accountId }, data: { time_zone: 'America/New_York' } });
     const agentId = await s.agent(ctx.other.key);
-    const session = await s.created({ agent_id: agentId, team: 'Accounts payable', ...slot(21, 15, 16) }, ctx.other.key);
+    const session = await s.created(
+      { agent_id: agentId, team: 'Accounts payable', ...slot(21, 15, 16) },
+      ctx.other.key,
+    );
     expect(session.time_zone).toBe('America/New_York');
-    const lines = icsLines((await ctx.send('GET', `/v1/evaluation-sessions/${session.id}/ics`, undefined, ctx.other.key)).body);
+    const lines = icsLines(
+      (await ctx.send('GET', `/v1/evaluation-sessions/${session.id}/ics`, undefined, ctx.other.key)).body,
+    );
     expect(lines).toContain('DTSTART;TZID=America/New_York:20261221T100000');
     await ctx.db.prisma.account.update({ where: { id: ctx.other.accountId }, data: { time_zone: 'Europe/Berlin' } });
   });

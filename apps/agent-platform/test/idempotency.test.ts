@@ -7,7 +7,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const postAgent = (key: string, body: object) => ctx.app.inject({ method: 'POST', url: '/v1/agents', headers: { apikey: ctx.tenant.key, 'idempotency-key': key }, payload: body });
+const postAgent = (key: string, body: object) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/v1/agents',
+    headers: { apikey: ctx.tenant.key, 'idempotency-key': key },
+    payload: body,
+  });
 
 describe('Idempotency-Key on the agent platform', () => {
   it('replays POST /v1/agents with the same key and body, and creates the agent once', async () => {

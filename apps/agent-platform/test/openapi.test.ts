@@ -7,7 +7,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> };
+type Operation = {
+  operationId?: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+};
 
 describe('GET /v1/openapi.json', () => {
   it("is the OpenAPI 3.1 document 'Agent Platform API', served without a key", async () => {
@@ -29,47 +34,183 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/agents': ['createAgent', 'agents:write', ['201', '400', '401', '403', '413', '415', '422']],
       'GET /v1/agents': ['listAgents', 'agents:read', ['200', '400', '401', '403', '422']],
       'GET /v1/agents/{agentId}': ['getAgent', 'agents:read', ['200', '400', '401', '403', '404']],
-      'PATCH /v1/agents/{agentId}': ['updateAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/agents/{agentId}/retire': ['retireAgent', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/agents/{agentId}/artifacts': ['uploadAgentArtifact', 'agents:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'GET /v1/agents/{agentId}/artifacts': ['listAgentArtifacts', 'agents:read', ['200', '400', '401', '403', '404', '422']],
-      'GET /v1/agents/{agentId}/artifacts/{artifactId}': ['getAgentArtifact', 'agents:read', ['200', '400', '401', '403', '404']],
-      'GET /v1/agents/{agentId}/artifacts/{artifactId}/content': ['downloadAgentArtifact', 'agents:read', ['200', '304', '400', '401', '403', '404']],
-      'PATCH /v1/agents/{agentId}/artifacts/{artifactId}': ['updateAgentArtifact', 'agents:write', ['200', '400', '401', '403', '404', '413', '415', '422']],
-      'DELETE /v1/agents/{agentId}/artifacts/{artifactId}': ['deleteAgentArtifact', 'agents:write', ['204', '400', '401', '403', '404']],
-      'POST /v1/agents/{agentId}/catalog-entries': ['generateCatalogEntry', 'catalog:write', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'PATCH /v1/agents/{agentId}': [
+        'updateAgent',
+        'agents:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/agents/{agentId}/retire': [
+        'retireAgent',
+        'agents:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/agents/{agentId}/artifacts': [
+        'uploadAgentArtifact',
+        'agents:write',
+        ['201', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'GET /v1/agents/{agentId}/artifacts': [
+        'listAgentArtifacts',
+        'agents:read',
+        ['200', '400', '401', '403', '404', '422'],
+      ],
+      'GET /v1/agents/{agentId}/artifacts/{artifactId}': [
+        'getAgentArtifact',
+        'agents:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'GET /v1/agents/{agentId}/artifacts/{artifactId}/content': [
+        'downloadAgentArtifact',
+        'agents:read',
+        ['200', '304', '400', '401', '403', '404'],
+      ],
+      'PATCH /v1/agents/{agentId}/artifacts/{artifactId}': [
+        'updateAgentArtifact',
+        'agents:write',
+        ['200', '400', '401', '403', '404', '413', '415', '422'],
+      ],
+      'DELETE /v1/agents/{agentId}/artifacts/{artifactId}': [
+        'deleteAgentArtifact',
+        'agents:write',
+        ['204', '400', '401', '403', '404'],
+      ],
+      'POST /v1/agents/{agentId}/catalog-entries': [
+        'generateCatalogEntry',
+        'catalog:write',
+        ['202', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       'GET /v1/catalog-entries': ['listCatalogEntries', 'catalog:read', ['200', '400', '401', '403', '422']],
-      'GET /v1/catalog-entries/{catalogEntryId}': ['getCatalogEntry', 'catalog:read', ['200', '400', '401', '403', '404']],
-      'GET /v1/catalog-entries/{catalogEntryId}/record': ['downloadCatalogEntryRecord', 'catalog:read', ['200', '304', '400', '401', '403', '404']],
-      'POST /v1/catalog-entries/{catalogEntryId}/publish': ['publishCatalogEntry', 'catalog:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/catalog-entries/{catalogEntryId}/withdraw': ['withdrawCatalogEntry', 'catalog:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/catalog-entries/{catalogEntryId}': [
+        'getCatalogEntry',
+        'catalog:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'GET /v1/catalog-entries/{catalogEntryId}/record': [
+        'downloadCatalogEntryRecord',
+        'catalog:read',
+        ['200', '304', '400', '401', '403', '404'],
+      ],
+      'POST /v1/catalog-entries/{catalogEntryId}/publish': [
+        'publishCatalogEntry',
+        'catalog:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/catalog-entries/{catalogEntryId}/withdraw': [
+        'withdrawCatalogEntry',
+        'catalog:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       'GET /v1/catalog': ['listCatalog', 'catalog:read', ['200', '400', '401', '403', '422']],
-      'POST /v1/agents/{agentId}/usage': ['recordAgentUsage', 'agents:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'GET /v1/agents/{agentId}/cost-estimate': ['getAgentCostEstimate', 'estimates:read', ['200', '400', '401', '403', '404', '422']],
-      'GET /v1/cost-estimates': ['listProfileCostEstimates', 'estimates:read', ['200', '400', '401', '403', '404', '422']],
-      'GET /v1/agents/{agentId}/comparables': ['listAgentComparables', 'estimates:read', ['200', '400', '401', '403', '404']],
-      'GET /v1/chargebacks/settlements': ['listChargebackSettlements', 'chargebacks:read', ['200', '400', '401', '403', '422']],
-      'GET /v1/chargebacks/settlements/{settlementId}': ['getChargebackSettlement', 'chargebacks:read', ['200', '400', '401', '403', '404']],
+      'POST /v1/agents/{agentId}/usage': [
+        'recordAgentUsage',
+        'agents:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'GET /v1/agents/{agentId}/cost-estimate': [
+        'getAgentCostEstimate',
+        'estimates:read',
+        ['200', '400', '401', '403', '404', '422'],
+      ],
+      'GET /v1/cost-estimates': [
+        'listProfileCostEstimates',
+        'estimates:read',
+        ['200', '400', '401', '403', '404', '422'],
+      ],
+      'GET /v1/agents/{agentId}/comparables': [
+        'listAgentComparables',
+        'estimates:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'GET /v1/chargebacks/settlements': [
+        'listChargebackSettlements',
+        'chargebacks:read',
+        ['200', '400', '401', '403', '422'],
+      ],
+      'GET /v1/chargebacks/settlements/{settlementId}': [
+        'getChargebackSettlement',
+        'chargebacks:read',
+        ['200', '400', '401', '403', '404'],
+      ],
       'GET /v1/internal-invoices': ['listInternalInvoices', 'chargebacks:read', ['200', '400', '401', '403', '422']],
-      'GET /v1/internal-invoices/{invoiceId}': ['getInternalInvoice', 'chargebacks:read', ['200', '400', '401', '403', '404']],
-      'GET /v1/internal-invoices/{invoiceId}/pdf': ['downloadInternalInvoicePdf', 'chargebacks:read', ['200', '304', '400', '401', '403', '404']],
-      'POST /v1/capability-profiles': ['createCapabilityProfile', 'requests:write', ['201', '400', '401', '403', '413', '415', '422']],
+      'GET /v1/internal-invoices/{invoiceId}': [
+        'getInternalInvoice',
+        'chargebacks:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'GET /v1/internal-invoices/{invoiceId}/pdf': [
+        'downloadInternalInvoicePdf',
+        'chargebacks:read',
+        ['200', '304', '400', '401', '403', '404'],
+      ],
+      'POST /v1/capability-profiles': [
+        'createCapabilityProfile',
+        'requests:write',
+        ['201', '400', '401', '403', '413', '415', '422'],
+      ],
       'GET /v1/capability-profiles': ['listCapabilityProfiles', 'requests:read', ['200', '400', '401', '403', '422']],
-      'GET /v1/capability-profiles/{profileId}': ['getCapabilityProfile', 'requests:read', ['200', '400', '401', '403', '404']],
-      'PATCH /v1/capability-profiles/{profileId}': ['updateCapabilityProfile', 'requests:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/access-requests': ['createAccessRequest', 'requests:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/capability-profiles/{profileId}': [
+        'getCapabilityProfile',
+        'requests:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'PATCH /v1/capability-profiles/{profileId}': [
+        'updateCapabilityProfile',
+        'requests:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/access-requests': [
+        'createAccessRequest',
+        'requests:write',
+        ['201', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       'GET /v1/access-requests': ['listAccessRequests', 'requests:read', ['200', '400', '401', '403', '422']],
       'GET /v1/access-requests/{requestId}': ['getAccessRequest', 'requests:read', ['200', '400', '401', '403', '404']],
-      'GET /v1/access-requests/{requestId}/score': ['getAccessRequestScore', 'requests:read', ['200', '400', '401', '403', '404']],
-      'POST /v1/access-requests/{requestId}/score': ['scoreAccessRequest', 'requests:write', ['200', '400', '401', '403', '404', '413', '415', '422']],
-      'POST /v1/evaluation-sessions': ['createEvaluationSession', 'sessions:write', ['201', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/access-requests/{requestId}/score': [
+        'getAccessRequestScore',
+        'requests:read',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'POST /v1/access-requests/{requestId}/score': [
+        'scoreAccessRequest',
+        'requests:write',
+        ['200', '400', '401', '403', '404', '413', '415', '422'],
+      ],
+      'POST /v1/evaluation-sessions': [
+        'createEvaluationSession',
+        'sessions:write',
+        ['201', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       'GET /v1/evaluation-sessions': ['listEvaluationSessions', 'sessions:write', ['200', '400', '401', '403', '422']],
-      'GET /v1/evaluation-sessions/{sessionId}': ['getEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404']],
-      'GET /v1/evaluation-sessions/{sessionId}/ics': ['getEvaluationSessionCalendarEvent', 'sessions:write', ['200', '400', '401', '403', '404']],
-      'POST /v1/evaluation-sessions/{sessionId}/confirm': ['confirmEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/evaluation-sessions/{sessionId}/reschedule': ['rescheduleEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/evaluation-sessions/{sessionId}/cancel': ['cancelEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/evaluation-sessions/{sessionId}/complete': ['completeEvaluationSession', 'sessions:write', ['200', '400', '401', '403', '404', '409', '413', '415', '422']],
+      'GET /v1/evaluation-sessions/{sessionId}': [
+        'getEvaluationSession',
+        'sessions:write',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'GET /v1/evaluation-sessions/{sessionId}/ics': [
+        'getEvaluationSessionCalendarEvent',
+        'sessions:write',
+        ['200', '400', '401', '403', '404'],
+      ],
+      'POST /v1/evaluation-sessions/{sessionId}/confirm': [
+        'confirmEvaluationSession',
+        'sessions:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/evaluation-sessions/{sessionId}/reschedule': [
+        'rescheduleEvaluationSession',
+        'sessions:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/evaluation-sessions/{sessionId}/cancel': [
+        'cancelEvaluationSession',
+        'sessions:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/evaluation-sessions/{sessionId}/complete': [
+        'completeEvaluationSession',
+        'sessions:write',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
       'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '413', '415', '422']],
       'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
@@ -79,10 +220,26 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/webhooks/{webhookId}': ['getWebhook', '', ['200', '400', '401', '403', '404']],
       'PATCH /v1/webhooks/{webhookId}': ['updateWebhook', '', ['200', '400', '401', '403', '404', '413', '415', '422']],
       'DELETE /v1/webhooks/{webhookId}': ['deleteWebhook', '', ['204', '400', '401', '403', '404']],
-      'GET /v1/webhooks/{webhookId}/deliveries': ['listWebhookDeliveries', '', ['200', '400', '401', '403', '404', '422']],
-      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry': ['retryWebhookDelivery', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422']],
-      'POST /v1/webhooks/{webhookId}/test': ['testWebhook', '', ['202', '400', '401', '403', '404', '409', '413', '415', '422', '429']],
-      'POST /v1/webhooks/{webhookId}/rotate-secret': ['rotateWebhookSecret', '', ['200', '400', '401', '403', '404', '413', '415', '422']],
+      'GET /v1/webhooks/{webhookId}/deliveries': [
+        'listWebhookDeliveries',
+        '',
+        ['200', '400', '401', '403', '404', '422'],
+      ],
+      'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry': [
+        'retryWebhookDelivery',
+        '',
+        ['202', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'POST /v1/webhooks/{webhookId}/test': [
+        'testWebhook',
+        '',
+        ['202', '400', '401', '403', '404', '409', '413', '415', '422', '429'],
+      ],
+      'POST /v1/webhooks/{webhookId}/rotate-secret': [
+        'rotateWebhookSecret',
+        '',
+        ['200', '400', '401', '403', '404', '413', '415', '422'],
+      ],
       'GET /v1/event-types': ['listEventTypes', '', ['200', '400', '401', '403']],
     };
     expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());
@@ -99,14 +256,18 @@ describe('GET /v1/openapi.json', () => {
       const guards = name.startsWith('POST ') ? ['409', '422', '429', '503'] : ['429', '503'];
       expect(Object.keys(op.responses).sort(), name).toEqual([...new Set([...statuses, ...guards])].sort());
     }
-    const upload = operations['POST /v1/agents/{agentId}/artifacts'] as Operation & { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    const upload = operations['POST /v1/agents/{agentId}/artifacts'] as Operation & {
+      requestBody: { content: Record<string, { schema: { required: string[] } }> };
+    };
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
     expect(upload.requestBody.content['multipart/form-data']!.schema.required).toEqual(['file', 'kind']);
     // Reading sessions needs `sessions:write`: the specification names no read scope, and each session operation says so.
     for (const name of Object.keys(expected).filter((n) => n.includes('/evaluation-sessions'))) {
       expect(operations[name].description, name).toContain('the specification names no read scope for sessions');
     }
-    const ics = operations['GET /v1/evaluation-sessions/{sessionId}/ics'] as Operation & { responses: Record<string, { content: Record<string, unknown> }> };
+    const ics = operations['GET /v1/evaluation-sessions/{sessionId}/ics'] as Operation & {
+      responses: Record<string, { content: Record<string, unknown> }>;
+    };
     expect(Object.keys(ics.responses['200']!.content)).toEqual(['text/calendar']);
   });
 

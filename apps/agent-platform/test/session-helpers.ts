@@ -14,7 +14,8 @@ export type Session = {
 };
 
 /** Times in December 2026 (Berlin: UTC+1), after the tests' clock. */
-export const at = (day: number, hour: number, minute = 0) => new Date(Date.UTC(2026, 11, day, hour, minute)).toISOString();
+export const at = (day: number, hour: number, minute = 0) =>
+  new Date(Date.UTC(2026, 11, day, hour, minute)).toISOString();
 export const slot = (day: number, from: number, to: number) => ({ starts_at: at(day, from), ends_at: at(day, to) });
 
 /** Helpers bound to one test app. */
@@ -30,7 +31,12 @@ export function sessionHelpers(ctx: AgentPlatformTestContext) {
     /** An access request of the team for the agent; resolves to its id. */
     async accessRequest(agentId: string, team: string, key = ctx.tenant.key): Promise<string> {
       const { team: _team, ...profile } = validProfile();
-      const res = await ctx.send('POST', '/v1/access-requests', { agent_id: agentId, team, purpose: 'Read supplier invoices.', profile }, key);
+      const res = await ctx.send(
+        'POST',
+        '/v1/access-requests',
+        { agent_id: agentId, team, purpose: 'Read supplier invoices.', profile },
+        key,
+      );
       expect(res.statusCode, res.body).toBe(201);
       return res.json().id as string;
     },
@@ -42,12 +48,17 @@ export function sessionHelpers(ctx: AgentPlatformTestContext) {
       expect(res.statusCode, res.body).toBe(201);
       return res.json() as Session;
     },
-    action: (id: string, action: string, body?: unknown, key = ctx.tenant.key) => ctx.send('POST', `/v1/evaluation-sessions/${id}/${action}`, body, key),
-    get: async (id: string, key = ctx.tenant.key) => (await ctx.send('GET', `/v1/evaluation-sessions/${id}`, undefined, key)).json() as Session,
+    action: (id: string, action: string, body?: unknown, key = ctx.tenant.key) =>
+      ctx.send('POST', `/v1/evaluation-sessions/${id}/${action}`, body, key),
+    get: async (id: string, key = ctx.tenant.key) =>
+      (await ctx.send('GET', `/v1/evaluation-sessions/${id}`, undefined, key)).json() as Session,
     /** The data of the outbox events of the type for the session. */
     async events(type: string, sessionId: string): Promise<Record<string, unknown>[]> {
       const rows = await ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { created_at: 'asc' } });
-      return rows.map((row) => JSON.parse(row.payload) as { data: Record<string, unknown> }).map((e) => e.data).filter((data) => data.session_id === sessionId);
+      return rows
+        .map((row) => JSON.parse(row.payload) as { data: Record<string, unknown> })
+        .map((e) => e.data)
+        .filter((data) => data.session_id === sessionId);
     },
   };
   return helpers;

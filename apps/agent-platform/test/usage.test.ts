@@ -25,30 +25,61 @@ const record = (n: number, over: object = {}) => ({
   ...over,
 });
 
-const post = (agentId: string, records: object[], key = ctx.tenant.key) => ctx.send('POST', `/v1/agents/${agentId}/usage`, { records }, key);
+const post = (agentId: string, records: object[], key = ctx.tenant.key) =>
+  ctx.send('POST', `/v1/agents/${agentId}/usage`, { records }, key);
 
 const stored = (agentId: string) =>
-  ctx.db.prisma.usageRecord.findMany({ where: { agent_id: agentId }, orderBy: { client_id: 'asc' }, select: { client_id: true, team: true, quantity: true, unit: true, occurred_at: true, account_id: true } });
+  ctx.db.prisma.usageRecord.findMany({
+    where: { agent_id: agentId },
+    orderBy: { client_id: 'asc' },
+    select: { client_id: true, team: true, quantity: true, unit: true, occurred_at: true, account_id: true },
+  });
 
 describe('POST /v1/agents/{id}/usage', () => {
   it('stores a batch in the agent’s unit and answers {accepted, duplicates}', async () => {
     const agent = await createAgent();
-    const res = await post(agent, [record(1), record(2, { quantity: 0.000001, team: 'Treasury', occurred_at: '2026-11-20T11:00:00+01:00' })]);
+    const res = await post(agent, [
+      record(1),
+      record(2, { quantity: 0.000001, team: 'Treasury', occurred_at: '2026-11-20T11:00:00+01:00' }),
+    ]);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ accepted: 2, duplicates: 0 });
     const rows = await stored(agent);
-    expect(rows.map((r) => ({ ...r, quantity: r.quantity.toString(), occurred_at: r.occurred_at.toISOString() }))).toEqual([
-      { client_id: 'rec-1', team: 'Accounts payable', quantity: '1.5', unit: 'per_1k_tokens', occurred_at: '2026-11-20T10:00:00.000Z', account_id: ctx.tenant.accountId },
-      { client_id: 'rec-2', team: 'Treasury', quantity: '0.000001', unit: 'per_1k_tokens', occurred_at: '2026-11-20T10:00:00.000Z', account_id: ctx.tenant.accountId },
+    expect(
+      rows.map((r) => ({ ...r, quantity: r.quantity.toString(), occurred_at: r.occurred_at.toISOString() })),
+    ).toEqual([
+      {
+        client_id: 'rec-1',
+        team: 'Accounts payable',
+        quantity: '1.5',
+        unit: 'per_1k_tokens',
+        occurred_at: '2026-11-20T10:00:00.000Z',
+        account_id: ctx.tenant.accountId,
+      },
+      {
+        client_id: 'rec-2',
+        team: 'Treasury',
+        quantity: '0.000001',
+        unit: 'per_1k_tokens',
+        occurred_at: '2026-11-20T10:00:00.000Z',
+        account_id: ctx.tenant.accountId,
+      },
     ]);
   });
 
   it('makes a resent record a no-op, also when repeated within one batch', async () => {
     const agent = await createAgent();
     expect((await post(agent, [record(1), record(2)])).json()).toEqual({ accepted: 2, duplicates: 0 });
-    expect((await post(agent, [record(1, { quantity: 99 }), record(2), record(3), record(3)])).json()).toEqual({ accepted: 1, duplicates: 3 });
+    expect((await post(agent, [record(1, { quantity: 99 }), record(2), record(3), record(3)])).json()).toEqual({
+      accepted: 1,
+      duplicates: 3,
+    });
     const rows = await stored(agent);
-    expect(rows.map((r) => [r.client_id, r.quantity.toString()])).toEqual([['rec-1', '1.5'], ['rec-2', '1.5'], ['rec-3', '1.5']]);
+    expect(rows.map((r) => [r.client_id, r.quantity.toString()])).toEqual([
+      ['rec-1', '1.5'],
+      ['rec-2', '1.5'],
+      ['rec-3', '1.5'],
+    ]);
   });
 
   it('takes 1,000 records in one batch and refuses 1,001', async () => {
@@ -64,7 +95,14 @@ describe('POST /v1/agents/{id}/usage', () => {
 
   it('reports every invalid record by its index and stores nothing', async () => {
     const agent = await createAgent();
-    const res = await post(agent, [record(0), record(1), record(2), record(3, { quantity: 0 }), record(4, { occurred_at: 'yesterday' }), record(5, { unit: 'per_week' })]);
+    const res = await post(agent, [
+      record(0),
+      record(1),
+      record(2),
+      record(3, { quantity: 0 }),
+      record(4, { occurred_at: 'yesterday' }),
+      record(5, { unit: 'per_week' }),
+    ]);
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual(
       invalid([

@@ -8,7 +8,8 @@ import { UsageError, type CommandContext } from './commands.js';
 export async function setDefaultCountry(ctx: CommandContext, input: { account?: string; country?: string }) {
   if (!input.account) throw new UsageError('--account is required.');
   const country = input.country?.trim().toUpperCase();
-  if (!country || !/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
+  if (!country || !/^[A-Z]{2}$/.test(country))
+    throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
   const account = await ctx.db.account.findUnique({ where: { id: input.account }, select: { default_country: true } });
   if (!account) throw new UsageError(`No account ${input.account}.`);
   await ctx.db.account.update({ where: { id: input.account }, data: { default_country: country } });

@@ -31,23 +31,32 @@ const optional = (value: string | undefined) => value?.trim() || null;
  */
 export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
   const accountId = required(flags, 'account');
-  if (!(await ctx.db.account.findUnique({ where: { id: accountId }, select: { id: true } }))) throw new UsageError(`No account ${accountId}.`);
+  if (!(await ctx.db.account.findUnique({ where: { id: accountId }, select: { id: true } })))
+    throw new UsageError(`No account ${accountId}.`);
   const country = required(flags, 'country').toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country)) throw new UsageError(`--country must be an ISO 3166 two-letter code such as DE (got "${country}").`);
+  if (!/^[A-Z]{2}$/.test(country))
+    throw new UsageError(`--country must be an ISO 3166 two-letter code such as DE (got "${country}").`);
   const vatId = optional(flags['vat-id'])?.replace(/\s+/g, '').toUpperCase() ?? null;
-  if (vatId && !/^[A-Z]{2}[A-Z0-9]{2,12}$/.test(vatId)) throw new UsageError(`--vat-id must look like DE123456789 (got "${vatId}").`);
+  if (vatId && !/^[A-Z]{2}[A-Z0-9]{2,12}$/.test(vatId))
+    throw new UsageError(`--vat-id must look like DE123456789 (got "${vatId}").`);
   const taxNumber = optional(flags['tax-number']);
-  if (!vatId && !taxNumber) throw new UsageError('An invoice must show the issuer\'s tax number or VAT id (§14 Abs. 4 Nr. 2 UStG): give --tax-number or --vat-id.');
+  if (!vatId && !taxNumber)
+    throw new UsageError(
+      "An invoice must show the issuer's tax number or VAT id (§14 Abs. 4 Nr. 2 UStG): give --tax-number or --vat-id.",
+    );
   const ibanText = optional(flags.iban);
   const iban = ibanText === null ? null : normaliseIban(ibanText);
-  if (ibanText !== null && iban === null) throw new UsageError(`--iban is not a valid IBAN (its check digits do not match): "${ibanText}".`);
+  if (ibanText !== null && iban === null)
+    throw new UsageError(`--iban is not a valid IBAN (its check digits do not match): "${ibanText}".`);
   const bic = optional(flags.bic)?.toUpperCase() ?? null;
-  if (bic && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) throw new UsageError(`--bic must be 8 or 11 characters such as COBADEFFXXX (got "${bic}").`);
+  if (bic && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic))
+    throw new UsageError(`--bic must be 8 or 11 characters such as COBADEFFXXX (got "${bic}").`);
   const emailText = optional(flags.email);
   const email = emailText === null ? null : checkEmail(emailText, '--email');
   const termsText = flags['payment-terms-days']?.trim() ?? '14';
   const terms = Number(termsText);
-  if (!/^\d+$/.test(termsText) || terms > 365) throw new UsageError(`--payment-terms-days must be a whole number of days from 0 to 365 (got "${termsText}").`);
+  if (!/^\d+$/.test(termsText) || terms > 365)
+    throw new UsageError(`--payment-terms-days must be a whole number of days from 0 to 365 (got "${termsText}").`);
 
   const profile = {
     name: required(flags, 'name'),

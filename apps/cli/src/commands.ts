@@ -48,20 +48,24 @@ const serviceNamed = (id: string | undefined) => SERVICES.find((service) => serv
 export function checkTimeZone(value: string | undefined): string {
   const zone = value?.trim();
   if (!zone) throw new UsageError('--time-zone is required, e.g. --time-zone Europe/Berlin.');
-  if (!isTimeZone(zone)) throw new UsageError(`--time-zone must be an IANA time zone such as Europe/Berlin (got "${zone}").`);
+  if (!isTimeZone(zone))
+    throw new UsageError(`--time-zone must be an IANA time zone such as Europe/Berlin (got "${zone}").`);
   return zone;
 }
 
 const MAX_EMAIL_LENGTH = 254;
 // Pragmatic, not RFC 5322: a dot-atom local part and a domain of at least two labels.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** An e-mail address given with `flag`, checked (254 characters at most, as the columns hold). */
 export function checkEmail(value: string, flag: string): string {
   const email = value.trim();
   if (!email) throw new UsageError(`${flag} is required, e.g. ${flag} ops@example.com.`);
-  if (email.length > MAX_EMAIL_LENGTH) throw new UsageError(`${flag} may have at most ${MAX_EMAIL_LENGTH} characters (got ${email.length}).`);
-  if (!EMAIL.test(email) || email.split('@')[0].split('.').includes('')) throw new UsageError(`${flag} must be an e-mail address such as ops@example.com (got "${email}").`);
+  if (email.length > MAX_EMAIL_LENGTH)
+    throw new UsageError(`${flag} may have at most ${MAX_EMAIL_LENGTH} characters (got ${email.length}).`);
+  if (!EMAIL.test(email) || email.split('@')[0].split('.').includes(''))
+    throw new UsageError(`${flag} must be an e-mail address such as ops@example.com (got "${email}").`);
   return email;
 }
 
@@ -69,20 +73,40 @@ export function checkEmail(value: string, flag: string): string {
 export async function createAccount(ctx: CommandContext, input: { name?: string; 'time-zone'?: string }) {
   if (!input.name?.trim()) throw new UsageError('--name is required.');
   const timeZone = input['time-zone'] === undefined ? undefined : checkTimeZone(input['time-zone']);
-  const account = await ctx.db.account.create({ data: { id: newId('acct'), name: input.name.trim(), ...(timeZone ? { time_zone: timeZone } : {}) } });
-  return { id: account.id, name: account.name, time_zone: account.time_zone, created_at: account.created_at.toISOString() };
+  const account = await ctx.db.account.create({
+    data: { id: newId('acct'), name: input.name.trim(), ...(timeZone ? { time_zone: timeZone } : {}) },
+  });
+  return {
+    id: account.id,
+    name: account.name,
+    time_zone: account.time_zone,
+    created_at: account.created_at.toISOString(),
+  };
 }
 
-export async function createApplication(ctx: CommandContext, input: { account?: string; service?: string; name?: string; 'owner-email'?: string }) {
+export async function createApplication(
+  ctx: CommandContext,
+  input: { account?: string; service?: string; name?: string; 'owner-email'?: string },
+) {
   if (!input.account) throw new UsageError('--account is required.');
   if (!input.name?.trim()) throw new UsageError('--name is required.');
   const service = serviceNamed(input.service)?.id;
-  if (!service) throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
+  if (!service)
+    throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
   const ownerEmail = input['owner-email'] === undefined ? null : checkEmail(input['owner-email'], '--owner-email');
   const account = await ctx.db.account.findUnique({ where: { id: input.account } });
   if (!account) throw new UsageError(`No account ${input.account}.`);
-  const app = await ctx.db.application.create({ data: { id: newId('app'), account_id: account.id, service, name: input.name.trim(), owner_email: ownerEmail } });
-  return { id: app.id, account_id: app.account_id, service: app.service, name: app.name, owner_email: app.owner_email, created_at: app.created_at.toISOString() };
+  const app = await ctx.db.application.create({
+    data: { id: newId('app'), account_id: account.id, service, name: input.name.trim(), owner_email: ownerEmail },
+  });
+  return {
+    id: app.id,
+    account_id: app.account_id,
+    service: app.service,
+    name: app.name,
+    owner_email: app.owner_email,
+    created_at: app.created_at.toISOString(),
+  };
 }
 
 async function findApplication(ctx: CommandContext, id: string | undefined) {
@@ -95,8 +119,12 @@ async function findApplication(ctx: CommandContext, id: string | undefined) {
 export async function createKey(ctx: CommandContext, input: { app?: string; scopes?: string }) {
   const app = await findApplication(ctx, input.app);
   const service = serviceNamed(app.service)!;
-  const scopes = (input.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (scopes.length === 0) throw new UsageError(`--scopes is required, e.g. --scopes ${service.scopes.slice(0, 2).join(',')}`);
+  const scopes = (input.scopes ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (scopes.length === 0)
+    throw new UsageError(`--scopes is required, e.g. --scopes ${service.scopes.slice(0, 2).join(',')}`);
   try {
     const { key, plaintext } = await createApiKey(ctx.db, {
       applicationId: app.id,
@@ -134,7 +162,12 @@ export async function revokeKey(ctx: CommandContext, keyId: string | undefined) 
 }
 
 /** Runs a scheduled job now (the same code the worker runs at its scheduled time). */
-export async function runJob(ctx: CommandContext, name: string | undefined, jobs: JobCatalogue, flags: Record<string, string | undefined> = {}) {
+export async function runJob(
+  ctx: CommandContext,
+  name: string | undefined,
+  jobs: JobCatalogue,
+  flags: Record<string, string | undefined> = {},
+) {
   const job = jobs.find((j) => j.name === name);
   if (!job) throw new UsageError(`Unknown job "${name ?? ''}". Jobs: ${jobs.map((j) => j.name).join(', ')}.`);
   // The flags given become the payload (`--period` → `period`); a job that takes none refuses them.
@@ -142,7 +175,11 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
   if (!Value.Check(job.payload, payload)) {
     const takes = (job.payload as { properties?: Record<string, { description?: string }> }).properties ?? {};
     const flag = (key: string) => `--${key.replace(/_id$/, '')}`;
-    const problems = Object.keys(payload).map((key) => (key in takes ? `${flag(key)} is not valid: ${takes[key].description ?? 'see the job'}` : `Job ${job.name} does not take ${flag(key)}.`));
+    const problems = Object.keys(payload).map((key) =>
+      key in takes
+        ? `${flag(key)} is not valid: ${takes[key].description ?? 'see the job'}`
+        : `Job ${job.name} does not take ${flag(key)}.`,
+    );
     throw new UsageError(problems.length ? problems.join(' ') : `Job ${job.name} needs options; see its description.`);
   }
   // Work a job hands on (the chargebacks' invoice PDFs, the sweepers' jobs) goes to the worker's queue.
@@ -150,9 +187,27 @@ export async function runJob(ctx: CommandContext, name: string | undefined, jobs
   const openQueue = ctx.jobQueue;
   const jobsQueue: JobQueue = openQueue
     ? { enqueue: async (next, payload, jobId) => (await openQueue()).enqueue(next, payload, jobId) }
-    : { enqueue: () => Promise.reject(new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`)) };
+    : {
+        enqueue: () =>
+          Promise.reject(
+            new UsageError(`Job ${job.name} hands work to the worker's queue; let the worker run it (pnpm start).`),
+          ),
+      };
   try {
-    return { job: job.name, ...(await runJobNow(job, { db: ctx.db, now: (ctx.now ?? (() => new Date()))(), storage: ctx.storage(), sandbox: lazySandbox(ctx), jobs: jobsQueue }, payload)) };
+    return {
+      job: job.name,
+      ...(await runJobNow(
+        job,
+        {
+          db: ctx.db,
+          now: (ctx.now ?? (() => new Date()))(),
+          storage: ctx.storage(),
+          sandbox: lazySandbox(ctx),
+          jobs: jobsQueue,
+        },
+        payload,
+      )),
+    };
   } catch (error) {
     if (error instanceof JobRefusal) throw new UsageError(error.message);
     throw error;
@@ -167,10 +222,18 @@ function lazySandbox(ctx: Pick<CommandContext, 'sandbox'>): Sandbox {
 /** Every stored record's blob must exist and hash to the recorded sha256 (property media and agent artifacts). */
 export async function checkStorage(ctx: CommandContext) {
   const records = await blobRecords(ctx.db);
-  const mismatches = await checkBlobs(ctx.storage(), records.map((r) => ({ key: r.key, sha256: r.key, label: `${r.table} ${r.id}` })));
+  const mismatches = await checkBlobs(
+    ctx.storage(),
+    records.map((r) => ({ key: r.key, sha256: r.key, label: `${r.table} ${r.id}` })),
+  );
   const report = {
     checked: records.length,
-    mismatches: mismatches.map((m) => ({ record: m.label, sha256: m.sha256, problem: m.problem, ...(m.actualSha256 ? { actual_sha256: m.actualSha256 } : {}) })),
+    mismatches: mismatches.map((m) => ({
+      record: m.label,
+      sha256: m.sha256,
+      problem: m.problem,
+      ...(m.actualSha256 ? { actual_sha256: m.actualSha256 } : {}),
+    })),
   };
   if (mismatches.length > 0) throw new CheckFailed(report);
   return report;

@@ -21,7 +21,15 @@ import { CheckFailed, UsageError, type CommandContext } from './commands.js';
  * All or nothing: every bad row is reported with its line number and reason, and then nothing is
  * imported (exit code 1); otherwise all rows are inserted in one transaction.
  */
-export const COMPARABLE_COLUMNS = ['type', 'marketing', 'postal_code', 'living_area_sqm', 'year_built', 'price_eur', 'date'] as const;
+export const COMPARABLE_COLUMNS = [
+  'type',
+  'marketing',
+  'postal_code',
+  'living_area_sqm',
+  'year_built',
+  'price_eur',
+  'date',
+] as const;
 type Column = (typeof COMPARABLE_COLUMNS)[number];
 
 const TYPES = Object.values(PropertyType) as string[];
@@ -36,7 +44,8 @@ export interface RowError {
 
 type Row = Omit<Prisma.MarketTransactionCreateManyInput, 'id' | 'account_id' | 'source_ref' | 'imported_at'>;
 
-const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
 
 /** One data row checked; the reasons of every bad field, or the row. */
 function parseRow(cells: Record<Column, string>, today: string): Row | string[] {
@@ -46,11 +55,14 @@ function parseRow(cells: Record<Column, string>, today: string): Row | string[] 
   if (!MARKETINGS.includes(marketing)) reasons.push(`marketing must be sale or rent (got "${marketing}")`);
   if (!/^\d{5}$/.test(postal_code)) reasons.push(`postal_code must be five digits (got "${postal_code}")`);
   const area = /^\d+(\.\d+)?$/.test(living_area_sqm) ? Number(living_area_sqm) : NaN;
-  if (!(area > 0 && area <= 100_000)) reasons.push(`living_area_sqm must be a number of m² greater than 0 (got "${living_area_sqm}")`);
+  if (!(area > 0 && area <= 100_000))
+    reasons.push(`living_area_sqm must be a number of m² greater than 0 (got "${living_area_sqm}")`);
   const year = year_built === '' ? null : /^\d{4}$/.test(year_built) ? Number(year_built) : NaN;
-  if (year !== null && !(year >= 1000 && year <= 2100)) reasons.push(`year_built must be a year 1000 … 2100 or empty (got "${year_built}")`);
+  if (year !== null && !(year >= 1000 && year <= 2100))
+    reasons.push(`year_built must be a year 1000 … 2100 or empty (got "${year_built}")`);
   const price = /^\d+$/.test(price_eur) ? Number(price_eur) : NaN;
-  if (!(price > 0 && price <= MAX_EUR)) reasons.push(`price_eur must be whole euros greater than 0 (got "${price_eur}")`);
+  if (!(price > 0 && price <= MAX_EUR))
+    reasons.push(`price_eur must be whole euros greater than 0 (got "${price_eur}")`);
   if (!isDay(date)) reasons.push(`date must be a date YYYY-MM-DD (got "${date}")`);
   else if (date > today) reasons.push(`date ${date} is in the future`);
   if (reasons.length > 0) return reasons;
@@ -66,7 +78,10 @@ function parseRow(cells: Record<Column, string>, today: string): Row | string[] 
 }
 
 /** The rows of a CSV text with their line numbers, or the errors; the header decides the column order. */
-export function parseComparablesCsv(text: string, today: string): { rows: (Row & { line: number })[]; errors: RowError[] } {
+export function parseComparablesCsv(
+  text: string,
+  today: string,
+): { rows: (Row & { line: number })[]; errors: RowError[] } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const header = (lines[0] ?? '').split(',').map((h) => h.trim());
   const missing = COMPARABLE_COLUMNS.filter((c) => !header.includes(c));
@@ -78,7 +93,15 @@ export function parseComparablesCsv(text: string, today: string): { rows: (Row &
       unknown.length ? `unknown ${unknown.join(', ')}` : '',
       duplicate.length ? `repeated ${duplicate.join(', ')}` : '',
     ].filter(Boolean);
-    return { rows: [], errors: [{ line: 1, reason: `the header must name the columns ${COMPARABLE_COLUMNS.join(',')} (${problems.join('; ')})` }] };
+    return {
+      rows: [],
+      errors: [
+        {
+          line: 1,
+          reason: `the header must name the columns ${COMPARABLE_COLUMNS.join(',')} (${problems.join('; ')})`,
+        },
+      ],
+    };
   }
   const rows: (Row & { line: number })[] = [];
   const errors: RowError[] = [];
@@ -115,9 +138,16 @@ export async function importComparables(ctx: CommandContext, input: { account?: 
   const { rows, errors } = parseComparablesCsv(text, at.toISOString().slice(0, 10));
   if (errors.length > 0) throw new CheckFailed({ imported: 0, file, errors });
   const name = basename(path).slice(0, 180);
-  const data = rows.map(({ line, ...row }) => ({ ...row, id: newId('mtx', at.getTime()), account_id: account.id, source_ref: `${name}:${line}`, imported_at: at }));
+  const data = rows.map(({ line, ...row }) => ({
+    ...row,
+    id: newId('mtx', at.getTime()),
+    account_id: account.id,
+    source_ref: `${name}:${line}`,
+    imported_at: at,
+  }));
   await inTransaction(ctx.db, async (tx) => {
-    for (let i = 0; i < data.length; i += BATCH) await tx.marketTransaction.createMany({ data: data.slice(i, i + BATCH) });
+    for (let i = 0; i < data.length; i += BATCH)
+      await tx.marketTransaction.createMany({ data: data.slice(i, i + BATCH) });
   });
   return { imported: data.length, account_id: account.id, file };
 }

@@ -21,7 +21,8 @@ function sinceDays(value: string | undefined): number {
   if (value === undefined) return DEFAULT_SINCE_DAYS;
   const days = /^(\d{1,4})d$/.exec(value.trim());
   const n = days ? Number(days[1]) : NaN;
-  if (!(n >= 1 && n <= MAX_SINCE_DAYS)) throw new UsageError(`--since must be a number of days such as 30d (1d to ${MAX_SINCE_DAYS}d; got "${value}").`);
+  if (!(n >= 1 && n <= MAX_SINCE_DAYS))
+    throw new UsageError(`--since must be a number of days such as 30d (1d to ${MAX_SINCE_DAYS}d; got "${value}").`);
   return n;
 }
 
@@ -38,7 +39,10 @@ function checkVersion(value: string | undefined): string {
  * version within the period, with their owners; with SMTP_URL (and not --dry-run) each owner gets
  * one notice naming their applications. Exit code 1 when a notice could not be sent.
  */
-export async function deprecationNotices(ctx: CommandContext, input: { version?: string; since?: string; 'dry-run'?: boolean }): Promise<object> {
+export async function deprecationNotices(
+  ctx: CommandContext,
+  input: { version?: string; since?: string; 'dry-run'?: boolean },
+): Promise<object> {
   const version = checkVersion(input.version);
   const days = sinceDays(input.since);
   const now = (ctx.now ?? (() => new Date()))();
@@ -60,9 +64,17 @@ export async function deprecationNotices(ctx: CommandContext, input: { version?:
   const smtpUrl = ctx.smtp?.url;
   const outcomes: Map<string, NoticeOutcome> =
     smtpUrl && !input['dry-run']
-      ? await sendNotices({ url: smtpUrl, from: ctx.smtp?.from ?? 'api@localhost' }, { version, days, deprecation }, recipients)
+      ? await sendNotices(
+          { url: smtpUrl, from: ctx.smtp?.from ?? 'api@localhost' },
+          { version, days, deprecation },
+          recipients,
+        )
       : new Map(recipients.map((r) => [r.id, r.owner_email ? 'not_sent' : 'no_owner']));
-  const applications = recipients.map((r) => ({ ...r, last_called_at: r.last_called_at.toISOString(), notice: outcomes.get(r.id) ?? 'not_sent' }));
+  const applications = recipients.map((r) => ({
+    ...r,
+    last_called_at: r.last_called_at.toISOString(),
+    notice: outcomes.get(r.id) ?? 'not_sent',
+  }));
   const report = {
     version,
     since: `${days}d`,
@@ -97,28 +109,47 @@ interface NoticeSubject {
 }
 
 /** One plain-text e-mail per owner address, naming all of that owner's applications; the outcome per application. */
-async function sendNotices(smtp: { url: string; from: string }, about: NoticeSubject, recipients: NoticeRecipient[]): Promise<Map<string, NoticeOutcome>> {
+async function sendNotices(
+  smtp: { url: string; from: string },
+  about: NoticeSubject,
+  recipients: NoticeRecipient[],
+): Promise<Map<string, NoticeOutcome>> {
   const outcomes = new Map<string, NoticeOutcome>();
   const byOwner = new Map<string, NoticeRecipient[]>();
   for (const recipient of recipients) {
     if (!recipient.owner_email) outcomes.set(recipient.id, 'no_owner');
-    else byOwner.set(recipient.owner_email.toLowerCase(), [...(byOwner.get(recipient.owner_email.toLowerCase()) ?? []), recipient]);
+    else
+      byOwner.set(recipient.owner_email.toLowerCase(), [
+        ...(byOwner.get(recipient.owner_email.toLowerCase()) ?? []),
+        recipient,
+      ]);
   }
   if (byOwner.size === 0) return outcomes;
   let transport: ReturnType<typeof createTransport> | undefined;
   try {
-    transport = createTransport({ url: smtp.url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
+    transport = createTransport({
+      url: smtp.url,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 30_000,
+    });
     for (const applications of byOwner.values()) {
       let outcome: NoticeOutcome = 'sent';
       try {
-        await transport.sendMail({ from: smtp.from, to: applications[0].owner_email!, subject: noticeSubject(about), text: noticeText(about, applications) });
+        await transport.sendMail({
+          from: smtp.from,
+          to: applications[0].owner_email!,
+          subject: noticeSubject(about),
+          text: noticeText(about, applications),
+        });
       } catch (error) {
         outcome = `failed: ${reasonOf(error, smtp.url)}`;
       }
       for (const application of applications) outcomes.set(application.id, outcome);
     }
   } catch (error) {
-    for (const applications of byOwner.values()) for (const application of applications) outcomes.set(application.id, `failed: ${reasonOf(error, smtp.url)}`);
+    for (const applications of byOwner.values())
+      for (const application of applications) outcomes.set(application.id, `failed: ${reasonOf(error, smtp.url)}`);
   } finally {
     transport?.close();
   }
@@ -128,7 +159,9 @@ async function sendNotices(smtp: { url: string; from: string }, about: NoticeSub
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 function noticeSubject({ version, deprecation }: NoticeSubject): string {
-  return deprecation ? `API ${version} is deprecated: sunset on ${day(deprecation.sunset)}` : `API ${version} is deprecated`;
+  return deprecation
+    ? `API ${version} is deprecated: sunset on ${day(deprecation.sunset)}`
+    : `API ${version} is deprecated`;
 }
 
 function noticeText({ version, days, deprecation }: NoticeSubject, applications: NoticeRecipient[]): string {
@@ -138,7 +171,10 @@ function noticeText({ version, days, deprecation }: NoticeSubject, applications:
     '',
     `you are the owner contact of ${applications.length === 1 ? 'this application, which' : 'these applications, which'} called version ${version} of our API in the last ${days} days:`,
     '',
-    ...applications.map((a) => `  - ${a.name} (${a.id}) of ${a.account_name} (${a.account_id}), ${serviceName(a.service)}; last call ${a.last_called_at.toISOString()}`),
+    ...applications.map(
+      (a) =>
+        `  - ${a.name} (${a.id}) of ${a.account_name} (${a.account_id}), ${serviceName(a.service)}; last call ${a.last_called_at.toISOString()}`,
+    ),
     '',
     deprecation
       ? `Version ${version} is deprecated and will be retired on ${day(deprecation.sunset)} (${deprecation.sunset.toUTCString()}).`

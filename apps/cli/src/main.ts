@@ -1,6 +1,15 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
-import { configOrExit, DatabaseUnavailableError, openDatabase, openRedis, openSandbox, openStorage, type ResolvedDatabase, type ResolvedRedis } from '@platform/runtime';
+import {
+  configOrExit,
+  DatabaseUnavailableError,
+  openDatabase,
+  openRedis,
+  openSandbox,
+  openStorage,
+  type ResolvedDatabase,
+  type ResolvedRedis,
+} from '@platform/runtime';
 import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
 import { runCli, type CliResult } from './run.js';

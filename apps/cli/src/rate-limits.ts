@@ -8,7 +8,8 @@ const DEFAULT_PER_MINUTE = 600;
 function perMinute(value: string): number {
   const text = value.trim();
   const n = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= MAX_PER_MINUTE)) throw new UsageError(`--per-minute must be a whole number from 1 to 1,000,000 (got "${value}").`);
+  if (!(n >= 1 && n <= MAX_PER_MINUTE))
+    throw new UsageError(`--per-minute must be a whole number from 1 to 1,000,000 (got "${value}").`);
   return n;
 }
 
@@ -17,12 +18,19 @@ function perMinute(value: string): number {
  * per minute, shared by all its keys across instances, or back to the deployment's
  * RATE_LIMIT_PER_MINUTE. Running services cache keys for 4 s, so the change takes effect within that.
  */
-export async function setRateLimit(ctx: CommandContext, input: { app?: string; 'per-minute'?: string; default?: boolean }): Promise<object> {
+export async function setRateLimit(
+  ctx: CommandContext,
+  input: { app?: string; 'per-minute'?: string; default?: boolean },
+): Promise<object> {
   if (!input.app) throw new UsageError('--app is required.');
   const given = input['per-minute'];
-  if ((given !== undefined) === (input.default === true)) throw new UsageError('Give exactly one of --per-minute <n> and --default.');
+  if ((given !== undefined) === (input.default === true))
+    throw new UsageError('Give exactly one of --per-minute <n> and --default.');
   const budget = given === undefined ? null : perMinute(given);
-  const updated = await ctx.db.application.updateMany({ where: { id: input.app }, data: { rate_limit_per_minute: budget } });
+  const updated = await ctx.db.application.updateMany({
+    where: { id: input.app },
+    data: { rate_limit_per_minute: budget },
+  });
   if (updated.count === 0) throw new UsageError(`No application ${input.app}.`);
   const app = await ctx.db.application.findUniqueOrThrow({ where: { id: input.app } });
   return {

@@ -1,6 +1,17 @@
 import { parseArgs } from 'node:util';
 import { JOBS, SERVICES } from './services.js';
-import { CheckFailed, checkStorage, createAccount, createApplication, createKey, listKeys, revokeKey, runJob, UsageError, type CommandContext } from './commands.js';
+import {
+  CheckFailed,
+  checkStorage,
+  createAccount,
+  createApplication,
+  createKey,
+  listKeys,
+  revokeKey,
+  runJob,
+  UsageError,
+  type CommandContext,
+} from './commands.js';
 import { appointmentsToday, setTimeZone } from './scheduling.js';
 import { COMPARABLE_COLUMNS, importComparables } from './comparables.js';
 import { setBilling } from './billing.js';
@@ -114,14 +125,22 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     const result = await command(await ctx());
     return { exitCode: 0, output: values.json ? JSON.stringify(result) : human(result) };
   } catch (error) {
-    if (error instanceof CheckFailed) return { exitCode: 1, output: values.json ? JSON.stringify(error.report) : human(error.report) };
-    if (error instanceof UsageError) return { exitCode: 2, output: values.json ? JSON.stringify({ error: error.message }) : `Error: ${error.message}` };
+    if (error instanceof CheckFailed)
+      return { exitCode: 1, output: values.json ? JSON.stringify(error.report) : human(error.report) };
+    if (error instanceof UsageError)
+      return {
+        exitCode: 2,
+        output: values.json ? JSON.stringify({ error: error.message }) : `Error: ${error.message}`,
+      };
     throw error;
   }
 }
 
 function human(result: object): string {
-  const lines = Object.entries(result).map(([k, v]) => `${k}: ${Array.isArray(v) ? (v.length && typeof v[0] === 'object' ? `\n${v.map((x) => `  - ${JSON.stringify(x)}`).join('\n')}` : v.join(', ')) : v}`);
+  const lines = Object.entries(result).map(
+    ([k, v]) =>
+      `${k}: ${Array.isArray(v) ? (v.length && typeof v[0] === 'object' ? `\n${v.map((x) => `  - ${JSON.stringify(x)}`).join('\n')}` : v.join(', ')) : v}`,
+  );
   if ('key' in result) lines.push('', 'Store the key now: it is shown only once.');
   return lines.join('\n');
 }

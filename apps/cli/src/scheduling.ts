@@ -12,7 +12,11 @@ async function findAccount(ctx: CommandContext, id: string | undefined) {
 export async function setTimeZone(ctx: CommandContext, input: { account?: string; 'time-zone'?: string }) {
   const zone = checkTimeZone(input['time-zone']);
   const account = await findAccount(ctx, input.account);
-  const updated = await ctx.db.account.update({ where: { id: account.id }, data: { time_zone: zone }, select: { id: true, time_zone: true } });
+  const updated = await ctx.db.account.update({
+    where: { id: account.id },
+    data: { time_zone: zone },
+    select: { id: true, time_zone: true },
+  });
   return { id: updated.id, time_zone: updated.time_zone, previous_time_zone: account.time_zone };
 }
 
@@ -25,7 +29,10 @@ export async function appointmentsToday(ctx: CommandContext, input: { account?: 
   const zone = account.time_zone;
   const date = localDate((ctx.now ?? (() => new Date()))(), zone);
   const rows = await ctx.db.appointment.findMany({
-    where: { account_id: account.id, starts_at: { gte: startOfLocalDay(date, zone), lt: startOfLocalDay(date, zone, 1) } },
+    where: {
+      account_id: account.id,
+      starts_at: { gte: startOfLocalDay(date, zone), lt: startOfLocalDay(date, zone, 1) },
+    },
     orderBy: [{ starts_at: 'asc' }, { id: 'asc' }],
     select: { id: true, property_id: true, status: true, starts_at: true, ends_at: true, host: true },
   });

@@ -9,7 +9,10 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER }) as never);
+  const result = await runCli(
+    line.split(' '),
+    async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER }) as never,
+  );
   return { ...result, json: () => JSON.parse(result.output) };
 };
 
@@ -25,7 +28,12 @@ describe('account set-default-country', () => {
 
   it('refuses a country that is not two letters and an unknown account, with exit code 2', async () => {
     const account = (await cli('account create --name Other --json')).json() as { id: string };
-    for (const line of [`account set-default-country --account ${account.id} --country Deutschland`, `account set-default-country --account ${account.id}`, 'account set-default-country --account acct_missing --country DE', 'account set-default-country --country DE']) {
+    for (const line of [
+      `account set-default-country --account ${account.id} --country Deutschland`,
+      `account set-default-country --account ${account.id}`,
+      'account set-default-country --account acct_missing --country DE',
+      'account set-default-country --country DE',
+    ]) {
       const result = await cli(line);
       expect(result.exitCode, line).toBe(2);
       expect(result.output, line).toMatch(/^Error: /);

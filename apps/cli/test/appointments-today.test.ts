@@ -13,7 +13,18 @@ afterAll(async () => {
 // 2026-07-01 22:30 UTC: already 2 July in Berlin (00:30 CEST), still 1 July in New York (18:30 EDT).
 const NOW = new Date('2026-07-01T22:30:00Z');
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => { throw new Error('no storage'); }, sandbox: () => { throw new Error('no sandbox'); }, now: () => NOW }));
+  const result = await runCli(line.split(' '), async () => ({
+    db: db.prisma,
+    environment: 'sandbox',
+    pepper: TEST_PEPPER,
+    storage: () => {
+      throw new Error('no storage');
+    },
+    sandbox: () => {
+      throw new Error('no sandbox');
+    },
+    now: () => NOW,
+  }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 
@@ -21,17 +32,52 @@ async function appointment(accountId: string, id: string, startsAt: string, hour
   const prisma = db.prisma;
   const suffix = `${accountId}_${id}`;
   if (!(await prisma.property.findUnique({ where: { id: `prop_${accountId}` } }))) {
-    await prisma.property.create({ data: { id: `prop_${accountId}`, account_id: accountId, type: 'apartment', title: 'Flat', address_postal_code: '10115', address_city: 'Berlin' } });
+    await prisma.property.create({
+      data: {
+        id: `prop_${accountId}`,
+        account_id: accountId,
+        type: 'apartment',
+        title: 'Flat',
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+      },
+    });
   }
   await prisma.prospect.create({
-    data: { id: `int_${suffix}`, account_id: accountId, vorname: 'Erika', nachname: 'Mustermann', email: 'erika@example.de', last_activity_at: NOW, retention_until: new Date('2027-01-01') },
+    data: {
+      id: `int_${suffix}`,
+      account_id: accountId,
+      vorname: 'Erika',
+      nachname: 'Mustermann',
+      email: 'erika@example.de',
+      last_activity_at: NOW,
+      retention_until: new Date('2027-01-01'),
+    },
   });
   await prisma.inquiry.create({
-    data: { id: `inq_${suffix}`, account_id: accountId, property_id: `prop_${accountId}`, prospect_id: `int_${suffix}`, score: 50, weights_version: 'v1', score_details: {}, scored_at: NOW },
+    data: {
+      id: `inq_${suffix}`,
+      account_id: accountId,
+      property_id: `prop_${accountId}`,
+      prospect_id: `int_${suffix}`,
+      score: 50,
+      weights_version: 'v1',
+      score_details: {},
+      scored_at: NOW,
+    },
   });
   const start = new Date(startsAt);
   await prisma.appointment.create({
-    data: { id, account_id: accountId, property_id: `prop_${accountId}`, inquiry_id: `inq_${suffix}`, prospect_id: `int_${suffix}`, host, starts_at: start, ends_at: new Date(start.getTime() + hours * 3_600_000) },
+    data: {
+      id,
+      account_id: accountId,
+      property_id: `prop_${accountId}`,
+      inquiry_id: `inq_${suffix}`,
+      prospect_id: `int_${suffix}`,
+      host,
+      starts_at: start,
+      ends_at: new Date(start.getTime() + hours * 3_600_000),
+    },
   });
 }
 
@@ -46,11 +92,16 @@ describe('account time zone', () => {
     const changed = await cli(`accounts set-time-zone --account ${id} --time-zone America/New_York --json`);
     expect(changed.exitCode).toBe(0);
     expect(changed.json()).toEqual({ id, time_zone: 'America/New_York', previous_time_zone: 'Europe/Lisbon' });
-    expect(await db.prisma.account.findUniqueOrThrow({ where: { id } })).toMatchObject({ time_zone: 'America/New_York' });
+    expect(await db.prisma.account.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      time_zone: 'America/New_York',
+    });
   });
 
   it.each([
-    ['accounts create --name X --time-zone Mars/Olympus', '--time-zone must be an IANA time zone such as Europe/Berlin (got "Mars/Olympus").'],
+    [
+      'accounts create --name X --time-zone Mars/Olympus',
+      '--time-zone must be an IANA time zone such as Europe/Berlin (got "Mars/Olympus").',
+    ],
     ['account create --name X --time-zone +02:00', '--time-zone must be an IANA time zone'],
     ['accounts set-time-zone --account acct_nope --time-zone Europe/Berlin', 'No account acct_nope.'],
     ['accounts set-time-zone --time-zone Europe/Berlin', '--account is required.'],
@@ -87,8 +138,22 @@ describe('appointments today', () => {
       time_zone: 'Europe/Berlin',
       date: '2026-07-02',
       appointments: [
-        { id: 'apt_berlin_morning', property_id: 'prop_acct_today', status: 'proposed', starts_at: '2026-07-02T10:00:00+02:00', ends_at: '2026-07-02T11:30:00+02:00', host: null },
-        { id: 'apt_berlin_late', property_id: 'prop_acct_today', status: 'proposed', starts_at: '2026-07-02T23:30:00+02:00', ends_at: '2026-07-03T00:30:00+02:00', host: 'Agent B' },
+        {
+          id: 'apt_berlin_morning',
+          property_id: 'prop_acct_today',
+          status: 'proposed',
+          starts_at: '2026-07-02T10:00:00+02:00',
+          ends_at: '2026-07-02T11:30:00+02:00',
+          host: null,
+        },
+        {
+          id: 'apt_berlin_late',
+          property_id: 'prop_acct_today',
+          status: 'proposed',
+          starts_at: '2026-07-02T23:30:00+02:00',
+          ends_at: '2026-07-03T00:30:00+02:00',
+          host: 'Agent B',
+        },
       ],
     });
     for (const personal of ['Erika', 'Mustermann', 'example.de', 'int_']) expect(berlin.output).not.toContain(personal);
@@ -97,7 +162,14 @@ describe('appointments today', () => {
     const newYork = (await cli('appointments today --account acct_today --json')).json();
     expect(newYork).toMatchObject({ time_zone: 'America/New_York', date: '2026-07-01' });
     expect(newYork.appointments).toEqual([
-      { id: 'apt_ny_evening', property_id: 'prop_acct_today', status: 'proposed', starts_at: '2026-07-01T16:00:00-04:00', ends_at: '2026-07-01T17:00:00-04:00', host: 'Agent A' },
+      {
+        id: 'apt_ny_evening',
+        property_id: 'prop_acct_today',
+        status: 'proposed',
+        starts_at: '2026-07-01T16:00:00-04:00',
+        ends_at: '2026-07-01T17:00:00-04:00',
+        host: 'Agent A',
+      },
     ]);
 
     const human = await cli('appointments today --account acct_today');
@@ -108,6 +180,11 @@ describe('appointments today', () => {
   it('says so when the account has none today', async () => {
     await db.prisma.account.create({ data: { id: 'acct_empty', name: 'Empty', time_zone: 'Asia/Tokyo' } });
     const result = await cli('appointments today --account acct_empty --json');
-    expect(result.json()).toEqual({ account_id: 'acct_empty', time_zone: 'Asia/Tokyo', date: '2026-07-02', appointments: [] });
+    expect(result.json()).toEqual({
+      account_id: 'acct_empty',
+      time_zone: 'Asia/Tokyo',
+      date: '2026-07-02',
+      appointments: [],
+    });
   });
 });

@@ -27,7 +27,14 @@ afterAll(async () => {
 });
 
 const cli = async (line: string, settings: { apiKeysPerApplication?: number } = {}) => {
-  const result = await runCli(line.split(' '), async () => ({ db: db.prisma, environment: 'sandbox', pepper: TEST_PEPPER, storage: () => storage, sandbox: () => sandbox, ...settings }));
+  const result = await runCli(line.split(' '), async () => ({
+    db: db.prisma,
+    environment: 'sandbox',
+    pepper: TEST_PEPPER,
+    storage: () => storage,
+    sandbox: () => sandbox,
+    ...settings,
+  }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 
@@ -35,15 +42,44 @@ describe('operator CLI', () => {
   it('storage check: passes while every record has its blob, reports missing and altered blobs with exit code 1', async () => {
     const prisma = db.prisma;
     await prisma.account.create({ data: { id: 'acct_store', name: 'Store' } });
-    await prisma.property.create({ data: { id: 'prop_s', account_id: 'acct_store', type: 'house', title: 'House', address_postal_code: '10115', address_city: 'Berlin' } });
+    await prisma.property.create({
+      data: {
+        id: 'prop_s',
+        account_id: 'acct_store',
+        type: 'house',
+        title: 'House',
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+      },
+    });
     await prisma.agentDeployment.create({
-      data: { id: 'agt_s', account_id: 'acct_store', name: 'Agent', owning_team: 'Team', capabilities: [], chargeback_amount_cents: 1, chargeback_unit: 'per_request' },
+      data: {
+        id: 'agt_s',
+        account_id: 'acct_store',
+        name: 'Agent',
+        owning_team: 'Team',
+        capabilities: [],
+        chargeback_amount_cents: 1,
+        chargeback_unit: 'per_request',
+      },
     });
     const photo = await storage.put(Readable.from([Buffer.from('photo bytes')]));
     const card = await storage.put(Readable.from([Buffer.from('model card')]));
     const file = { account_id: 'acct_store', content_type: 'text/plain', filename: 'f' };
-    await prisma.propertyMedia.create({ data: { ...file, id: 'med_s', property_id: 'prop_s', kind: 'photo', position: 0, size: photo.size, sha256: photo.sha256 } });
-    await prisma.agentArtifact.create({ data: { ...file, id: 'art_s', agent_id: 'agt_s', kind: 'prompt', size: card.size, sha256: card.sha256 } });
+    await prisma.propertyMedia.create({
+      data: {
+        ...file,
+        id: 'med_s',
+        property_id: 'prop_s',
+        kind: 'photo',
+        position: 0,
+        size: photo.size,
+        sha256: photo.sha256,
+      },
+    });
+    await prisma.agentArtifact.create({
+      data: { ...file, id: 'art_s', agent_id: 'agt_s', kind: 'prompt', size: card.size, sha256: card.sha256 },
+    });
 
     const ok = await cli('storage check --json');
     expect(ok.exitCode).toBe(0);
@@ -56,7 +92,12 @@ describe('operator CLI', () => {
     expect(bad.json()).toEqual({
       checked: 2,
       mismatches: [
-        { record: 'agent_artifacts art_s', sha256: card.sha256, problem: 'different', actual_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        {
+          record: 'agent_artifacts art_s',
+          sha256: card.sha256,
+          problem: 'different',
+          actual_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
         { record: 'property_media med_s', sha256: photo.sha256, problem: 'missing' },
       ],
     });
@@ -124,10 +165,15 @@ describe('operator CLI', () => {
     expect((await cli(`key create --app ${appId} --scopes properties:read`)).exitCode).toBe(0);
 
     // A smaller cap of the deployment: this application is over it already, another one stops at 2.
-    expect((await cli(`key create --app ${appId} --scopes properties:read`, { apiKeysPerApplication: 2 })).output).toContain('already has 20 active API keys, the most an application may have (API_KEYS_PER_APPLICATION=2)');
+    expect(
+      (await cli(`key create --app ${appId} --scopes properties:read`, { apiKeysPerApplication: 2 })).output,
+    ).toContain('already has 20 active API keys, the most an application may have (API_KEYS_PER_APPLICATION=2)');
     const small = (await cli(`app create --account ${accountId} --service property --name few --json`)).json().id;
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await cli(`key create --app ${small} --scopes properties:read`, { apiKeysPerApplication: 2 })).exitCode);
+    for (let i = 0; i < 3; i++)
+      codes.push(
+        (await cli(`key create --app ${small} --scopes properties:read`, { apiKeysPerApplication: 2 })).exitCode,
+      );
     expect(codes).toEqual([0, 0, 2]);
   });
 
@@ -162,16 +208,42 @@ describe('pnpm cli as a process', () => {
 describe('jobs run anonymise', () => {
   it('anonymises prospects past their retention date, now', async () => {
     const accountId = (await cli('account create --name Retention --json')).json().id;
-    const base = { account_id: accountId, last_activity_at: new Date('2025-01-01'), created_at: new Date('2025-01-01'), updated_at: new Date('2025-01-01') };
-    await db.prisma.prospect.create({ data: { ...base, id: 'int_expired', nachname: 'Alt', email: 'alt@example.de', retention_until: new Date('2025-06-30') } });
-    await db.prisma.prospect.create({ data: { ...base, id: 'int_kept', nachname: 'Neu', email: 'neu@example.de', retention_until: new Date('2099-01-01') } });
+    const base = {
+      account_id: accountId,
+      last_activity_at: new Date('2025-01-01'),
+      created_at: new Date('2025-01-01'),
+      updated_at: new Date('2025-01-01'),
+    };
+    await db.prisma.prospect.create({
+      data: {
+        ...base,
+        id: 'int_expired',
+        nachname: 'Alt',
+        email: 'alt@example.de',
+        retention_until: new Date('2025-06-30'),
+      },
+    });
+    await db.prisma.prospect.create({
+      data: {
+        ...base,
+        id: 'int_kept',
+        nachname: 'Neu',
+        email: 'neu@example.de',
+        retention_until: new Date('2099-01-01'),
+      },
+    });
     const result = await cli('jobs run anonymise --json');
     expect(result.exitCode).toBe(0);
     expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
-    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({ nachname: null, email: null });
+    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({
+      nachname: null,
+      email: null,
+    });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
     const unknown = (await cli('jobs run nothing')).output;
-    expect(unknown).toMatch(/Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys\.$/);
+    expect(unknown).toMatch(
+      /Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys\.$/,
+    );
     expect(unknown).toContain('generate-invoice, sweep-invoices');
     const flagged = await cli('jobs run anonymise --period 2026-11');
     expect(flagged.exitCode).toBe(2);
@@ -192,13 +264,19 @@ describe('jobs run anonymise', () => {
     const settled = await cli(`jobs run chargebacks --period 2026-01 --account ${accountId} --json`);
     expect(settled.exitCode, settled.output).toBe(0);
     expect(settled.json().job).toBe('chargebacks');
-    expect(await db.prisma.chargebackRun.findUnique({ where: { account_id_period: { account_id: accountId, period: '2026-01' } } })).toMatchObject({ settlements: 0 });
+    expect(
+      await db.prisma.chargebackRun.findUnique({
+        where: { account_id_period: { account_id: accountId, period: '2026-01' } },
+      }),
+    ).toMatchObject({ settlements: 0 });
   });
 
-  it('sets the billing profile an account\'s invoices are issued with, and refuses what an invoice cannot carry', async () => {
+  it("sets the billing profile an account's invoices are issued with, and refuses what an invoice cannot carry", async () => {
     const accountId = (await cli('account create --name Makler --json')).json().id;
     const base = `account set-billing --account ${accountId} --name Makler --street Marktweg --postal-code 10115 --city Berlin --country de`;
-    const set = await cli(`${base} --vat-id de123456789 --iban de89370400440532013000 --bic cobadeffxxx --payment-terms-days 10 --json`);
+    const set = await cli(
+      `${base} --vat-id de123456789 --iban de89370400440532013000 --bic cobadeffxxx --payment-terms-days 10 --json`,
+    );
     expect(set.exitCode, set.output).toBe(0);
     expect(await db.prisma.billingProfile.findUnique({ where: { account_id: accountId } })).toMatchObject({
       country: 'DE',

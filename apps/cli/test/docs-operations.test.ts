@@ -5,10 +5,15 @@ import { JOBS, SERVICES } from '../src/services.js';
 import { renderJobs, renderUsage, renderVariables } from '../../../scripts/docs/operations.js';
 import { generatedSection } from '../../../scripts/docs/sections.js';
 
-const stale = 'docs/operations.md is out of date; rewrite it with UPDATE_DOCS=1 pnpm test:only apps/cli/test/docs-operations.test.ts';
+const stale =
+  'docs/operations.md is out of date; rewrite it with UPDATE_DOCS=1 pnpm test:only apps/cli/test/docs-operations.test.ts';
 
 it('docs/operations.md lists every configuration variable the services validate at start-up', () => {
-  const { committed, expected } = generatedSection('operations.md', 'variables', renderVariables(variablesOf(SERVICES)));
+  const { committed, expected } = generatedSection(
+    'operations.md',
+    'variables',
+    renderVariables(variablesOf(SERVICES)),
+  );
   expect(committed, stale).toBe(expected);
 });
 

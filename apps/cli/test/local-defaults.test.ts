@@ -3,7 +3,19 @@
 // services work as an application role that is not a superuser, and `pnpm cli` explains a
 // database of DATA_DIR that runs with other settings in one line.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  type FSWatcher,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +29,11 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const IS_ROOT = process.getuid?.() === 0;
 const APP_ROLE = 'platform';
 
-
 /** The environment of a new user: no DATABASE_URL or REDIS_URL, so everything is embedded. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'APP_ENV', 'API_KEY_PEPPER', 'WEBHOOK_SECRET_KEY', 'LOG_LEVEL']) delete env[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'APP_ENV', 'API_KEY_PEPPER', 'WEBHOOK_SECRET_KEY', 'LOG_LEVEL'])
+    delete env[name];
   return { ...env, ...extra };
 }
 
@@ -93,7 +105,8 @@ describe('pnpm start on the embedded defaults', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   }, 60_000);
 
-  const secrets = () => JSON.parse(readFileSync(join(dataDir, 'sandbox-secrets.json'), 'utf8')) as Record<string, string>;
+  const secrets = () =>
+    JSON.parse(readFileSync(join(dataDir, 'sandbox-secrets.json'), 'utf8')) as Record<string, string>;
 
   it('lets another OS user open neither the database nor Redis (nor read the sandbox secrets)', async (ctx) => {
     ctx.skip(!IS_ROOT, 'needs root: the probes run as the user nobody (su nobody -s /bin/sh -c …)');
@@ -159,15 +172,26 @@ describe('pnpm start on the embedded defaults', () => {
 
   it('runs the services as an application role that owns the schema but is not a superuser', async () => {
     const real = secrets();
-    const app = createPrisma({ url: `postgresql://${APP_ROLE}:${real.embedded_postgres_app_password}@127.0.0.1:${ports.pg}/platform`, maxConnections: 1 });
+    const app = createPrisma({
+      url: `postgresql://${APP_ROLE}:${real.embedded_postgres_app_password}@127.0.0.1:${ports.pg}/platform`,
+      maxConnections: 1,
+    });
     try {
-      const role = await app.$queryRawUnsafe('SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user');
+      const role = await app.$queryRawUnsafe(
+        'SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user',
+      );
       expect(role).toEqual([{ rolsuper: false, rolcreaterole: false, rolcreatedb: false }]);
-      const owners = await app.$queryRawUnsafe(`SELECT DISTINCT pg_get_userbyid(relowner)::text AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace`);
+      const owners = await app.$queryRawUnsafe(
+        `SELECT DISTINCT pg_get_userbyid(relowner)::text AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace`,
+      );
       expect(owners).toEqual([{ owner: APP_ROLE }]);
-      const database = await app.$queryRawUnsafe(`SELECT pg_get_userbyid(datdba)::text AS owner FROM pg_database WHERE datname = 'platform'`);
+      const database = await app.$queryRawUnsafe(
+        `SELECT pg_get_userbyid(datdba)::text AS owner FROM pg_database WHERE datname = 'platform'`,
+      );
       expect(database).toEqual([{ owner: APP_ROLE }]);
-      await expect(app.$executeRawUnsafe(`COPY (SELECT 1) TO PROGRAM 'true'`)).rejects.toThrow(/permission denied|must be superuser|pg_execute_server_program/);
+      await expect(app.$executeRawUnsafe(`COPY (SELECT 1) TO PROGRAM 'true'`)).rejects.toThrow(
+        /permission denied|must be superuser|pg_execute_server_program/,
+      );
     } finally {
       await app.$disconnect();
     }
@@ -175,8 +199,12 @@ describe('pnpm start on the embedded defaults', () => {
 
   const cli = (args: string[], extra: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(TSX, ['apps/cli/src/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extra }, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        TSX,
+        ['apps/cli/src/main.ts', ...args],
+        { cwd: ROOT, env: { ...env, ...extra }, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
 
@@ -188,7 +216,9 @@ describe('pnpm start on the embedded defaults', () => {
 
   it('pnpm cli says in one line, with what to do, when the database of DATA_DIR runs with another EMBEDDED_PG_PORT', async () => {
     const other = await freePort();
-    const result = await cli(['account', 'create', '--name', 'Elsewhere', '--json'], { EMBEDDED_PG_PORT: String(other) });
+    const result = await cli(['account', 'create', '--name', 'Elsewhere', '--json'], {
+      EMBEDDED_PG_PORT: String(other),
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');

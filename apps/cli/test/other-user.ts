@@ -33,7 +33,10 @@ export function su(user: string, command: string): SpawnSyncReturns<string> {
 }
 
 /** Prepares the probe in `dir`; the returned function runs it as `user` (or, as a control, as this process's user). */
-export async function prepareProbe(dir: string, user: string): Promise<(input: ProbeInput, options?: { asThisUser?: boolean }) => ProbeResult[]> {
+export async function prepareProbe(
+  dir: string,
+  user: string,
+): Promise<(input: ProbeInput, options?: { asThisUser?: boolean }) => ProbeResult[]> {
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755);
   const script = join(dir, 'probe.cjs');
@@ -59,7 +62,8 @@ export async function prepareProbe(dir: string, user: string): Promise<(input: P
     const result = options.asThisUser
       ? spawnSync(node, [script, JSON.stringify(input)], { encoding: 'utf8', timeout: 60_000 })
       : su(user, `${quote(node)} ${quote(script)} ${quote(JSON.stringify(input))}`);
-    if (result.status !== 0) throw new Error(`the probe failed (exit ${result.status}): ${result.stderr}${result.error ?? ''}`);
+    if (result.status !== 0)
+      throw new Error(`the probe failed (exit ${result.status}): ${result.stderr}${result.error ?? ''}`);
     return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as ProbeResult[];
   };
 }

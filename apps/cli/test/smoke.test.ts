@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentPlatformDescriptor } from '@platform/agent-platform';
 import { generateKey, revokeApiKey } from '@platform/auth';
 import { propertyDescriptor } from '@platform/property-service';
-import { addKey, createTenant, createTestDatabase, freePort, runScript, startServices, testRedis, type ScriptRun, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import {
+  addKey,
+  createTenant,
+  createTestDatabase,
+  freePort,
+  runScript,
+  startServices,
+  testRedis,
+  type ScriptRun,
+  type StartedServices,
+  type Tenant,
+  type TestDatabase,
+} from '@platform/testkit';
 import { SMOKE_SERVICES } from '../../../scripts/smoke/apis.js';
 
 let db: TestDatabase;
@@ -45,14 +57,24 @@ interface JsonReport {
   services: { service: string; base_url: string; key: string; checks: JsonCheck[] }[];
 }
 
-const checksOf = (run: ScriptRun): JsonCheck[] => (JSON.parse(run.stdout) as JsonReport).services.flatMap((s) => s.checks);
+const checksOf = (run: ScriptRun): JsonCheck[] =>
+  (JSON.parse(run.stdout) as JsonReport).services.flatMap((s) => s.checks);
 
 /** Not the key, nor one character more of it than its display prefix. */
 const expectNoKey = (run: ScriptRun, key: string) => {
   expect(run.stdout + run.stderr).not.toContain(key.slice(0, 13));
 };
 
-const bothServices = () => ['--base-url', url(ports.property), '--key', property.key, '--base-url', url(ports.agents), '--key', agents.key];
+const bothServices = () => [
+  '--base-url',
+  url(ports.property),
+  '--key',
+  property.key,
+  '--base-url',
+  url(ports.agents),
+  '--key',
+  agents.key,
+];
 
 describe('against healthy services', () => {
   it('passes every check of both services, prints the table and exits 0', async () => {
@@ -61,9 +83,13 @@ describe('against healthy services', () => {
     const rows = run.stdout.split('\n').filter((line) => / (GET|POST) \//.test(line));
     expect(rows).toHaveLength(11);
     for (const row of rows) expect(row).toMatch(/ (200|201) +\d+ {2}PASS$/);
-    expect(run.stdout).toContain(`property-marketing service  ${url(ports.property)}  key ${property.key.slice(0, 12)}…`);
+    expect(run.stdout).toContain(
+      `property-marketing service  ${url(ports.property)}  key ${property.key.slice(0, 12)}…`,
+    );
     expect(run.stdout).toContain(`agent platform  ${url(ports.agents)}  key ${agents.key.slice(0, 12)}…`);
-    expect(run.stdout).toMatch(/^ {2}interessenten: erase \(undo\) +POST \/leads\/v1\/interessenten\/int_\w+\/loeschung +200 /m);
+    expect(run.stdout).toMatch(
+      /^ {2}interessenten: erase \(undo\) +POST \/leads\/v1\/interessenten\/int_\w+\/loeschung +200 /m,
+    );
     expect(run.stdout.trim().split('\n').at(-1)).toBe('PASS: 11 checks, 11 passed, 0 failed, 0 skipped');
     expectNoKey(run, property.key);
     expectNoKey(run, agents.key);
@@ -97,14 +123,24 @@ describe('against healthy services', () => {
   it('leaves nothing behind: every property it created archived, every prospect erased, every agent retired', async () => {
     const ofProperty = { where: { account_id: property.accountId } };
     const ofAgents = { where: { account_id: agents.accountId } };
-    const before = [await db.prisma.property.count(ofProperty), await db.prisma.prospect.count(ofProperty), await db.prisma.agentDeployment.count(ofAgents)];
+    const before = [
+      await db.prisma.property.count(ofProperty),
+      await db.prisma.prospect.count(ofProperty),
+      await db.prisma.agentDeployment.count(ofAgents),
+    ];
     expect((await smoke(bothServices())).code).toBe(0);
     const properties = await db.prisma.property.findMany(ofProperty);
     expect(properties.length).toBe(before[0] + 1);
     expect(properties.every((p) => p.status === 'archived')).toBe(true);
     const prospects = await db.prisma.prospect.findMany(ofProperty);
     expect(prospects.length).toBe(before[1] + 1);
-    for (const p of prospects) expect([p.anonymised_at instanceof Date, p.nachname, p.email, p.einwilligung_zweck]).toEqual([true, null, null, null]);
+    for (const p of prospects)
+      expect([p.anonymised_at instanceof Date, p.nachname, p.email, p.einwilligung_zweck]).toEqual([
+        true,
+        null,
+        null,
+        null,
+      ]);
     const deployments = await db.prisma.agentDeployment.findMany(ofAgents);
     expect(deployments.length).toBe(before[2] + 1);
     expect(deployments.every((a) => a.status === 'retired' && a.retired_at !== null)).toBe(true);
@@ -134,7 +170,9 @@ describe('failures', () => {
     const unknown = generateKey(agentPlatformDescriptor.keyPrefix, 'sandbox').plaintext;
     const run = await smoke(['--base-url', url(ports.agents), '--key', unknown]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/agents: list +GET \/v1\/agents\?limit=1 +401 +\d+ {2}FAIL {2}expected 200, got 401 api_key_invalid: The API key is not known\.$/m);
+    expect(run.stdout).toMatch(
+      /agents: list +GET \/v1\/agents\?limit=1 +401 +\d+ {2}FAIL {2}expected 200, got 401 api_key_invalid: The API key is not known\.$/m,
+    );
     expect(run.stdout.trim().split('\n').at(-1)).toBe('FAIL: 4 checks, 1 passed, 2 failed, 1 skipped');
     expectNoKey(run, unknown);
   });
@@ -154,10 +192,23 @@ describe('failures', () => {
 
   it('reports an unreachable base URL in one line, skips the rest and exits 1', async () => {
     const closed = await freePort();
-    const run = await smoke(['--base-url', url(closed), '--key', property.key, '--base-url', url(ports.agents), '--key', agents.key]);
+    const run = await smoke([
+      '--base-url',
+      url(closed),
+      '--key',
+      property.key,
+      '--base-url',
+      url(ports.agents),
+      '--key',
+      agents.key,
+    ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(new RegExp(`^ {2}health +GET /health/ready +- +\\d+ {2}FAIL {2}connection refused \\(ECONNREFUSED\\)$`, 'm'));
-    expect(run.stdout).toMatch(/^ {2}properties: list +GET \/v1\/properties\?limit=1 +- +0 {2}SKIP {2}not run: the service did not answer$/m);
+    expect(run.stdout).toMatch(
+      new RegExp(`^ {2}health +GET /health/ready +- +\\d+ {2}FAIL {2}connection refused \\(ECONNREFUSED\\)$`, 'm'),
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}properties: list +GET \/v1\/properties\?limit=1 +- +0 {2}SKIP {2}not run: the service did not answer$/m,
+    );
     // The healthy service is still checked.
     expect(run.stdout).toMatch(/^ {2}agents: retire \(undo\) +POST \/v1\/agents\/agt_\w+\/retire +200 +\d+ {2}PASS$/m);
     expect(run.stdout + run.stderr).not.toMatch(/\n\s+at |Error:/);
@@ -190,11 +241,31 @@ describe('usage errors exit 2 with one line and the usage, never the key', () =>
     ['a key without a base URL', () => ['--key', key()], /^0 --base-url but 1 --key: give them in pairs\.$/],
     ['a base URL without its value', () => ['--base-url', '--key', key()], /^--base-url needs a value\.$/],
     ['an unknown option', () => ['--base-url', url(1), '--key', key(), '--verbose'], /^Unknown option --verbose\.$/],
-    ['a key passed without --key', () => ['--base-url', url(1), key()], /^Unexpected value in position 3: values follow --base-url, --key or --timeout\.$/],
-    ['a key of no known service', () => ['--base-url', url(1), '--key', `zz${key().slice(2)}`], /^The key zz_test_\w{4}… is not a key of a known service \(its prefix must be one of pm_, ap_, then test_ or live_\)\.$/],
-    ['something that is not a key', () => ['--base-url', url(1), '--key', 'hunter2'], /^The key hunter2… is not a key of a known service/],
-    ['a base URL that is not one', () => ['--base-url', 'localhost:3000', '--key', key()], /^--base-url must start with http:\/\/ or https:\/\/, not localhost:\/\/\.$/],
-    ['a timeout that is not a number', () => ['--base-url', url(1), '--key', key(), '--timeout', 'soon'], /^--timeout must be a number of seconds from 0 to 300, not "soon"\.$/],
+    [
+      'a key passed without --key',
+      () => ['--base-url', url(1), key()],
+      /^Unexpected value in position 3: values follow --base-url, --key or --timeout\.$/,
+    ],
+    [
+      'a key of no known service',
+      () => ['--base-url', url(1), '--key', `zz${key().slice(2)}`],
+      /^The key zz_test_\w{4}… is not a key of a known service \(its prefix must be one of pm_, ap_, then test_ or live_\)\.$/,
+    ],
+    [
+      'something that is not a key',
+      () => ['--base-url', url(1), '--key', 'hunter2'],
+      /^The key hunter2… is not a key of a known service/,
+    ],
+    [
+      'a base URL that is not one',
+      () => ['--base-url', 'localhost:3000', '--key', key()],
+      /^--base-url must start with http:\/\/ or https:\/\/, not localhost:\/\/\.$/,
+    ],
+    [
+      'a timeout that is not a number',
+      () => ['--base-url', url(1), '--key', key(), '--timeout', 'soon'],
+      /^--timeout must be a number of seconds from 0 to 300, not "soon"\.$/,
+    ],
   ];
   it.each(cases)('%s', async (_name, args, message) => {
     const run = await smoke(args());
@@ -214,7 +285,9 @@ describe('usage errors exit 2 with one line and the usage, never the key', () =>
 });
 
 it("knows exactly the services' key prefixes", () => {
-  expect(Object.keys(SMOKE_SERVICES).sort()).toEqual([agentPlatformDescriptor.keyPrefix, propertyDescriptor.keyPrefix].sort());
+  expect(Object.keys(SMOKE_SERVICES).sort()).toEqual(
+    [agentPlatformDescriptor.keyPrefix, propertyDescriptor.keyPrefix].sort(),
+  );
   expect(SMOKE_SERVICES[propertyDescriptor.keyPrefix].name).toBe(propertyDescriptor.names.en);
   expect(SMOKE_SERVICES[agentPlatformDescriptor.keyPrefix].name).toBe(agentPlatformDescriptor.names.en);
 });

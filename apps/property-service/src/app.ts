@@ -3,7 +3,13 @@ import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { propertyDescriptor } from './descriptor.js';
 import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js';
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
-import { MEDIA_MAX_BYTES, MEDIA_MAX_PER_PROPERTY, MEDIA_MAX_PIXELS, createMediaService, mediaRoutes } from './media/index.js';
+import {
+  MEDIA_MAX_BYTES,
+  MEDIA_MAX_PER_PROPERTY,
+  MEDIA_MAX_PIXELS,
+  createMediaService,
+  mediaRoutes,
+} from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
@@ -41,7 +47,13 @@ export interface PropertyAppDeps extends ServiceAppDeps {
  * viewings (open slots and appointments cancelled, `property_unavailable`); archived, its listings
  * go off every channel. Sold or let with commission terms, its commission is settled (settlements/).
  */
-async function propertyStatusChanged(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date): Promise<void> {
+async function propertyStatusChanged(
+  tx: Db,
+  accountId: string,
+  propertyId: string,
+  to: PropertyStatus,
+  at: Date,
+): Promise<void> {
   if (to === 'sold' || to === 'rented' || to === 'archived') {
     await cancelAppointmentsOfProperty(tx, accountId, propertyId, at);
     await cancelSlotsOfProperty(tx, accountId, propertyId, at);
@@ -52,78 +64,96 @@ async function propertyStatusChanged(tx: Db, accountId: string, propertyId: stri
 /** The property-marketing service: property API at `/v1`, leads API (German) at `/leads/v1`, each with its OpenAPI document. */
 export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance> {
   const retentionDays = deps.leadsRetentionDays ?? 180;
-  const media = { maxBytes: deps.mediaMaxBytes ?? MEDIA_MAX_BYTES, maxPixels: deps.mediaMaxPixels ?? MEDIA_MAX_PIXELS, maxMedia: deps.mediaMaxPerProperty ?? MEDIA_MAX_PER_PROPERTY };
+  const media = {
+    maxBytes: deps.mediaMaxBytes ?? MEDIA_MAX_BYTES,
+    maxPixels: deps.mediaMaxPixels ?? MEDIA_MAX_PIXELS,
+    maxMedia: deps.mediaMaxPerProperty ?? MEDIA_MAX_PER_PROPERTY,
+  };
   const feeds = deps.feeds ?? {};
   // Feed tokens are path segments: every log line shows them as `[REDACTED]`.
-  return createServiceApp({ ...deps, secretPathPrefixes: [...(deps.secretPathPrefixes ?? []), FEEDS_PATH] }, {
-    service: propertyDescriptor,
-    dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
-    document: {
-      prefix: '/v1',
-      title: 'Property Marketing Service: Property API',
-      description: 'Property records for sale or rent. Authenticate with an API key in the `apikey` header.',
-    },
-    routes: async (v1, context) => {
-      const settlements = createSettlementService(context);
-      const onStatusChanged = async (tx: Db, { accountId, propertyId, to, at, invoiceRecipients }: StatusChange) => {
-        await propertyStatusChanged(tx, accountId, propertyId, to, at);
-        const settled = await settlements.settleStatusChange(tx, accountId, propertyId, to, at, invoiceRecipients);
-        const invoiceIds = settled?.invoice_ids ?? [];
-        if (invoiceIds.length === 0) return;
-        return async () => {
-          for (const id of invoiceIds) {
-            await requestGeneration(
-              () => invoiceJobs.enqueue(context.jobs, id),
-              (error) => v1.log.warn({ err: error, invoice_id: id }, 'invoice PDF not enqueued; the sweeper will'),
-            );
-          }
-        };
-      };
-      await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
-      await v1.register(mediaRoutes, { media: createMediaService({ ...context, ...media }), storage: context.storage, ...media });
-      await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
-      await v1.register(channelRoutes, { channels: createChannelService(context) });
-      await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
-      await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
-      await v1.register(valuationRoutes, { valuations: createValuationService(context) });
-      await v1.register(settlementRoutes, { settlements });
-      await v1.register(invoiceRoutes, { invoices: createInvoiceService(context), storage: context.storage });
-    },
-    publicApi: {
+  return createServiceApp(
+    { ...deps, secretPathPrefixes: [...(deps.secretPathPrefixes ?? []), FEEDS_PATH] },
+    {
+      service: propertyDescriptor,
+      dialectFor: (url) => (url.startsWith('/leads/') ? 'de' : 'en'),
       document: {
-        prefix: '/public/v1',
-        title: 'Property Marketing Service: Public feeds',
-        description:
-          'The feeds of the publication channels, read without a key: the token in the URL (the channel\'s `feed_url`) is the secret. ' +
-          'Only live listings, the address at its precision, nothing personal.',
+        prefix: '/v1',
+        title: 'Property Marketing Service: Property API',
+        description: 'Property records for sale or rent. Authenticate with an API key in the `apikey` header.',
       },
-      routes: async (api, context) => {
-        const limits = deps.rateLimit && {
-          redis: deps.rateLimit.redis,
-          perToken: feeds.perToken ?? FEED_RATE_LIMIT_PER_TOKEN,
-          perAddress: feeds.perAddress ?? FEED_RATE_LIMIT_PER_ADDRESS,
-          prefix: `${deps.rateLimit.prefix ?? 'ratelimit:'}feeds:`,
-          warn: deps.rateLimit.warn,
+      routes: async (v1, context) => {
+        const settlements = createSettlementService(context);
+        const onStatusChanged = async (tx: Db, { accountId, propertyId, to, at, invoiceRecipients }: StatusChange) => {
+          await propertyStatusChanged(tx, accountId, propertyId, to, at);
+          const settled = await settlements.settleStatusChange(tx, accountId, propertyId, to, at, invoiceRecipients);
+          const invoiceIds = settled?.invoice_ids ?? [];
+          if (invoiceIds.length === 0) return;
+          return async () => {
+            for (const id of invoiceIds) {
+              await requestGeneration(
+                () => invoiceJobs.enqueue(context.jobs, id),
+                (error) => v1.log.warn({ err: error, invoice_id: id }, 'invoice PDF not enqueued; the sweeper will'),
+              );
+            }
+          };
         };
-        const cacheMaxBytes = feeds.cacheMb === undefined ? undefined : feeds.cacheMb * 1024 * 1024;
-        await api.register(feedRoutes, { db: context.db, storage: context.storage, publicBaseUrl: context.publicBaseUrl, now: context.now, cacheMaxBytes, limits });
+        await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
+        await v1.register(mediaRoutes, {
+          media: createMediaService({ ...context, ...media }),
+          storage: context.storage,
+          ...media,
+        });
+        await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
+        await v1.register(channelRoutes, { channels: createChannelService(context) });
+        await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
+        await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
+        await v1.register(valuationRoutes, { valuations: createValuationService(context) });
+        await v1.register(settlementRoutes, { settlements });
+        await v1.register(invoiceRoutes, { invoices: createInvoiceService(context), storage: context.storage });
       },
-    },
-    extraApis: [
-      {
+      publicApi: {
         document: {
-          prefix: '/leads/v1',
-          title: 'Property Marketing Service: Leads API',
+          prefix: '/public/v1',
+          title: 'Property Marketing Service: Public feeds',
           description:
-            'Interessenten mit Einwilligung und Suchprofil, Aufbewahrung, Anonymisierung und Löschung; Anfragen mit nachvollziehbarer Bewertung; ' +
-            'automatisches Matching. Authentifizierung mit einem API-Key im Header `apikey` (dieselben Keys wie die Property API).',
+            "The feeds of the publication channels, read without a key: the token in the URL (the channel's `feed_url`) is the secret. " +
+            'Only live listings, the address at its precision, nothing personal.',
         },
-        routes: async (leads, context) => {
-          await leads.register(prospectRoutes, { prospects: createProspectService({ ...context, retentionDays }) });
-          await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
-          await leads.register(matchingRoutes, { matching: createMatchingService(context) });
+        routes: async (api, context) => {
+          const limits = deps.rateLimit && {
+            redis: deps.rateLimit.redis,
+            perToken: feeds.perToken ?? FEED_RATE_LIMIT_PER_TOKEN,
+            perAddress: feeds.perAddress ?? FEED_RATE_LIMIT_PER_ADDRESS,
+            prefix: `${deps.rateLimit.prefix ?? 'ratelimit:'}feeds:`,
+            warn: deps.rateLimit.warn,
+          };
+          const cacheMaxBytes = feeds.cacheMb === undefined ? undefined : feeds.cacheMb * 1024 * 1024;
+          await api.register(feedRoutes, {
+            db: context.db,
+            storage: context.storage,
+            publicBaseUrl: context.publicBaseUrl,
+            now: context.now,
+            cacheMaxBytes,
+            limits,
+          });
         },
       },
-    ],
-  });
+      extraApis: [
+        {
+          document: {
+            prefix: '/leads/v1',
+            title: 'Property Marketing Service: Leads API',
+            description:
+              'Interessenten mit Einwilligung und Suchprofil, Aufbewahrung, Anonymisierung und Löschung; Anfragen mit nachvollziehbarer Bewertung; ' +
+              'automatisches Matching. Authentifizierung mit einem API-Key im Header `apikey` (dieselben Keys wie die Property API).',
+          },
+          routes: async (leads, context) => {
+            await leads.register(prospectRoutes, { prospects: createProspectService({ ...context, retentionDays }) });
+            await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
+            await leads.register(matchingRoutes, { matching: createMatchingService(context) });
+          },
+        },
+      ],
+    },
+  );
 }

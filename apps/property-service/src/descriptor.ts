@@ -32,7 +32,8 @@ export const propertyDescriptor = defineService({
       min: 1,
       max: 3650,
       unit: 'days',
-      description: 'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.',
+      description:
+        'Days a prospect is kept after its last activity (creation or latest inquiry); then the nightly job anonymises it.',
     },
     {
       name: 'mediaMaxPixels',
@@ -41,7 +42,8 @@ export const propertyDescriptor = defineService({
       min: 1_000_000,
       max: 268_000_000,
       unit: 'pixels',
-      description: 'Pixels (width × height) an uploaded photo or floor plan may have; a larger one is refused (422) before it is decoded.',
+      description:
+        'Pixels (width × height) an uploaded photo or floor plan may have; a larger one is refused (422) before it is decoded.',
     },
     {
       name: 'mediaMaxPerProperty',
@@ -59,7 +61,8 @@ export const propertyDescriptor = defineService({
       min: 1,
       max: 1_000_000,
       unit: 'requests per minute',
-      description: 'Requests per minute to one public feed token (feed, listings, PDFs and photos together), from any address; more are answered 429.',
+      description:
+        'Requests per minute to one public feed token (feed, listings, PDFs and photos together), from any address; more are answered 429.',
     },
     {
       name: 'feedRateLimitPerAddress',
@@ -69,7 +72,7 @@ export const propertyDescriptor = defineService({
       max: 1_000_000,
       unit: 'requests per minute',
       description:
-        'Requests per minute from one client address to the public feeds, any token (a portal reads many agencies\' feeds from the same addresses); ' +
+        "Requests per minute from one client address to the public feeds, any token (a portal reads many agencies' feeds from the same addresses); " +
         'behind a proxy the address is its X-Forwarded-For only with TRUST_PROXY=true.',
     },
     {
@@ -79,7 +82,8 @@ export const propertyDescriptor = defineService({
       min: 1,
       max: 4096,
       unit: 'MiB',
-      description: 'Memory each service process keeps for built public feeds (30 s each); the least recently used go first.',
+      description:
+        'Memory each service process keeps for built public feeds (30 s each); the least recently used go first.',
     },
   ],
   loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv', 'property_id', 'from', 'to'],

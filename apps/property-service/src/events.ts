@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { EventCatalogue } from '@platform/webhooks';
 
-const ChangedFields = Type.Array(Type.String(), { description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.' });
+const ChangedFields = Type.Array(Type.String(), {
+  description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.',
+});
 
 /** The eleven event types of the property-marketing service. `data` holds ids and non-personal fields only. */
 export const PROPERTY_EVENTS = [
@@ -32,7 +34,10 @@ export const PROPERTY_EVENTS = [
         listing_id: Type.String(),
         property_id: Type.String(),
         status: Type.Literal('completed'),
-        pdf_url: Type.String({ description: 'URL of the listing PDF: `PUBLIC_BASE_URL/v1/listings/{listing_id}/pdf` (needs `listings:read`).' }),
+        pdf_url: Type.String({
+          description:
+            'URL of the listing PDF: `PUBLIC_BASE_URL/v1/listings/{listing_id}/pdf` (needs `listings:read`).',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -52,13 +57,14 @@ export const PROPERTY_EVENTS = [
   },
   {
     type: 'channel.feed_token_rotated',
-    description: 'A channel was given a new feed token: the old feed URL is refused from now on (the token itself is never in an event).',
+    description:
+      'A channel was given a new feed token: the old feed URL is refused from now on (the token itself is never in an event).',
     scope: 'listings:read',
     data: Type.Object(
       {
         channel_id: Type.String(),
-        name: Type.String({ description: 'The channel\'s name.' }),
-        type: Type.Union([Type.Literal('website'), Type.Literal('openimmo')], { description: 'The channel\'s type.' }),
+        name: Type.String({ description: "The channel's name." }),
+        type: Type.Union([Type.Literal('website'), Type.Literal('openimmo')], { description: "The channel's type." }),
         rotated_at: Type.String({ format: 'date-time' }),
       },
       { additionalProperties: false },
@@ -74,7 +80,11 @@ export const PROPERTY_EVENTS = [
     type: 'inquiry.scored',
     description: 'Matching scored an inquiry.',
     scope: 'leads:read',
-    data: Type.Object({ inquiry_id: Type.String(), property_id: Type.String(), score: Type.Integer({ minimum: 0, maximum: 100 }) }),
+    data: Type.Object({
+      inquiry_id: Type.String(),
+      property_id: Type.String(),
+      score: Type.Integer({ minimum: 0, maximum: 100 }),
+    }),
   },
   {
     type: 'appointment.confirmed',
@@ -86,7 +96,9 @@ export const PROPERTY_EVENTS = [
         property_id: Type.String(),
         starts_at: Type.String({ format: 'date-time' }),
         ends_at: Type.String({ format: 'date-time' }),
-        confirmed_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], { description: 'The side that confirmed.' }),
+        confirmed_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], {
+          description: 'The side that confirmed.',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -101,9 +113,16 @@ export const PROPERTY_EVENTS = [
         property_id: Type.String(),
         starts_at: Type.String({ format: 'date-time' }),
         ends_at: Type.String({ format: 'date-time' }),
-        cancelled_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], { description: 'The side that cancelled.' }),
+        cancelled_by: Type.Union([Type.Literal('agent'), Type.Literal('prospect')], {
+          description: 'The side that cancelled.',
+        }),
         reason: Type.Union(
-          [Type.Literal('prospect_declined'), Type.Literal('agent_unavailable'), Type.Literal('property_unavailable'), Type.Literal('other')],
+          [
+            Type.Literal('prospect_declined'),
+            Type.Literal('agent_unavailable'),
+            Type.Literal('property_unavailable'),
+            Type.Literal('other'),
+          ],
           { description: 'The reason code (never free text).' },
         ),
       },
@@ -112,7 +131,8 @@ export const PROPERTY_EVENTS = [
   },
   {
     type: 'settlement.created',
-    description: 'A property with commission terms was sold or let: its commission settlement was created (ids and amounts in cents, no names).',
+    description:
+      'A property with commission terms was sold or let: its commission settlement was created (ids and amounts in cents, no names).',
     scope: 'commissions:read',
     data: Type.Object(
       {
@@ -125,12 +145,26 @@ export const PROPERTY_EVENTS = [
         lines: Type.Array(
           Type.Object(
             {
-              party: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant')], { description: 'The paying party (no names).' }),
+              party: Type.Union(
+                [Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant')],
+                { description: 'The paying party (no names).' },
+              ),
               net_cents: Type.Integer(),
               vat_cents: Type.Integer(),
               gross_cents: Type.Integer(),
-              due_after_party: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('landlord'), Type.Literal('tenant'), Type.Null()], { description: '§656d BGB: due only after this party has paid.' }),
-              invoice_id: Type.Union([Type.String(), Type.Null()], { description: 'The party\'s invoice, when recipients were given (`GET /v1/invoices/{id}`).' }),
+              due_after_party: Type.Union(
+                [
+                  Type.Literal('seller'),
+                  Type.Literal('buyer'),
+                  Type.Literal('landlord'),
+                  Type.Literal('tenant'),
+                  Type.Null(),
+                ],
+                { description: '§656d BGB: due only after this party has paid.' },
+              ),
+              invoice_id: Type.Union([Type.String(), Type.Null()], {
+                description: "The party's invoice, when recipients were given (`GET /v1/invoices/{id}`).",
+              }),
             },
             { additionalProperties: false },
           ),

@@ -14,6 +14,10 @@ export const propertyService: ServiceEntry = {
       leadsRetentionDays: deps.settings.leadsRetentionDays,
       mediaMaxPixels: deps.settings.mediaMaxPixels,
       mediaMaxPerProperty: deps.settings.mediaMaxPerProperty,
-      feeds: { perToken: deps.settings.feedRateLimitPerToken, perAddress: deps.settings.feedRateLimitPerAddress, cacheMb: deps.settings.feedCacheMb },
+      feeds: {
+        perToken: deps.settings.feedRateLimitPerToken,
+        perAddress: deps.settings.feedRateLimitPerAddress,
+        cacheMb: deps.settings.feedCacheMb,
+      },
     }),
 };

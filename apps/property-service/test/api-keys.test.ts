@@ -21,7 +21,10 @@ const call = (method: string, url: string, key: string, payload?: unknown) => ct
 
 describe('key rotation through /v1/api-keys', () => {
   it('creates a second key, sees last_used_at per key, revokes the old key', async () => {
-    const old = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['keys:manage', 'properties:read'] });
+    const old = await createTenant(ctx.db.prisma, {
+      service: propertyDescriptor,
+      scopes: ['keys:manage', 'properties:read'],
+    });
     await call('GET', '/v1/properties', old.key);
 
     const created = await call('POST', '/v1/api-keys', old.key, {});
@@ -52,10 +55,17 @@ describe('key rotation through /v1/api-keys', () => {
   });
 
   it('grants only scopes the calling key has', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['keys:manage', 'properties:read'] });
+    const tenant = await createTenant(ctx.db.prisma, {
+      service: propertyDescriptor,
+      scopes: ['keys:manage', 'properties:read'],
+    });
     const res = await call('POST', '/v1/api-keys', tenant.key, { scopes: ['properties:read', 'properties:write'] });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ code: 'scope_missing', message: expect.any(String), details: [{ field: 'properties:write', reason: 'not_granted' }] });
+    expect(res.json()).toEqual({
+      code: 'scope_missing',
+      message: expect.any(String),
+      details: [{ field: 'properties:write', reason: 'not_granted' }],
+    });
     const narrower = await call('POST', '/v1/api-keys', tenant.key, { scopes: ['properties:read'] });
     expect(narrower.statusCode).toBe(201);
     expect(narrower.json().scopes).toEqual(['properties:read']);
@@ -80,10 +90,14 @@ describe('key rotation through /v1/api-keys', () => {
 });
 
 describe('keys per application', () => {
-  const active = (app: TestApp, applicationId: string) => app.db.prisma.apiKey.count({ where: { application_id: applicationId, revoked_at: null } });
+  const active = (app: TestApp, applicationId: string) =>
+    app.db.prisma.apiKey.count({ where: { application_id: applicationId, revoked_at: null } });
 
   it('are at most 20 by default: the 21st is 409 conflict naming the cap; a revoked key does not count', async () => {
-    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['keys:manage', 'properties:read'] });
+    const tenant = await createTenant(ctx.db.prisma, {
+      service: propertyDescriptor,
+      scopes: ['keys:manage', 'properties:read'],
+    });
     const created: string[] = [];
     for (let i = 1; i < 20; i++) {
       const res = await call('POST', '/v1/api-keys', tenant.key, {});
@@ -94,7 +108,8 @@ describe('keys per application', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       code: 'conflict',
-      message: 'An application can have at most 20 active API keys, and this one has 20; revoke one (DELETE /v1/api-keys/{id}) before creating another.',
+      message:
+        'An application can have at most 20 active API keys, and this one has 20; revoke one (DELETE /v1/api-keys/{id}) before creating another.',
     });
     expect(await active(ctx, tenant.applicationId)).toBe(20);
     expect((await call('POST', '/v1/api-keys', ctx.tenant.key, {})).statusCode).toBe(201); // another application is not affected
@@ -107,9 +122,13 @@ describe('keys per application', () => {
 
   it('follow API_KEYS_PER_APPLICATION, also for concurrent creations', async () => {
     const tenant = await createTenant(small.db.prisma, { service: propertyDescriptor });
-    const results = await Promise.all(Array.from({ length: 6 }, () => small.send('POST', '/v1/api-keys', {}, tenant.key)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => small.send('POST', '/v1/api-keys', {}, tenant.key)),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 409, 409, 409, 409]);
-    expect(results.find((r) => r.statusCode === 409)!.json().message).toMatch(/^An application can have at most 3 active API keys, and this one has 3; revoke one/);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toMatch(
+      /^An application can have at most 3 active API keys, and this one has 3; revoke one/,
+    );
     expect(await active(small, tenant.applicationId)).toBe(3);
   });
 
@@ -119,8 +138,20 @@ describe('keys per application', () => {
     // The third key is being created (not yet committed) while two requests ask for a fourth.
     const { result, waited } = await whileHeld(
       small.db,
-      (tx) => createApiKey(tx, { applicationId: tenant.applicationId, service: propertyDescriptor, environment: 'sandbox', scopes: ['properties:read'], pepper: TEST_PEPPER, maxKeys: 3 }),
-      () => Promise.all([small.send('POST', '/v1/api-keys', {}, tenant.key), small.send('POST', '/v1/api-keys', {}, tenant.key)]),
+      (tx) =>
+        createApiKey(tx, {
+          applicationId: tenant.applicationId,
+          service: propertyDescriptor,
+          environment: 'sandbox',
+          scopes: ['properties:read'],
+          pepper: TEST_PEPPER,
+          maxKeys: 3,
+        }),
+      () =>
+        Promise.all([
+          small.send('POST', '/v1/api-keys', {}, tenant.key),
+          small.send('POST', '/v1/api-keys', {}, tenant.key),
+        ]),
       2,
     );
     expect(waited).toBe(2);

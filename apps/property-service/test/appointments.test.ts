@@ -16,11 +16,16 @@ const nextTime = () => {
 async function book(inquiryId: string, extra: Record<string, unknown> = {}, key = ctx.tenant.key) {
   const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiryId, ...nextTime(), ...extra }, key);
   if (res.statusCode !== 201) throw new Error(`appointment not created: ${res.statusCode} ${res.body}`);
-  return res.json() as { id: string; status: string; starts_at: string; ends_at: string; sequence: number } & Record<string, unknown>;
+  return res.json() as { id: string; status: string; starts_at: string; ends_at: string; sequence: number } & Record<
+    string,
+    unknown
+  >;
 }
 const newInquiry = async (property = propertyId) => (await createInquiry(ctx, property)).id;
-const act = (id: string, action: string, body?: unknown, key = ctx.tenant.key) => ctx.send('POST', `/v1/appointments/${id}/${action}`, body, key);
-const cancelEvents = async (id: string) => (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
+const act = (id: string, action: string, body?: unknown, key = ctx.tenant.key) =>
+  ctx.send('POST', `/v1/appointments/${id}/${action}`, body, key);
+const cancelEvents = async (id: string) =>
+  (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
 
 beforeAll(async () => {
   ctx = await startPropertyApp();
@@ -55,7 +60,9 @@ describe('POST /v1/appointments', () => {
       created_at: NOW.toISOString(),
       updated_at: NOW.toISOString(),
     });
-    expect((await ctx.db.prisma.appointment.findUniqueOrThrow({ where: { id: res.json().id } })).prospect_id).toBe(inquiry.prospectId);
+    expect((await ctx.db.prisma.appointment.findUniqueOrThrow({ where: { id: res.json().id } })).prospect_id).toBe(
+      inquiry.prospectId,
+    );
     expect((await ctx.send('GET', `/v1/appointments/${res.json().id}`)).json()).toEqual(res.json());
   });
 
@@ -110,7 +117,11 @@ describe('POST /v1/appointments', () => {
   });
 
   it('accepts exactly 8 hours', async () => {
-    const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), starts_at: '2026-12-11T08:00:00+01:00', ends_at: '2026-12-11T16:00:00+01:00' });
+    const res = await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: await newInquiry(),
+      starts_at: '2026-12-11T08:00:00+01:00',
+      ends_at: '2026-12-11T16:00:00+01:00',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ starts_at: '2026-12-11T07:00:00.000Z', ends_at: '2026-12-11T15:00:00.000Z' });
   });
@@ -122,35 +133,68 @@ describe('the state machine', () => {
     ctx.clock.now = new Date(NOW.getTime() + 60_000);
     const confirmed = await act(apt.id, 'confirm', { by: 'prospect' });
     expect(confirmed.statusCode).toBe(200);
-    expect(confirmed.json()).toMatchObject({ status: 'confirmed', confirmed_by: 'prospect', confirmed_at: ctx.clock.now.toISOString(), sequence: 0 });
+    expect(confirmed.json()).toMatchObject({
+      status: 'confirmed',
+      confirmed_by: 'prospect',
+      confirmed_at: ctx.clock.now.toISOString(),
+      sequence: 0,
+    });
     expect((await eventData(ctx, 'appointment.confirmed')).filter((d) => d.appointment_id === apt.id)).toEqual([
-      { appointment_id: apt.id, property_id: propertyId, starts_at: apt.starts_at, ends_at: apt.ends_at, confirmed_by: 'prospect' },
+      {
+        appointment_id: apt.id,
+        property_id: propertyId,
+        starts_at: apt.starts_at,
+        ends_at: apt.ends_at,
+        confirmed_by: 'prospect',
+      },
     ]);
     const completed = await act(apt.id, 'complete');
     expect(completed.statusCode).toBe(200);
-    expect(completed.json()).toMatchObject({ status: 'completed', completed_at: ctx.clock.now.toISOString(), confirmed_by: 'prospect' });
+    expect(completed.json()).toMatchObject({
+      status: 'completed',
+      completed_at: ctx.clock.now.toISOString(),
+      confirmed_by: 'prospect',
+    });
     ctx.clock.now = NOW;
   });
 
   it.each([
     ['proposed', 'agent', 'agent_unavailable'],
     ['confirmed', 'prospect', 'prospect_declined'],
-  ] as const)('cancels a %s appointment with the side and reason code, and emits exactly ids, times, side and reason', async (from, by, reason) => {
-    const apt = await book(await newInquiry());
-    if (from === 'confirmed') await act(apt.id, 'confirm', { by: 'agent' });
-    const res = await act(apt.id, 'cancel', { by, reason });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'cancelled', cancelled_by: by, cancel_reason: reason, cancelled_at: NOW.toISOString(), sequence: 1 });
-    expect(await cancelEvents(apt.id)).toEqual([
-      { appointment_id: apt.id, property_id: propertyId, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: by, reason },
-    ]);
-  });
+  ] as const)(
+    'cancels a %s appointment with the side and reason code, and emits exactly ids, times, side and reason',
+    async (from, by, reason) => {
+      const apt = await book(await newInquiry());
+      if (from === 'confirmed') await act(apt.id, 'confirm', { by: 'agent' });
+      const res = await act(apt.id, 'cancel', { by, reason });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        status: 'cancelled',
+        cancelled_by: by,
+        cancel_reason: reason,
+        cancelled_at: NOW.toISOString(),
+        sequence: 1,
+      });
+      expect(await cancelEvents(apt.id)).toEqual([
+        {
+          appointment_id: apt.id,
+          property_id: propertyId,
+          starts_at: apt.starts_at,
+          ends_at: apt.ends_at,
+          cancelled_by: by,
+          reason,
+        },
+      ]);
+    },
+  );
 
   it('refuses an unknown side or reason, and free text (422)', async () => {
     const apt = await book(await newInquiry());
     expect((await act(apt.id, 'confirm', { by: 'someone' })).statusCode).toBe(422);
     expect((await act(apt.id, 'cancel', { by: 'agent', reason: 'Keine Lust' })).statusCode).toBe(422);
-    expect((await act(apt.id, 'cancel', { by: 'agent', reason: 'other', note: 'Frau Meier ist krank' })).statusCode).toBe(422);
+    expect(
+      (await act(apt.id, 'cancel', { by: 'agent', reason: 'other', note: 'Frau Meier ist krank' })).statusCode,
+    ).toBe(422);
     expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json().status).toBe('proposed');
   });
 
@@ -170,7 +214,10 @@ describe('the state machine', () => {
   const ILLEGAL: [string, string][] = [
     ['proposed', 'complete'],
     ['confirmed', 'confirm'],
-    ...['confirm', 'complete', 'cancel', 'reschedule'].flatMap((action) => [['completed', action] as [string, string], ['cancelled', action] as [string, string]]),
+    ...['confirm', 'complete', 'cancel', 'reschedule'].flatMap((action) => [
+      ['completed', action] as [string, string],
+      ['cancelled', action] as [string, string],
+    ]),
   ];
 
   it.each(ILLEGAL)('refuses from %s: %s (409 invalid_transition), changing nothing', async (status, action) => {
@@ -186,7 +233,8 @@ describe('the state machine', () => {
   });
 
   it('answers an unknown appointment with 404 for every action', async () => {
-    for (const action of Object.keys(ACTIONS)) expect((await act('apt_missing', action, ACTIONS[action]!())).statusCode).toBe(404);
+    for (const action of Object.keys(ACTIONS))
+      expect((await act('apt_missing', action, ACTIONS[action]!())).statusCode).toBe(404);
   });
 });
 
@@ -214,12 +262,23 @@ describe('POST /v1/appointments/{id}/reschedule', () => {
       { starts_at: second.starts_at, ends_at: second.ends_at, until: ctx.clock.now.toISOString() },
     ]);
     // The old times are free again for the host.
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), starts_at: apt.starts_at, ends_at: apt.ends_at, host: 'Rita Reschedule' })).statusCode).toBe(201);
+    expect(
+      (
+        await ctx.send('POST', '/v1/appointments', {
+          inquiry_id: await newInquiry(),
+          starts_at: apt.starts_at,
+          ends_at: apt.ends_at,
+          host: 'Rita Reschedule',
+        })
+      ).statusCode,
+    ).toBe(201);
     ctx.clock.now = NOW;
   });
 
   it('takes an appointment of a slot out of its slot', async () => {
-    const slot = (await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, { ...nextTime(), capacity: 1 })).json();
+    const slot = (
+      await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, { ...nextTime(), capacity: 1 })
+    ).json();
     const prisma = ctx.db.prisma;
     await newInquiry();
     const [apt] = (await ctx.send('POST', `/v1/viewing-slots/${slot.id}/allocate`)).json().data;
@@ -234,11 +293,21 @@ describe('POST /v1/appointments/{id}/reschedule', () => {
   it('refuses a time in the past (422) and a clash with the host (409 naming the other)', async () => {
     const a = await book(await newInquiry(), { host: 'Clara Clash' });
     const b = await book(await newInquiry(), { host: 'Clara Clash' });
-    expect((await act(b.id, 'reschedule', { starts_at: '2026-11-19T10:00:00Z', ends_at: '2026-11-19T11:00:00Z' })).statusCode).toBe(422);
+    expect(
+      (await act(b.id, 'reschedule', { starts_at: '2026-11-19T10:00:00Z', ends_at: '2026-11-19T11:00:00Z' }))
+        .statusCode,
+    ).toBe(422);
     const res = await act(b.id, 'reschedule', { starts_at: a.starts_at, ends_at: a.ends_at });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'conflict', details: [{ field: 'host', reason: 'overlaps', conflicting_id: a.id }] });
-    expect((await ctx.send('GET', `/v1/appointments/${b.id}`)).json()).toMatchObject({ starts_at: b.starts_at, sequence: 0, history: [] });
+    expect(res.json()).toMatchObject({
+      code: 'conflict',
+      details: [{ field: 'host', reason: 'overlaps', conflicting_id: a.id }],
+    });
+    expect((await ctx.send('GET', `/v1/appointments/${b.id}`)).json()).toMatchObject({
+      starts_at: b.starts_at,
+      sequence: 0,
+      history: [],
+    });
   });
 });
 
@@ -246,13 +315,18 @@ describe('no double booking', () => {
   it('lets one of two racing creations for the same host and time win; the other is 409 naming the winner', async () => {
     const time = nextTime();
     const [x, y] = [await newInquiry(), await newInquiry()];
-    const results = await Promise.all([x, y].map((inquiry_id) => ctx.send('POST', '/v1/appointments', { inquiry_id, ...time, host: 'Hanna Host' })));
+    const results = await Promise.all(
+      [x, y].map((inquiry_id) => ctx.send('POST', '/v1/appointments', { inquiry_id, ...time, host: 'Hanna Host' })),
+    );
     const won = results.filter((r) => r.statusCode === 201);
     const lost = results.filter((r) => r.statusCode !== 201);
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect(lost[0]!.statusCode).toBe(409);
-    expect(lost[0]!.json()).toMatchObject({ code: 'conflict', details: [{ field: 'host', reason: 'overlaps', conflicting_id: won[0]!.json().id }] });
+    expect(lost[0]!.json()).toMatchObject({
+      code: 'conflict',
+      details: [{ field: 'host', reason: 'overlaps', conflicting_id: won[0]!.json().id }],
+    });
     expect(await ctx.db.prisma.appointment.count({ where: { host: 'Hanna Host' } })).toBe(1);
   });
 
@@ -269,7 +343,10 @@ describe('no double booking', () => {
     const lost = results.filter((r) => r.statusCode !== 201);
     expect([won.length, lost.length]).toEqual([1, 1]);
     expect(lost[0]!.statusCode).toBe(409);
-    expect(lost[0]!.json()).toMatchObject({ code: 'conflict', details: [{ field: 'inquiry_id', reason: 'overlaps', conflicting_id: won[0]!.json().id }] });
+    expect(lost[0]!.json()).toMatchObject({
+      code: 'conflict',
+      details: [{ field: 'inquiry_id', reason: 'overlaps', conflicting_id: won[0]!.json().id }],
+    });
     expect(await ctx.db.prisma.appointment.count({ where: { prospect_id: first.prospectId } })).toBe(1);
   });
 
@@ -280,9 +357,16 @@ describe('no double booking', () => {
     let waited = false;
     const pending = await ctx.db.prisma.$transaction(
       async (tx) => {
-        await tx.appointment.update({ where: { id: held.id }, data: { starts_at: new Date(time.starts_at), ends_at: new Date(time.ends_at) } });
+        await tx.appointment.update({
+          where: { id: held.id },
+          data: { starts_at: new Date(time.starts_at), ends_at: new Date(time.ends_at) },
+        });
         const request = ctx.send('POST', '/v1/appointments', { inquiry_id, ...time, host: 'Uwe Uncommitted' });
-        waited = await until(async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted'))[0]!.n > 0, 5000);
+        waited = await until(
+          async () =>
+            (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted'))[0]!.n > 0,
+          5000,
+        );
         return { request };
       },
       { timeout: 10_000 },
@@ -296,49 +380,81 @@ describe('no double booking', () => {
   it('frees the time once the appointment is cancelled', async () => {
     const time = nextTime();
     const first = await book(await newInquiry(), { ...time, host: 'Frieda Free' });
-    const blocked = await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Frieda Free' });
+    const blocked = await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: await newInquiry(),
+      ...time,
+      host: 'Frieda Free',
+    });
     expect(blocked.statusCode).toBe(409);
     await act(first.id, 'cancel', { by: 'agent', reason: 'agent_unavailable' });
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Frieda Free' })).statusCode).toBe(201);
+    expect(
+      (await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Frieda Free' }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('lets different hosts, and the same host at adjacent times, book', async () => {
     const time = nextTime();
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Adam' })).statusCode).toBe(201);
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Berta' })).statusCode).toBe(201);
-    const after = { starts_at: time.ends_at, ends_at: new Date(new Date(time.ends_at).getTime() + 1800_000).toISOString() };
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...after, host: 'Adam' })).statusCode).toBe(201);
+    expect(
+      (await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Adam' }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...time, host: 'Berta' }))
+        .statusCode,
+    ).toBe(201);
+    const after = {
+      starts_at: time.ends_at,
+      ends_at: new Date(new Date(time.ends_at).getTime() + 1800_000).toISOString(),
+    };
+    expect(
+      (await ctx.send('POST', '/v1/appointments', { inquiry_id: await newInquiry(), ...after, host: 'Adam' }))
+        .statusCode,
+    ).toBe(201);
   });
 });
 
 describe('a property that is sold, let or archived', () => {
-  it.each(['mark-sold', 'mark-rented', 'archive'])('%s cancels its open appointments (agent, property_unavailable), one event each', async (action) => {
-    const property = await activeProperty(ctx);
-    const proposed = await book(await newInquiry(property));
-    const confirmed = await book(await newInquiry(property));
-    await act(confirmed.id, 'confirm', { by: 'prospect' });
-    const done = await book(await newInquiry(property));
-    await act(done.id, 'cancel', { by: 'prospect', reason: 'prospect_declined' });
-    const elsewhere = await book(await newInquiry());
-    ctx.clock.now = new Date(NOW.getTime() + 5 * 60_000);
+  it.each(['mark-sold', 'mark-rented', 'archive'])(
+    '%s cancels its open appointments (agent, property_unavailable), one event each',
+    async (action) => {
+      const property = await activeProperty(ctx);
+      const proposed = await book(await newInquiry(property));
+      const confirmed = await book(await newInquiry(property));
+      await act(confirmed.id, 'confirm', { by: 'prospect' });
+      const done = await book(await newInquiry(property));
+      await act(done.id, 'cancel', { by: 'prospect', reason: 'prospect_declined' });
+      const elsewhere = await book(await newInquiry());
+      ctx.clock.now = new Date(NOW.getTime() + 5 * 60_000);
 
-    expect((await ctx.send('POST', `/v1/properties/${property}/${action}`)).statusCode).toBe(200);
-    for (const apt of [proposed, confirmed]) {
-      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
-        status: 'cancelled',
-        cancelled_by: 'agent',
-        cancel_reason: 'property_unavailable',
-        cancelled_at: ctx.clock.now.toISOString(),
+      expect((await ctx.send('POST', `/v1/properties/${property}/${action}`)).statusCode).toBe(200);
+      for (const apt of [proposed, confirmed]) {
+        expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
+          status: 'cancelled',
+          cancelled_by: 'agent',
+          cancel_reason: 'property_unavailable',
+          cancelled_at: ctx.clock.now.toISOString(),
+        });
+        expect(await cancelEvents(apt.id)).toEqual([
+          {
+            appointment_id: apt.id,
+            property_id: property,
+            starts_at: apt.starts_at,
+            ends_at: apt.ends_at,
+            cancelled_by: 'agent',
+            reason: 'property_unavailable',
+          },
+        ]);
+      }
+      expect((await ctx.send('GET', `/v1/appointments/${done.id}`)).json()).toMatchObject({
+        cancelled_by: 'prospect',
+        cancel_reason: 'prospect_declined',
       });
-      expect(await cancelEvents(apt.id)).toEqual([
-        { appointment_id: apt.id, property_id: property, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: 'agent', reason: 'property_unavailable' },
-      ]);
-    }
-    expect((await ctx.send('GET', `/v1/appointments/${done.id}`)).json()).toMatchObject({ cancelled_by: 'prospect', cancel_reason: 'prospect_declined' });
-    expect(await cancelEvents(done.id)).toHaveLength(1);
-    expect((await ctx.send('GET', `/v1/appointments/${elsewhere.id}`)).json().status).toBe('proposed');
-    ctx.clock.now = NOW;
-  });
+      expect(await cancelEvents(done.id)).toHaveLength(1);
+      expect((await ctx.send('GET', `/v1/appointments/${elsewhere.id}`)).json().status).toBe('proposed');
+      ctx.clock.now = NOW;
+    },
+  );
 
   it('cancels them in the transaction of the status change: the status is not visible while a cancellation waits', async () => {
     const property = await activeProperty(ctx);
@@ -347,7 +463,11 @@ describe('a property that is sold, let or archived', () => {
       async (tx) => {
         await tx.$queryRawUnsafe('SELECT id FROM appointments WHERE id = $1 FOR UPDATE', apt.id);
         const request = ctx.send('POST', `/v1/properties/${property}/mark-sold`);
-        await until(async () => (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted'))[0]!.n > 0, 5000);
+        await until(
+          async () =>
+            (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted'))[0]!.n > 0,
+          5000,
+        );
         const status = (await ctx.db.prisma.property.findUniqueOrThrow({ where: { id: property } })).status;
         return { request, status, events: (await cancelEvents(apt.id)).length };
       },
@@ -361,7 +481,9 @@ describe('a property that is sold, let or archived', () => {
 
   it('also cancels its open slots', async () => {
     const property = await activeProperty(ctx);
-    const slot = (await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...nextTime(), capacity: 2 })).json();
+    const slot = (
+      await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...nextTime(), capacity: 2 })
+    ).json();
     await ctx.send('POST', `/v1/properties/${property}/archive`);
     expect((await ctx.send('GET', `/v1/viewing-slots/${slot.id}`)).json().status).toBe('cancelled');
   });
@@ -408,7 +530,10 @@ describe('GET /v1/appointments/{id}/ics', () => {
 
   it("writes the times in the account's time zone once it is changed", async () => {
     const apt = await book(await newInquiry(), { starts_at: '2026-12-17T15:00:00Z', ends_at: '2026-12-17T16:00:00Z' });
-    await ctx.db.prisma.account.update({ where: { id: ctx.tenant.accountId }, data: { time_zone: 'America/New_York' } });
+    await ctx.db.prisma.account.update({
+      where: { id: ctx.tenant.accountId },
+      data: { time_zone: 'America/New_York' },
+    });
     try {
       const text = await ics(apt.id);
       expect(line(text, 'DTSTART')).toBe('DTSTART;TZID=America/New_York:20261217T100000');
@@ -428,9 +553,18 @@ describe('GET /v1/appointments/{id}/ics', () => {
 describe('GET /v1/appointments', () => {
   it('filters by property, status and start time, and shows only the account’s own', async () => {
     const property = await activeProperty(ctx);
-    const a = await book(await newInquiry(property), { starts_at: '2027-01-05T09:00:00Z', ends_at: '2027-01-05T10:00:00Z' });
-    const b = await book(await newInquiry(property), { starts_at: '2027-01-06T09:00:00Z', ends_at: '2027-01-06T10:00:00Z' });
-    const c = await book(await newInquiry(property), { starts_at: '2027-01-07T09:00:00Z', ends_at: '2027-01-07T10:00:00Z' });
+    const a = await book(await newInquiry(property), {
+      starts_at: '2027-01-05T09:00:00Z',
+      ends_at: '2027-01-05T10:00:00Z',
+    });
+    const b = await book(await newInquiry(property), {
+      starts_at: '2027-01-06T09:00:00Z',
+      ends_at: '2027-01-06T10:00:00Z',
+    });
+    const c = await book(await newInquiry(property), {
+      starts_at: '2027-01-07T09:00:00Z',
+      ends_at: '2027-01-07T10:00:00Z',
+    });
     await act(b.id, 'confirm', { by: 'agent' });
     const theirProperty = await activeProperty(ctx, ctx.other.key);
     const theirs = await book((await createInquiry(ctx, theirProperty, { key: ctx.other.key })).id, {}, ctx.other.key);
@@ -464,7 +598,12 @@ describe('GET /v1/appointments', () => {
     ctx.clock.now = NOW;
     const first = (await ctx.send('GET', `/v1/appointments?property_id=${property}&limit=2`)).json();
     expect(first.data.map((x: { id: string }) => x.id)).toEqual([made[2], made[1]]);
-    const second = (await ctx.send('GET', `/v1/appointments?property_id=${property}&limit=2&cursor=${encodeURIComponent(first.page.next_cursor)}`)).json();
+    const second = (
+      await ctx.send(
+        'GET',
+        `/v1/appointments?property_id=${property}&limit=2&cursor=${encodeURIComponent(first.page.next_cursor)}`,
+      )
+    ).json();
     expect(second.data.map((x: { id: string }) => x.id)).toEqual([made[0]]);
   });
 });

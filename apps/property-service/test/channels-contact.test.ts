@@ -8,8 +8,14 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 let n = 0;
-const contact = { name: 'Vermietungsteam Mitte', company: 'Berger Immobilien GmbH', email: 'vermietung@berger-immobilien.de', phone: '+49 30 1234567' };
-const create = (body: Record<string, unknown>) => ctx.send('POST', '/v1/channels', { type: 'openimmo', name: `Portal ${++n}`, ...body });
+const contact = {
+  name: 'Vermietungsteam Mitte',
+  company: 'Berger Immobilien GmbH',
+  email: 'vermietung@berger-immobilien.de',
+  phone: '+49 30 1234567',
+};
+const create = (body: Record<string, unknown>) =>
+  ctx.send('POST', '/v1/channels', { type: 'openimmo', name: `Portal ${++n}`, ...body });
 const patch = (id: string, body: unknown) => ctx.send('PATCH', `/v1/channels/${id}`, body);
 const details = (res: { json(): unknown }) => (res.json() as { details: { field: string; reason: string }[] }).details;
 
@@ -31,16 +37,38 @@ describe("a channel's agency contact", () => {
   it('needs a name and an e-mail or a phone; optional members are null when absent', async () => {
     const byPhone = await create({ contact: { name: 'Anna Berger', phone: '030 / 123 45-67' } });
     expect(byPhone.statusCode).toBe(201);
-    expect(byPhone.json().contact).toEqual({ name: 'Anna Berger', company: null, email: null, phone: '030 / 123 45-67' });
+    expect(byPhone.json().contact).toEqual({
+      name: 'Anna Berger',
+      company: null,
+      email: null,
+      phone: '030 / 123 45-67',
+    });
     const byEmail = await create({ contact: { name: 'Anna Berger', email: 'anna@berger-immobilien.de' } });
-    expect(byEmail.json().contact).toEqual({ name: 'Anna Berger', company: null, email: 'anna@berger-immobilien.de', phone: null });
+    expect(byEmail.json().contact).toEqual({
+      name: 'Anna Berger',
+      company: null,
+      email: 'anna@berger-immobilien.de',
+      phone: null,
+    });
   });
 
   it('refuses an invalid contact with one detail per problem (422)', async () => {
     const cases: [unknown, { field: string; reason: string }[]][] = [
-      [{ name: 'Anna Berger' }, [{ field: 'contact.email', reason: 'missing' }, { field: 'contact.phone', reason: 'missing' }]],
+      [
+        { name: 'Anna Berger' },
+        [
+          { field: 'contact.email', reason: 'missing' },
+          { field: 'contact.phone', reason: 'missing' },
+        ],
+      ],
       [{ email: 'a@b.de' }, [{ field: 'contact.name', reason: 'missing' }]],
-      [{ name: '', email: 'a@b.de' }, [{ field: 'contact.name', reason: 'out_of_range' }, { field: 'contact.name', reason: 'invalid_format' }]],
+      [
+        { name: '', email: 'a@b.de' },
+        [
+          { field: 'contact.name', reason: 'out_of_range' },
+          { field: 'contact.name', reason: 'invalid_format' },
+        ],
+      ],
       [{ name: '   ', email: 'a@b.de' }, [{ field: 'contact.name', reason: 'invalid_format' }]],
       [{ name: 'x'.repeat(201), email: 'a@b.de' }, [{ field: 'contact.name', reason: 'too_long' }]],
       [{ name: 'A', company: 'c'.repeat(201), email: 'a@b.de' }, [{ field: 'contact.company', reason: 'too_long' }]],
@@ -49,7 +77,10 @@ describe("a channel's agency contact", () => {
       [{ name: 'A', phone: 'call me maybe' }, [{ field: 'contact.phone', reason: 'invalid_format' }]],
       [{ name: 'A', phone: '+()' }, [{ field: 'contact.phone', reason: 'invalid_format' }]],
       [{ name: 'A', phone: '1'.repeat(41) }, [{ field: 'contact.phone', reason: 'too_long' }]],
-      [{ name: 'A', email: 'a@b.de', interessent_id: 'int_1' }, [{ field: 'contact.interessent_id', reason: 'unknown_field' }]],
+      [
+        { name: 'A', email: 'a@b.de', interessent_id: 'int_1' },
+        [{ field: 'contact.interessent_id', reason: 'unknown_field' }],
+      ],
       ['Anna', [{ field: 'contact', reason: 'invalid_type' }]],
     ];
     for (const [value, expected] of cases) {
@@ -76,18 +107,35 @@ describe("a channel's agency contact", () => {
     // The last way to reach the agency cannot be cleared.
     const unreachable = await patch(id, { contact: { email: null } });
     expect(unreachable.statusCode).toBe(422);
-    expect(details(unreachable)).toEqual(expect.arrayContaining([{ field: 'contact.email', reason: 'missing' }, { field: 'contact.phone', reason: 'missing' }]));
-    expect((await ctx.send('GET', `/v1/channels/${id}`)).json().contact).toEqual({ ...contact, phone: null, company: 'Berger & Söhne' });
+    expect(details(unreachable)).toEqual(
+      expect.arrayContaining([
+        { field: 'contact.email', reason: 'missing' },
+        { field: 'contact.phone', reason: 'missing' },
+      ]),
+    );
+    expect((await ctx.send('GET', `/v1/channels/${id}`)).json().contact).toEqual({
+      ...contact,
+      phone: null,
+      company: 'Berger & Söhne',
+    });
     // A rename leaves the contact as it is.
     const renamed = await patch(id, { name: `Renamed ${id}` });
-    expect(renamed.json()).toMatchObject({ name: `Renamed ${id}`, contact: { ...contact, phone: null, company: 'Berger & Söhne' } });
+    expect(renamed.json()).toMatchObject({
+      name: `Renamed ${id}`,
+      contact: { ...contact, phone: null, company: 'Berger & Söhne' },
+    });
 
     const removed = await patch(id, { contact: null });
     expect(removed.statusCode).toBe(200);
     expect(removed.json().contact).toBeNull();
     expect((await ctx.send('GET', `/v1/channels/${id}`)).json().contact).toBeNull();
     const row = await ctx.db.prisma.channel.findUniqueOrThrow({ where: { id } });
-    expect([row.contact_name, row.contact_company, row.contact_email, row.contact_phone]).toEqual([null, null, null, null]);
+    expect([row.contact_name, row.contact_company, row.contact_email, row.contact_phone]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('changes updated_at only when something changed, and still refuses a name taken and the type', async () => {

@@ -8,9 +8,14 @@ import { propertyDescriptor } from '../src/descriptor.js';
 import type { PropertyTestContext } from './helpers.js';
 
 const SUNSET = new Date('2027-06-30T00:00:00Z');
-const deprecated = (version: string): ApiDeprecation => ({ version, sunset: SUNSET, successor: `https://api.example.test/${version}-next/docs` });
+const deprecated = (version: string): ApiDeprecation => ({
+  version,
+  sunset: SUNSET,
+  successor: `https://api.example.test/${version}-next/docs`,
+});
 // Not about overload: a busy test machine must not turn answers into 503s.
-const startWith = (deprecations: ApiDeprecation[]) => startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, deprecations, maxEventLoopDelayMs: 60_000 }));
+const startWith = (deprecations: ApiDeprecation[]) =>
+  startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, deprecations, maxEventLoopDelayMs: 60_000 }));
 
 let v1Sunset: PropertyTestContext;
 let leadsSunset: PropertyTestContext;
@@ -42,7 +47,13 @@ describe('deprecation headers', () => {
       noKey: await withoutKey(ctx, '/v1/properties'),
       badKey: await ctx.send('GET', '/v1/properties', undefined, 'pm_sandbox_not-a-key'),
     };
-    expect(Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, res.statusCode]))).toEqual({ ok: 200, missing: 404, invalid: 422, noKey: 401, badKey: 401 });
+    expect(Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, res.statusCode]))).toEqual({
+      ok: 200,
+      missing: 404,
+      invalid: 422,
+      noKey: 401,
+      badKey: 401,
+    });
     for (const res of Object.values(answers)) expectDeprecated(res, 'v1');
 
     const readOnly = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['properties:read'] });
@@ -62,7 +73,10 @@ describe('deprecation headers', () => {
     expect(plain.map((res) => res.statusCode)).toEqual([200, 401, 200, 200, 401]);
     for (const res of plain) expectNotDeprecated(res);
 
-    const leads = [await leadsSunset.send('GET', '/leads/v1/interessenten'), await withoutKey(leadsSunset, '/leads/v1/interessenten')];
+    const leads = [
+      await leadsSunset.send('GET', '/leads/v1/interessenten'),
+      await withoutKey(leadsSunset, '/leads/v1/interessenten'),
+    ];
     expect(leads.map((res) => res.statusCode)).toEqual([200, 401]);
     for (const res of leads) expectDeprecated(res, 'leads/v1');
   });
@@ -70,7 +84,10 @@ describe('deprecation headers', () => {
 
 describe('last call per application and version', () => {
   const lastCalls = (ctx: PropertyTestContext, tenant: Tenant) =>
-    ctx.db.prisma.applicationApiCall.findMany({ where: { application_id: tenant.applicationId }, orderBy: { api_version: 'asc' } });
+    ctx.db.prisma.applicationApiCall.findMany({
+      where: { application_id: tenant.applicationId },
+      orderBy: { api_version: 'asc' },
+    });
 
   it('is recorded per version, whether or not the version is deprecated', async () => {
     const ctx = v1Sunset;
@@ -78,7 +95,9 @@ describe('last call per application and version', () => {
     const at = new Date(ctx.clock.now.getTime());
     await ctx.send('GET', '/v1/properties', undefined, tenant.key);
     await ctx.send('GET', '/leads/v1/interessenten', undefined, tenant.key);
-    const rows = await until(async () => ((await lastCalls(ctx, tenant)).length === 2 ? lastCalls(ctx, tenant) : undefined));
+    const rows = await until(async () =>
+      (await lastCalls(ctx, tenant)).length === 2 ? lastCalls(ctx, tenant) : undefined,
+    );
     expect(rows.map((row) => [row.api_version, row.last_called_at.toISOString()])).toEqual([
       ['leads/v1', at.toISOString()],
       ['v1', at.toISOString()],
@@ -96,9 +115,15 @@ describe('last call per application and version', () => {
     await prisma.$executeRawUnsafe('CREATE TABLE api_call_writes (application_id text, last_called_at timestamptz)');
     await prisma.$executeRawUnsafe(`CREATE FUNCTION count_api_call_write() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO api_call_writes VALUES (NEW.application_id, NEW.last_called_at); RETURN NEW; END $$`);
-    await prisma.$executeRawUnsafe('CREATE TRIGGER count_api_call_writes AFTER INSERT OR UPDATE ON application_api_calls FOR EACH ROW EXECUTE FUNCTION count_api_call_write()');
+    await prisma.$executeRawUnsafe(
+      'CREATE TRIGGER count_api_call_writes AFTER INSERT OR UPDATE ON application_api_calls FOR EACH ROW EXECUTE FUNCTION count_api_call_write()',
+    );
     const tenant = await createTenant(prisma, { service: propertyDescriptor });
-    const writes = () => prisma.$queryRawUnsafe<{ last_called_at: Date }[]>('SELECT last_called_at FROM api_call_writes WHERE application_id = $1 ORDER BY last_called_at', tenant.applicationId);
+    const writes = () =>
+      prisma.$queryRawUnsafe<{ last_called_at: Date }[]>(
+        'SELECT last_called_at FROM api_call_writes WHERE application_id = $1 ORDER BY last_called_at',
+        tenant.applicationId,
+      );
     const start = ctx.clock.now.getTime();
     const callAt = async (offsetMs: number) => {
       ctx.clock.now = new Date(start + offsetMs);

@@ -17,15 +17,32 @@ describe('the property-marketing service in the configuration', () => {
       settings: { leadsRetentionDays: 180, mediaMaxPixels: 40_000_000, mediaMaxPerProperty: 100, ...feedDefaults },
     });
     expect(
-      loadConfig({ PROPERTY_PORT: '3300', LEADS_RETENTION_DAYS: '30', MEDIA_MAX_PIXELS: '12000000', MEDIA_MAX_PER_PROPERTY: '20' }, cwd, [propertyDescriptor]).services.property,
-    ).toEqual({ port: 3300, publicBaseUrl: 'http://localhost:3300', settings: { leadsRetentionDays: 30, mediaMaxPixels: 12_000_000, mediaMaxPerProperty: 20, ...feedDefaults } });
+      loadConfig(
+        {
+          PROPERTY_PORT: '3300',
+          LEADS_RETENTION_DAYS: '30',
+          MEDIA_MAX_PIXELS: '12000000',
+          MEDIA_MAX_PER_PROPERTY: '20',
+        },
+        cwd,
+        [propertyDescriptor],
+      ).services.property,
+    ).toEqual({
+      port: 3300,
+      publicBaseUrl: 'http://localhost:3300',
+      settings: { leadsRetentionDays: 30, mediaMaxPixels: 12_000_000, mediaMaxPerProperty: 20, ...feedDefaults },
+    });
     expect(
-      loadConfig({ FEED_RATE_LIMIT_PER_TOKEN: '60', FEED_RATE_LIMIT_PER_ADDRESS: '90', FEED_CACHE_MB: '8' }, cwd, [propertyDescriptor]).services.property?.settings,
+      loadConfig({ FEED_RATE_LIMIT_PER_TOKEN: '60', FEED_RATE_LIMIT_PER_ADDRESS: '90', FEED_CACHE_MB: '8' }, cwd, [
+        propertyDescriptor,
+      ]).services.property?.settings,
     ).toMatchObject({ feedRateLimitPerToken: 60, feedRateLimitPerAddress: 90, feedCacheMb: 8 });
   });
 
   it('refuses a retention period that is not a whole number of days from 1 to 3650', () => {
-    expect(() => loadConfig({ LEADS_RETENTION_DAYS: '0' }, cwd, [propertyDescriptor])).toThrow('LEADS_RETENTION_DAYS must be a whole number of days, 1 to 3650 (got "0").');
+    expect(() => loadConfig({ LEADS_RETENTION_DAYS: '0' }, cwd, [propertyDescriptor])).toThrow(
+      'LEADS_RETENTION_DAYS must be a whole number of days, 1 to 3650 (got "0").',
+    );
   });
 
   it('refuses a feed budget that is not a whole number of requests per minute', () => {

@@ -29,7 +29,13 @@ async function create(overrides: Record<string, unknown> = {}, key = ctx.tenant.
 async function fullProperty(): Promise<string> {
   const id = await create({
     description: 'Quiet, south-facing.',
-    address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+    address: {
+      street: 'Parkstraße 5',
+      postal_code: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      location_precision: 'exact',
+    },
     living_area_sqm: 64.5,
     lot_size_sqm: 120.25,
     rooms: 2.5,
@@ -39,13 +45,30 @@ async function fullProperty(): Promise<string> {
     cold_rent_eur: 1200,
     service_charges_eur: 250,
     available_from: '2027-01-01',
-    energy_certificate: { type: 'demand', final_energy_demand_kwh: 28.5, energy_source: 'district heating', system_year: 1998, efficiency_class: 'A+', valid_until: '2030-05-31' },
-    commission: { buyer_percent: 3.57, seller_percent: 2.38, engaged_by: 'both', note: 'incl. VAT', buyer_is_consumer: false, landlord_months: 1.5 },
+    energy_certificate: {
+      type: 'demand',
+      final_energy_demand_kwh: 28.5,
+      energy_source: 'district heating',
+      system_year: 1998,
+      efficiency_class: 'A+',
+      valid_until: '2030-05-31',
+    },
+    commission: {
+      buyer_percent: 3.57,
+      seller_percent: 2.38,
+      engaged_by: 'both',
+      note: 'incl. VAT',
+      buyer_is_consumer: false,
+      landlord_months: 1.5,
+    },
   });
   expect((await ctx.send('POST', `/v1/properties/${id}/activate`)).statusCode).toBe(200);
   const sold = await ctx.send('POST', `/v1/properties/${id}/mark-sold`, { price_eur: 415_000, date: '2026-03-31' });
   expect(sold.statusCode, sold.body).toBe(200);
-  await db.property.update({ where: { id }, data: { energy_exemption: 'heritage_protection', commission_tenant_months: 2, transaction_price_assumed: true } });
+  await db.property.update({
+    where: { id },
+    data: { energy_exemption: 'heritage_protection', commission_tenant_months: 2, transaction_price_assumed: true },
+  });
   return id;
 }
 
@@ -74,7 +97,10 @@ describe('propertyRepository.find reads what Prisma reads', () => {
   });
 
   it('reads DATE columns as midnight UTC of their day, whatever the time zone', async () => {
-    for (const row of [await propertyRepository.find(db, ctx.tenant.accountId, id), await inTransaction(db, (tx) => propertyRepository.find(tx, ctx.tenant.accountId, id))]) {
+    for (const row of [
+      await propertyRepository.find(db, ctx.tenant.accountId, id),
+      await inTransaction(db, (tx) => propertyRepository.find(tx, ctx.tenant.accountId, id)),
+    ]) {
       expect(row.available_from).toEqual(new Date('2027-01-01T00:00:00Z'));
       expect(row.energy_valid_until).toEqual(new Date('2030-05-31T00:00:00Z'));
       expect(row.transaction_date).toEqual(new Date('2026-03-31T00:00:00Z'));
@@ -85,13 +111,19 @@ describe('propertyRepository.find reads what Prisma reads', () => {
 
   it("does not find another account's property, on the client or in a transaction", async () => {
     const theirs = await create({}, ctx.other.key);
-    await expect(propertyRepository.find(db, ctx.tenant.accountId, theirs)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(inTransaction(db, (tx) => propertyRepository.find(tx, ctx.tenant.accountId, theirs))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(propertyRepository.find(db, ctx.tenant.accountId, theirs)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      inTransaction(db, (tx) => propertyRepository.find(tx, ctx.tenant.accountId, theirs)),
+    ).rejects.toMatchObject({ code: 'not_found' });
     await expect(propertyRepository.find(db, ctx.other.accountId, theirs)).resolves.toMatchObject({ id: theirs });
   });
 
   it('answers an unknown id with the 404 ApiError', async () => {
-    const error = await propertyRepository.find(db, ctx.tenant.accountId, 'prop_00000000000000000000000000').catch((e: unknown) => e);
+    const error = await propertyRepository
+      .find(db, ctx.tenant.accountId, 'prop_00000000000000000000000000')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'not_found', message: 'No property with this id.' });
   });
@@ -107,7 +139,8 @@ describe('propertyRepository.page lists what Prisma lists', () => {
     // A third account of its own, so that other tests' properties do not shift the pages.
     ({ accountId, key } = await createTenant(ctx.db.prisma, { service: propertyDescriptor }));
     for (let i = 0; i < 9; i++) ids.push(await create({ title: `Property ${i}` }, key));
-    for (const id of ids.slice(0, 5)) expect((await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key)).statusCode).toBe(200);
+    for (const id of ids.slice(0, 5))
+      expect((await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key)).statusCode).toBe(200);
     // Equal created_at in pairs (one pair within the active ones, one across statuses): the id breaks the tie.
     const at = (second: number) => new Date(Date.UTC(2026, 0, 10, 12, 0, second, 123));
     const times = [at(1), at(2), at(2), at(3), at(4), at(4), at(5), at(6), at(6)];
@@ -120,9 +153,12 @@ describe('propertyRepository.page lists what Prisma lists', () => {
     walkPagesLikePrisma(
       (cursor) => {
         const request = { cursors, cursor, limit, filters, map: (row: PropertyRow) => row };
-        return runner === 'transaction' ? inTransaction(db, (tx) => propertyRepository.page(tx, accountId, request)) : propertyRepository.page(runner, accountId, request);
+        return runner === 'transaction'
+          ? inTransaction(db, (tx) => propertyRepository.page(tx, accountId, request))
+          : propertyRepository.page(runner, accountId, request);
       },
-      (after, take) => db.property.findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: NEWEST_FIRST, take }),
+      (after, take) =>
+        db.property.findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: NEWEST_FIRST, take }),
       limit,
     );
   const newestFirst = newestFirstIds;
@@ -133,14 +169,20 @@ describe('propertyRepository.page lists what Prisma lists', () => {
     expect(seen).toEqual(newestFirst(all));
     expect(seen).toHaveLength(9);
     // The pairs with equal created_at come out in descending id order.
-    for (const [a, b] of [[1, 2], [4, 5], [7, 8]]) {
+    for (const [a, b] of [
+      [1, 2],
+      [4, 5],
+      [7, 8],
+    ]) {
       const [higher, lower] = ids[a] > ids[b] ? [ids[a], ids[b]] : [ids[b], ids[a]];
       expect(seen.indexOf(higher)).toBe(seen.indexOf(lower) - 1);
     }
   });
 
   it('pages with a status filter', async () => {
-    expect(await walk({ status: 'active', type: undefined }, 2)).toEqual(newestFirst(await db.property.findMany({ where: { account_id: accountId, status: 'active' } })));
+    expect(await walk({ status: 'active', type: undefined }, 2)).toEqual(
+      newestFirst(await db.property.findMany({ where: { account_id: accountId, status: 'active' } })),
+    );
     expect(await walk({ status: 'draft', type: 'apartment' }, 3)).toHaveLength(4);
   });
 
@@ -151,8 +193,19 @@ describe('propertyRepository.page lists what Prisma lists', () => {
 
   it('splits a pair of equal created_at across two pages', async () => {
     // limit 1 ends the first page inside the newest pair (6 s, 6 s): the cursor must carry the id.
-    const first = await propertyRepository.page(db, accountId, { cursors, limit: 1, filters: {}, map: (row: PropertyRow) => row.id });
-    const second = await propertyRepository.page(db, accountId, { cursors, cursor: first.page.next_cursor!, limit: 1, filters: {}, map: (row: PropertyRow) => row.id });
+    const first = await propertyRepository.page(db, accountId, {
+      cursors,
+      limit: 1,
+      filters: {},
+      map: (row: PropertyRow) => row.id,
+    });
+    const second = await propertyRepository.page(db, accountId, {
+      cursors,
+      cursor: first.page.next_cursor!,
+      limit: 1,
+      filters: {},
+      map: (row: PropertyRow) => row.id,
+    });
     expect([...first.data, ...second.data].sort()).toEqual([ids[7], ids[8]].sort());
     expect(first.data[0] > second.data[0]).toBe(true);
   });
@@ -170,12 +223,24 @@ describe('in a database session whose TimeZone is not UTC', () => {
     await zoned.query(`ALTER DATABASE "${name}" SET timezone TO 'Pacific/Auckland'`);
     ({ accountId } = await createTenant(zoned.prisma, { service: propertyDescriptor }));
     id = 'prop_0000000000000000000000zone';
-    await zoned.prisma.property.create({ data: { id, account_id: accountId, type: 'apartment', title: 'Zoned', address_postal_code: '10115', address_city: 'Berlin' } });
+    await zoned.prisma.property.create({
+      data: {
+        id,
+        account_id: accountId,
+        type: 'apartment',
+        title: 'Zoned',
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+      },
+    });
   });
   afterAll(() => zoned?.drop());
 
   it('reads created_at as the instant the database holds', async () => {
-    const [{ epoch }] = await zoned.query<{ epoch: string }>('SELECT extract(epoch FROM created_at)::text AS epoch FROM properties WHERE id = $1', [id]);
+    const [{ epoch }] = await zoned.query<{ epoch: string }>(
+      'SELECT extract(epoch FROM created_at)::text AS epoch FROM properties WHERE id = $1',
+      [id],
+    );
     const row = await propertyRepository.find(zoned.prisma, accountId, id);
     expect(row.created_at.getTime()).toBe(Math.round(Number(epoch) * 1000));
   });

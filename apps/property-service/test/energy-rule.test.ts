@@ -29,7 +29,14 @@ const property = (type: PropertyType, over: Partial<ListingPropertySnapshot> = {
   type,
   title: 'Zwei Zimmer',
   description: null,
-  address: { street: 'Hauptstraße 12', house_number: '12', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+  address: {
+    street: 'Hauptstraße 12',
+    house_number: '12',
+    postal_code: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    location_precision: 'exact',
+  },
   living_area_sqm: 60,
   lot_size_sqm: null,
   rooms: 2,
@@ -134,12 +141,16 @@ describe('energy-certificate rule (GEG §87)', () => {
       valid_until: '2000-01-01',
       exemption,
     } satisfies Certificate;
-    expect(energyCertificateProblems(property(type, { energy_certificate: exempt, year_built: null }), TODAY)).toEqual([]);
+    expect(energyCertificateProblems(property(type, { energy_certificate: exempt, year_built: null }), TODAY)).toEqual(
+      [],
+    );
   });
 
   it.each(['apartment', 'house', 'commercial'] as const)('an expired certificate of a %s is out_of_range', (type) => {
     const p = property(type, { energy_certificate: certificate({ valid_until: '2025-06-14' }) });
-    expect(energyCertificateProblems(p, TODAY)).toEqual([{ field: 'energy_certificate.valid_until', reason: 'out_of_range' }]);
+    expect(energyCertificateProblems(p, TODAY)).toEqual([
+      { field: 'energy_certificate.valid_until', reason: 'out_of_range' },
+    ]);
   });
 
   it('a certificate valid until today is still valid', () => {
@@ -175,7 +186,10 @@ describe('assertPublishable', () => {
   });
 
   it('throws one 422 validation_failed with every problem as a detail', () => {
-    const p = property('apartment', { energy_certificate: certificate({ energy_source: null, valid_until: '2024-01-01' }), year_built: null });
+    const p = property('apartment', {
+      energy_certificate: certificate({ energy_source: null, valid_until: '2024-01-01' }),
+      year_built: null,
+    });
     let thrown: unknown;
     try {
       assertPublishable(p, TODAY);

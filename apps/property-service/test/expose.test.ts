@@ -40,9 +40,27 @@ const files_ = {
 const store = new Map(Object.values(files_).map((data) => [sha256(data), data]));
 const loadImage = async (hash: string) => store.get(hash) ?? null;
 
-function medium(id: string, kind: ListingMediaSnapshot['kind'], position: number, data: Buffer | string, content_type = 'image/jpeg'): ListingMediaSnapshot {
+function medium(
+  id: string,
+  kind: ListingMediaSnapshot['kind'],
+  position: number,
+  data: Buffer | string,
+  content_type = 'image/jpeg',
+): ListingMediaSnapshot {
   const hash = typeof data === 'string' ? data : sha256(data);
-  return { id, kind, title: null, position, content_type, size: 1, sha256: hash, width: null, height: null, thumbnail: null, published: kind !== 'document' };
+  return {
+    id,
+    kind,
+    title: null,
+    position,
+    content_type,
+    size: 1,
+    sha256: hash,
+    width: null,
+    height: null,
+    thumbnail: null,
+    published: kind !== 'document',
+  };
 }
 
 function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): ListingSnapshot {
@@ -53,7 +71,14 @@ function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): Listing
       type: 'apartment',
       title: 'Helle Wohnung in Köln-Süd, Maßstab',
       description: 'Ruhige Lage, Südbalkon, Einbauküche. Größe und Übergabe nach Vereinbarung.',
-      address: { street: 'Bonner Straße 12a', house_number: '12a', postal_code: '50677', city: 'Köln', country: 'DE', location_precision: 'exact' },
+      address: {
+        street: 'Bonner Straße 12a',
+        house_number: '12a',
+        postal_code: '50677',
+        city: 'Köln',
+        country: 'DE',
+        location_precision: 'exact',
+      },
       living_area_sqm: 85.5,
       lot_size_sqm: null,
       rooms: 3.5,
@@ -72,7 +97,15 @@ function snapshot(overrides: Partial<ListingSnapshot['property']> = {}): Listing
         valid_until: '2031-06-30',
         exemption: null,
       },
-      commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Provision fällig bei Beurkundung.', engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
+      commission: {
+        buyer_percent: 3.57,
+        seller_percent: 3.57,
+        note: 'Provision fällig bei Beurkundung.',
+        engaged_by: null,
+        buyer_is_consumer: true,
+        tenant_months: null,
+        landlord_months: null,
+      },
       ...overrides,
     },
     // Out of position order on purpose; a missing photo, a WebP and a PDF document among them.
@@ -92,7 +125,14 @@ describe('renderExpose', () => {
   it('shows the title, facts, prices, commission, energy certificate and description in German', async () => {
     const t = await text(await renderExpose(snapshot(), loadImage));
     expect(t).toContain('Helle Wohnung in Köln-Süd, Maßstab');
-    for (const fact of ['Objektart Wohnung', 'Wohnfläche ca. 85,5 m²', 'Zimmer 3,5', 'Etage 2. Obergeschoss', 'Baujahr 1962', 'Verfügbar ab 01.05.2026'])
+    for (const fact of [
+      'Objektart Wohnung',
+      'Wohnfläche ca. 85,5 m²',
+      'Zimmer 3,5',
+      'Etage 2. Obergeschoss',
+      'Baujahr 1962',
+      'Verfügbar ab 01.05.2026',
+    ])
       expect(t).toContain(fact);
     expect(t).not.toContain('Grundstücksfläche');
     expect(t).toContain('Kaufpreis 420.000 €');
@@ -101,14 +141,23 @@ describe('renderExpose', () => {
     expect(t).toContain('Verkäuferprovision 3,57 %');
     expect(t).toContain('Provision fällig bei Beurkundung.');
     expect(t).toContain('Energieausweis');
-    for (const line of ['Bedarfsausweis', 'Endenergiebedarf 112,4 kWh/(m²·a)', 'Wesentlicher Energieträger Fernwärme', 'Baujahr der Heizung 1998', 'Energieeffizienzklasse D', 'Gültig bis 30.06.2031'])
+    for (const line of [
+      'Bedarfsausweis',
+      'Endenergiebedarf 112,4 kWh/(m²·a)',
+      'Wesentlicher Energieträger Fernwärme',
+      'Baujahr der Heizung 1998',
+      'Energieeffizienzklasse D',
+      'Gültig bis 30.06.2031',
+    ])
       expect(t).toContain(line);
     expect(t).toContain('Größe und Übergabe nach Vereinbarung.');
   });
 
   it('shows the address at each location precision', async () => {
     const at = async (location_precision: 'exact' | 'street' | 'neighborhood') =>
-      text(await renderExpose(snapshot({ address: { ...snapshot().property.address, location_precision } }), loadImage));
+      text(
+        await renderExpose(snapshot({ address: { ...snapshot().property.address, location_precision } }), loadImage),
+      );
     expect(await at('exact')).toContain('Bonner Straße 12a, 50677 Köln');
     const street = await at('street');
     expect(street).toContain('Bonner Straße, 50677 Köln');
@@ -126,7 +175,15 @@ describe('renderExpose', () => {
           cold_rent_eur: 1_250,
           service_charges_eur: 230,
           commission: null,
-          energy_certificate: { type: null, final_energy_demand_kwh: null, energy_source: null, system_year: null, efficiency_class: null, valid_until: null, exemption: 'heritage_protection' },
+          energy_certificate: {
+            type: null,
+            final_energy_demand_kwh: null,
+            energy_source: null,
+            system_year: null,
+            efficiency_class: null,
+            valid_until: null,
+            exemption: 'heritage_protection',
+          },
         }),
         loadImage,
       ),
@@ -152,16 +209,16 @@ describe('renderExpose', () => {
   });
 
   it('formats numbers the German way without locale data', () => {
-    expect([formatNumber(0), formatNumber(999), formatNumber(1000), formatNumber(1_234_567), formatNumber(85.5, 2), formatNumber(3.567, 2), formatNumber(2.0, 1), formatNumber(-1, 0)]).toEqual([
-      '0',
-      '999',
-      '1.000',
-      '1.234.567',
-      '85,5',
-      '3,57',
-      '2',
-      '-1',
-    ]);
+    expect([
+      formatNumber(0),
+      formatNumber(999),
+      formatNumber(1000),
+      formatNumber(1_234_567),
+      formatNumber(85.5, 2),
+      formatNumber(3.567, 2),
+      formatNumber(2.0, 1),
+      formatNumber(-1, 0),
+    ]).toEqual(['0', '999', '1.000', '1.234.567', '85,5', '3,57', '2', '-1']);
     expect(formatEuros(420_000)).toBe('420.000 €');
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ENTRY_OVERHEAD_BYTES, FeedCache, type CachedFeed } from '../src/listings/feed-cache.js';
 
-const feed = (bytes: number, tag = 'x'): CachedFeed => ({ body: Buffer.alloc(bytes, tag), etag: '"e"', contentType: 'application/json' });
+const feed = (bytes: number, tag = 'x'): CachedFeed => ({
+  body: Buffer.alloc(bytes, tag),
+  etag: '"e"',
+  contentType: 'application/json',
+});
 /** What an entry of `bytes` with a one-character key costs in the budget. */
 const cost = (bytes: number) => bytes + 1 + 3 + ENTRY_OVERHEAD_BYTES;
 
@@ -72,7 +76,9 @@ describe('the feed cache', () => {
     clock.now = 1200; // the first twenty expired; `fresh` lives until 1500
     c.set('new', feed(100));
     expect(c.size).toBe(2);
-    expect(c.bytes).toBe(100 + 'fresh'.length + 3 + ENTRY_OVERHEAD_BYTES + (100 + 'new'.length + 3 + ENTRY_OVERHEAD_BYTES));
+    expect(c.bytes).toBe(
+      100 + 'fresh'.length + 3 + ENTRY_OVERHEAD_BYTES + (100 + 'new'.length + 3 + ENTRY_OVERHEAD_BYTES),
+    );
     expect(c.get('fresh')).toBeDefined();
     expect(c.get('new')).toBeDefined();
   });

@@ -47,7 +47,8 @@ afterAll(async () => {
 let addressNumber = 0;
 /** A client address of its own (the trusted proxy's X-Forwarded-For). */
 const newAddress = () => `203.0.113.${++addressNumber}`;
-const get = (url: string, address: string, app = ctx.app) => app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': address } });
+const get = (url: string, address: string, app = ctx.app) =>
+  app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': address } });
 const unknownFeed = () => `/public/v1/feeds/${randomBytes(24).toString('base64url')}/listings`;
 
 function expectLimited(res: LightMyRequestResponse, what: RegExp) {
@@ -69,7 +70,10 @@ describe('rate limits of the public feeds', () => {
     const path = feedPathOf((await createChannel(ctx, 'website')).feed_url);
     const other = feedPathOf((await createChannel(ctx, 'website')).feed_url);
     for (let i = 0; i < PER_TOKEN; i++) expect((await get(path, newAddress())).statusCode).toBe(200);
-    expectLimited(await get(path, newAddress()), new RegExp(`one feed may make ${PER_TOKEN} requests per minute; retry in \\d+ s`));
+    expectLimited(
+      await get(path, newAddress()),
+      new RegExp(`one feed may make ${PER_TOKEN} requests per minute; retry in \\d+ s`),
+    );
     expectLimited(await get(`${path.replace(/\/listings$/, '')}/media/${'0'.repeat(64)}`, newAddress()), /one feed/);
     expectLimited(await get(`${path}/lst_1/pdf`, newAddress()), /one feed/);
     expect((await get(other, newAddress())).statusCode).toBe(200);
@@ -77,7 +81,10 @@ describe('rate limits of the public feeds', () => {
 
   it('refuses an address that has spent its budget, whatever the tokens (unknown ones too); other addresses go on', async () => {
     const address = newAddress();
-    const paths = [feedPathOf((await createChannel(ctx, 'website')).feed_url), feedPathOf((await createChannel(ctx, 'website')).feed_url)];
+    const paths = [
+      feedPathOf((await createChannel(ctx, 'website')).feed_url),
+      feedPathOf((await createChannel(ctx, 'website')).feed_url),
+    ];
     for (let i = 0; i < PER_ADDRESS; i++) {
       const res = await get(i % 3 === 2 ? unknownFeed() : paths[i % 3]!, address);
       expect(res.statusCode).toBe(i % 3 === 2 ? 404 : 200);
@@ -88,7 +95,10 @@ describe('rate limits of the public feeds', () => {
   });
 
   it('takes the address from X-Forwarded-For only behind a trusted proxy', async () => {
-    const app = await extraApp({ trustProxy: false, rateLimit: { redis, perMinute: 10_000, prefix: `${prefix}untrusted:` } });
+    const app = await extraApp({
+      trustProxy: false,
+      rateLimit: { redis, perMinute: 10_000, prefix: `${prefix}untrusted:` },
+    });
     for (let i = 0; i < PER_ADDRESS; i++) expect((await get(unknownFeed(), newAddress(), app)).statusCode).toBe(404);
     // Each came from 127.0.0.1 as far as this app knows.
     expectLimited(await get(unknownFeed(), newAddress(), app), /one address/);
@@ -98,7 +108,9 @@ describe('rate limits of the public feeds', () => {
     const down = await limiterRedis(await freePort());
     extraClients.push(down);
     const warnings: string[] = [];
-    const app = await extraApp({ rateLimit: { redis: down, perMinute: 10_000, prefix, warn: (line) => warnings.push(line) } });
+    const app = await extraApp({
+      rateLimit: { redis: down, perMinute: 10_000, prefix, warn: (line) => warnings.push(line) },
+    });
     const path = feedPathOf((await createChannel(ctx, 'website')).feed_url);
     const address = newAddress();
     for (let i = 0; i < PER_ADDRESS + PER_TOKEN; i++) expect((await get(path, address, app)).statusCode).toBe(200);
@@ -108,7 +120,10 @@ describe('rate limits of the public feeds', () => {
 
   it('declares 429 with Retry-After on every public route, and keeps the token out of its log lines', async () => {
     const document = (await ctx.app.inject({ method: 'GET', url: '/public/v1/openapi.json' })).json() as {
-      paths: Record<string, { get: { responses: Record<string, { description: string; headers?: Record<string, unknown> }> } }>;
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { description: string; headers?: Record<string, unknown> }> } }
+      >;
     };
     const paths = Object.keys(document.paths);
     expect(paths).toHaveLength(4);

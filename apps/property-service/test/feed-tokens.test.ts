@@ -6,7 +6,14 @@ import type { BlobStorage } from '@platform/storage';
 import { startTestApp, type AppBuildDeps } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { propertyDescriptor } from '../src/descriptor.js';
-import { completedListing, createChannel, eventData, feedPathOf, propertyWithPhotos, type PropertyTestContext } from './helpers.js';
+import {
+  completedListing,
+  createChannel,
+  eventData,
+  feedPathOf,
+  propertyWithPhotos,
+  type PropertyTestContext,
+} from './helpers.js';
 
 let ctx: PropertyTestContext;
 let deps: AppBuildDeps;
@@ -51,7 +58,9 @@ const tokenOf = (feedUrl: string) => /\/feeds\/([^/]+)\/listings$/.exec(feedUrl)
 async function liveFeed() {
   const channel = await createChannel(ctx, 'website');
   const listing = await completedListing(ctx, await propertyWithPhotos(ctx));
-  expect((await ctx.send('POST', `/v1/listings/${listing.id}/publish`, { channels: [channel.id] })).statusCode).toBe(200);
+  expect((await ctx.send('POST', `/v1/listings/${listing.id}/publish`, { channels: [channel.id] })).statusCode).toBe(
+    200,
+  );
   const path = feedPathOf(channel.feed_url);
   return { channel, listing, path, token: tokenOf(channel.feed_url), base: path.replace(/\/listings$/, '') };
 }
@@ -80,7 +89,9 @@ describe('feed tokens in logs and metrics', () => {
       storageFault.on = false;
     }
 
-    const lines = ctx.logs.lines.slice(logStart).map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number } });
+    const lines = ctx.logs.lines
+      .slice(logStart)
+      .map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number } });
     const text = ctx.logs.lines.slice(logStart).join('');
     expect(text).not.toContain(token);
     expect(text).not.toContain(unknown);
@@ -125,7 +136,12 @@ describe('rotating a feed token', () => {
     expect(newToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
 
     // The clock has not moved: the cached feed would still be fresh, and is not served.
-    for (const url of [path, `${path}/${listing.id}`, `${path}/${listing.id}/pdf`, `${base}/media/${listing.media[0].sha256}`]) {
+    for (const url of [
+      path,
+      `${path}/${listing.id}`,
+      `${path}/${listing.id}/pdf`,
+      `${base}/media/${listing.media[0].sha256}`,
+    ]) {
       const old = await get(url);
       expect(old.statusCode, url).toBe(404);
       expect(old.json()).toEqual({ code: 'not_found', message: 'No feed with this token.' });
@@ -139,7 +155,9 @@ describe('rotating a feed token', () => {
 
     const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'channel.feed_token_rotated' } });
     const mine = events.map((event) => JSON.parse(event.payload).data).filter((data) => data.channel_id === channel.id);
-    expect(mine).toEqual([{ channel_id: channel.id, name: channel.name, type: 'website', rotated_at: ctx.clock.now.toISOString() }]);
+    expect(mine).toEqual([
+      { channel_id: channel.id, name: channel.name, type: 'website', rotated_at: ctx.clock.now.toISOString() },
+    ]);
     for (const event of events) {
       expect(event.payload).not.toContain(token);
       expect(event.payload).not.toContain(newToken);
@@ -164,7 +182,11 @@ describe('rotating a feed token', () => {
     const channel = await createChannel(ctx, 'website');
     const before = (await eventData(ctx, 'channel.feed_token_rotated')).length;
     const rotate = () =>
-      ctx.app.inject({ method: 'POST', url: `/v1/channels/${channel.id}/rotate-feed-token`, headers: { apikey: ctx.tenant.key, 'idempotency-key': `rotate-${channel.id}` } });
+      ctx.app.inject({
+        method: 'POST',
+        url: `/v1/channels/${channel.id}/rotate-feed-token`,
+        headers: { apikey: ctx.tenant.key, 'idempotency-key': `rotate-${channel.id}` },
+      });
     const first = await rotate();
     const again = await rotate();
     expect(first.statusCode).toBe(200);
@@ -172,7 +194,9 @@ describe('rotating a feed token', () => {
     expect(again.json().feed_url).toBe(first.json().feed_url);
     expect((await ctx.send('GET', `/v1/channels/${channel.id}`)).json().feed_url).toBe(first.json().feed_url);
     expect((await ctx.send('POST', '/v1/channels/chan_missing/rotate-feed-token')).statusCode).toBe(404);
-    expect((await ctx.send('POST', `/v1/channels/${channel.id}/rotate-feed-token`, { token: 'mine' })).statusCode).toBe(422);
+    expect((await ctx.send('POST', `/v1/channels/${channel.id}/rotate-feed-token`, { token: 'mine' })).statusCode).toBe(
+      422,
+    );
     expect((await eventData(ctx, 'channel.feed_token_rotated')).length).toBe(before + 1);
   });
 });

@@ -44,7 +44,10 @@ describe('GET /health/ready', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/health/ready' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'unavailable', storage: 'ok' } });
+    expect(res.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', redis: 'unavailable', storage: 'ok' },
+    });
   });
 
   it('names every failed dependency, and stays live', async () => {

@@ -8,7 +8,8 @@ import { photoParts, uploadMedia } from './media-helpers.js';
 export type PropertyTestContext = TestApp;
 
 /** The property app on its own database, with two tenants holding every scope. */
-export const startPropertyApp = (options: { allowPrivateTargets?: boolean } = {}) => startTestApp(propertyDescriptor, buildPropertyApp, options);
+export const startPropertyApp = (options: { allowPrivateTargets?: boolean } = {}) =>
+  startTestApp(propertyDescriptor, buildPropertyApp, options);
 
 export const validProperty = () => ({
   type: 'apartment',
@@ -20,15 +21,36 @@ export const validProperty = () => ({
 });
 
 /** A complete energy certificate of an apartment (GEG §87), valid until 2031. */
-export const energyCertificate = () => ({ type: 'demand', final_energy_demand_kwh: 85.5, energy_source: 'Fernwärme', efficiency_class: 'C', valid_until: '2031-05-01' });
+export const energyCertificate = () => ({
+  type: 'demand',
+  final_energy_demand_kwh: 85.5,
+  energy_source: 'Fernwärme',
+  efficiency_class: 'C',
+  valid_until: '2031-05-01',
+});
 
 /** A property ready for an exposé and for publication (photos, price, energy certificate); resolves to its id. */
-export async function propertyWithPhotos(ctx: PropertyTestContext, overrides: Record<string, unknown> = {}, key = ctx.tenant.key, photos = 1): Promise<string> {
-  const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), year_built: 1998, energy_certificate: energyCertificate(), ...overrides }, key);
+export async function propertyWithPhotos(
+  ctx: PropertyTestContext,
+  overrides: Record<string, unknown> = {},
+  key = ctx.tenant.key,
+  photos = 1,
+): Promise<string> {
+  const res = await ctx.send(
+    'POST',
+    '/v1/properties',
+    { ...validProperty(), year_built: 1998, energy_certificate: energyCertificate(), ...overrides },
+    key,
+  );
   if (res.statusCode !== 201) throw new Error(`property not created: ${res.statusCode} ${res.body}`);
   const id = res.json().id as string;
   for (let i = 0; i < photos; i++) {
-    const upload = await uploadMedia(ctx, id, photoParts(jpeg(40, 30, `${i}${id}`), [], 'image/jpeg', 'photo.jpg'), key);
+    const upload = await uploadMedia(
+      ctx,
+      id,
+      photoParts(jpeg(40, 30, `${i}${id}`), [], 'image/jpeg', 'photo.jpg'),
+      key,
+    );
     if (upload.statusCode !== 201) throw new Error(`photo not uploaded: ${upload.statusCode} ${upload.body}`);
   }
   return id;
@@ -43,7 +65,10 @@ export async function startListing(ctx: PropertyTestContext, propertyId: string,
 
 /** Runs the `generate-listing` job of the listing now, as the worker would (no worker needed). */
 export const runGeneration = (ctx: PropertyTestContext, listingId: string) =>
-  GENERATE_LISTING_JOB.run({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, { listing_id: listingId });
+  GENERATE_LISTING_JOB.run(
+    { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
+    { listing_id: listingId },
+  );
 
 /** Waits until the listing is no longer `generating` (a job worker must run); resolves to it. */
 export function settledListing(ctx: PropertyTestContext, listingId: string, key = ctx.tenant.key) {
@@ -65,11 +90,26 @@ export async function completedListing(ctx: PropertyTestContext, propertyId: str
 let channelNumber = 0;
 
 /** The agency contact an OpenImmo channel needs (a portal shows it with every listing). */
-export const AGENCY_CONTACT = { name: 'Vertriebsteam Mitte', company: 'Muster Immobilien GmbH', email: 'vertrieb@muster-immobilien.example', phone: '+49 30 1234567' };
+export const AGENCY_CONTACT = {
+  name: 'Vertriebsteam Mitte',
+  company: 'Muster Immobilien GmbH',
+  email: 'vertrieb@muster-immobilien.example',
+  phone: '+49 30 1234567',
+};
 
 /** Creates a channel of the type (a fresh name unless given; an openimmo one with the agency contact); resolves to the channel. */
-export async function createChannel(ctx: PropertyTestContext, type: 'website' | 'openimmo', name = `${type} ${++channelNumber}`, key = ctx.tenant.key) {
-  const res = await ctx.send('POST', '/v1/channels', { type, name, ...(type === 'openimmo' ? { contact: AGENCY_CONTACT } : {}) }, key);
+export async function createChannel(
+  ctx: PropertyTestContext,
+  type: 'website' | 'openimmo',
+  name = `${type} ${++channelNumber}`,
+  key = ctx.tenant.key,
+) {
+  const res = await ctx.send(
+    'POST',
+    '/v1/channels',
+    { type, name, ...(type === 'openimmo' ? { contact: AGENCY_CONTACT } : {}) },
+    key,
+  );
   if (res.statusCode !== 201) throw new Error(`channel not created: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; type: string; name: string; feed_url: string; live_listings: number };
 }
@@ -78,24 +118,45 @@ export async function createChannel(ctx: PropertyTestContext, type: 'website' | 
 export const feedPathOf = (feedUrl: string) => feedUrl.slice(TEST_PUBLIC_BASE_URL.length);
 
 /** A property of the key's account put on the market (viewable); resolves to its id. */
-export async function activeProperty(ctx: PropertyTestContext, key = ctx.tenant.key, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function activeProperty(
+  ctx: PropertyTestContext,
+  key = ctx.tenant.key,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), ...overrides }, key);
   if (res.statusCode !== 201) throw new Error(`property not created: ${res.statusCode} ${res.body}`);
   const id = res.json().id as string;
   const activated = await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key);
-  if (activated.statusCode !== 200) throw new Error(`property not activated: ${activated.statusCode} ${activated.body}`);
+  if (activated.statusCode !== 200)
+    throw new Error(`property not activated: ${activated.statusCode} ${activated.body}`);
   return id;
 }
 
 let prospectNumber = 0;
 
 /** An inquiry for the property, by an existing prospect or a new one; resolves to its id and its prospect's. */
-export async function createInquiry(ctx: PropertyTestContext, propertyId: string, options: { prospectId?: string; key?: string } = {}) {
+export async function createInquiry(
+  ctx: PropertyTestContext,
+  propertyId: string,
+  options: { prospectId?: string; key?: string } = {},
+) {
   const n = ++prospectNumber;
   const who = options.prospectId
     ? { interessent_id: options.prospectId }
-    : { interessent: { nachname: `Interessent${n}`, email: `interessent${n}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' }, suchprofil: { typ: ['apartment'] } } };
-  const res = await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: propertyId, ...who }, options.key ?? ctx.tenant.key);
+    : {
+        interessent: {
+          nachname: `Interessent${n}`,
+          email: `interessent${n}@example.de`,
+          einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' },
+          suchprofil: { typ: ['apartment'] },
+        },
+      };
+  const res = await ctx.send(
+    'POST',
+    '/leads/v1/anfragen',
+    { immobilie_id: propertyId, ...who },
+    options.key ?? ctx.tenant.key,
+  );
   if (res.statusCode !== 201) throw new Error(`inquiry not created: ${res.statusCode} ${res.body}`);
   const body = res.json();
   return { id: body.id as string, prospectId: body.interessent_id as string };
@@ -103,6 +164,9 @@ export async function createInquiry(ctx: PropertyTestContext, propertyId: string
 
 /** The `data` of the outbox events of the type, oldest first. */
 export async function eventData(ctx: PropertyTestContext, type: string): Promise<Record<string, unknown>[]> {
-  const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  const events = await ctx.db.prisma.outboxEvent.findMany({
+    where: { type },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
   return events.map((event) => JSON.parse(event.payload).data as Record<string, unknown>);
 }

@@ -24,7 +24,12 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     ['GET', `/v1/properties/${'a'.repeat(300)}`],
     ['GET', '/v1/properties/%E0%A4%A'],
   ])('%s %s is 404 not_found', async (method, url) => {
-    const res = await raw(method, url, { 'content-type': 'application/json' }, method === 'PATCH' ? '{"rooms":1}' : undefined);
+    const res = await raw(
+      method,
+      url,
+      { 'content-type': 'application/json' },
+      method === 'PATCH' ? '{"rooms":1}' : undefined,
+    );
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ code: 'not_found', message: expect.any(String) });
     expect(res.headers['cache-control']).toBe('no-store');
@@ -40,13 +45,23 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
   });
 
   it('a NUL character in a patch is 422 too', async () => {
-    const res = await raw('PATCH', `/v1/properties/${id}`, { 'content-type': 'application/json' }, JSON.stringify({ description: '\u0000' }));
+    const res = await raw(
+      'PATCH',
+      `/v1/properties/${id}`,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ description: '\u0000' }),
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field: 'description', reason: 'invalid_format' }]);
   });
 
   it('an escaped backslash before u0000 is ordinary text', async () => {
-    const res = await raw('PATCH', `/v1/properties/${id}`, { 'content-type': 'application/json' }, '{"description":"C:\\\\u0000"}');
+    const res = await raw(
+      'PATCH',
+      `/v1/properties/${id}`,
+      { 'content-type': 'application/json' },
+      '{"description":"C:\\\\u0000"}',
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().description).toBe('C:\\u0000');
   });
@@ -57,30 +72,63 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(res.json().details[0].field).toBe('limit');
   });
 
-  it.each(['/leads/v1/interessenten', '/leads/v1/anfragen', '/leads/v1/immobilien/prop_x/interessenten', '/leads/v1/interessenten/int_x/treffer', '/v1/webhooks'])(
-    'limit=1e400 is 422 on every list, also %s',
-    async (path) => {
-      const res = await raw('GET', `${path}?limit=1e400`);
+  it.each([
+    '/leads/v1/interessenten',
+    '/leads/v1/anfragen',
+    '/leads/v1/immobilien/prop_x/interessenten',
+    '/leads/v1/interessenten/int_x/treffer',
+    '/v1/webhooks',
+  ])('limit=1e400 is 422 on every list, also %s', async (path) => {
+    const res = await raw('GET', `${path}?limit=1e400`);
+    expect(res.statusCode).toBe(422);
+    expect(JSON.stringify(res.json().details)).toContain('"limit"');
+  });
+
+  it.each(['/leads/v1/anfragen?immobilie_id=%00', '/v1/properties?status=%00', '/v1/webhooks?cursor=a%01b'])(
+    'a control character in a query value is 422 invalid_format: %s',
+    async (url) => {
+      const res = await raw('GET', url);
       expect(res.statusCode).toBe(422);
-      expect(JSON.stringify(res.json().details)).toContain('"limit"');
+      const field = url.slice(url.indexOf('?') + 1, url.indexOf('='));
+      expect(JSON.stringify(res.json().details)).toMatch(
+        new RegExp(`"(field|feld)":"${field}","(reason|grund)":"(invalid_format|ungueltiges_format)"`),
+      );
     },
   );
 
-  it.each(['/leads/v1/anfragen?immobilie_id=%00', '/v1/properties?status=%00', '/v1/webhooks?cursor=a%01b'])('a control character in a query value is 422 invalid_format: %s', async (url) => {
-    const res = await raw('GET', url);
-    expect(res.statusCode).toBe(422);
-    const field = url.slice(url.indexOf('?') + 1, url.indexOf('='));
-    expect(JSON.stringify(res.json().details)).toMatch(new RegExp(`"(field|feld)":"${field}","(reason|grund)":"(invalid_format|ungueltiges_format)"`));
-  });
-
   it.each([
-    ['a consent date that is year 10000 in UTC', { einwilligung: { zweck: 'Kontakt', erteilt_am: '9999-12-31T23:59:59-23:59' } }, 'einwilligung.erteilt_am', 'ungueltiges_format'],
-    ['a consent date that is year 999 in UTC', { einwilligung: { zweck: 'Kontakt', erteilt_am: '1000-01-01T00:30:00+01:00' } }, 'einwilligung.erteilt_am', 'ungueltiges_format'],
-    ['a room minimum of 5e-324 (underflows in SQL)', { suchprofil: { zimmer_min: 5e-324 } }, 'suchprofil.zimmer_min', 'ungueltiges_format'],
+    [
+      'a consent date that is year 10000 in UTC',
+      { einwilligung: { zweck: 'Kontakt', erteilt_am: '9999-12-31T23:59:59-23:59' } },
+      'einwilligung.erteilt_am',
+      'ungueltiges_format',
+    ],
+    [
+      'a consent date that is year 999 in UTC',
+      { einwilligung: { zweck: 'Kontakt', erteilt_am: '1000-01-01T00:30:00+01:00' } },
+      'einwilligung.erteilt_am',
+      'ungueltiges_format',
+    ],
+    [
+      'a room minimum of 5e-324 (underflows in SQL)',
+      { suchprofil: { zimmer_min: 5e-324 } },
+      'suchprofil.zimmer_min',
+      'ungueltiges_format',
+    ],
     ['a room minimum of 2.3', { suchprofil: { zimmer_min: 2.3 } }, 'suchprofil.zimmer_min', 'ungueltiges_format'],
-    ['a living-area minimum of 5e-324', { suchprofil: { wohnflaeche_min_qm: 5e-324 } }, 'suchprofil.wohnflaeche_min_qm', 'ungueltiger_typ'],
+    [
+      'a living-area minimum of 5e-324',
+      { suchprofil: { wohnflaeche_min_qm: 5e-324 } },
+      'suchprofil.wohnflaeche_min_qm',
+      'ungueltiger_typ',
+    ],
   ])('refuses %s with 422 (was stored, then 500 on reading or matching)', async (_name, change, feld, grund) => {
-    const res = await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'Hostile', email: 'hostile@example.de', einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' }, ...change });
+    const res = await ctx.send('POST', '/leads/v1/interessenten', {
+      nachname: 'Hostile',
+      email: 'hostile@example.de',
+      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
+      ...change,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ feld, grund }]);
   });
@@ -101,20 +149,35 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(route.statusCode).toBe(404);
     expect(route.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Route DELETE /leads/v1/interessenten.' });
     const propertyCursor = (await ctx.send('GET', '/v1/properties?limit=1')).json().page.next_cursor;
-    const cursor = await ctx.send('GET', `/leads/v1/interessenten?cursor=${encodeURIComponent(propertyCursor ?? 'x.y')}`);
+    const cursor = await ctx.send(
+      'GET',
+      `/leads/v1/interessenten?cursor=${encodeURIComponent(propertyCursor ?? 'x.y')}`,
+    );
     expect(cursor.statusCode).toBe(422);
-    expect(cursor.json()).toEqual({ code: 'validierung_fehlgeschlagen', message: 'Der Cursor gilt nicht für diese Liste.', details: [{ feld: 'cursor', grund: 'ungueltiges_format' }] });
-    const empty = await ctx.app.inject({ method: 'POST', url: '/leads/v1/interessenten', headers: { apikey: ctx.tenant.key, 'content-type': 'application/json' }, payload: '{' });
+    expect(cursor.json()).toEqual({
+      code: 'validierung_fehlgeschlagen',
+      message: 'Der Cursor gilt nicht für diese Liste.',
+      details: [{ feld: 'cursor', grund: 'ungueltiges_format' }],
+    });
+    const empty = await ctx.app.inject({
+      method: 'POST',
+      url: '/leads/v1/interessenten',
+      headers: { apikey: ctx.tenant.key, 'content-type': 'application/json' },
+      payload: '{',
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().code).toBe('json_ungueltig');
     expect(empty.json().message).not.toMatch(/\b(the|is|not)\b/i);
   });
 
-  it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])('available_from %s is 422 invalid_format', async (date) => {
-    const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([{ field: 'available_from', reason: 'invalid_format' }]);
-  });
+  it.each(['0000-01-01', '0999-12-31', '2027-02-30', '2027-13-01'])(
+    'available_from %s is 422 invalid_format',
+    async (date) => {
+      const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details).toEqual([{ field: 'available_from', reason: 'invalid_format' }]);
+    },
+  );
 
   it('does not echo a forged or oversized X-Request-Id', async () => {
     for (const forged of ['forged id here', 'x'.repeat(3000), '<script>']) {
@@ -145,11 +208,19 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     const { key: tenantKey } = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
     ctx.clock.now = new Date('2026-06-01T00:00:00Z'); // every row gets the same created_at
     const ids = new Set<string>();
-    for (let i = 0; i < 7; i++) ids.add((await ctx.send('POST', '/v1/properties', validProperty(), tenantKey)).json().id);
+    for (let i = 0; i < 7; i++)
+      ids.add((await ctx.send('POST', '/v1/properties', validProperty(), tenantKey)).json().id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { id: string }[]; page: { next_cursor: string | null } } = (await ctx.send('GET', `/v1/properties?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, tenantKey)).json();
+      const page: { data: { id: string }[]; page: { next_cursor: string | null } } = (
+        await ctx.send(
+          'GET',
+          `/v1/properties?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          undefined,
+          tenantKey,
+        )
+      ).json();
       seen.push(...page.data.map((p: { id: string }) => p.id));
       cursor = page.page.next_cursor;
     } while (cursor);

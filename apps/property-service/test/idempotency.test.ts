@@ -17,21 +17,44 @@ const newKey = () => `key-${Date.now()}-${++n}`;
 
 /** A POST with an Idempotency-Key (and a JSON body when given). */
 const post = (url: string, key: string, payload?: unknown, apikey = ctx.tenant.key) =>
-  ctx.app.inject({ method: 'POST', url, headers: { apikey, 'idempotency-key': key }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: { apikey, 'idempotency-key': key },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 /** A photo upload (multipart) with an Idempotency-Key. */
 const uploadPhoto = (propertyId: string, key: string, data: Buffer) => {
   const { payload, contentType } = photoForm(data);
-  return ctx.app.inject({ method: 'POST', url: `/v1/properties/${propertyId}/media`, headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'idempotency-key': key }, payload });
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/v1/properties/${propertyId}/media`,
+    headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'idempotency-key': key },
+    payload,
+  });
 };
-const photoForm = (data: Buffer) => multipart([{ name: 'kind', value: 'photo' }, { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data }]);
+const photoForm = (data: Buffer) =>
+  multipart([
+    { name: 'kind', value: 'photo' },
+    { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data },
+  ]);
 
 const lockWaiters = async () =>
-  Number((await ctx.db.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))[0].n);
+  Number(
+    (
+      await ctx.db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      )
+    )[0].n,
+  );
 const propertiesTitled = (title: string) => ctx.db.prisma.property.count({ where: { title } });
 const createdEventsOf = async (propertyId: string) =>
-  (await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'property.created' } })).filter((event) => JSON.parse(event.payload).data.property_id === propertyId).length;
-const row = (applicationId: string, key: string) => ctx.db.prisma.idempotencyKey.findUnique({ where: { application_id_key: { application_id: applicationId, key } } });
+  (await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'property.created' } })).filter(
+    (event) => JSON.parse(event.payload).data.property_id === propertyId,
+  ).length;
+const row = (applicationId: string, key: string) =>
+  ctx.db.prisma.idempotencyKey.findUnique({ where: { application_id_key: { application_id: applicationId, key } } });
 
 describe('Idempotency-Key on POST', () => {
   it('replays the first response of a retry (status, body, content type) and creates the property once', async () => {
@@ -68,7 +91,11 @@ describe('Idempotency-Key on POST', () => {
 
   it('serves the leads API in German: replay of a new Interessent, 422 idempotency_key_wiederverwendet for another body', async () => {
     const key = newKey();
-    const prospect = { nachname: 'Idempotent', email: `${key}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' } };
+    const prospect = {
+      nachname: 'Idempotent',
+      email: `${key}@example.de`,
+      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' },
+    };
     const first = await post('/leads/v1/interessenten', key, prospect);
     expect(first.statusCode).toBe(201);
     const retry = await post('/leads/v1/interessenten', key, prospect);
@@ -78,12 +105,19 @@ describe('Idempotency-Key on POST', () => {
     expect(await ctx.db.prisma.prospect.count({ where: { email: prospect.email } })).toBe(1);
     const other = await post('/leads/v1/interessenten', key, { ...prospect, nachname: 'Anders' });
     expect(other.statusCode).toBe(422);
-    expect(other.json()).toMatchObject({ code: 'idempotency_key_wiederverwendet', message: expect.stringContaining('Idempotency-Key') });
+    expect(other.json()).toMatchObject({
+      code: 'idempotency_key_wiederverwendet',
+      message: expect.stringContaining('Idempotency-Key'),
+    });
   });
 
   it('forgets a stored response with the data of a prospect when the prospect is erased', async () => {
     const key = newKey();
-    const prospect = { nachname: 'Vergessen', email: `${key}@example.de`, einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' } };
+    const prospect = {
+      nachname: 'Vergessen',
+      email: `${key}@example.de`,
+      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-01-01T10:00:00Z' },
+    };
     const first = await post('/leads/v1/interessenten', key, prospect);
     expect(first.statusCode).toBe(201);
     expect(await row(ctx.tenant.applicationId, key)).not.toBeNull();
@@ -99,10 +133,20 @@ describe('Idempotency-Key on POST', () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Orphaned ${key}` };
     // A claim as a killed process leaves it: running, never answered.
-    await ctx.db.prisma.idempotencyKey.create({ data: { application_id: ctx.tenant.applicationId, key, fingerprint: 'unknown', created_at: new Date(ctx.clock.now.getTime() - 60_000) } });
+    await ctx.db.prisma.idempotencyKey.create({
+      data: {
+        application_id: ctx.tenant.applicationId,
+        key,
+        fingerprint: 'unknown',
+        created_at: new Date(ctx.clock.now.getTime() - 60_000),
+      },
+    });
     const early = await post('/v1/properties', key, body);
     expect(early.statusCode).toBe(422); // another request's claim (its fingerprint differs), still within its lease
-    await ctx.db.prisma.idempotencyKey.update({ where: { application_id_key: { application_id: ctx.tenant.applicationId, key } }, data: { created_at: new Date(ctx.clock.now.getTime() - 5 * 60_000 - 1) } });
+    await ctx.db.prisma.idempotencyKey.update({
+      where: { application_id_key: { application_id: ctx.tenant.applicationId, key } },
+      data: { created_at: new Date(ctx.clock.now.getTime() - 5 * 60_000 - 1) },
+    });
     const late = await post('/v1/properties', key, body);
     expect(late.statusCode).toBe(201);
     expect(await propertiesTitled(body.title)).toBe(1);
@@ -117,7 +161,10 @@ describe('Idempotency-Key on POST', () => {
       payload: `${'['.repeat(depth)}${']'.repeat(depth)}`,
     });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'body', reason: 'not_allowed' }] });
+    expect(res.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'body', reason: 'not_allowed' }],
+    });
   });
 
   it('lets exactly one of concurrent requests with the same key run; the others are 409 conflict with Retry-After: 1', async () => {
@@ -153,13 +200,25 @@ describe('Idempotency-Key on POST', () => {
     const title = `Bad key ${newKey()}`;
     const long = await post('/v1/properties', 'k'.repeat(256), { ...validProperty(), title });
     expect(long.statusCode).toBe(422);
-    expect(long.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'too_long' }] });
+    expect(long.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'Idempotency-Key', reason: 'too_long' }],
+    });
     const empty = await post('/v1/properties', '', { ...validProperty(), title });
-    expect(empty.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }] });
+    expect(empty.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }],
+    });
     const umlaut = await post('/v1/properties', 'schlüssel', { ...validProperty(), title });
-    expect(umlaut.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }] });
+    expect(umlaut.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'Idempotency-Key', reason: 'invalid_format' }],
+    });
     const german = await post('/leads/v1/interessenten', 'k'.repeat(256), {});
-    expect(german.json()).toMatchObject({ code: 'validierung_fehlgeschlagen', details: [{ feld: 'Idempotency-Key', grund: 'zu_lang' }] });
+    expect(german.json()).toMatchObject({
+      code: 'validierung_fehlgeschlagen',
+      details: [{ feld: 'Idempotency-Key', grund: 'zu_lang' }],
+    });
     expect((await post('/v1/properties', 'k'.repeat(255), { ...validProperty(), title })).statusCode).toBe(201);
     expect(await propertiesTitled(title)).toBe(1);
   });
@@ -190,7 +249,13 @@ describe('Idempotency-Key on POST', () => {
   it('ignores the header on other methods and makes no record without it', async () => {
     const id = await createProperty(ctx);
     const key = newKey();
-    const patch = () => ctx.app.inject({ method: 'PATCH', url: `/v1/properties/${id}`, headers: { apikey: ctx.tenant.key, 'idempotency-key': key }, payload: { rooms: 4 } });
+    const patch = () =>
+      ctx.app.inject({
+        method: 'PATCH',
+        url: `/v1/properties/${id}`,
+        headers: { apikey: ctx.tenant.key, 'idempotency-key': key },
+        payload: { rooms: 4 },
+      });
     expect((await patch()).headers['idempotent-replayed']).toBeUndefined();
     expect((await patch()).headers['idempotent-replayed']).toBeUndefined();
     expect(await row(ctx.tenant.applicationId, key)).toBeNull();
@@ -230,7 +295,10 @@ describe('Idempotency-Key on POST', () => {
       ctx.clock.now = start;
     }
     expect(await row(ctx.tenant.applicationId, oldKey)).not.toBeNull();
-    const result = await IDEMPOTENCY_PRUNE_JOB.run({ db: ctx.db.prisma, now: start, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
+    const result = await IDEMPOTENCY_PRUNE_JOB.run(
+      { db: ctx.db.prisma, now: start, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
+      {},
+    );
     expect(result.removed_keys).toBeGreaterThanOrEqual(1);
     expect(await row(ctx.tenant.applicationId, oldKey)).toBeNull();
     expect(await row(ctx.tenant.applicationId, freshKey)).not.toBeNull();
@@ -268,7 +336,10 @@ describe('Idempotency-Key on POST', () => {
     const first = await post('/v1/api-keys', key, { scopes: ['properties:read'] });
     expect(first.statusCode).toBe(201);
     expect(await row(ctx.tenant.applicationId, key)).toBeNull();
-    const stored = await ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, \'UTF8\') IN response_body) > 0', [first.json().key]);
+    const stored = await ctx.db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, 'UTF8') IN response_body) > 0",
+      [first.json().key],
+    );
     expect(Number(stored[0].n)).toBe(0);
     const retry = await post('/v1/api-keys', key, { scopes: ['properties:read'] });
     expect(retry.statusCode).toBe(201);
@@ -277,12 +348,18 @@ describe('Idempotency-Key on POST', () => {
   });
 
   it('keeps no webhook signing secret either: a new endpoint and a rotated secret', async () => {
-    const created = await post('/v1/webhooks', newKey(), { url: 'https://hooks.example.com/in', events: ['property.created'] });
+    const created = await post('/v1/webhooks', newKey(), {
+      url: 'https://hooks.example.com/in',
+      events: ['property.created'],
+    });
     expect(created.statusCode).toBe(201);
     const rotated = await post(`/v1/webhooks/${created.json().id}/rotate-secret`, newKey(), {});
     expect(rotated.statusCode).toBe(200);
     for (const secret of [created.json().signing_secret, rotated.json().signing_secret]) {
-      const stored = await ctx.db.query<{ n: string }>('SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, \'UTF8\') IN response_body) > 0', [secret]);
+      const stored = await ctx.db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM idempotency_keys WHERE position(convert_to($1, 'UTF8') IN response_body) > 0",
+        [secret],
+      );
       expect(Number(stored[0].n)).toBe(0);
     }
   });
@@ -296,7 +373,12 @@ describe('Idempotency-Key on POST', () => {
     const logsBefore = ctx.logs.lines.length;
     const cut = request(`${address}/v1/properties/${propertyId}/media`, {
       method: 'POST',
-      headers: { apikey: ctx.tenant.key, 'content-type': contentType, 'content-length': payload.length, 'idempotency-key': key },
+      headers: {
+        apikey: ctx.tenant.key,
+        'content-type': contentType,
+        'content-length': payload.length,
+        'idempotency-key': key,
+      },
     });
     let answered: number | undefined;
     cut.on('response', (res) => (answered = res.statusCode));
@@ -321,8 +403,12 @@ describe('Idempotency-Key on POST', () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Failing ${key}` };
     // A trigger refuses this one insert: an unexpected database error (500) inside the handler.
-    await ctx.db.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
-    await ctx.db.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_insert BEFORE INSERT ON properties FOR EACH ROW WHEN (NEW.title = '${body.title}') EXECUTE FUNCTION refuse_insert()`);
+    await ctx.db.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
+    );
+    await ctx.db.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_insert BEFORE INSERT ON properties FOR EACH ROW WHEN (NEW.title = '${body.title}') EXECUTE FUNCTION refuse_insert()`,
+    );
     let failed;
     try {
       failed = await post('/v1/properties', key, body);

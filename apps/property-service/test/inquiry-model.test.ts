@@ -28,7 +28,8 @@ const prospect = (over: Partial<InquirySubject['prospect']> = {}) =>
     ...over,
   }) as InquirySubject['prospect'];
 
-const points = (result: ReturnType<typeof scoreInquiry>) => Object.fromEntries(result.kriterien.map((k) => [k.kriterium, k.punkte]));
+const points = (result: ReturnType<typeof scoreInquiry>) =>
+  Object.fromEntries(result.kriterien.map((k) => [k.kriterium, k.punkte]));
 
 describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20, Wohnfläche 15)', () => {
   it('a perfect match scores 100, every criterion erfuellt', () => {
@@ -44,12 +45,17 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
   });
 
   it('Preis: 440,000 € for a budget of 400,000 € is 10 % over a 20 % tolerance → 20 of 40', () => {
-    expect(points(scoreInquiry({ property: property({ purchase_price_eur: 440_000 }), prospect: prospect() })).preis).toBe(20);
+    expect(
+      points(scoreInquiry({ property: property({ purchase_price_eur: 440_000 }), prospect: prospect() })).preis,
+    ).toBe(20);
   });
 
   it('Lage: a postal-code prefix counts, another city earns 0', () => {
     expect(points(scoreInquiry({ property: property(), prospect: prospect({ profil_orte: ['101'] }) })).lage).toBe(25);
-    const elsewhere = scoreInquiry({ property: property({ address_city: 'Hamburg', address_postal_code: '20095' }), prospect: prospect() });
+    const elsewhere = scoreInquiry({
+      property: property({ address_city: 'Hamburg', address_postal_code: '20095' }),
+      prospect: prospect(),
+    });
     expect(points(elsewhere).lage).toBe(0);
     expect(elsewhere.kriterien.find((k) => k.kriterium === 'lage')!.grund).toBe('Hamburg gehört nicht zu: Berlin.');
   });
@@ -66,10 +72,18 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
 
   it.each([
     ['wrong type', { property: property({ type: 'house' }), prospect: prospect() }, 'objektart'],
-    ['price far above budget', { property: property({ purchase_price_eur: 481_000 }), prospect: prospect() }, 'preis_weit_ueber_budget'],
+    [
+      'price far above budget',
+      { property: property({ purchase_price_eur: 481_000 }), prospect: prospect() },
+      'preis_weit_ueber_budget',
+    ],
     ['archived property', { property: property({ status: 'archived' }), prospect: prospect() }, 'status'],
     ['draft property', { property: property({ status: 'draft' }), prospect: prospect() }, 'status'],
-    ['rent wanted, only for sale', { property: property(), prospect: prospect({ profil_vermarktung: 'miete', profil_kaltmiete_max: 1500 }) }, 'vermarktung'],
+    [
+      'rent wanted, only for sale',
+      { property: property(), prospect: prospect({ profil_vermarktung: 'miete', profil_kaltmiete_max: 1500 }) },
+      'vermarktung',
+    ],
   ])('knockout: %s → 0 with the reason', (_name, subject, key) => {
     const result = scoreInquiry(subject as InquirySubject);
     expect(result.gesamt).toBe(0);
@@ -79,7 +93,14 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
   });
 
   it('a prospect without a search profile is scored on the property only', () => {
-    const none = prospect({ has_profile: false, profil_typ: [], profil_orte: [], profil_zimmer_min: null, profil_kaufpreis_max: null, profil_wohnflaeche_min: null });
+    const none = prospect({
+      has_profile: false,
+      profil_typ: [],
+      profil_orte: [],
+      profil_zimmer_min: null,
+      profil_kaufpreis_max: null,
+      profil_wohnflaeche_min: null,
+    });
     expect(scoreInquiry({ property: property(), prospect: none }).gesamt).toBe(100);
     expect(scoreInquiry({ property: property({ status: 'sold' }), prospect: none }).gesamt).toBe(0);
   });

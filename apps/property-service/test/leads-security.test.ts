@@ -11,7 +11,11 @@ const routes: SecurityRoute[] = [];
 
 beforeAll(async () => {
   ctx = await startPropertyApp();
-  routes.push(...(await prospectSecurityRoutes(ctx)), ...(await inquirySecurityRoutes(ctx)), ...(await matchingSecurityRoutes(ctx)));
+  routes.push(
+    ...(await prospectSecurityRoutes(ctx)),
+    ...(await inquirySecurityRoutes(ctx)),
+    ...(await matchingSecurityRoutes(ctx)),
+  );
 });
 afterAll(() => ctx.close());
 

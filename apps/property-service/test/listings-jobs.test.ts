@@ -3,7 +3,15 @@ import { MAX_SWEEPS, STUCK_AFTER_MS, generationJobId } from '@platform/documents
 import { whileHeld } from '@platform/testkit';
 import { SWEEP_LISTINGS_JOB } from '../src/listings/index.js';
 import { blobFiles } from './media-helpers.js';
-import { propertyWithPhotos, runGeneration, settledListing, startListing, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import {
+  propertyWithPhotos,
+  runGeneration,
+  settledListing,
+  startListing,
+  startPropertyApp,
+  validProperty,
+  type PropertyTestContext,
+} from './helpers.js';
 
 // No job worker runs unless a test starts one: the tests run the jobs themselves.
 let ctx: PropertyTestContext;
@@ -12,7 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const jobContext = () => ({ db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs });
+const jobContext = () => ({
+  db: ctx.db.prisma,
+  now: ctx.clock.now,
+  storage: ctx.storage,
+  sandbox: ctx.sandbox,
+  jobs: ctx.jobs,
+});
 const sweep = () => SWEEP_LISTINGS_JOB.run(jobContext(), {});
 /** Moves the app's clock past the time after which a generating listing counts as stuck. */
 const pastStuck = () => (ctx.clock.now = new Date(ctx.clock.now.getTime() + STUCK_AFTER_MS + 60_000));
@@ -24,7 +38,8 @@ async function completedEvents(listingId: string) {
 
 /** Generates whatever earlier tests left generating, so that the sweeper's counts are the test's own. */
 async function settleOthers() {
-  for (const { id } of await ctx.db.prisma.listing.findMany({ where: { status: 'generating' }, select: { id: true } })) await runGeneration(ctx, id);
+  for (const { id } of await ctx.db.prisma.listing.findMany({ where: { status: 'generating' }, select: { id: true } }))
+    await runGeneration(ctx, id);
 }
 
 const getListing = (id: string) => ctx.send('GET', `/v1/listings/${id}`).then((r) => r.json());
@@ -75,9 +90,18 @@ describe('generation refused at the request', () => {
       ],
     });
     const photoOnly = await propertyWithPhotos(ctx, { purchase_price_eur: undefined });
-    expect((await ctx.send('POST', `/v1/properties/${photoOnly}/listings`)).json().details).toEqual([{ field: 'purchase_price_eur', reason: 'missing' }]);
+    expect((await ctx.send('POST', `/v1/properties/${photoOnly}/listings`)).json().details).toEqual([
+      { field: 'purchase_price_eur', reason: 'missing' },
+    ]);
     // A cold rent is a price as well.
-    expect((await ctx.send('POST', `/v1/properties/${await propertyWithPhotos(ctx, { purchase_price_eur: undefined, cold_rent_eur: 900 })}/listings`)).statusCode).toBe(202);
+    expect(
+      (
+        await ctx.send(
+          'POST',
+          `/v1/properties/${await propertyWithPhotos(ctx, { purchase_price_eur: undefined, cold_rent_eur: 900 })}/listings`,
+        )
+      ).statusCode,
+    ).toBe(202);
     expect(await ctx.db.prisma.listing.count({ where: { property_id: { in: [bare, photoOnly] } } })).toBe(0);
   });
 

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completedListing, createChannel, energyCertificate, feedPathOf, propertyWithPhotos, startListing, startPropertyApp, type PropertyTestContext } from './helpers.js';
+import {
+  completedListing,
+  createChannel,
+  energyCertificate,
+  feedPathOf,
+  propertyWithPhotos,
+  startListing,
+  startPropertyApp,
+  type PropertyTestContext,
+} from './helpers.js';
 
 let ctx: PropertyTestContext;
 beforeAll(async () => {
@@ -7,8 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const publish = (listingId: string, channels: string[], key = ctx.tenant.key) => ctx.send('POST', `/v1/listings/${listingId}/publish`, { channels }, key);
-const withdraw = (listingId: string, channels?: string[]) => ctx.send('POST', `/v1/listings/${listingId}/withdraw`, channels ? { channels } : undefined);
+const publish = (listingId: string, channels: string[], key = ctx.tenant.key) =>
+  ctx.send('POST', `/v1/listings/${listingId}/publish`, { channels }, key);
+const withdraw = (listingId: string, channels?: string[]) =>
+  ctx.send('POST', `/v1/listings/${listingId}/withdraw`, channels ? { channels } : undefined);
 const getChannel = (id: string) => ctx.send('GET', `/v1/channels/${id}`);
 
 /** A channel created a millisecond after the previous one: listings show their channels in creation order. */
@@ -19,13 +30,21 @@ function newChannel(type: 'website' | 'openimmo') {
 
 /** The `listing.published` events of a listing, as written to the outbox. */
 async function publishedEvents(listingId: string) {
-  const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'listing.published' }, orderBy: { created_at: 'asc' } });
-  return events.map((e) => ({ raw: e.payload, data: JSON.parse(e.payload).data })).filter((e) => e.data.listing_id === listingId);
+  const events = await ctx.db.prisma.outboxEvent.findMany({
+    where: { type: 'listing.published' },
+    orderBy: { created_at: 'asc' },
+  });
+  return events
+    .map((e) => ({ raw: e.payload, data: JSON.parse(e.payload).data }))
+    .filter((e) => e.data.listing_id === listingId);
 }
 
 /** A completed listing of a fresh, publishable property (Germany unless overridden). */
 async function readyListing(overrides: Record<string, unknown> = {}) {
-  const propertyId = await propertyWithPhotos(ctx, { address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' }, ...overrides });
+  const propertyId = await propertyWithPhotos(ctx, {
+    address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' },
+    ...overrides,
+  });
   return completedListing(ctx, propertyId);
 }
 
@@ -34,14 +53,18 @@ describe('channels', () => {
     const website = await createChannel(ctx, 'website', 'Website');
     const portal = await createChannel(ctx, 'openimmo', 'Portal (OpenImmo)');
     expect(website).toMatchObject({ type: 'website', name: 'Website', live_listings: 0 });
-    expect(website.feed_url).toMatch(/^https:\/\/api\.example\.test\/public\/v1\/feeds\/[A-Za-z0-9_-]{20,64}\/listings$/);
+    expect(website.feed_url).toMatch(
+      /^https:\/\/api\.example\.test\/public\/v1\/feeds\/[A-Za-z0-9_-]{20,64}\/listings$/,
+    );
     expect(portal.feed_url).not.toBe(website.feed_url);
 
     const duplicate = await ctx.send('POST', '/v1/channels', { type: 'openimmo', name: 'Website' });
     expect(duplicate.statusCode).toBe(409);
     expect(duplicate.json().code).toBe('conflict');
     // Names are unique per account only.
-    expect((await ctx.send('POST', '/v1/channels', { type: 'website', name: 'Website' }, ctx.other.key)).statusCode).toBe(201);
+    expect(
+      (await ctx.send('POST', '/v1/channels', { type: 'website', name: 'Website' }, ctx.other.key)).statusCode,
+    ).toBe(201);
 
     const renamed = await ctx.send('PATCH', `/v1/channels/${portal.id}`, { name: 'Portal' });
     expect(renamed.statusCode).toBe(200);
@@ -80,7 +103,11 @@ describe('publishing: the energy-certificate rule and the guards', () => {
     const channel = await newChannel('website');
     const res = await publish(listing.id, [channel.id]);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: expect.any(String), details: [{ field: 'energy_certificate.final_energy_demand_kwh', reason: 'missing' }] });
+    expect(res.json()).toEqual({
+      code: 'validation_failed',
+      message: expect.any(String),
+      details: [{ field: 'energy_certificate.final_energy_demand_kwh', reason: 'missing' }],
+    });
     const after = (await ctx.send('GET', `/v1/listings/${listing.id}`)).json();
     expect(after).toMatchObject({ status: 'completed', channels: [] });
     expect(await publishedEvents(listing.id)).toEqual([]);
@@ -125,7 +152,10 @@ describe('publishing: the energy-certificate rule and the guards', () => {
 
 describe('publishing and withdrawing', () => {
   it('goes live on every channel: published, per-channel live, listing.published with exactly ids and channel names', async () => {
-    const listing = await readyListing({ description: 'Private note for the seller', commission: { buyer_percent: 3.57, engaged_by: 'buyer', note: 'Call Frau Muster, 0171 1234567' } });
+    const listing = await readyListing({
+      description: 'Private note for the seller',
+      commission: { buyer_percent: 3.57, engaged_by: 'buyer', note: 'Call Frau Muster, 0171 1234567' },
+    });
     const website = await newChannel('website');
     const portal = await newChannel('openimmo');
     const res = await publish(listing.id, [website.id, portal.id]);
@@ -134,12 +164,32 @@ describe('publishing and withdrawing', () => {
     expect(body.status).toBe('published');
     expect(body.published_at).toBe(ctx.clock.now.toISOString());
     expect(body.channels).toEqual([
-      { channel_id: website.id, channel_name: website.name, channel_type: 'website', state: 'live', reason: null, live_at: ctx.clock.now.toISOString(), withdrawn_at: null },
-      { channel_id: portal.id, channel_name: portal.name, channel_type: 'openimmo', state: 'live', reason: null, live_at: ctx.clock.now.toISOString(), withdrawn_at: null },
+      {
+        channel_id: website.id,
+        channel_name: website.name,
+        channel_type: 'website',
+        state: 'live',
+        reason: null,
+        live_at: ctx.clock.now.toISOString(),
+        withdrawn_at: null,
+      },
+      {
+        channel_id: portal.id,
+        channel_name: portal.name,
+        channel_type: 'openimmo',
+        state: 'live',
+        reason: null,
+        live_at: ctx.clock.now.toISOString(),
+        withdrawn_at: null,
+      },
     ]);
     const events = await publishedEvents(listing.id);
     expect(events).toHaveLength(1);
-    expect(events[0].data).toEqual({ listing_id: listing.id, property_id: listing.property_id, channels: [website.name, portal.name] });
+    expect(events[0].data).toEqual({
+      listing_id: listing.id,
+      property_id: listing.property_id,
+      channels: [website.name, portal.name],
+    });
     expect(events[0].raw).not.toMatch(/Muster|0171|Private note/);
 
     // Publishing again where it is live already changes nothing and emits nothing.
@@ -149,14 +199,18 @@ describe('publishing and withdrawing', () => {
   });
 
   it('fails the OpenImmo channel with a reason for a country it cannot name, while the website goes live', async () => {
-    const listing = await readyListing({ address: { street: 'Nowhere 1', postal_code: '12345', city: 'Atlantis', country: 'ZZ' } });
+    const listing = await readyListing({
+      address: { street: 'Nowhere 1', postal_code: '12345', city: 'Atlantis', country: 'ZZ' },
+    });
     const website = await newChannel('website');
     const portal = await newChannel('openimmo');
     const res = await publish(listing.id, [website.id, portal.id]);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.status).toBe('published');
-    const states = Object.fromEntries(body.channels.map((c: { channel_id: string; state: string; reason: string | null }) => [c.channel_id, c]));
+    const states = Object.fromEntries(
+      body.channels.map((c: { channel_id: string; state: string; reason: string | null }) => [c.channel_id, c]),
+    );
     expect(states[website.id]).toMatchObject({ state: 'live', reason: null });
     expect(states[portal.id]).toMatchObject({ state: 'failed', live_at: null });
     expect(states[portal.id].reason).toMatch(/country.*ZZ/);
@@ -190,11 +244,16 @@ describe('publishing and withdrawing', () => {
 
     const republished = await publish(listing.id, [portal.id]);
     expect(republished.json()).toMatchObject({ status: 'published', published_at: firstPublished });
-    expect((await publishedEvents(listing.id)).map((e) => e.data.channels)).toEqual([[website.name, portal.name], [portal.name]]);
+    expect((await publishedEvents(listing.id)).map((e) => e.data.channels)).toEqual([
+      [website.name, portal.name],
+      [portal.name],
+    ]);
   });
 
   it('takes every listing of an archived property off every channel; its feeds no longer show it; it cannot be published again', async () => {
-    const propertyId = await propertyWithPhotos(ctx, { address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' } });
+    const propertyId = await propertyWithPhotos(ctx, {
+      address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' },
+    });
     const first = await completedListing(ctx, propertyId);
     const second = await completedListing(ctx, propertyId);
     const website = await newChannel('website');
@@ -217,7 +276,9 @@ describe('publishing and withdrawing', () => {
       expect(feed.body).not.toContain(first.id);
       expect(feed.body).not.toContain(second.id);
     }
-    expect((await ctx.app.inject({ method: 'GET', url: `${feedPathOf(website.feed_url)}/${first.id}` })).statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: `${feedPathOf(website.feed_url)}/${first.id}` })).statusCode,
+    ).toBe(404);
 
     const again = await publish(first.id, [website.id]);
     expect(again.statusCode).toBe(409);

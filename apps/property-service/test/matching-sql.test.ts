@@ -20,8 +20,30 @@ const einwilligung = { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' };
 // than the code, and LIKE's wildcards, which are plain characters to the model), blank entries
 // (the empty prefix matches every code).
 const ORTE: string[][] = [
-  [], ['Berlin'], ['berlin '], ['\u00a0BERLIN\t'], ['101'], ['10115'], ['101150'], ['1_1'], ['10%'], ['%'], [' '], ['\u3000'],
-  ['Hamburg'], ['Hamburg', '10'], ['München'], ['MÜNCHEN'], ['münchen\u2009'], ['8'], ['80331'], ['Köln', 'Bonn'], ['KÖLN'], ['5066'], ['ΟΔΟΣ'], ['οδος'],
+  [],
+  ['Berlin'],
+  ['berlin '],
+  ['\u00a0BERLIN\t'],
+  ['101'],
+  ['10115'],
+  ['101150'],
+  ['1_1'],
+  ['10%'],
+  ['%'],
+  [' '],
+  ['\u3000'],
+  ['Hamburg'],
+  ['Hamburg', '10'],
+  ['München'],
+  ['MÜNCHEN'],
+  ['münchen\u2009'],
+  ['8'],
+  ['80331'],
+  ['Köln', 'Bonn'],
+  ['KÖLN'],
+  ['5066'],
+  ['ΟΔΟΣ'],
+  ['οδος'],
 ];
 
 describe('the SQL ranking follows the inquiry scoring model', () => {
@@ -32,12 +54,52 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     const base = { account_id: ctx.tenant.accountId, status: 'active' as const, title: 'T' };
     const properties = [
       // bought or rented; budgets just below and above the knockout (400,000 / 1.2, 1,200 / 1.2)
-      { ...base, id: newId('prop'), type: 'apartment' as const, address_postal_code: '10115', address_city: 'Berlin', rooms: 3, living_area_sqm: 75, purchase_price_eur: 400000, cold_rent_eur: 1200 },
+      {
+        ...base,
+        id: newId('prop'),
+        type: 'apartment' as const,
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+        rooms: 3,
+        living_area_sqm: 75,
+        purchase_price_eur: 400000,
+        cold_rent_eur: 1200,
+      },
       // a non-ASCII city, rooms and area unknown (half the points), bought only
-      { ...base, id: newId('prop'), type: 'house' as const, address_postal_code: '80331', address_city: 'MÜNCHEN', rooms: null, living_area_sqm: null, purchase_price_eur: 650000, cold_rent_eur: null },
+      {
+        ...base,
+        id: newId('prop'),
+        type: 'house' as const,
+        address_postal_code: '80331',
+        address_city: 'MÜNCHEN',
+        rooms: null,
+        living_area_sqm: null,
+        purchase_price_eur: 650000,
+        cold_rent_eur: null,
+      },
       // rented only
-      { ...base, id: newId('prop'), type: 'apartment' as const, address_postal_code: '50667', address_city: 'Köln', rooms: 2.5, living_area_sqm: 60, purchase_price_eur: null, cold_rent_eur: 950 },
-      { ...base, id: newId('prop'), type: 'house' as const, address_postal_code: '01067', address_city: 'Οδος', rooms: 4, living_area_sqm: 120, purchase_price_eur: 541667, cold_rent_eur: null },
+      {
+        ...base,
+        id: newId('prop'),
+        type: 'apartment' as const,
+        address_postal_code: '50667',
+        address_city: 'Köln',
+        rooms: 2.5,
+        living_area_sqm: 60,
+        purchase_price_eur: null,
+        cold_rent_eur: 950,
+      },
+      {
+        ...base,
+        id: newId('prop'),
+        type: 'house' as const,
+        address_postal_code: '01067',
+        address_city: 'Οδος',
+        rooms: 4,
+        living_area_sqm: 120,
+        purchase_price_eur: 541667,
+        cold_rent_eur: null,
+      },
     ];
     for (const data of properties) await ctx.db.prisma.property.create({ data });
     for (let i = 0; i < 400; i++) {
@@ -54,13 +116,26 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       const input = { nachname: `N${i}`, email: `n${i}@example.de`, einwilligung, suchprofil } as ProspectInput;
       await ctx.db.prisma.prospect.create({
         // the app's own mapping, so the stored normalised locations are written as in production
-        data: { id: newId('int'), account_id: ctx.tenant.accountId, ...toColumns(input), last_activity_at: new Date(), retention_until: new Date('2099-01-01') },
+        data: {
+          id: newId('int'),
+          account_id: ctx.tenant.accountId,
+          ...toColumns(input),
+          last_activity_at: new Date(),
+          retention_until: new Date('2099-01-01'),
+        },
       });
     }
-    const prospects = await ctx.db.prisma.prospect.findMany({ where: { account_id: ctx.tenant.accountId, profil_aktiv: true } });
-    for (const property of await ctx.db.prisma.property.findMany({ where: { id: { in: properties.map((p) => p.id) } } })) {
+    const prospects = await ctx.db.prisma.prospect.findMany({
+      where: { account_id: ctx.tenant.accountId, profil_aktiv: true },
+    });
+    for (const property of await ctx.db.prisma.property.findMany({
+      where: { id: { in: properties.map((p) => p.id) } },
+    })) {
       const expected = new Map(
-        prospects.map((p) => [p.id, scoreInquiry({ property, prospect: p })] as const).filter(([, b]) => !b.ausgeschlossen).map(([id, b]) => [id, b.gesamt]),
+        prospects
+          .map((p) => [p.id, scoreInquiry({ property, prospect: p })] as const)
+          .filter(([, b]) => !b.ausgeschlossen)
+          .map(([id, b]) => [id, b.gesamt]),
       );
       const ranked = await rankProspectsInSql(ctx.db.prisma, property, 1000);
       expect(new Set(ranked.map((r) => r.id)), property.address_city).toEqual(new Set(expected.keys()));
@@ -84,8 +159,21 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     // case), the capital sharp s; a city equal to a postal-code prefix; postal codes holding
     // LIKE's wildcards, which are plain characters to the model.
     const PLACES = [
-      ['10115', 'Berlin'], ['10117', 'BERLIN'], ['10115', 'berlin'], ['80331', 'München'], ['80335', 'MÜNCHEN'], ['50667', 'KÖLN'], ['50668', 'Köln'],
-      ['01067', 'ΟΔΟΣ'], ['01069', 'Οδος'], ['34000', 'İZMIR'], ['01558', 'GROẞENHAIN'], ['20095', 'Hamburg'], ['1_115', 'Bonn'], ['10%15', 'Bonn'], ['53111', '101'],
+      ['10115', 'Berlin'],
+      ['10117', 'BERLIN'],
+      ['10115', 'berlin'],
+      ['80331', 'München'],
+      ['80335', 'MÜNCHEN'],
+      ['50667', 'KÖLN'],
+      ['50668', 'Köln'],
+      ['01067', 'ΟΔΟΣ'],
+      ['01069', 'Οδος'],
+      ['34000', 'İZMIR'],
+      ['01558', 'GROẞENHAIN'],
+      ['20095', 'Hamburg'],
+      ['1_115', 'Bonn'],
+      ['10%15', 'Bonn'],
+      ['53111', '101'],
     ] as const;
     const property = (account_id: string) => {
       const [address_postal_code, address_city] = pick(PLACES);
@@ -100,7 +188,24 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
         rooms: pick([null, 0, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 7]),
         living_area_sqm: pick([null, 0, 25.5, 35, 50, 52.5, 60, 62.9, 75, 90, 120, 200]),
         // around the budgets below and their knockouts (budget × 1.2)
-        purchase_price_eur: pick([null, null, 0, 150000, 300000, 360000, 399999, 400000, 400001, 420000, 456789, 480000, 500000, 541667, 650000, 720000]),
+        purchase_price_eur: pick([
+          null,
+          null,
+          0,
+          150000,
+          300000,
+          360000,
+          399999,
+          400000,
+          400001,
+          420000,
+          456789,
+          480000,
+          500000,
+          541667,
+          650000,
+          720000,
+        ]),
         cold_rent_eur: pick([null, null, 0, 450, 790, 950, 999, 1000, 1100, 1199, 1200, 1201, 1320, 1800]),
       };
     };
@@ -108,12 +213,35 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     const theirs = Array.from({ length: 40 }, () => property(ctx.other.accountId));
     await ctx.db.prisma.property.createMany({ data: [...ours, ...theirs] });
 
-    const tricky = [['İzmir'], ['izmir'], ['i\u0307zmir'], ['GROẞENHAIN'], ['großenhain'], ['grossenhain'], ['οδοσ'], ['Bonn', '1_1'], ['101', 'München']];
+    const tricky = [
+      ['İzmir'],
+      ['izmir'],
+      ['i\u0307zmir'],
+      ['GROẞENHAIN'],
+      ['großenhain'],
+      ['grossenhain'],
+      ['οδοσ'],
+      ['Bonn', '1_1'],
+      ['101', 'München'],
+    ];
     const profiles: Record<string, unknown>[] = [
       {}, // buy, no budget, no locations, no minimums
       { vermarktung: 'miete' },
-      { vermarktung: 'miete', typ: ['apartment'], orte: ['Berlin'], kaltmiete_max_eur: 1000, zimmer_min: 3, wohnflaeche_min_qm: 75 },
-      { typ: ['house', 'apartment'], orte: ['MÜNCHEN', '1'], kaufpreis_max_eur: 400000, zimmer_min: 2.5, wohnflaeche_min_qm: 60 },
+      {
+        vermarktung: 'miete',
+        typ: ['apartment'],
+        orte: ['Berlin'],
+        kaltmiete_max_eur: 1000,
+        zimmer_min: 3,
+        wohnflaeche_min_qm: 75,
+      },
+      {
+        typ: ['house', 'apartment'],
+        orte: ['MÜNCHEN', '1'],
+        kaufpreis_max_eur: 400000,
+        zimmer_min: 2.5,
+        wohnflaeche_min_qm: 60,
+      },
       { kaufpreis_max_eur: 0, zimmer_min: 0, wohnflaeche_min_qm: 0 },
       // every list of locations twice, the rest at random
       ...[...ORTE, ...tricky, ...ORTE, ...tricky].map((orte) => ({
@@ -127,26 +255,43 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       })),
     ];
     const columns = (suchprofil: Record<string, unknown> | undefined, i: number) =>
-      toColumns({ nachname: `P${i}`, email: `p${i}@example.de`, einwilligung, ...(suchprofil ? { suchprofil } : {}) } as ProspectInput);
+      toColumns({
+        nachname: `P${i}`,
+        email: `p${i}@example.de`,
+        einwilligung,
+        ...(suchprofil ? { suchprofil } : {}),
+      } as ProspectInput);
     const prospects = [
       ...profiles.map((suchprofil, i) => columns(suchprofil, i)),
       // without a profile the model knocks out neither by type nor by a missing price (matching asks only for active
       // profiles, but the ranking follows the model for any prospect), also with a budget left behind
       columns(undefined, 1000),
-      { ...columns(undefined, 1001), profil_typ: ['house' as const], profil_kaufpreis_max: 400000, profil_zimmer_min: 3 },
+      {
+        ...columns(undefined, 1001),
+        profil_typ: ['house' as const],
+        profil_kaufpreis_max: 400000,
+        profil_zimmer_min: 3,
+      },
     ];
     const created = [];
     for (const data of prospects) {
       created.push(
         await ctx.db.prisma.prospect.create({
-          data: { id: newId('int'), account_id: ctx.tenant.accountId, ...data, last_activity_at: new Date(), retention_until: new Date('2099-01-01') },
+          data: {
+            id: newId('int'),
+            account_id: ctx.tenant.accountId,
+            ...data,
+            last_activity_at: new Date(),
+            retention_until: new Date('2099-01-01'),
+          },
         }),
       );
     }
 
     // The model's unrounded sum of points (the engine's clamp and order of addition), which the SQL ranks by.
     const clamp = (n: number) => Math.min(1, Math.max(0, Number.isFinite(n) ? n : 0));
-    const rawPoints = (subject: InquirySubject) => INQUIRY_MODEL.criteria.reduce((acc, c) => acc + c.weight * clamp(c.assess(subject).fraction), 0);
+    const rawPoints = (subject: InquirySubject) =>
+      INQUIRY_MODEL.criteria.reduce((acc, c) => acc + c.weight * clamp(c.assess(subject).fraction), 0);
     // every property of the account, those of other tests in this file included
     const properties = await ctx.db.prisma.property.findMany({ where: { account_id: ctx.tenant.accountId } });
     const theirIds = new Set(theirs.map((p) => p.id));
@@ -156,16 +301,44 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     for (const prospect of created) {
       // the model's ranking as the service had it before: not knocked out, total descending, then id
       const expected = properties
-        .map((property) => ({ id: property.id, bewertung: scoreInquiry({ property, prospect }), points: rawPoints({ property, prospect }) }))
+        .map((property) => ({
+          id: property.id,
+          bewertung: scoreInquiry({ property, prospect }),
+          points: rawPoints({ property, prospect }),
+        }))
         .filter((e) => !e.bewertung.ausgeschlossen)
         .sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.id < b.id ? -1 : 1));
-      for (const e of expected) expect(Math.round(e.points), 'the raw points are the model\'s').toBe(e.bewertung.gesamt);
+      for (const e of expected) expect(Math.round(e.points), "the raw points are the model's").toBe(e.bewertung.gesamt);
       const ranked = await rankPropertiesInSql(ctx.db.prisma, prospect, 10_000);
-      const { has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min } = prospect;
-      const label = JSON.stringify({ has_profile, profil_vermarktung, profil_typ, profil_orte, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min });
-      expect(ranked.map((r) => r.id), label).toEqual(expected.map((e) => e.id));
+      const {
+        has_profile,
+        profil_vermarktung,
+        profil_typ,
+        profil_orte,
+        profil_zimmer_min,
+        profil_kaufpreis_max,
+        profil_kaltmiete_max,
+        profil_wohnflaeche_min,
+      } = prospect;
+      const label = JSON.stringify({
+        has_profile,
+        profil_vermarktung,
+        profil_typ,
+        profil_orte,
+        profil_zimmer_min,
+        profil_kaufpreis_max,
+        profil_kaltmiete_max,
+        profil_wohnflaeche_min,
+      });
+      expect(
+        ranked.map((r) => r.id),
+        label,
+      ).toEqual(expected.map((e) => e.id));
       // the same floating-point sum to the last bit, and the model's rounded total
-      expect(ranked.map((r) => [Number(r.points), Number(r.gesamt)]), label).toEqual(expected.map((e) => [e.points, e.bewertung.gesamt]));
+      expect(
+        ranked.map((r) => [Number(r.points), Number(r.gesamt)]),
+        label,
+      ).toEqual(expected.map((e) => [e.points, e.bewertung.gesamt]));
       expect(ranked.some((r) => theirIds.has(r.id))).toBe(false);
       for (const e of expected) totals.add(e.bewertung.gesamt);
       for (let i = 1; i < expected.length; i++) {
@@ -175,7 +348,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       sizes += expected.length;
       // pages are slices of the same order, and together hold every match exactly once
       const paged: string[] = [];
-      for (let after: { gesamt: number; id: string } | undefined; ; ) {
+      for (let after: { gesamt: number; id: string } | undefined; ;) {
         const page = await rankPropertiesInSql(ctx.db.prisma, prospect, 17, after);
         paged.push(...page.map((r) => r.id));
         if (page.length < 17) break;
@@ -191,15 +364,26 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     // The endpoint pages over the same ranking with the model's explanation of each match.
     for (const prospect of created.slice(0, 8)) {
       const expected = properties
-        .map((property) => ({ immobilie_id: property.id, titel: property.title, status: property.status, bewertung: scoreInquiry({ property, prospect }) }))
+        .map((property) => ({
+          immobilie_id: property.id,
+          titel: property.title,
+          status: property.status,
+          bewertung: scoreInquiry({ property, prospect }),
+        }))
         .filter((e) => !e.bewertung.ausgeschlossen)
         .sort((a, b) => b.bewertung.gesamt - a.bewertung.gesamt || (a.immobilie_id < b.immobilie_id ? -1 : 1));
       const seen: unknown[] = [];
       let cursor: string | null = null;
       do {
-        const res = await ctx.send('GET', `/leads/v1/interessenten/${prospect.id}/treffer?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await ctx.send(
+          'GET',
+          `/leads/v1/interessenten/${prospect.id}/treffer?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.statusCode).toBe(200);
-        const body = res.json() as { daten: unknown[]; seite: { naechster_cursor: string | null; hat_weitere: boolean } };
+        const body = res.json() as {
+          daten: unknown[];
+          seite: { naechster_cursor: string | null; hat_weitere: boolean };
+        };
         seen.push(...body.daten);
         expect(body.seite.hat_weitere).toBe(body.seite.naechster_cursor !== null);
         cursor = body.seite.naechster_cursor;
@@ -223,20 +407,42 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
 });
 
 describe('the stored normalised locations (profil_orte_norm)', () => {
-  const stored = async (id: string) => (await ctx.db.query<{ orte: string[]; norm: string[] }>('SELECT profil_orte AS orte, profil_orte_norm AS norm FROM prospects WHERE id = $1', [id]))[0];
+  const stored = async (id: string) =>
+    (
+      await ctx.db.query<{ orte: string[]; norm: string[] }>(
+        'SELECT profil_orte AS orte, profil_orte_norm AS norm FROM prospects WHERE id = $1',
+        [id],
+      )
+    )[0];
 
   it('are written with the locations by every API that writes them', async () => {
-    const created = await ctx.send('POST', '/leads/v1/interessenten', { nachname: 'Ort', email: 'ort@example.de', einwilligung, suchprofil: { orte: [' Berlin ', 'MÜNCHEN', '101'] } });
+    const created = await ctx.send('POST', '/leads/v1/interessenten', {
+      nachname: 'Ort',
+      email: 'ort@example.de',
+      einwilligung,
+      suchprofil: { orte: [' Berlin ', 'MÜNCHEN', '101'] },
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json().id;
     expect(await stored(id)).toEqual({ orte: [' Berlin ', 'MÜNCHEN', '101'], norm: ['berlin', 'münchen', '101'] });
-    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { suchprofil: { orte: ['\u00a0KÖLN'] } })).statusCode).toBe(200);
+    expect(
+      (await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { suchprofil: { orte: ['\u00a0KÖLN'] } })).statusCode,
+    ).toBe(200);
     expect(await stored(id)).toEqual({ orte: ['\u00a0KÖLN'], norm: ['köln'] });
     expect((await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { suchprofil: null })).statusCode).toBe(200);
     expect(await stored(id)).toEqual({ orte: [], norm: [] });
 
     const property = await ctx.db.prisma.property.create({
-      data: { id: newId('prop'), account_id: ctx.tenant.accountId, status: 'active', type: 'apartment', title: 'T', address_postal_code: '10115', address_city: 'Berlin', purchase_price_eur: 1 },
+      data: {
+        id: newId('prop'),
+        account_id: ctx.tenant.accountId,
+        status: 'active',
+        type: 'apartment',
+        title: 'T',
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+        purchase_price_eur: 1,
+      },
     });
     const inquiry = await ctx.send('POST', '/leads/v1/anfragen', {
       immobilie_id: property.id,
@@ -247,14 +453,21 @@ describe('the stored normalised locations (profil_orte_norm)', () => {
   });
 
   it('are backfilled by the migration exactly as the app writes them', async () => {
-    const rows = await ctx.db.query<{ id: string; orte: string[]; norm: string[] }>('SELECT id, profil_orte AS orte, profil_orte_norm AS norm FROM prospects');
+    const rows = await ctx.db.query<{ id: string; orte: string[]; norm: string[] }>(
+      'SELECT id, profil_orte AS orte, profil_orte_norm AS norm FROM prospects',
+    );
     expect(rows.length).toBeGreaterThan(100);
     for (const row of rows) expect(row.norm, row.id).toEqual(row.orte.map(normaliseLocation));
     // The migration's UPDATE recomputes every row: nothing may change.
-    const migration = readFileSync(new URL('../../../prisma/migrations/20261122180000_profil_orte_norm/migration.sql', import.meta.url), 'utf8');
+    const migration = readFileSync(
+      new URL('../../../prisma/migrations/20261122180000_profil_orte_norm/migration.sql', import.meta.url),
+      'utf8',
+    );
     const backfill = migration.slice(migration.indexOf('UPDATE "prospects"'));
     await ctx.db.query(backfill);
-    const after = await ctx.db.query<{ id: string; norm: string[] }>('SELECT id, profil_orte_norm AS norm FROM prospects');
+    const after = await ctx.db.query<{ id: string; norm: string[] }>(
+      'SELECT id, profil_orte_norm AS norm FROM prospects',
+    );
     expect(new Map(after.map((r) => [r.id, r.norm]))).toEqual(new Map(rows.map((r) => [r.id, r.norm])));
   });
 });

@@ -12,7 +12,14 @@ beforeAll(async () => {
     if (activate) await ctx.send('POST', `/v1/properties/${ids[name]}/activate`, undefined, key);
   };
   const prospect = async (name: string, suchprofil: object, key = ctx.tenant.key) => {
-    ids[name] = (await ctx.send('POST', '/leads/v1/interessenten', { nachname: name, email: `${name}@example.de`, einwilligung, suchprofil }, key)).json().id;
+    ids[name] = (
+      await ctx.send(
+        'POST',
+        '/leads/v1/interessenten',
+        { nachname: name, email: `${name}@example.de`, einwilligung, suchprofil },
+        key,
+      )
+    ).json().id;
   };
   await property('flat', { type: 'apartment', rooms: 3, living_area_sqm: 80, purchase_price_eur: 400000 });
   await property('house', { type: 'house', rooms: 5, living_area_sqm: 140, purchase_price_eur: 700000 });
@@ -38,7 +45,10 @@ describe('GET /leads/v1/immobilien/{id}/interessenten', () => {
   it('ranks matching prospects with active profiles, with the explanation; knockouts, inactive and other accounts never appear', async () => {
     const res = await ctx.send('GET', `/leads/v1/immobilien/${ids.flat}/interessenten`);
     expect(res.statusCode).toBe(200);
-    const daten = res.json().daten as { interessent: { id: string }; bewertung: { gesamt: number; kriterien: { punkte: number }[] } }[];
+    const daten = res.json().daten as {
+      interessent: { id: string };
+      bewertung: { gesamt: number; kriterien: { punkte: number }[] };
+    }[];
     expect(daten.map((d) => d.interessent.id)).toEqual([ids.perfect, ids.tightBudget]);
     expect(daten[0].bewertung.gesamt).toBe(100);
     expect(daten[1].bewertung.gesamt).toBeLessThan(100);
@@ -71,22 +81,39 @@ describe('GET /leads/v1/interessenten/{id}/treffer', () => {
     }
   });
 
-  it('pages with the cursor, equal totals by id, each match with its title, status and explanation; never another account\'s property', async () => {
+  it("pages with the cursor, equal totals by id, each match with its title, status and explanation; never another account's property", async () => {
     const first = await ctx.send('GET', `/leads/v1/interessenten/${ids.shopBuyer}/treffer?limit=1`);
     expect(first.statusCode).toBe(200);
     const page1 = first.json();
     expect(page1.seite.hat_weitere).toBe(true);
-    const second = (await ctx.send('GET', `/leads/v1/interessenten/${ids.shopBuyer}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`)).json();
+    const second = (
+      await ctx.send(
+        'GET',
+        `/leads/v1/interessenten/${ids.shopBuyer}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`,
+      )
+    ).json();
     expect(second.seite).toEqual({ naechster_cursor: null, hat_weitere: false });
     const daten = [...page1.daten, ...second.daten];
     expect(daten.map((d: { immobilie_id: string }) => d.immobilie_id)).toEqual([ids.shop1, ids.shop2].sort());
     for (const d of daten) {
       expect(Object.keys(d).sort()).toEqual(['bewertung', 'immobilie_id', 'status', 'titel']);
-      expect(d).toMatchObject({ titel: validProperty().title, status: 'active', bewertung: { gesamt: 100, ausgeschlossen: false, ausschlussgruende: [] } });
-      expect(d.bewertung.kriterien.map((k: { kriterium: string }) => k.kriterium)).toEqual(['preis', 'lage', 'zimmer', 'wohnflaeche']);
+      expect(d).toMatchObject({
+        titel: validProperty().title,
+        status: 'active',
+        bewertung: { gesamt: 100, ausgeschlossen: false, ausschlussgruende: [] },
+      });
+      expect(d.bewertung.kriterien.map((k: { kriterium: string }) => k.kriterium)).toEqual([
+        'preis',
+        'lage',
+        'zimmer',
+        'wohnflaeche',
+      ]);
     }
     // a cursor of another list is refused
-    const foreign = await ctx.send('GET', `/leads/v1/interessenten/${ids.perfect}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`);
+    const foreign = await ctx.send(
+      'GET',
+      `/leads/v1/interessenten/${ids.perfect}/treffer?limit=1&cursor=${encodeURIComponent(page1.seite.naechster_cursor)}`,
+    );
     expect(foreign.statusCode).toBe(422);
   });
 });

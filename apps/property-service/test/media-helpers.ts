@@ -10,13 +10,24 @@ export async function blobFiles(root: string): Promise<string[]> {
 }
 
 /** POSTs a multipart upload to a property's media. */
-export function uploadMedia(ctx: PropertyTestContext, propertyId: string, parts: readonly FormPart[], key = ctx.tenant.key) {
+export function uploadMedia(
+  ctx: PropertyTestContext,
+  propertyId: string,
+  parts: readonly FormPart[],
+  key = ctx.tenant.key,
+) {
   const { payload, contentType } = multipart(parts);
-  return ctx.app.inject({ method: 'POST', url: `/v1/properties/${propertyId}/media`, headers: { apikey: key, 'content-type': contentType }, payload });
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/v1/properties/${propertyId}/media`,
+    headers: { apikey: key, 'content-type': contentType },
+    payload,
+  });
 }
 
-export const photoParts = (data: Buffer, extra: FormPart[] = [], type = 'image/png', filename = 'photo.png'): FormPart[] => [
-  { name: 'kind', value: 'photo' },
-  ...extra,
-  { name: 'file', filename, type, data },
-];
+export const photoParts = (
+  data: Buffer,
+  extra: FormPart[] = [],
+  type = 'image/png',
+  filename = 'photo.png',
+): FormPart[] => [{ name: 'kind', value: 'photo' }, ...extra, { name: 'file', filename, type, data }];

@@ -23,7 +23,10 @@ const pngOf = (bytes: number) => png(4, 4, 'x'.repeat(bytes));
 describe('property media: limits and aborted uploads', () => {
   it('refuses a file over the limit with 413 payload_too_large, stores nothing and still reads the rest of the form', async () => {
     const id = await createProperty(ctx);
-    const res = await uploadMedia(ctx, id, [{ name: 'file', filename: 'big.png', type: 'image/png', data: pngOf(LIMIT) }, { name: 'kind', value: 'photo' }]);
+    const res = await uploadMedia(ctx, id, [
+      { name: 'file', filename: 'big.png', type: 'image/png', data: pngOf(LIMIT) },
+      { name: 'kind', value: 'photo' },
+    ]);
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ code: 'payload_too_large' });
     expect(await ctx.db.prisma.propertyMedia.count()).toBe(0);
@@ -47,7 +50,10 @@ describe('property media: limits and aborted uploads', () => {
     );
     socket.write(payload.subarray(0, payload.length - 1500)); // the file is half sent
     await sleep(300);
-    expect((await blobFiles(ctx.blobRoot)).some((file) => file.includes('.tmp')), 'the file is being written').toBe(true);
+    expect(
+      (await blobFiles(ctx.blobRoot)).some((file) => file.includes('.tmp')),
+      'the file is being written',
+    ).toBe(true);
     socket.destroy();
     for (let i = 0; i < 50 && (await blobFiles(ctx.blobRoot)).length !== before.length; i++) await sleep(50);
     await sleep(200);

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const mediaRows = (propertyId: string) => ctx.db.prisma.propertyMedia.findMany({ where: { property_id: propertyId }, orderBy: { position: 'asc' } });
+const mediaRows = (propertyId: string) =>
+  ctx.db.prisma.propertyMedia.findMany({ where: { property_id: propertyId }, orderBy: { position: 'asc' } });
 const property = (id: string) => ctx.send('GET', `/v1/properties/${id}`).then((r) => r.json());
 
 describe('property media: upload and download', () => {
@@ -23,7 +24,18 @@ describe('property media: upload and download', () => {
     const res = await uploadMedia(ctx, id, photoParts(data, [{ name: 'title', value: 'Living room' }]));
     expect(res.statusCode).toBe(201);
     const media = res.json();
-    expect(media).toMatchObject({ property_id: id, kind: 'photo', title: 'Living room', position: 0, content_type: 'image/png', size: data.length, sha256: sha(data), filename: 'photo.png', width: 40, height: 30 });
+    expect(media).toMatchObject({
+      property_id: id,
+      kind: 'photo',
+      title: 'Living room',
+      position: 0,
+      content_type: 'image/png',
+      size: data.length,
+      sha256: sha(data),
+      filename: 'photo.png',
+      width: 40,
+      height: 30,
+    });
     expect(media.id).toMatch(/^med_/);
     expect((await property(id)).media_count).toBe(1);
     expect(await ctx.storage.exists(sha(data))).toBe(true);
@@ -37,7 +49,11 @@ describe('property media: upload and download', () => {
       etag: `"${sha(data)}"`,
       'content-disposition': `attachment; filename="photo.png"; filename*=UTF-8''photo.png`,
     });
-    const cached = await ctx.app.inject({ method: 'GET', url: media.content_url, headers: { apikey: ctx.tenant.key, 'if-none-match': `"${sha(data)}"` } });
+    const cached = await ctx.app.inject({
+      method: 'GET',
+      url: media.content_url,
+      headers: { apikey: ctx.tenant.key, 'if-none-match': `"${sha(data)}"` },
+    });
     expect(cached.statusCode).toBe(304);
     expect(cached.rawPayload.length).toBe(0);
     expect((await ctx.send('GET', `/v1/properties/${id}/media/${media.id}`)).json()).toEqual(media);
@@ -63,7 +79,10 @@ describe('property media: upload and download', () => {
     const wp = await uploadMedia(ctx, id, photoParts(webp(300, 200), [], 'image/webp', 'b.webp'));
     expect(wp.json()).toMatchObject({ content_type: 'image/webp', width: 300, height: 200 });
     for (const kind of ['floor_plan', 'document']) {
-      const res = await uploadMedia(ctx, id, [{ name: 'kind', value: kind }, { name: 'file', filename: 'plan.pdf', type: 'application/pdf', data: pdf() }]);
+      const res = await uploadMedia(ctx, id, [
+        { name: 'kind', value: kind },
+        { name: 'file', filename: 'plan.pdf', type: 'application/pdf', data: pdf() },
+      ]);
       expect(res.statusCode, `${kind}: ${res.body}`).toBe(201);
       expect(res.json()).toMatchObject({ kind, content_type: 'application/pdf', width: null, height: null });
     }
@@ -79,9 +98,15 @@ describe('property media: upload and download', () => {
     ['text as a document', Buffer.from('just text'), 'text/plain', 'document'],
   ])('refuses %s with 422 (file, not_allowed) and keeps no row and no blob', async (_name, data, type, kind) => {
     const id = await createProperty(ctx);
-    const res = await uploadMedia(ctx, id, [{ name: 'kind', value: kind }, { name: 'file', filename: 'photo.jpg', type, data }]);
+    const res = await uploadMedia(ctx, id, [
+      { name: 'kind', value: kind },
+      { name: 'file', filename: 'photo.jpg', type, data },
+    ]);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'file', reason: 'not_allowed' }] });
+    expect(res.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'file', reason: 'not_allowed' }],
+    });
     expect(await mediaRows(id)).toEqual([]);
     expect(await ctx.storage.exists(sha(data))).toBe(false);
     expect((await property(id)).media_count).toBe(0);
@@ -90,7 +115,10 @@ describe('property media: upload and download', () => {
   it('refuses missing or invalid fields and a missing file with 422, leaving no blob', async () => {
     const id = await createProperty(ctx);
     const data = png(3, 3);
-    const badKind = await uploadMedia(ctx, id, [{ name: 'kind', value: 'selfie' }, { name: 'file', filename: 'a.png', type: 'image/png', data }]);
+    const badKind = await uploadMedia(ctx, id, [
+      { name: 'kind', value: 'selfie' },
+      { name: 'file', filename: 'a.png', type: 'image/png', data },
+    ]);
     expect(badKind.statusCode).toBe(422);
     expect(badKind.json().details).toEqual([{ field: 'kind', reason: expect.any(String) }]);
     const badPosition = await uploadMedia(ctx, id, photoParts(data, [{ name: 'position', value: 'first' }]));
@@ -105,7 +133,12 @@ describe('property media: upload and download', () => {
       ['multipart/form-data', 'garbage'],
       ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="kind"\r\n\r\nphoto'],
     ]) {
-      const malformed = await ctx.app.inject({ method: 'POST', url: `/v1/properties/${id}/media`, headers: { ...headers, 'content-type': contentType! }, payload });
+      const malformed = await ctx.app.inject({
+        method: 'POST',
+        url: `/v1/properties/${id}/media`,
+        headers: { ...headers, 'content-type': contentType! },
+        payload,
+      });
       expect(malformed.statusCode, payload).toBe(400);
       expect(malformed.json().message).toBe('The multipart/form-data body is malformed.');
     }
@@ -145,13 +178,29 @@ describe('property media: order, changes and deletion', () => {
   it('keeps positions dense when inserting, moving and deleting, and counts the media', async () => {
     const id = await createProperty(ctx);
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await uploadMedia(ctx, id, photoParts(png(2, 2), [{ name: 'title', value: `p${i}` }]))).json().id);
-    const first = (await uploadMedia(ctx, id, photoParts(png(2, 2), [{ name: 'title', value: 'first' }, { name: 'position', value: '0' }]))).json();
+    for (let i = 0; i < 4; i++)
+      ids.push((await uploadMedia(ctx, id, photoParts(png(2, 2), [{ name: 'title', value: `p${i}` }]))).json().id);
+    const first = (
+      await uploadMedia(
+        ctx,
+        id,
+        photoParts(png(2, 2), [
+          { name: 'title', value: 'first' },
+          { name: 'position', value: '0' },
+        ]),
+      )
+    ).json();
     expect(first.position).toBe(0);
-    const titles = async () => (await ctx.send('GET', `/v1/properties/${id}/media`)).json().data.map((m: { title: string; position: number }) => `${m.position}:${m.title}`);
+    const titles = async () =>
+      (await ctx.send('GET', `/v1/properties/${id}/media`))
+        .json()
+        .data.map((m: { title: string; position: number }) => `${m.position}:${m.title}`);
     expect(await titles()).toEqual(['0:first', '1:p0', '2:p1', '3:p2', '4:p3']);
 
-    const moved = await ctx.send('PATCH', `/v1/properties/${id}/media/${first.id}`, { position: 3, title: 'now fourth' });
+    const moved = await ctx.send('PATCH', `/v1/properties/${id}/media/${first.id}`, {
+      position: 3,
+      title: 'now fourth',
+    });
     expect(moved.statusCode).toBe(200);
     expect(await titles()).toEqual(['0:p0', '1:p1', '2:p2', '3:now fourth', '4:p3']);
     await ctx.send('PATCH', `/v1/properties/${id}/media/${ids[3]}`, { position: 99 });
@@ -184,9 +233,17 @@ describe('property media: order, changes and deletion', () => {
     const id = await createProperty(ctx);
     const media = (await uploadMedia(ctx, id, photoParts(png(2, 2)))).json();
     await ctx.send('DELETE', `/v1/properties/${id}/media/${media.id}`);
-    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { type: 'property.updated' }, orderBy: { created_at: 'asc' } });
-    const mine = events.map((e) => JSON.parse(e.payload).data).filter((d: { property_id: string }) => d.property_id === id);
-    expect(mine).toEqual([{ property_id: id, changed_fields: ['media'] }, { property_id: id, changed_fields: ['media'] }]);
+    const events = await ctx.db.prisma.outboxEvent.findMany({
+      where: { type: 'property.updated' },
+      orderBy: { created_at: 'asc' },
+    });
+    const mine = events
+      .map((e) => JSON.parse(e.payload).data)
+      .filter((d: { property_id: string }) => d.property_id === id);
+    expect(mine).toEqual([
+      { property_id: id, changed_fields: ['media'] },
+      { property_id: id, changed_fields: ['media'] },
+    ]);
   });
 
   it('removes a blob only when no other record uses the same content', async () => {
@@ -205,7 +262,9 @@ describe('property media: order, changes and deletion', () => {
 
   it('keeps media_count and positions right under concurrent uploads and deletions', async () => {
     const id = await createProperty(ctx);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadMedia(ctx, id, photoParts(png(2, 2 + i)))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => uploadMedia(ctx, id, photoParts(png(2, 2 + i)))),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
     const rows = await mediaRows(id);
     expect(rows.map((r) => r.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -222,7 +281,10 @@ describe('property media: order, changes and deletion', () => {
     const id = await createProperty(ctx);
     // Hold the property row so that both uploads have stored their file before either records it;
     // without the row lock both would read media_count 0 and take position 0.
-    const { result: [a, b], waited } = await whileHeld(
+    const {
+      result: [a, b],
+      waited,
+    } = await whileHeld(
       ctx.db,
       (tx) => tx.$queryRaw`SELECT id FROM properties WHERE id = ${id} FOR UPDATE`,
       () => Promise.all([uploadMedia(ctx, id, photoParts(png(2, 2))), uploadMedia(ctx, id, photoParts(png(3, 3)))]),

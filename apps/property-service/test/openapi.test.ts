@@ -7,7 +7,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Operation = { operationId?: string; description?: string; security?: Record<string, string[]>[]; responses: Record<string, unknown>; parameters?: unknown[] };
+type Operation = {
+  operationId?: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+  parameters?: unknown[];
+};
 
 describe('GET /v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document, version 1.0.0, without a key', async () => {
@@ -21,11 +27,20 @@ describe('GET /v1/openapi.json', () => {
 
   it('states the scope and every response of each operation', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    const operations: [string, Operation][] = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, methods]) =>
+    const operations: [string, Operation][] = Object.entries(
+      doc.paths as Record<string, Record<string, Operation>>,
+    ).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
     );
     expect(operations.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['POST /v1/properties', 'GET /v1/properties', 'GET /v1/properties/{propertyId}', 'PATCH /v1/properties/{propertyId}', 'POST /v1/properties/{propertyId}/archive', 'GET /v1/api-keys']),
+      expect.arrayContaining([
+        'POST /v1/properties',
+        'GET /v1/properties',
+        'GET /v1/properties/{propertyId}',
+        'PATCH /v1/properties/{propertyId}',
+        'POST /v1/properties/{propertyId}/archive',
+        'GET /v1/api-keys',
+      ]),
     );
     for (const [name, op] of operations) {
       const scope = op.security?.[0]?.apikey?.[0];
@@ -37,7 +52,10 @@ describe('GET /v1/openapi.json', () => {
       }
       expect(op.operationId, name).toBeTruthy();
       expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['401', '403']));
-      expect(Object.keys(op.responses).some((status) => status.startsWith('2')), name).toBe(true);
+      expect(
+        Object.keys(op.responses).some((status) => status.startsWith('2')),
+        name,
+      ).toBe(true);
     }
     const update = operations.find(([name]) => name === 'PATCH /v1/properties/{propertyId}')![1];
     expect(update.operationId).toBe('updateProperty');
@@ -49,7 +67,9 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const viewings = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
       .filter(([path]) => path.startsWith('/v1/appointments') || path.includes('viewing-slots'))
-      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+      );
     expect(Object.fromEntries(viewings.map(([name, op]) => [name, op.operationId]))).toEqual({
       'POST /v1/appointments': 'createAppointment',
       'GET /v1/appointments': 'listAppointments',
@@ -69,7 +89,9 @@ describe('GET /v1/openapi.json', () => {
       expect(op.security, name).toEqual([{ apikey: ['appointments:write'] }]);
       if (name.startsWith('GET')) expect(op.description, name).toContain('Reading needs `appointments:write`');
     }
-    expect(doc.paths['/v1/appointments'].post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.paths['/v1/appointments'].post.responses['409'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
     expect(JSON.stringify(doc.components.schemas.Error)).toContain('conflicting_id');
   });
 
@@ -77,12 +99,18 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const valuation = doc.paths['/v1/properties/{propertyId}/valuation'].get;
     const comparables = doc.paths['/v1/properties/{propertyId}/comparables'].get;
-    expect([valuation.operationId, comparables.operationId]).toEqual(['getPropertyValuation', 'listPropertyComparables']);
+    expect([valuation.operationId, comparables.operationId]).toEqual([
+      'getPropertyValuation',
+      'listPropertyComparables',
+    ]);
     for (const op of [valuation, comparables]) {
       expect(op.security).toEqual([{ apikey: ['valuations:read'] }]);
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
     }
-    const body = (action: string) => JSON.stringify(doc.paths[`/v1/properties/{propertyId}/${action}`].post.requestBody.content['application/json'].schema);
+    const body = (action: string) =>
+      JSON.stringify(
+        doc.paths[`/v1/properties/{propertyId}/${action}`].post.requestBody.content['application/json'].schema,
+      );
     expect(body('mark-sold')).toContain('"price_eur"');
     expect(body('mark-rented')).toContain('"cold_rent_eur"');
     expect(body('mark-sold')).toContain('"date"');
@@ -109,12 +137,18 @@ describe('GET /v1/openapi.json', () => {
     expect(body.required).toEqual(['file', 'kind']);
     expect(body.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(body.properties.kind.enum).toEqual(['photo', 'floor_plan', 'document']);
-    expect(Object.keys(media.post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '404', '409', '413', '415', '422']));
+    expect(Object.keys(media.post.responses)).toEqual(
+      expect.arrayContaining(['201', '401', '403', '404', '409', '413', '415', '422']),
+    );
     const content = doc.paths['/v1/properties/{propertyId}/media/{mediaId}/content'].get;
     expect(content.security).toEqual([{ apikey: ['properties:read'] }]);
     expect(Object.keys(content.responses)).toEqual(expect.arrayContaining(['200', '304', '404']));
     const item = doc.paths['/v1/properties/{propertyId}/media/{mediaId}'];
-    expect([item.get, item.patch, item.delete].map((op: Operation) => op.security![0]!.apikey![0])).toEqual(['properties:read', 'properties:write', 'properties:write']);
+    expect([item.get, item.patch, item.delete].map((op: Operation) => op.security![0]!.apikey![0])).toEqual([
+      'properties:read',
+      'properties:write',
+      'properties:write',
+    ]);
   });
 
   it('holds the property API only; the leads API has a document of its own', async () => {
@@ -134,7 +168,9 @@ describe('GET /v1/openapi.json', () => {
 
 describe('GET /leads/v1/openapi.json', () => {
   const operationsOf = (doc: { paths: Record<string, Record<string, Operation>> }) =>
-    Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+    );
 
   it('is the leads API’s own OpenAPI 3.1 document, without a key, German error responses', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/leads/v1/openapi.json' });

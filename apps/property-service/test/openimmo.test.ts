@@ -6,7 +6,12 @@ import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } f
 
 const GENERATED_AT = '2025-06-15T08:30:00Z';
 
-const medium = (id: string, kind: ListingMediaSnapshot['kind'], position: number, over: Partial<ListingMediaSnapshot> = {}): ListingMediaSnapshot => ({
+const medium = (
+  id: string,
+  kind: ListingMediaSnapshot['kind'],
+  position: number,
+  over: Partial<ListingMediaSnapshot> = {},
+): ListingMediaSnapshot => ({
   id,
   kind,
   title: `Medium ${id}`,
@@ -26,7 +31,14 @@ const apartmentForSale: ListingPropertySnapshot = {
   type: 'apartment',
   title: 'Helle Wohnung am Kanal',
   description: 'Drei Zimmer, Balkon, Aufzug.',
-  address: { street: 'Hauptstraße 12a', house_number: '12a', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+  address: {
+    street: 'Hauptstraße 12a',
+    house_number: '12a',
+    postal_code: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    location_precision: 'exact',
+  },
   living_area_sqm: 72.5,
   lot_size_sqm: null,
   rooms: 3,
@@ -45,7 +57,15 @@ const apartmentForSale: ListingPropertySnapshot = {
     valid_until: '2030-01-31',
     exemption: null,
   },
-  commission: { buyer_percent: 3.57, seller_percent: 3.57, note: 'Ansprechpartnerin Frau Muster, muster@example.com', engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
+  commission: {
+    buyer_percent: 3.57,
+    seller_percent: 3.57,
+    note: 'Ansprechpartnerin Frau Muster, muster@example.com',
+    engaged_by: null,
+    buyer_is_consumer: true,
+    tenant_months: null,
+    landlord_months: null,
+  },
 };
 
 const houseForRent: ListingPropertySnapshot = {
@@ -54,7 +74,14 @@ const houseForRent: ListingPropertySnapshot = {
   type: 'house',
   title: 'Reihenhaus mit Garten',
   description: null,
-  address: { street: 'Lindenweg 3', house_number: '3', postal_code: '80331', city: 'München', country: 'DE', location_precision: 'street' },
+  address: {
+    street: 'Lindenweg 3',
+    house_number: '3',
+    postal_code: '80331',
+    city: 'München',
+    country: 'DE',
+    location_precision: 'street',
+  },
   living_area_sqm: 120,
   lot_size_sqm: 250,
   rooms: 4.5,
@@ -81,7 +108,14 @@ const neighborhoodLand: ListingPropertySnapshot = {
   type: 'land',
   title: 'Baugrundstück',
   description: null,
-  address: { street: 'Feldweg 7', house_number: '7', postal_code: '01067', city: 'Dresden', country: 'CH', location_precision: 'neighborhood' },
+  address: {
+    street: 'Feldweg 7',
+    house_number: '7',
+    postal_code: '01067',
+    city: 'Dresden',
+    country: 'CH',
+    location_precision: 'neighborhood',
+  },
   living_area_sqm: null,
   lot_size_sqm: 800,
   rooms: null,
@@ -90,7 +124,15 @@ const neighborhoodLand: ListingPropertySnapshot = {
   purchase_price_eur: 120_000,
   service_charges_eur: null,
   energy_certificate: null,
-  commission: { buyer_percent: 6, seller_percent: null, note: null, engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null },
+  commission: {
+    buyer_percent: 6,
+    seller_percent: null,
+    note: null,
+    engaged_by: null,
+    buyer_is_consumer: true,
+    tenant_months: null,
+    landlord_months: null,
+  },
 };
 
 const snapshot = (property: ListingPropertySnapshot, media: ListingMediaSnapshot[] = []): ListingSnapshot => ({
@@ -105,10 +147,21 @@ const listing = (listingId: string, snap: ListingSnapshot): OpenImmoListing => (
   mediaUrl: (m) => `https://files.example.test/listings/${listingId}/media/${m.id}?v=1&w=${m.width ?? 0}`,
 });
 
-const CONTACT = { name: 'Vermietungsteam Mitte', company: 'Muster & Söhne Immobilien GmbH', email: 'team-mitte@muster-immobilien.example', phone: '+49 30 1234567' };
+const CONTACT = {
+  name: 'Vermietungsteam Mitte',
+  company: 'Muster & Söhne Immobilien GmbH',
+  email: 'team-mitte@muster-immobilien.example',
+  phone: '+49 30 1234567',
+};
 
 const document = (...listings: OpenImmoListing[]) =>
-  openImmoDocument({ anbieterId: 'ANB-42', firma: 'Muster & Söhne <Immobilien>', contact: CONTACT, listings, generatedAt: GENERATED_AT });
+  openImmoDocument({
+    anbieterId: 'ANB-42',
+    firma: 'Muster & Söhne <Immobilien>',
+    contact: CONTACT,
+    listings,
+    generatedAt: GENERATED_AT,
+  });
 
 type Node = Record<string, unknown>;
 const parser = new XMLParser({
@@ -187,7 +240,10 @@ describe('OpenImmo export', () => {
         gebaeudeart: 'wohn',
       },
     });
-    expect(at(immo, 'freitexte')).toEqual({ objekttitel: 'Helle Wohnung am Kanal', objektbeschreibung: 'Drei Zimmer, Balkon, Aufzug.' });
+    expect(at(immo, 'freitexte')).toEqual({
+      objekttitel: 'Helle Wohnung am Kanal',
+      objektbeschreibung: 'Drei Zimmer, Balkon, Aufzug.',
+    });
     expect(at(immo, 'verwaltung_techn')).toEqual({
       objektnr_extern: 'lst_apartment',
       aktion: { '@_aktionart': 'CHANGE' },
@@ -198,17 +254,47 @@ describe('OpenImmo export', () => {
 
   it('published media are attachments in position order, the first photo the cover, each with its URL and MIME type; a document never', () => {
     const [immo] = parse(document(apartmentListing)).immobilien;
-    const url = (id: string) => `https://files.example.test/listings/lst_apartment/media/${id}?v=1&w=${id === 'm_doc' ? 0 : 1600}`;
+    const url = (id: string) =>
+      `https://files.example.test/listings/lst_apartment/media/${id}?v=1&w=${id === 'm_doc' ? 0 : 1600}`;
     expect(at(immo, 'anhaenge.anhang')).toEqual([
-      { '@_location': 'EXTERN', '@_gruppe': 'TITELBILD', anhangtitel: 'Küche & Bad <neu>', format: 'image/jpeg', daten: { pfad: url('m_cover') } },
-      { '@_location': 'EXTERN', '@_gruppe': 'GRUNDRISS', anhangtitel: 'Medium m_plan', format: 'image/jpeg', daten: { pfad: url('m_plan') } },
-      { '@_location': 'EXTERN', '@_gruppe': 'BILD', anhangtitel: 'Medium m_photo', format: 'image/jpeg', daten: { pfad: url('m_photo') } },
+      {
+        '@_location': 'EXTERN',
+        '@_gruppe': 'TITELBILD',
+        anhangtitel: 'Küche & Bad <neu>',
+        format: 'image/jpeg',
+        daten: { pfad: url('m_cover') },
+      },
+      {
+        '@_location': 'EXTERN',
+        '@_gruppe': 'GRUNDRISS',
+        anhangtitel: 'Medium m_plan',
+        format: 'image/jpeg',
+        daten: { pfad: url('m_plan') },
+      },
+      {
+        '@_location': 'EXTERN',
+        '@_gruppe': 'BILD',
+        anhangtitel: 'Medium m_photo',
+        format: 'image/jpeg',
+        daten: { pfad: url('m_photo') },
+      },
     ]);
   });
 
   it('writes the schema sequence order inside immobilie', () => {
     const xml = document(apartmentListing);
-    const order = ['objektkategorie', 'geo', 'kontaktperson', 'preise', 'flaechen', 'zustand_angaben', 'freitexte', 'anhaenge', 'verwaltung_objekt', 'verwaltung_techn'];
+    const order = [
+      'objektkategorie',
+      'geo',
+      'kontaktperson',
+      'preise',
+      'flaechen',
+      'zustand_angaben',
+      'freitexte',
+      'anhaenge',
+      'verwaltung_objekt',
+      'verwaltung_techn',
+    ];
     const positions = order.map((name) => xml.indexOf(`<${name}>`));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -218,7 +304,12 @@ describe('OpenImmo export', () => {
     const [immo] = parse(document(listing('lst_house', snapshot(houseForRent)))).immobilien;
     expect(at(immo, 'objektkategorie.vermarktungsart')).toEqual({ '@_KAUF': 'false', '@_MIETE_PACHT': 'true' });
     expect(at(immo, 'objektkategorie.objektart')).toEqual({ haus: '' });
-    expect(at(immo, 'geo')).toEqual({ plz: '80331', ort: 'München', strasse: 'Lindenweg', land: { '@_iso_land': 'DEU' } });
+    expect(at(immo, 'geo')).toEqual({
+      plz: '80331',
+      ort: 'München',
+      strasse: 'Lindenweg',
+      land: { '@_iso_land': 'DEU' },
+    });
     expect(at(immo, 'preise')).toEqual({ kaltmiete: '2100', nebenkosten: '350' });
     expect(at(immo, 'flaechen')).toEqual({ wohnflaeche: '120', grundstuecksflaeche: '250', anzahl_zimmer: '4.5' });
     expect(at(immo, 'zustand_angaben')).toEqual({
@@ -246,13 +337,20 @@ describe('OpenImmo export', () => {
     expect(xml).not.toContain('<strasse>');
     expect(xml).not.toContain('<hausnummer>');
     expect(at(immo, 'objektkategorie.objektart')).toEqual({ grundstueck: '' });
-    expect(at(immo, 'preise')).toEqual({ kaufpreis: '120000', aussen_courtage: { '#text': '6 %', '@_mit_mwst': 'true' } });
+    expect(at(immo, 'preise')).toEqual({
+      kaufpreis: '120000',
+      aussen_courtage: { '#text': '6 %', '@_mit_mwst': 'true' },
+    });
     expect(at(immo, 'flaechen')).toEqual({ grundstuecksflaeche: '800' });
     expect(at(immo, 'zustand_angaben')).toBeUndefined();
   });
 
   it('maps commercial and parking, leaves out an unmapped country, marks an exemption', () => {
-    const commercial = { ...houseForRent, type: 'commercial' as const, address: { ...houseForRent.address, country: 'ZZ' } };
+    const commercial = {
+      ...houseForRent,
+      type: 'commercial' as const,
+      address: { ...houseForRent.address, country: 'ZZ' },
+    };
     const exempt = {
       ...apartmentForSale,
       type: 'parking' as const,
@@ -281,7 +379,9 @@ describe('OpenImmo export', () => {
     const [immo] = parse(xml).immobilien;
     expect(at(immo, 'freitexte')).toEqual({ objekttitel: title, objektbeschreibung: 'a < b && c > d' });
     expect(at(immo, 'anhaenge.anhang.0.anhangtitel')).toBe(title);
-    expect(at(immo, 'anhaenge.anhang.0.daten.pfad')).toBe('https://files.example.test/listings/lst_x/media/m1?v=1&w=1600');
+    expect(at(immo, 'anhaenge.anhang.0.daten.pfad')).toBe(
+      'https://files.example.test/listings/lst_x/media/m1?v=1&w=1600',
+    );
   });
 
   it('drops characters XML cannot carry instead of failing', () => {
@@ -302,7 +402,11 @@ describe('OpenImmo export', () => {
     );
     const { immobilien } = parse(xml);
     expect(immobilien).toHaveLength(3);
-    expect(immobilien.map((i) => at(i, 'verwaltung_techn.openimmo_obid'))).toEqual(['lst_apartment', 'lst_house', 'lst_land']);
+    expect(immobilien.map((i) => at(i, 'verwaltung_techn.openimmo_obid'))).toEqual([
+      'lst_apartment',
+      'lst_house',
+      'lst_land',
+    ]);
     expect(xml.match(/<immobilie>/g)).toHaveLength(3);
   });
 
@@ -313,23 +417,54 @@ describe('OpenImmo export', () => {
   });
 
   it('refuses a generatedAt that is not a timestamp', () => {
-    expect(() => openImmoDocument({ anbieterId: 'A', firma: 'F', contact: null, listings: [], generatedAt: '15.06.2025' })).toThrow(TypeError);
+    expect(() =>
+      openImmoDocument({ anbieterId: 'A', firma: 'F', contact: null, listings: [], generatedAt: '15.06.2025' }),
+    ).toThrow(TypeError);
   });
 });
 
 describe('OpenImmo export against the official OpenImmo 1.2.7b XSD (xmllint)', () => {
-  const media = [medium('m_plan', 'floor_plan', 1), medium('m_cover', 'photo', 0), medium('m_photo', 'photo', 2), medium('m_doc', 'document', 3)];
+  const media = [
+    medium('m_plan', 'floor_plan', 1),
+    medium('m_cover', 'photo', 0),
+    medium('m_photo', 'photo', 2),
+    medium('m_doc', 'document', 3),
+  ];
   const cases: Record<string, OpenImmoListing[]> = {
     'an apartment for sale with photos and a floor plan': [listing('lst_a', snapshot(apartmentForSale, media))],
     'a house for rent without media': [listing('lst_h', snapshot(houseForRent))],
-    'an apartment for rent with a photo': [listing('lst_r', snapshot({ ...apartmentForSale, purchase_price_eur: null, cold_rent_eur: 950 }, [medium('m1', 'photo', 0)]))],
-    'a house for sale with a floor plan': [listing('lst_s', snapshot({ ...houseForRent, purchase_price_eur: 640_000, cold_rent_eur: null }, [medium('m1', 'photo', 0), medium('m2', 'floor_plan', 1)]))],
+    'an apartment for rent with a photo': [
+      listing(
+        'lst_r',
+        snapshot({ ...apartmentForSale, purchase_price_eur: null, cold_rent_eur: 950 }, [medium('m1', 'photo', 0)]),
+      ),
+    ],
+    'a house for sale with a floor plan': [
+      listing(
+        'lst_s',
+        snapshot({ ...houseForRent, purchase_price_eur: 640_000, cold_rent_eur: null }, [
+          medium('m1', 'photo', 0),
+          medium('m2', 'floor_plan', 1),
+        ]),
+      ),
+    ],
     'land at neighborhood precision, commercial and parking': [
       listing('lst_l', snapshot(neighborhoodLand)),
       listing('lst_c', snapshot({ ...houseForRent, type: 'commercial' })),
-      listing('lst_p', snapshot({ ...apartmentForSale, type: 'parking', energy_certificate: { ...apartmentForSale.energy_certificate!, exemption: 'small_building' } })),
+      listing(
+        'lst_p',
+        snapshot({
+          ...apartmentForSale,
+          type: 'parking',
+          energy_certificate: { ...apartmentForSale.energy_certificate!, exemption: 'small_building' },
+        }),
+      ),
     ],
-    'a feed of every case': [listing('lst_a', snapshot(apartmentForSale, media)), listing('lst_h', snapshot(houseForRent)), listing('lst_l', snapshot(neighborhoodLand))],
+    'a feed of every case': [
+      listing('lst_a', snapshot(apartmentForSale, media)),
+      listing('lst_h', snapshot(houseForRent)),
+      listing('lst_l', snapshot(neighborhoodLand)),
+    ],
     'an empty feed': [],
   };
 
@@ -342,12 +477,19 @@ describe('OpenImmo export against the official OpenImmo 1.2.7b XSD (xmllint)', (
   it('the check fails when a required element is missing (kontaktperson, verwaltung_techn) or out of order', () => {
     const xml = document(listing('lst_a', snapshot(apartmentForSale, media)));
     const without = (name: string) => xml.replace(new RegExp(`<${name}>[\\s\\S]*?</${name}>`), '');
-    expect(openImmoSchemaErrors(without('kontaktperson')).join('\n')).toContain("Expected is ( kontaktperson )");
+    expect(openImmoSchemaErrors(without('kontaktperson')).join('\n')).toContain('Expected is ( kontaktperson )');
     expect(openImmoSchemaErrors(without('verwaltung_techn'))).not.toEqual([]);
-    expect(openImmoSchemaErrors(xml.replace('<objektadresse_freigeben>true</objektadresse_freigeben>', '<objektadresse_freigeben>ja</objektadresse_freigeben>'))).not.toEqual([]);
+    expect(
+      openImmoSchemaErrors(
+        xml.replace(
+          '<objektadresse_freigeben>true</objektadresse_freigeben>',
+          '<objektadresse_freigeben>ja</objektadresse_freigeben>',
+        ),
+      ),
+    ).not.toEqual([]);
   });
 
-  it('the contact is the agency\'s business contact, e-mail and phone first', () => {
+  it("the contact is the agency's business contact, e-mail and phone first", () => {
     const [immo] = parse(document(listing('lst_a', snapshot(apartmentForSale)))).immobilien;
     expect(at(immo, 'kontaktperson')).toEqual({
       email_zentrale: CONTACT.email,
@@ -355,19 +497,36 @@ describe('OpenImmo export against the official OpenImmo 1.2.7b XSD (xmllint)', (
       name: CONTACT.name,
       firma: CONTACT.company,
     });
-    const phoneOnly = openImmoDocument({ anbieterId: 'A', firma: 'F', contact: { name: 'Empfang', company: null, email: null, phone: '+49 30 1' }, listings: [listing('l', snapshot(houseForRent))], generatedAt: GENERATED_AT });
+    const phoneOnly = openImmoDocument({
+      anbieterId: 'A',
+      firma: 'F',
+      contact: { name: 'Empfang', company: null, email: null, phone: '+49 30 1' },
+      listings: [listing('l', snapshot(houseForRent))],
+      generatedAt: GENERATED_AT,
+    });
     expect(openImmoSchemaErrors(phoneOnly)).toEqual([]);
   });
 
   it('refuses to write a listing without a contact rather than an invalid document', () => {
-    expect(() => openImmoDocument({ anbieterId: 'A', firma: 'F', contact: null, listings: [listing('l', snapshot(houseForRent))], generatedAt: GENERATED_AT })).toThrow(/kontaktperson/);
+    expect(() =>
+      openImmoDocument({
+        anbieterId: 'A',
+        firma: 'F',
+        contact: null,
+        listings: [listing('l', snapshot(houseForRent))],
+        generatedAt: GENERATED_AT,
+      }),
+    ).toThrow(/kontaktperson/);
   });
 
   it('says whether the address may be shown: only at exact precision', () => {
-    const flag = (property: ListingPropertySnapshot) => at(parse(document(listing('l', snapshot(property)))).immobilien[0], 'verwaltung_objekt.objektadresse_freigeben');
+    const flag = (property: ListingPropertySnapshot) =>
+      at(parse(document(listing('l', snapshot(property)))).immobilien[0], 'verwaltung_objekt.objektadresse_freigeben');
     expect(flag(apartmentForSale)).toBe('true');
     expect(flag(houseForRent)).toBe('false');
     expect(flag(neighborhoodLand)).toBe('false');
-    expect(at(parse(document(listing('l', snapshot(apartmentForSale)))).immobilien[0], 'verwaltung_objekt.verfuegbar_ab')).toBe('2025-09-01');
+    expect(
+      at(parse(document(listing('l', snapshot(apartmentForSale)))).immobilien[0], 'verwaltung_objekt.verfuegbar_ab'),
+    ).toBe('2025-09-01');
   });
 });

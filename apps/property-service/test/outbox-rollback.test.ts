@@ -28,7 +28,12 @@ const jobCount = async () => Object.values(await ctx.webhooks.queue.getJobCounts
 describe('a service method that fails after its domain write', () => {
   it('leaves neither the property nor the event, and no queue job', async () => {
     for (const tenant of [ctx.tenant, victim]) {
-      const res = await ctx.send('POST', '/v1/webhooks', { url: `${receiver.url}/${tenant.accountId}`, events: ['property.created', 'property.archived'] }, tenant.key);
+      const res = await ctx.send(
+        'POST',
+        '/v1/webhooks',
+        { url: `${receiver.url}/${tenant.accountId}`, events: ['property.created', 'property.archived'] },
+        tenant.key,
+      );
       expect(res.statusCode).toBe(201);
     }
     const before = (await ctx.send('POST', '/v1/properties', validProperty(), victim.key)).json(); // written before the trigger exists
@@ -44,7 +49,12 @@ describe('a service method that fails after its domain write', () => {
       CREATE TRIGGER outbox_fails_for_marked_account BEFORE INSERT ON outbox_events
         FOR EACH ROW EXECUTE FUNCTION outbox_fails_for_marked_account();`);
     try {
-      const created = await ctx.send('POST', '/v1/properties', { ...validProperty(), title: 'Never stored' }, victim.key);
+      const created = await ctx.send(
+        'POST',
+        '/v1/properties',
+        { ...validProperty(), title: 'Never stored' },
+        victim.key,
+      );
       expect(created.statusCode).toBe(500);
       expect(created.json()).toMatchObject({ code: 'internal_error' });
       const archived = await ctx.send('POST', `/v1/properties/${before.id}/archive`, undefined, victim.key);
@@ -65,7 +75,9 @@ describe('a service method that fails after its domain write', () => {
       expect(receiver.received.filter((r) => r.path === `/${victim.accountId}`)).toHaveLength(1);
       await until(async () => (await ctx.db.prisma.outboxEvent.count({ where: { relayed_at: null } })) === 0);
     } finally {
-      await ctx.db.query('DROP TRIGGER outbox_fails_for_marked_account ON outbox_events; DROP FUNCTION outbox_fails_for_marked_account();');
+      await ctx.db.query(
+        'DROP TRIGGER outbox_fails_for_marked_account ON outbox_events; DROP FUNCTION outbox_fails_for_marked_account();',
+      );
     }
   });
 });

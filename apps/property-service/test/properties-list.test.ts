@@ -13,15 +13,26 @@ beforeAll(async () => {
   for (let i = 0; i < 57; i++) {
     ctx.clock.now = new Date(Date.parse('2026-01-01T00:00:00Z') + i * 1000); // distinct created_at, a stable order
     const type = i % 3 === 0 ? 'house' : 'apartment';
-    const res = await ctx.app.inject({ method: 'POST', url: '/v1/properties', headers: { apikey: key }, payload: { ...validProperty(), type, title: `Property ${i}` } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/properties',
+      headers: { apikey: key },
+      payload: { ...validProperty(), type, title: `Property ${i}` },
+    });
     ids.push(res.json().id);
   }
   // one property of another account, which must never show up
-  await ctx.app.inject({ method: 'POST', url: '/v1/properties', headers: { apikey: ctx.other.key }, payload: validProperty() });
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/v1/properties',
+    headers: { apikey: ctx.other.key },
+    payload: validProperty(),
+  });
 });
 afterAll(() => ctx.close());
 
-const list = (query: string) => ctx.app.inject({ method: 'GET', url: `/v1/properties${query}`, headers: { apikey: key } });
+const list = (query: string) =>
+  ctx.app.inject({ method: 'GET', url: `/v1/properties${query}`, headers: { apikey: key } });
 
 describe('GET /v1/properties', () => {
   it('returns 25 by default, newest first, with a next cursor', async () => {

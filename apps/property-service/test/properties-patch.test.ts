@@ -33,7 +33,11 @@ describe('PATCH /v1/properties/{propertyId}', () => {
 
   it('leaves absent fields unchanged and clears optional fields sent as null', async () => {
     const before = await createFull();
-    const res = await send('PATCH', `/v1/properties/${before.id}`, { description: null, rooms: null, commission: null });
+    const res = await send('PATCH', `/v1/properties/${before.id}`, {
+      description: null,
+      rooms: null,
+      commission: null,
+    });
     expect(res.statusCode).toBe(200);
     const after = res.json();
     expect(after.description).toBeNull();
@@ -65,7 +69,11 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     expect(res.statusCode).toBe(200);
     const after = res.json();
     expect(after.address).toEqual({ ...before.address, city: 'Potsdam' });
-    expect(after.energy_certificate).toEqual({ ...before.energy_certificate, efficiency_class: 'B', final_energy_demand_kwh: null });
+    expect(after.energy_certificate).toEqual({
+      ...before.energy_certificate,
+      efficiency_class: 'B',
+      final_energy_demand_kwh: null,
+    });
   });
 
   it('lets required fields change but not be cleared', async () => {
@@ -88,7 +96,12 @@ describe('PATCH /v1/properties/{propertyId}', () => {
 
   it('applies the constraints to what is sent', async () => {
     const before = await createFull();
-    const res = await send('PATCH', `/v1/properties/${before.id}`, { title: 't'.repeat(121), address: { postal_code: '1234' }, status: 'sold', extra: 1 });
+    const res = await send('PATCH', `/v1/properties/${before.id}`, {
+      title: 't'.repeat(121),
+      address: { postal_code: '1234' },
+      status: 'sold',
+      extra: 1,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual(
       expect.arrayContaining([
@@ -104,10 +117,17 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     const before = await createFull();
     // Hold the row so that both patches start before either has written; without the row lock
     // both would merge into the same old document and the second write would undo the first.
-    const { result: [a, b], waited } = await whileHeld(
+    const {
+      result: [a, b],
+      waited,
+    } = await whileHeld(
       ctx.db,
       (tx) => tx.$queryRaw`SELECT id FROM properties WHERE id = ${before.id} FOR UPDATE`,
-      () => Promise.all([send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }), send('PATCH', `/v1/properties/${before.id}`, { floor: 7 })]),
+      () =>
+        Promise.all([
+          send('PATCH', `/v1/properties/${before.id}`, { rooms: 5 }),
+          send('PATCH', `/v1/properties/${before.id}`, { floor: 7 }),
+        ]),
       2,
     );
     expect(waited).toBe(2);
@@ -119,7 +139,9 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     const theirs = (await send('POST', '/v1/properties', validProperty(), ctx.other.key)).json();
     const res = await send('PATCH', `/v1/properties/${theirs.id}`, { title: 'mine now' });
     expect(res.statusCode).toBe(404);
-    expect((await send('GET', `/v1/properties/${theirs.id}`, undefined, ctx.other.key)).json().title).toBe(theirs.title);
+    expect((await send('GET', `/v1/properties/${theirs.id}`, undefined, ctx.other.key)).json().title).toBe(
+      theirs.title,
+    );
   });
 });
 
@@ -144,7 +166,11 @@ describe('status actions', () => {
     const { id } = await createFull();
     const res = await send('POST', `/v1/properties/${id}/mark-sold`);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ code: 'invalid_transition', message: expect.stringContaining('draft'), details: [{ field: 'status', reason: 'not_allowed' }] });
+    expect(res.json()).toEqual({
+      code: 'invalid_transition',
+      message: expect.stringContaining('draft'),
+      details: [{ field: 'status', reason: 'not_allowed' }],
+    });
     expect((await send('GET', `/v1/properties/${id}`)).json().status).toBe('draft');
   });
 
@@ -163,7 +189,11 @@ describe('status actions', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field: 'reason', reason: 'unknown_field' }]);
     expect((await send('POST', `/v1/properties/${id}/activate`, {})).json().status).toBe('active');
-    const noBody = await ctx.app.inject({ method: 'POST', url: `/v1/properties/${id}/reserve`, headers: { apikey: ctx.tenant.key } });
+    const noBody = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/properties/${id}/reserve`,
+      headers: { apikey: ctx.tenant.key },
+    });
     expect(noBody.json().status).toBe('reserved');
   });
 

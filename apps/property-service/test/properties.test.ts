@@ -19,7 +19,13 @@ describe('POST /v1/properties', () => {
       type: 'apartment',
       status: 'draft',
       title: 'Bright two-room flat near the park',
-      address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'US', location_precision: 'street' },
+      address: {
+        street: 'Parkstraße 5',
+        postal_code: '10115',
+        city: 'Berlin',
+        country: 'US',
+        location_precision: 'street',
+      },
       living_area_sqm: 64.5,
       rooms: 2,
       purchase_price_eur: 420000,
@@ -44,7 +50,13 @@ describe('POST /v1/properties', () => {
       cold_rent_eur: 1200,
       service_charges_eur: 250,
       available_from: '2027-01-01',
-      address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' },
+      address: {
+        street: 'Parkstraße 5',
+        postal_code: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        location_precision: 'exact',
+      },
       energy_certificate: {
         type: 'demand',
         final_energy_demand_kwh: 88.5,
@@ -59,17 +71,32 @@ describe('POST /v1/properties', () => {
     expect(created.statusCode).toBe(201);
     const fetched = await send('GET', `/v1/properties/${created.json().id}`);
     expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toMatchObject({ ...input, energy_certificate: { ...input.energy_certificate, exemption: null } });
+    expect(fetched.json()).toMatchObject({
+      ...input,
+      energy_certificate: { ...input.energy_certificate, exemption: null },
+    });
   });
 
   it.each([
     ['a title of 121 characters', { title: 'x'.repeat(121) }, { field: 'title', reason: 'too_long' }],
-    ['postal code 1234', { address: { postal_code: '1234', city: 'Berlin' } }, { field: 'address.postal_code', reason: 'invalid_format' }],
-    ['a price given as text', { purchase_price_eur: '420000' }, { field: 'purchase_price_eur', reason: 'invalid_type' }],
+    [
+      'postal code 1234',
+      { address: { postal_code: '1234', city: 'Berlin' } },
+      { field: 'address.postal_code', reason: 'invalid_format' },
+    ],
+    [
+      'a price given as text',
+      { purchase_price_eur: '420000' },
+      { field: 'purchase_price_eur', reason: 'invalid_type' },
+    ],
     ['rooms as a boolean', { rooms: true }, { field: 'rooms', reason: 'invalid_type' }],
     ['an unknown type', { type: 'castle' }, { field: 'type', reason: 'not_allowed' }],
     ['an unknown field', { garden: true }, { field: 'garden', reason: 'unknown_field' }],
-    ['an unknown nested field', { address: { postal_code: '10115', city: 'Berlin', planet: 'Earth' } }, { field: 'address.planet', reason: 'unknown_field' }],
+    [
+      'an unknown nested field',
+      { address: { postal_code: '10115', city: 'Berlin', planet: 'Earth' } },
+      { field: 'address.planet', reason: 'unknown_field' },
+    ],
     ['the read-only status', { status: 'active' }, { field: 'status', reason: 'not_allowed' }],
     ['the read-only id', { id: 'prop_mine' }, { field: 'id', reason: 'not_allowed' }],
     ['a negative price', { purchase_price_eur: -1 }, { field: 'purchase_price_eur', reason: 'out_of_range' }],
@@ -93,10 +120,20 @@ describe('POST /v1/properties', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json and a wrong content type with 415', async () => {
-    const bad = await ctx.app.inject({ method: 'POST', url: '/v1/properties', headers: { apikey: ctx.tenant.key, 'content-type': 'application/json' }, payload: '{"type": "house",' });
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/properties',
+      headers: { apikey: ctx.tenant.key, 'content-type': 'application/json' },
+      payload: '{"type": "house",',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: 'invalid_json', message: expect.any(String) });
-    const text = await ctx.app.inject({ method: 'POST', url: '/v1/properties', headers: { apikey: ctx.tenant.key, 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/properties',
+      headers: { apikey: ctx.tenant.key, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json().code).toBe('unsupported_media_type');
   });

@@ -30,7 +30,16 @@ describe('POST /leads/v1/interessenten', () => {
       email: 'erika@example.de',
       telefon: '+49 30 1234567',
       einwilligung: { zweck: 'Kontaktaufnahme zu Immobilienangeboten', erteilt_am: '2026-11-01T10:00:00.000Z' },
-      suchprofil: { vermarktung: 'kauf', typ: ['apartment'], orte: ['Berlin'], zimmer_min: 2, kaufpreis_max_eur: 450000, kaltmiete_max_eur: null, wohnflaeche_min_qm: null, aktiv: true },
+      suchprofil: {
+        vermarktung: 'kauf',
+        typ: ['apartment'],
+        orte: ['Berlin'],
+        zimmer_min: 2,
+        kaufpreis_max_eur: 450000,
+        kaltmiete_max_eur: null,
+        wohnflaeche_min_qm: null,
+        aktiv: true,
+      },
       aufbewahrung_bis: '2027-05-21',
       angelegt_am: '2026-11-22T09:30:00.000Z',
       aktualisiert_am: '2026-11-22T09:30:00.000Z',
@@ -42,7 +51,11 @@ describe('POST /leads/v1/interessenten', () => {
     const { einwilligung: _e, ...without } = prospect();
     const res = await ctx.send('POST', '/leads/v1/interessenten', without);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validierung_fehlgeschlagen', message: expect.any(String), details: [{ feld: 'einwilligung', grund: 'fehlt' }] });
+    expect(res.json()).toEqual({
+      code: 'validierung_fehlgeschlagen',
+      message: expect.any(String),
+      details: [{ feld: 'einwilligung', grund: 'fehlt' }],
+    });
   });
 
   it.each([
@@ -61,7 +74,11 @@ describe('POST /leads/v1/interessenten', () => {
     const { key } = await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] });
     const res = await ctx.send('POST', '/leads/v1/interessenten', prospect(), key);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ code: 'scope_fehlt', message: 'Dieser Vorgang erfordert den Scope leads:write.', details: [{ feld: 'leads:write', grund: 'nicht_erteilt' }] });
+    expect(res.json()).toEqual({
+      code: 'scope_fehlt',
+      message: 'Dieser Vorgang erfordert den Scope leads:write.',
+      details: [{ feld: 'leads:write', grund: 'nicht_erteilt' }],
+    });
   });
 
   it('answers without a key in German', async () => {
@@ -92,14 +109,21 @@ describe('GET /leads/v1/interessenten', () => {
     let cursor: string | null = null;
     do {
       const page: { daten: { id: string }[]; seite: { naechster_cursor: string | null } } = (
-        await ctx.send('GET', `/leads/v1/interessenten?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, tenant.key)
+        await ctx.send(
+          'GET',
+          `/leads/v1/interessenten?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          undefined,
+          tenant.key,
+        )
       ).json();
       seen.push(...page.daten.map((p) => p.id));
       cursor = page.seite.naechster_cursor;
     } while (cursor);
     expect(seen).toHaveLength(30);
     expect(new Set(seen)).toEqual(ids);
-    const inactive = (await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=false&limit=100', undefined, tenant.key)).json();
+    const inactive = (
+      await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=false&limit=100', undefined, tenant.key)
+    ).json();
     expect(inactive.daten).toHaveLength(10);
   });
 });
@@ -115,9 +139,15 @@ describe('GET and PATCH /leads/v1/interessenten/{id}', () => {
 
   it('merges the search profile field by field and clears optional fields with null', async () => {
     const created = (await ctx.send('POST', '/leads/v1/interessenten', prospect())).json();
-    const res = await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { telefon: null, suchprofil: { zimmer_min: 3, orte: ['Berlin', 'Potsdam'] } });
+    const res = await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, {
+      telefon: null,
+      suchprofil: { zimmer_min: 3, orte: ['Berlin', 'Potsdam'] },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ telefon: null, suchprofil: { ...created.suchprofil, zimmer_min: 3, orte: ['Berlin', 'Potsdam'] } });
+    expect(res.json()).toMatchObject({
+      telefon: null,
+      suchprofil: { ...created.suchprofil, zimmer_min: 3, orte: ['Berlin', 'Potsdam'] },
+    });
     const cleared = await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { einwilligung: null });
     expect(cleared.statusCode).toBe(422);
     expect(cleared.json().details).toEqual([{ feld: 'einwilligung', grund: 'ungueltiger_typ' }]);
@@ -128,7 +158,11 @@ describe('query strings and logs', () => {
   it('refuses an unknown filter instead of returning the whole list, and logs no personal value of it', async () => {
     const res = await ctx.send('GET', '/leads/v1/interessenten?email=erika.unknown@example.de');
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validierung_fehlgeschlagen', message: expect.any(String), details: [{ feld: 'email', grund: 'unbekanntes_feld' }] });
+    expect(res.json()).toEqual({
+      code: 'validierung_fehlgeschlagen',
+      message: expect.any(String),
+      details: [{ feld: 'email', grund: 'unbekanntes_feld' }],
+    });
     expect(ctx.logs.text).toContain('/leads/v1/interessenten?email=[REDACTED]');
     expect(ctx.logs.text).not.toContain('erika.unknown');
   });
@@ -141,12 +175,29 @@ describe('query strings and logs', () => {
   it('never logs the personal data of a prospect or an inquiry message', async () => {
     const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
     await ctx.send('POST', `/v1/properties/${property}/activate`);
-    const created = (await ctx.send('POST', '/leads/v1/interessenten', { ...prospect(), vorname: 'Lotte', nachname: 'Loggmann', email: 'lotte.loggmann@example.de', telefon: '+49 40 999888' })).json();
+    const created = (
+      await ctx.send('POST', '/leads/v1/interessenten', {
+        ...prospect(),
+        vorname: 'Lotte',
+        nachname: 'Loggmann',
+        email: 'lotte.loggmann@example.de',
+        telefon: '+49 40 999888',
+      })
+    ).json();
     await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { email: 'not-an-email' });
-    expect((await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent_id: created.id, nachricht: 'Rückruf unter 0151 7777777' })).statusCode).toBe(201);
+    expect(
+      (
+        await ctx.send('POST', '/leads/v1/anfragen', {
+          immobilie_id: property,
+          interessent_id: created.id,
+          nachricht: 'Rückruf unter 0151 7777777',
+        })
+      ).statusCode,
+    ).toBe(201);
     await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
     expect(ctx.logs.lines.length).toBeGreaterThan(4);
     // with their spaces: bare digits could occur by chance in a timestamp or a response time
-    for (const value of ['Lotte', 'Loggmann', 'lotte.loggmann', '+49 40 999888', '0151 7777777']) expect(ctx.logs.text, value).not.toContain(value);
+    for (const value of ['Lotte', 'Loggmann', 'lotte.loggmann', '+49 40 999888', '0151 7777777'])
+      expect(ctx.logs.text, value).not.toContain(value);
   });
 });

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpeg, pdf } from '@platform/uploads/testing';
-import { completedListing, createChannel, feedPathOf, propertyWithPhotos, startPropertyApp, type PropertyTestContext } from './helpers.js';
+import {
+  completedListing,
+  createChannel,
+  feedPathOf,
+  propertyWithPhotos,
+  startPropertyApp,
+  type PropertyTestContext,
+} from './helpers.js';
 import { uploadMedia } from './media-helpers.js';
 import { openImmoSchemaErrors } from './openimmo-schema.js';
 
@@ -24,24 +31,48 @@ afterAll(async () => {
 
 /** A public call: no key at all. */
 const get = (url: string) => ctx.app.inject({ method: 'GET', url: url.startsWith('/') ? url : feedPathOf(url) });
-const publish = (listingId: string, channels: string[]) => ctx.send('POST', `/v1/listings/${listingId}/publish`, { channels });
+const publish = (listingId: string, channels: string[]) =>
+  ctx.send('POST', `/v1/listings/${listingId}/publish`, { channels });
 const pdftotext = (data: Buffer) => {
   const file = join(work, `${Math.random().toString(36).slice(2)}.pdf`);
   writeFileSync(file, data);
   return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
 };
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (name) => name === 'immobilie' || name === 'anhang' });
-type Immobilie = { geo: Record<string, unknown>; anhaenge?: { anhang: { '@_gruppe': string; daten: { pfad: string } }[] }; verwaltung_objekt: { objektadresse_freigeben: string } };
-const immobilien = (body: string): Immobilie[] => (xml.parse(body) as { openimmo: { anbieter: { immobilie?: Immobilie[] } } }).openimmo.anbieter.immobilie ?? [];
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  isArray: (name) => name === 'immobilie' || name === 'anhang',
+});
+type Immobilie = {
+  geo: Record<string, unknown>;
+  anhaenge?: { anhang: { '@_gruppe': string; daten: { pfad: string } }[] };
+  verwaltung_objekt: { objektadresse_freigeben: string };
+};
+const immobilien = (body: string): Immobilie[] =>
+  (xml.parse(body) as { openimmo: { anbieter: { immobilie?: Immobilie[] } } }).openimmo.anbieter.immobilie ?? [];
 
 const DOCUMENT_TITLE = 'Kaufvertrag Entwurf (Mustermann)';
 
 /** A property with two photos, a floor plan and a private document; resolves to its completed listing. */
 async function listingAt(street: string, location_precision: string, extra: Record<string, unknown> = {}) {
-  const propertyId = await propertyWithPhotos(ctx, { address: { street, postal_code: '10115', city: 'Berlin', country: 'DE', location_precision }, ...extra }, ctx.tenant.key, 2);
-  const plan = await uploadMedia(ctx, propertyId, [{ name: 'kind', value: 'floor_plan' }, { name: 'title', value: 'Grundriss EG' }, { name: 'file', filename: 'plan.jpg', type: 'image/jpeg', data: jpeg(60, 40) }]);
+  const propertyId = await propertyWithPhotos(
+    ctx,
+    { address: { street, postal_code: '10115', city: 'Berlin', country: 'DE', location_precision }, ...extra },
+    ctx.tenant.key,
+    2,
+  );
+  const plan = await uploadMedia(ctx, propertyId, [
+    { name: 'kind', value: 'floor_plan' },
+    { name: 'title', value: 'Grundriss EG' },
+    { name: 'file', filename: 'plan.jpg', type: 'image/jpeg', data: jpeg(60, 40) },
+  ]);
   expect(plan.statusCode).toBe(201);
-  const document = await uploadMedia(ctx, propertyId, [{ name: 'kind', value: 'document' }, { name: 'title', value: DOCUMENT_TITLE }, { name: 'file', filename: 'vertrag.pdf', type: 'application/pdf', data: pdf('Mustermann') }]);
+  const document = await uploadMedia(ctx, propertyId, [
+    { name: 'kind', value: 'document' },
+    { name: 'title', value: DOCUMENT_TITLE },
+    { name: 'file', filename: 'vertrag.pdf', type: 'application/pdf', data: pdf('Mustermann') },
+  ]);
   expect(document.statusCode).toBe(201);
   return completedListing(ctx, propertyId);
 }
@@ -79,7 +110,10 @@ describe('every output at the address precision, with no document', () => {
       const { id } = listings.get(entered)!;
       const numbered = [entered, `${name} ${number}`, `${number} ${name}`, 'Hinterhaus', '2. OG'];
 
-      const json = (await get(`${feedPathOf(website.feed_url)}/${id}`)).json() as { address: Record<string, unknown>; expose_url: string };
+      const json = (await get(`${feedPathOf(website.feed_url)}/${id}`)).json() as {
+        address: Record<string, unknown>;
+        expose_url: string;
+      };
       expect(json.address).toMatchObject({ street: name, house_number: null, precision: 'street' });
       for (const text of numbered) expect(JSON.stringify(json)).not.toContain(text);
 
@@ -100,7 +134,10 @@ describe('every output at the address precision, with no document', () => {
 
     it(`"${entered}" at neighborhood precision: no street in any output`, async () => {
       const { id } = hoods.get(entered)!;
-      const json = (await get(`${feedPathOf(website.feed_url)}/${id}`)).json() as { address: Record<string, unknown>; expose_url: string };
+      const json = (await get(`${feedPathOf(website.feed_url)}/${id}`)).json() as {
+        address: Record<string, unknown>;
+        expose_url: string;
+      };
       expect(json.address).toMatchObject({ street: null, house_number: null, postal_code: '10115', city: 'Berlin' });
       const item = await get(`${feedPathOf(openimmo.feed_url)}/${id}`);
       expect(openImmoSchemaErrors(item.body)).toEqual([]);
@@ -125,7 +162,9 @@ describe('every output at the address precision, with no document', () => {
     }
     const links = [
       ...all.flatMap((immo) => immo.anhaenge!.anhang.map((a) => a.daten.pfad)),
-      ...(json.json() as { listings: { media: { url: string; thumbnail_url: string | null }[]; expose_url: string }[] }).listings.flatMap((l) => [
+      ...(
+        json.json() as { listings: { media: { url: string; thumbnail_url: string | null }[]; expose_url: string }[] }
+      ).listings.flatMap((l) => [
         ...l.media.flatMap((m) => [m.url, ...(m.thumbnail_url ? [m.thumbnail_url] : [])]),
         l.expose_url,
       ]),
@@ -150,7 +189,10 @@ describe('exact precision and the country', () => {
     const openimmo = await createChannel(ctx, 'openimmo');
     const listing = await listingAt('Hauptstraße 5, Hinterhaus', 'exact');
     expect((await publish(listing.id, [website.id, openimmo.id])).statusCode).toBe(200);
-    const json = (await get(`${feedPathOf(website.feed_url)}/${listing.id}`)).json() as { address: Record<string, unknown>; expose_url: string };
+    const json = (await get(`${feedPathOf(website.feed_url)}/${listing.id}`)).json() as {
+      address: Record<string, unknown>;
+      expose_url: string;
+    };
     expect(json.address).toMatchObject({ street: 'Hauptstraße', house_number: '5', precision: 'exact' });
     const item = await get(`${feedPathOf(openimmo.feed_url)}/${listing.id}`);
     expect(openImmoSchemaErrors(item.body)).toEqual([]);
@@ -161,33 +203,63 @@ describe('exact precision and the country', () => {
   });
 
   it('a house number given apart is stored and published as given; a new street alone is split again', async () => {
-    const created = await ctx.send('POST', '/v1/properties', { type: 'house', title: 'Haus', address: { street: 'Am Markt', house_number: '3-5', postal_code: '10115', city: 'Berlin', location_precision: 'exact' } });
+    const created = await ctx.send('POST', '/v1/properties', {
+      type: 'house',
+      title: 'Haus',
+      address: {
+        street: 'Am Markt',
+        house_number: '3-5',
+        postal_code: '10115',
+        city: 'Berlin',
+        location_precision: 'exact',
+      },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().address).toMatchObject({ street: 'Am Markt', house_number: '3-5' });
-    const patched = await ctx.send('PATCH', `/v1/properties/${created.json().id}`, { address: { street: 'Rheinufer 12a' } });
+    const patched = await ctx.send('PATCH', `/v1/properties/${created.json().id}`, {
+      address: { street: 'Rheinufer 12a' },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().address).toMatchObject({ street: 'Rheinufer 12a', house_number: '12a' });
-    const bad = await ctx.send('POST', '/v1/properties', { type: 'house', title: 'Haus', address: { street: 'Am Markt', house_number: '<b>', postal_code: '10115', city: 'Berlin' } });
+    const bad = await ctx.send('POST', '/v1/properties', {
+      type: 'house',
+      title: 'Haus',
+      address: { street: 'Am Markt', house_number: '<b>', postal_code: '10115', city: 'Berlin' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().details).toEqual([expect.objectContaining({ field: 'address.house_number' })]);
   });
 
-  it('the account\'s default country applies when the address names none; OpenImmo then says DEU, not USA', async () => {
-    const body = { type: 'apartment', title: 'Wohnung', address: { street: 'Lindenweg 3', postal_code: '10115', city: 'Berlin' } };
+  it("the account's default country applies when the address names none; OpenImmo then says DEU, not USA", async () => {
+    const body = {
+      type: 'apartment',
+      title: 'Wohnung',
+      address: { street: 'Lindenweg 3', postal_code: '10115', city: 'Berlin' },
+    };
     expect((await ctx.send('POST', '/v1/properties', body)).json().address.country).toBe('US');
     await ctx.db.prisma.account.update({ where: { id: ctx.tenant.accountId }, data: { default_country: 'DE' } });
     try {
       const created = (await ctx.send('POST', '/v1/properties', body)).json();
       expect(created.address.country).toBe('DE');
-      expect((await ctx.send('POST', '/v1/properties', { ...body, address: { ...body.address, country: 'AT' } })).json().address.country).toBe('AT');
+      expect(
+        (await ctx.send('POST', '/v1/properties', { ...body, address: { ...body.address, country: 'AT' } })).json()
+          .address.country,
+      ).toBe('AT');
       // Clearing the country in a PATCH falls back to the account's default too.
-      const other = (await ctx.send('POST', '/v1/properties', { ...body, address: { ...body.address, country: 'FR' } })).json();
-      expect((await ctx.send('PATCH', `/v1/properties/${other.id}`, { address: { country: null } })).json().address.country).toBe('DE');
+      const other = (
+        await ctx.send('POST', '/v1/properties', { ...body, address: { ...body.address, country: 'FR' } })
+      ).json();
+      expect(
+        (await ctx.send('PATCH', `/v1/properties/${other.id}`, { address: { country: null } })).json().address.country,
+      ).toBe('DE');
       // Another account keeps the API's default.
       expect((await ctx.send('POST', '/v1/properties', body, ctx.other.key)).json().address.country).toBe('US');
 
       const openimmo = await createChannel(ctx, 'openimmo');
-      const listing = await completedListing(ctx, await propertyWithPhotos(ctx, { address: { street: 'Lindenweg 3', postal_code: '10115', city: 'Berlin' } }));
+      const listing = await completedListing(
+        ctx,
+        await propertyWithPhotos(ctx, { address: { street: 'Lindenweg 3', postal_code: '10115', city: 'Berlin' } }),
+      );
       expect((await publish(listing.id, [openimmo.id])).statusCode).toBe(200);
       const [immo] = immobilien((await get(`${feedPathOf(openimmo.feed_url)}/${listing.id}`)).body);
       expect(immo.geo.land).toEqual({ '@_iso_land': 'DEU' });
@@ -205,7 +277,10 @@ describe('the agency contact of an OpenImmo channel', () => {
     const listing = await completedListing(ctx, await propertyWithPhotos(ctx));
     const refused = await publish(listing.id, [website.id, bare.json().id]);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'channels.1.contact', reason: 'missing' }] });
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'channels.1.contact', reason: 'missing' }],
+    });
     expect(refused.json().message).toContain('Portal ohne Kontakt');
     // Nothing went live anywhere: the request is refused as a whole.
     expect((await ctx.send('GET', `/v1/listings/${listing.id}`)).json().channels).toEqual([]);
@@ -222,33 +297,50 @@ describe('the agency contact of an OpenImmo channel', () => {
     const removal = await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: null });
     expect(removal.statusCode).toBe(409);
     expect(removal.json().code).toBe('conflict');
-    expect((await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: { email: null, phone: '+49 30 5' } })).statusCode).toBe(200);
+    expect(
+      (await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: { email: null, phone: '+49 30 5' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await ctx.send('POST', `/v1/listings/${listing.id}/withdraw`)).statusCode).toBe(200);
     expect((await ctx.send('PATCH', `/v1/channels/${bare.json().id}`, { contact: null })).statusCode).toBe(200);
   });
 });
 
 describe('commission terms at publication (an advert states the commission)', () => {
-  it('the spec\'s example (equal shares, no engaged_by) publishes; terms that depend on who engaged the broker are asked about here, then publish once given', async () => {
+  it("the spec's example (equal shares, no engaged_by) publishes; terms that depend on who engaged the broker are asked about here, then publish once given", async () => {
     const website = await createChannel(ctx, 'website');
-    const equal = await completedListing(ctx, await propertyWithPhotos(ctx, { commission: { buyer_percent: 3.57, seller_percent: 3.57 } }));
+    const equal = await completedListing(
+      ctx,
+      await propertyWithPhotos(ctx, { commission: { buyer_percent: 3.57, seller_percent: 3.57 } }),
+    );
     expect((await publish(equal.id, [website.id])).statusCode).toBe(200);
 
     const propertyId = await propertyWithPhotos(ctx, { commission: { buyer_percent: 2.38, seller_percent: 3.57 } });
     const undecided = await completedListing(ctx, propertyId);
     const refused = await publish(undecided.id, [website.id]);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'commission.engaged_by', reason: 'missing' }] });
+    expect(refused.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'commission.engaged_by', reason: 'missing' }],
+    });
     expect(refused.json().message).toMatch(/§656/);
     expect((await ctx.send('GET', `/v1/listings/${undecided.id}`)).json().channels).toEqual([]);
 
-    expect((await ctx.send('PATCH', `/v1/properties/${propertyId}`, { commission: { engaged_by: 'seller' } })).statusCode).toBe(200);
+    expect(
+      (await ctx.send('PATCH', `/v1/properties/${propertyId}`, { commission: { engaged_by: 'seller' } })).statusCode,
+    ).toBe(200);
     const decided = await completedListing(ctx, propertyId);
     expect((await publish(decided.id, [website.id])).statusCode).toBe(200);
   });
 
   it('terms unlawful whoever engaged the broker are still refused when set', async () => {
-    const res = await ctx.send('POST', '/v1/properties', { type: 'apartment', title: 'Wohnung', address: { postal_code: '10115', city: 'Berlin' }, purchase_price_eur: 300000, commission: { buyer_percent: 3, seller_percent: 2, engaged_by: 'both' } });
+    const res = await ctx.send('POST', '/v1/properties', {
+      type: 'apartment',
+      title: 'Wohnung',
+      address: { postal_code: '10115', city: 'Berlin' },
+      purchase_price_eur: 300000,
+      commission: { buyer_percent: 3, seller_percent: 2, engaged_by: 'both' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual([{ field: 'commission.buyer_percent', reason: 'not_allowed' }]);
   });

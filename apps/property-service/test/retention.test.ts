@@ -22,7 +22,12 @@ const person = (n: number) => ({
 });
 
 /** Creates a viewing of the inquiry at the time; `confirm`ed or `complete`d on request. Resolves to it. */
-async function viewing(inquiryId: string, starts_at: string, ends_at: string, then: 'confirm' | 'complete' | 'none' = 'none') {
+async function viewing(
+  inquiryId: string,
+  starts_at: string,
+  ends_at: string,
+  then: 'confirm' | 'complete' | 'none' = 'none',
+) {
   const res = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiryId, starts_at, ends_at });
   expect(res.statusCode).toBe(201);
   const apt = res.json() as { id: string; property_id: string; starts_at: string; ends_at: string };
@@ -32,7 +37,8 @@ async function viewing(inquiryId: string, starts_at: string, ends_at: string, th
 }
 
 /** The appointment.cancelled data of the appointment. */
-const cancellations = async (id: string) => (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
+const cancellations = async (id: string) =>
+  (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
 
 /** Every text-like value of every table, to prove that no personal value is left anywhere. */
 async function everyTextValue(): Promise<string> {
@@ -75,10 +81,16 @@ describe('retention', () => {
       suchprofil: { ...old.suchprofil, aktiv: false }, // the criteria stay; nobody can be contacted any more
       anonymisiert: true,
     });
-    expect((await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=true&limit=100', undefined, tenant.key)).json().daten.map((p: { id: string }) => p.id)).not.toContain(old.id);
+    expect(
+      (await ctx.send('GET', '/leads/v1/interessenten?suchprofil_aktiv=true&limit=100', undefined, tenant.key))
+        .json()
+        .daten.map((p: { id: string }) => p.id),
+    ).not.toContain(old.id);
     const untouched = (await ctx.send('GET', `/leads/v1/interessenten/${recent.id}`, undefined, tenant.key)).json();
     expect(untouched).toEqual(recent);
-    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${old.id}`, { vorname: 'Wieder' }, tenant.key)).statusCode).toBe(409);
+    expect(
+      (await ctx.send('PATCH', `/leads/v1/interessenten/${old.id}`, { vorname: 'Wieder' }, tenant.key)).statusCode,
+    ).toBe(409);
   });
 });
 
@@ -86,20 +98,36 @@ describe('retention and viewings', () => {
   it('cancels the open viewings of anonymised prospects (agent, other), each with its event, and keeps the others', async () => {
     ctx.clock.now = new Date('2025-01-10T12:00:00Z'); // retention until 2025-07-09
     const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
-    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(5) })).json();
+    const anfrage = (
+      await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(5) })
+    ).json();
     const proposed = await viewing(anfrage.id, '2025-07-20T09:00:00Z', '2025-07-20T10:00:00Z');
     const confirmed = await viewing(anfrage.id, '2025-07-21T09:00:00Z', '2025-07-21T10:00:00Z', 'confirm');
     const completed = await viewing(anfrage.id, '2025-02-01T09:00:00Z', '2025-02-01T10:00:00Z', 'complete');
     ctx.clock.now = new Date('2025-04-01T12:00:00Z'); // retention until 2025-09-28: kept
-    const other = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(6) })).json();
+    const other = (
+      await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(6) })
+    ).json();
     const kept = await viewing(other.id, '2025-07-20T09:00:00Z', '2025-07-20T10:00:00Z');
 
     const at = new Date('2025-07-10T01:00:00Z');
     expect(await anonymiseExpired(ctx.db.prisma, at)).toBe(1);
     for (const apt of [proposed, confirmed]) {
-      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({ status: 'cancelled', cancelled_by: 'agent', cancel_reason: 'other', cancelled_at: at.toISOString() });
+      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
+        status: 'cancelled',
+        cancelled_by: 'agent',
+        cancel_reason: 'other',
+        cancelled_at: at.toISOString(),
+      });
       expect(await cancellations(apt.id)).toEqual([
-        { appointment_id: apt.id, property_id: property, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: 'agent', reason: 'other' },
+        {
+          appointment_id: apt.id,
+          property_id: property,
+          starts_at: apt.starts_at,
+          ends_at: apt.ends_at,
+          cancelled_by: 'agent',
+          reason: 'other',
+        },
       ]);
     }
     expect((await ctx.send('GET', `/v1/appointments/${completed.id}`)).json().status).toBe('completed');
@@ -115,8 +143,20 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
   it('erases at once: no personal value is left anywhere in the database; repeating is harmless', async () => {
     ctx.clock.now = new Date('2026-11-22T10:00:00Z');
     const created = (await ctx.send('POST', '/leads/v1/interessenten', person(3))).json();
-    const property = (await ctx.send('POST', '/v1/properties', { type: 'house', title: 'Haus', address: { postal_code: '04109', city: 'Leipzig' } })).json();
-    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property.id, interessent_id: created.id, nachricht: 'Gruesse von Person drei' })).json();
+    const property = (
+      await ctx.send('POST', '/v1/properties', {
+        type: 'house',
+        title: 'Haus',
+        address: { postal_code: '04109', city: 'Leipzig' },
+      })
+    ).json();
+    const anfrage = (
+      await ctx.send('POST', '/leads/v1/anfragen', {
+        immobilie_id: property.id,
+        interessent_id: created.id,
+        nachricht: 'Gruesse von Person drei',
+      })
+    ).json();
     const proposed = await viewing(anfrage.id, '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z');
     const confirmed = await viewing(anfrage.id, '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 'confirm');
     const completed = await viewing(anfrage.id, '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', 'complete');
@@ -130,19 +170,35 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     expect(res.json()).toEqual({ id: created.id, status: 'geloescht', geloescht_am: '2026-11-22T10:00:00.000Z' });
 
     const after = await everyTextValue();
-    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei']) expect(after).not.toContain(value);
+    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei'])
+      expect(after).not.toContain(value);
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
     // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
     for (const apt of [proposed, confirmed]) {
-      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({ status: 'cancelled', cancelled_by: 'prospect', cancel_reason: 'prospect_declined' });
+      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
+        status: 'cancelled',
+        cancelled_by: 'prospect',
+        cancel_reason: 'prospect_declined',
+      });
       expect(await cancellations(apt.id)).toEqual([
-        { appointment_id: apt.id, property_id: property.id, starts_at: apt.starts_at, ends_at: apt.ends_at, cancelled_by: 'prospect', reason: 'prospect_declined' },
+        {
+          appointment_id: apt.id,
+          property_id: property.id,
+          starts_at: apt.starts_at,
+          ends_at: apt.ends_at,
+          cancelled_by: 'prospect',
+          reason: 'prospect_declined',
+        },
       ]);
     }
     expect((await ctx.send('GET', `/v1/appointments/${completed.id}`)).json().status).toBe('completed');
     expect(await ctx.db.prisma.appointment.count({ where: { inquiry_id: anfrage.id } })).toBe(3); // the rows stay: ids and times only
     // Nobody can invite them again: a new viewing for their inquiry is refused.
-    const late = await ctx.send('POST', '/v1/appointments', { inquiry_id: anfrage.id, starts_at: '2026-12-05T09:00:00Z', ends_at: '2026-12-05T10:00:00Z' });
+    const late = await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: anfrage.id,
+      starts_at: '2026-12-05T09:00:00Z',
+      ends_at: '2026-12-05T10:00:00Z',
+    });
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('conflict');
 
@@ -150,7 +206,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const again = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/loeschung`);
     expect(again.json()).toEqual(res.json());
     expect(await cancellations(proposed.id)).toHaveLength(1);
-    expect((await ctx.send('GET', `/leads/v1/interessenten/${created.id}`)).json()).toMatchObject({ anonymisiert: true, nachname: null });
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${created.id}`)).json()).toMatchObject({
+      anonymisiert: true,
+      nachname: null,
+    });
   });
 
   it("answers another account's prospect with 404 and erases nothing", async () => {
@@ -158,7 +217,9 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const res = await ctx.send('POST', `/leads/v1/interessenten/${theirs.id}/loeschung`);
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('nicht_gefunden');
-    expect((await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname).toBe('Nachname4');
+    expect(
+      (await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname,
+    ).toBe('Nachname4');
   });
 });
 
@@ -169,13 +230,42 @@ describe('the nightly job', () => {
     ctx.clock.now = new Date('2025-03-10T12:00:00Z'); // retention until 2025-09-06
     const property = (await ctx.send('POST', '/v1/properties', validProperty())).json().id;
     await ctx.send('POST', `/v1/properties/${property}/activate`);
-    const anfrage = (await ctx.send('POST', '/leads/v1/anfragen', { immobilie_id: property, interessent: person(7), nachricht: 'Bitte unter 0160 4444 zurückrufen' })).json();
+    const anfrage = (
+      await ctx.send('POST', '/leads/v1/anfragen', {
+        immobilie_id: property,
+        interessent: person(7),
+        nachricht: 'Bitte unter 0160 4444 zurückrufen',
+      })
+    ).json();
     expect(anfrage.nachricht).toContain('0160 4444');
-    const result = await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {});
+    const result = await job.run(
+      {
+        db: ctx.db.prisma,
+        now: new Date('2025-09-07T01:00:00Z'),
+        storage: ctx.storage,
+        sandbox: ctx.sandbox,
+        jobs: ctx.jobs,
+      },
+      {},
+    );
     expect(result.anonymised).toBeGreaterThanOrEqual(1);
     expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json().nachricht).toBeNull();
-    expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json()).toMatchObject({ nachname: null, anonymisiert: true });
-    expect(await job.run({ db: ctx.db.prisma, now: new Date('2025-09-07T01:00:00Z'), storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs }, {})).toEqual({ anonymised: 0 });
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json()).toMatchObject({
+      nachname: null,
+      anonymisiert: true,
+    });
+    expect(
+      await job.run(
+        {
+          db: ctx.db.prisma,
+          now: new Date('2025-09-07T01:00:00Z'),
+          storage: ctx.storage,
+          sandbox: ctx.sandbox,
+          jobs: ctx.jobs,
+        },
+        {},
+      ),
+    ).toEqual({ anonymised: 0 });
   });
 });
 

@@ -26,9 +26,12 @@ describe('converting API decimals to integers exactly', () => {
     expect(percentToMilli(percent)).toBe(milli);
   });
 
-  it.each([3.5701, 0.0001, 1e-7, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s as a percentage instead of rounding it', (percent) => {
-    expect(percentToMilli(percent)).toBeNull();
-  });
+  it.each([3.5701, 0.0001, 1e-7, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses %s as a percentage instead of rounding it',
+    (percent) => {
+      expect(percentToMilli(percent)).toBeNull();
+    },
+  );
 
   it.each([
     [2, 200],
@@ -141,10 +144,20 @@ describe('the VAT rate table', () => {
   });
 
   it('adds VAT to a net amount: 14,994.00 € + 19 % = 2,848.86 € VAT, 17,842.86 € gross', () => {
-    expect(withVat(1_499_400, '2026-03-01')).toEqual({ net_cents: 1_499_400, vat_rate_basis_points: 1900, vat_cents: 284_886, gross_cents: 1_784_286 });
+    expect(withVat(1_499_400, '2026-03-01')).toEqual({
+      net_cents: 1_499_400,
+      vat_rate_basis_points: 1900,
+      vat_cents: 284_886,
+      gross_cents: 1_784_286,
+    });
   });
 
   it('adds 16 % in the second half of 2020: 14,994.00 € → 2,399.04 € VAT, 17,393.04 € gross', () => {
-    expect(withVat(1_499_400, '2020-09-01')).toEqual({ net_cents: 1_499_400, vat_rate_basis_points: 1600, vat_cents: 239_904, gross_cents: 1_739_304 });
+    expect(withVat(1_499_400, '2020-09-01')).toEqual({
+      net_cents: 1_499_400,
+      vat_rate_basis_points: 1600,
+      vat_cents: 239_904,
+      gross_cents: 1_739_304,
+    });
   });
 });

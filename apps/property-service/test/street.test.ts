@@ -34,8 +34,11 @@ describe('splitStreet: the house number apart from the street', () => {
 });
 
 describe('publicAddress: what every output publishes at each precision', () => {
-  const address = (street: string, location_precision: 'exact' | 'street' | 'neighborhood', house_number: string | null = null) =>
-    publicAddress({ street, house_number, postal_code: '10115', city: 'Berlin', country: 'DE', location_precision });
+  const address = (
+    street: string,
+    location_precision: 'exact' | 'street' | 'neighborhood',
+    house_number: string | null = null,
+  ) => publicAddress({ street, house_number, postal_code: '10115', city: 'Berlin', country: 'DE', location_precision });
 
   for (const [entered, name, number] of CASES) {
     it(`"${entered}": street precision shows no digit of the house number, exact shows it, neighborhood no street`, () => {
@@ -45,13 +48,24 @@ describe('publicAddress: what every output publishes at each precision', () => {
       if (number) expect(atStreet.street).not.toMatch(new RegExp(`(^|\\s)${number.replace(/[-/]/g, '\\$&')}(\\s|$)`));
       for (const addition of ['Hinterhaus', 'OG', 'Flat']) expect(atStreet.street).not.toContain(addition);
       expect(address(entered, 'exact')).toMatchObject({ street: name, house_number: number });
-      expect(address(entered, 'neighborhood')).toMatchObject({ street: null, house_number: null, postal_code: '10115', city: 'Berlin' });
+      expect(address(entered, 'neighborhood')).toMatchObject({
+        street: null,
+        house_number: null,
+        postal_code: '10115',
+        city: 'Berlin',
+      });
     });
   }
 
   it('a house number given apart wins over a split; a snapshot without the field is split when read', () => {
     expect(address('Hauptstraße', 'exact', '5a')).toMatchObject({ street: 'Hauptstraße', house_number: '5a' });
-    const old = publicAddress({ street: 'Am Markt 3-5', postal_code: '10115', city: 'Berlin', country: 'DE', location_precision: 'exact' } as never);
+    const old = publicAddress({
+      street: 'Am Markt 3-5',
+      postal_code: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      location_precision: 'exact',
+    } as never);
     expect(old).toMatchObject({ street: 'Am Markt', house_number: '3-5' });
   });
 });

@@ -51,7 +51,7 @@ function mutate(data: Buffer, next: () => number): Buffer {
 /** A PNG's chunks with their CRCs made right again where the structure still holds: flips then reach the decoder, not only the CRC check. */
 function withPngChecksums(data: Buffer): Buffer {
   const out = Buffer.from(data);
-  for (let pos = 8; pos + 12 <= out.length; ) {
+  for (let pos = 8; pos + 12 <= out.length;) {
     const end = pos + 12 + out.readUInt32BE(pos);
     if (end > out.length) break;
     out.writeUInt32BE(crc32(out.subarray(pos + 4, end - 4)), end - 4);
@@ -86,67 +86,103 @@ async function bases() {
 let ctx: PropertyTestContext;
 const samples: TaskSample[] = [];
 beforeAll(async () => {
-  ctx = await startTestApp(propertyDescriptor, buildPropertyApp, { sandbox: testSandbox({ onTask: (sample) => samples.push(sample) }) });
+  ctx = await startTestApp(propertyDescriptor, buildPropertyApp, {
+    sandbox: testSandbox({ onTask: (sample) => samples.push(sample) }),
+  });
 });
 afterAll(() => ctx.close());
 
 describe('upload mutations', () => {
-  it(`${Object.values(PER_FORMAT).reduce((a, b) => a + b)} mutated JPEG, PNG, WebP and PDF files: each 201 with clean renditions or 422, never more`, { timeout: 400_000 }, async () => {
-    const files = await bases();
-    const next = random(SEED + 1);
-    const jobs: { format: keyof typeof PER_FORMAT; kind: string; type: string; data: Buffer }[] = [];
-    for (const format of Object.keys(PER_FORMAT) as (keyof typeof PER_FORMAT)[]) {
-      for (let i = 0; i < PER_FORMAT[format]; i++) {
-        const kind = format !== 'pdf' ? 'photo' : i % RENDERED_PDF_EVERY === 0 ? 'floor_plan' : 'document';
-        const mutant = mutate(files[format].data, next);
-        jobs.push({ format, kind, type: files[format].type, data: format === 'png' && i % 2 === 0 ? withPngChecksums(mutant) : mutant });
+  it(
+    `${Object.values(PER_FORMAT).reduce((a, b) => a + b)} mutated JPEG, PNG, WebP and PDF files: each 201 with clean renditions or 422, never more`,
+    { timeout: 400_000 },
+    async () => {
+      const files = await bases();
+      const next = random(SEED + 1);
+      const jobs: { format: keyof typeof PER_FORMAT; kind: string; type: string; data: Buffer }[] = [];
+      for (const format of Object.keys(PER_FORMAT) as (keyof typeof PER_FORMAT)[]) {
+        for (let i = 0; i < PER_FORMAT[format]; i++) {
+          const kind = format !== 'pdf' ? 'photo' : i % RENDERED_PDF_EVERY === 0 ? 'floor_plan' : 'document';
+          const mutant = mutate(files[format].data, next);
+          jobs.push({
+            format,
+            kind,
+            type: files[format].type,
+            data: format === 'png' && i % 2 === 0 ? withPngChecksums(mutant) : mutant,
+          });
+        }
       }
-    }
-    const tally = new Map<string, number>();
-    const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
-    const unexpected: string[] = [];
-    let property = '';
-    let onProperty = 0;
-    const newProperty = async () => {
-      property = (await ctx.send('POST', '/v1/properties', { type: 'apartment', title: 'Mutanten', address: { postal_code: '10115', city: 'Berlin' } })).json().id;
-      onProperty = 0;
-    };
-    await newProperty();
-    let checked = 0;
-    for (let start = 0; start < jobs.length; start += PARALLEL) {
-      if (onProperty + PARALLEL > 90) await newProperty();
-      onProperty += PARALLEL;
-      await Promise.all(
-        jobs.slice(start, start + PARALLEL).map(async (job, offset) => {
-          const res = await uploadMedia(ctx, property, [{ name: 'kind', value: job.kind }, { name: 'file', filename: 'mutant', type: job.type, data: job.data }]);
-          count(`${job.format} ${res.statusCode}`);
-          if (res.statusCode === 422) {
-            const [detail] = res.json().details ?? [];
-            if (detail?.field !== 'file' || !['invalid_format', 'out_of_range', 'not_allowed'].includes(detail.reason)) unexpected.push(`#${start + offset} ${job.format}: 422 ${res.body}`);
-            return;
-          }
-          if (res.statusCode !== 201) return void unexpected.push(`#${start + offset} ${job.format}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-          const media = res.json();
-          if (job.kind === 'document') return;
-          if (media.renditions.length !== 2) unexpected.push(`#${start + offset} ${job.format}: ${media.renditions.length} renditions`);
-          if ((start + offset) % 7 === 0) {
-            checked++;
-            const rendition = (await ctx.send('GET', media.renditions[0].content_url)).rawPayload;
-            const { segments, trailing } = jpegStructure(rendition);
-            if (segments.some((s) => (s.startsWith('APP') && s !== 'APP0') || s === 'COM') || trailing !== 0) unexpected.push(`#${start + offset}: rendition carries ${segments}`);
-          }
-        }),
+      const tally = new Map<string, number>();
+      const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
+      const unexpected: string[] = [];
+      let property = '';
+      let onProperty = 0;
+      const newProperty = async () => {
+        property = (
+          await ctx.send('POST', '/v1/properties', {
+            type: 'apartment',
+            title: 'Mutanten',
+            address: { postal_code: '10115', city: 'Berlin' },
+          })
+        ).json().id;
+        onProperty = 0;
+      };
+      await newProperty();
+      let checked = 0;
+      for (let start = 0; start < jobs.length; start += PARALLEL) {
+        if (onProperty + PARALLEL > 90) await newProperty();
+        onProperty += PARALLEL;
+        await Promise.all(
+          jobs.slice(start, start + PARALLEL).map(async (job, offset) => {
+            const res = await uploadMedia(ctx, property, [
+              { name: 'kind', value: job.kind },
+              { name: 'file', filename: 'mutant', type: job.type, data: job.data },
+            ]);
+            count(`${job.format} ${res.statusCode}`);
+            if (res.statusCode === 422) {
+              const [detail] = res.json().details ?? [];
+              if (
+                detail?.field !== 'file' ||
+                !['invalid_format', 'out_of_range', 'not_allowed'].includes(detail.reason)
+              )
+                unexpected.push(`#${start + offset} ${job.format}: 422 ${res.body}`);
+              return;
+            }
+            if (res.statusCode !== 201)
+              return void unexpected.push(
+                `#${start + offset} ${job.format}: ${res.statusCode} ${res.body.slice(0, 300)}`,
+              );
+            const media = res.json();
+            if (job.kind === 'document') return;
+            if (media.renditions.length !== 2)
+              unexpected.push(`#${start + offset} ${job.format}: ${media.renditions.length} renditions`);
+            if ((start + offset) % 7 === 0) {
+              checked++;
+              const rendition = (await ctx.send('GET', media.renditions[0].content_url)).rawPayload;
+              const { segments, trailing } = jpegStructure(rendition);
+              if (segments.some((s) => (s.startsWith('APP') && s !== 'APP0') || s === 'COM') || trailing !== 0)
+                unexpected.push(`#${start + offset}: rendition carries ${segments}`);
+            }
+          }),
+        );
+      }
+      const outcomes = new Map<string, number>();
+      for (const sample of samples) outcomes.set(sample.outcome, (outcomes.get(sample.outcome) ?? 0) + 1);
+      console.log(
+        'answers',
+        Object.fromEntries(tally),
+        'sandbox outcomes',
+        Object.fromEntries(outcomes),
+        'renditions checked',
+        checked,
       );
-    }
-    const outcomes = new Map<string, number>();
-    for (const sample of samples) outcomes.set(sample.outcome, (outcomes.get(sample.outcome) ?? 0) + 1);
-    console.log('answers', Object.fromEntries(tally), 'sandbox outcomes', Object.fromEntries(outcomes), 'renditions checked', checked);
-    expect(unexpected).toEqual([]);
-    // The mutants are worth the name: of every format some are accepted and some refused.
-    for (const format of Object.keys(PER_FORMAT)) {
-      expect(tally.get(`${format} 201`) ?? 0, `${format} accepted`).toBeGreaterThan(0);
-      expect(tally.get(`${format} 422`) ?? 0, `${format} refused`).toBeGreaterThan(0);
-    }
-    expect((await ctx.send('GET', `/v1/properties/${property}`)).statusCode).toBe(200);
-  });
+      expect(unexpected).toEqual([]);
+      // The mutants are worth the name: of every format some are accepted and some refused.
+      for (const format of Object.keys(PER_FORMAT)) {
+        expect(tally.get(`${format} 201`) ?? 0, `${format} accepted`).toBeGreaterThan(0);
+        expect(tally.get(`${format} 422`) ?? 0, `${format} refused`).toBeGreaterThan(0);
+      }
+      expect((await ctx.send('GET', `/v1/properties/${property}`)).statusCode).toBe(200);
+    },
+  );
 });

@@ -23,7 +23,10 @@ const subject = (over: Partial<ValuationSubject> = {}): ValuationSubject => ({
 });
 
 /** The summary when nothing is outside the selection. */
-const none = { count: 0, by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 0, year_built_unknown: 0, year_built: 0 } };
+const none = {
+  count: 0,
+  by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 0, year_built_unknown: 0, year_built: 0 },
+};
 const excludedBy = (by_reason: Partial<typeof none.by_reason>) => ({
   count: Object.values(by_reason).reduce((a, b) => a + b, 0),
   by_reason: { ...none.by_reason, ...by_reason },
@@ -44,7 +47,8 @@ const comp = (price_eur: number, over: Partial<ComparableInput> = {}): Comparabl
 });
 
 /** n comparables at 100 m², built 2000 (no adjustment), with these prices per m². */
-const plain = (perSqm: number[], over: Partial<ComparableInput> = {}): ComparableInput[] => perSqm.map((p) => comp(p * 100, over));
+const plain = (perSqm: number[], over: Partial<ComparableInput> = {}): ComparableInput[] =>
+  perSqm.map((p) => comp(p * 100, over));
 
 // The worked example: six comparables, every step by hand.
 //   id  area  built  price     raw €/m²  area factor            age factor              adjusted €/m²
@@ -78,14 +82,26 @@ describe('valuation method: the worked example', () => {
     expect(v.estimate_eur).toBe(400_900);
     expect(v.range_eur).toEqual({ low: 399_250, high: 406_450 });
     expect(v.price_per_sqm_eur).toBe(4009);
-    expect(v.statistics).toEqual({ usable_count: 6, q1_per_sqm: 3992.5, median_per_sqm: 4009, q3_per_sqm: 4064.5, spread: 0.018 });
+    expect(v.statistics).toEqual({
+      usable_count: 6,
+      q1_per_sqm: 3992.5,
+      median_per_sqm: 4009,
+      q3_per_sqm: 4064.5,
+      spread: 0.018,
+    });
     expect(v.confidence).toBe('medium');
     expect(v.reason).toBeNull();
     expect(v.selection).toMatchObject({ postal_code_prefix: '10115', widened: false });
     expect(v.excluded).toEqual(none);
 
     const byId = Object.fromEntries(v.comparables.map((c) => [c.id, c]));
-    expect(byId.a3).toMatchObject({ raw_price_eur: 360_000, raw_price_per_sqm: 4500, adjusted_price_per_sqm: 4104, dropped: null, dropped_reason: null });
+    expect(byId.a3).toMatchObject({
+      raw_price_eur: 360_000,
+      raw_price_per_sqm: 4500,
+      adjusted_price_per_sqm: 4104,
+      dropped: null,
+      dropped_reason: null,
+    });
     expect(byId.a3.adjustments).toEqual([
       { kind: 'area', factor: 0.96, explanation: 'living area 80 m² is 20.00 % smaller than 100 m²: −4.00 % per m²' },
       { kind: 'age', factor: 0.95, explanation: 'built 2010, 10 years newer than 2000: −5.00 % per m²' },
@@ -107,7 +123,10 @@ describe('valuation method: the worked example', () => {
     //   Q1 h = 1.25 → 2990 + 0.25 × 10 = 2992.5 → 149 625
     //   Q3 h = 3.75 → 3000.02 + 0.75 × 9.98 = 3007.505 → 150 375.25 → 150 375
     const prices = [149_000, 149_500, 150_000, 150_001, 150_500, 151_000];
-    const v = valuate(subject({ living_area_sqm: 50 }), prices.map((p) => comp(p, { living_area_sqm: 50 })));
+    const v = valuate(
+      subject({ living_area_sqm: 50 }),
+      prices.map((p) => comp(p, { living_area_sqm: 50 })),
+    );
     expect(v.estimate_eur).toBe(150_001);
     expect(v.range_eur).toEqual({ low: 149_625, high: 150_375 });
     expect(v.price_per_sqm_eur).toBe(3000.01);
@@ -134,13 +153,18 @@ describe('valuation method: outliers', () => {
 });
 
 describe('valuation method: selection filters', () => {
-  const reasonOf = (list: ComparableInput[], id: string) => valuate(subject(), list).comparables.find((c) => c.id === id);
+  const reasonOf = (list: ComparableInput[], id: string) =>
+    valuate(subject(), list).comparables.find((c) => c.id === id);
   const listed = (list: ComparableInput[]) => valuate(subject(), list).comparables.map((c) => c.id);
 
   it('counts transactions of the last 36 months up to the as-of date, both days included', () => {
     expect(lookbackStart('2026-06-30')).toBe('2023-06-30');
     expect(lookbackStart('2028-02-29')).toBe('2025-02-28');
-    const list = [comp(400_000, { id: 'in', date: '2023-06-30' }), comp(400_000, { id: 'old', date: '2023-06-29' }), comp(400_000, { id: 'future', date: '2026-07-01' })];
+    const list = [
+      comp(400_000, { id: 'in', date: '2023-06-30' }),
+      comp(400_000, { id: 'old', date: '2023-06-29' }),
+      comp(400_000, { id: 'future', date: '2026-07-01' }),
+    ];
     expect(reasonOf(list, 'in')?.dropped).toBeNull();
     // 2023-06-29 (one day before the window) and 2026-07-01 (after the as-of date): outside, counted, not listed.
     expect(listed(list)).toEqual(['in']);
@@ -155,7 +179,11 @@ describe('valuation method: selection filters', () => {
       comp(520_000, { id: 'a131', living_area_sqm: 130.5 }),
     ];
     // 70 m²: −30 % → −6 %, capped at −5 % → 0.95; 130 m²: +30 % → +6 %, capped → 1.05.
-    expect(reasonOf(list, 'a70')?.adjustments[0]).toEqual({ kind: 'area', factor: 0.95, explanation: 'living area 70 m² is 30.00 % smaller than 100 m²: −5.00 % per m², capped' });
+    expect(reasonOf(list, 'a70')?.adjustments[0]).toEqual({
+      kind: 'area',
+      factor: 0.95,
+      explanation: 'living area 70 m² is 30.00 % smaller than 100 m²: −5.00 % per m², capped',
+    });
     expect(reasonOf(list, 'a130')?.adjustments[0].factor).toBe(1.05);
     // 69.9 and 130.5 m²: outside 70 – 130 m², counted, not listed.
     expect(listed(list).sort()).toEqual(['a130', 'a70']);
@@ -171,7 +199,11 @@ describe('valuation method: selection filters', () => {
       comp(400_000, { id: 'ynull', year_built: null }),
     ];
     // 1975: 25 years older → +12.5 %, capped at +10 % → 1.10; 2025: 25 years newer → −12.5 % → 0.90.
-    expect(reasonOf(list, 'y1975')?.adjustments[1]).toEqual({ kind: 'age', factor: 1.1, explanation: 'built 1975, 25 years older than 2000: +10.00 % per m², capped' });
+    expect(reasonOf(list, 'y1975')?.adjustments[1]).toEqual({
+      kind: 'age',
+      factor: 1.1,
+      explanation: 'built 1975, 25 years older than 2000: +10.00 % per m², capped',
+    });
     expect(reasonOf(list, 'y2025')?.adjustments[1].factor).toBe(0.9);
     // 1974 and 2026: outside 1975 – 2025; no year built: unknown. Counted, not listed.
     expect(listed(list).sort()).toEqual(['y1975', 'y2025']);
@@ -207,9 +239,18 @@ describe('valuation method: selection filters', () => {
 
 describe('valuation method: widening the postal code', () => {
   it('widens to the first 3 digits when the full code has fewer than 5 usable comparables, and says so', () => {
-    const list = [...plain([4000, 4000], { postal_code: '10115' }), ...plain([4000, 4000, 4000], { postal_code: '10117' }), comp(400_000, { id: 'far', postal_code: '10405' })];
+    const list = [
+      ...plain([4000, 4000], { postal_code: '10115' }),
+      ...plain([4000, 4000, 4000], { postal_code: '10117' }),
+      comp(400_000, { id: 'far', postal_code: '10405' }),
+    ];
     const v = valuate(subject(), list);
-    expect(v.selection).toEqual({ postal_code_prefix: '101', widened: true, reason: '2 usable in postal code 10115 (fewer than 5): widened to postal codes starting with 101; 5 usable in postal codes starting with 101' });
+    expect(v.selection).toEqual({
+      postal_code_prefix: '101',
+      widened: true,
+      reason:
+        '2 usable in postal code 10115 (fewer than 5): widened to postal codes starting with 101; 5 usable in postal codes starting with 101',
+    });
     expect(v.estimate_eur).toBe(400_000);
     // 10405 does not start with 101: counted, not listed; the five of 101xx are.
     expect(v.comparables.map((c) => c.id)).not.toContain('far');
@@ -218,19 +259,39 @@ describe('valuation method: widening the postal code', () => {
   });
 
   it('widens to the first 2 digits when 3 are not enough either, never further', () => {
-    const list = [...plain([4000, 4000], { postal_code: '10115' }), ...plain([4000], { postal_code: '10117' }), ...plain([4000, 4000], { postal_code: '10405' }), comp(400_000, { id: 'hamburg', postal_code: '20095' })];
+    const list = [
+      ...plain([4000, 4000], { postal_code: '10115' }),
+      ...plain([4000], { postal_code: '10117' }),
+      ...plain([4000, 4000], { postal_code: '10405' }),
+      comp(400_000, { id: 'hamburg', postal_code: '20095' }),
+    ];
     const v = valuate(subject(), list);
     expect(v.selection.postal_code_prefix).toBe('10');
-    expect(v.selection.reason).toBe('2 usable in postal code 10115 (fewer than 5); 3 usable in postal codes starting with 101 (fewer than 5): widened to postal codes starting with 10; 5 usable in postal codes starting with 10');
+    expect(v.selection.reason).toBe(
+      '2 usable in postal code 10115 (fewer than 5); 3 usable in postal codes starting with 101 (fewer than 5): widened to postal codes starting with 10; 5 usable in postal codes starting with 10',
+    );
     expect(v.estimate_eur).toBe(400_000);
     expect(v.comparables.map((c) => c.id)).not.toContain('hamburg');
     expect(v.excluded).toEqual(excludedBy({ postal_code: 1 }));
   });
 
   it('answers null with the reason when even 2 digits give fewer than 5 usable comparables — never a guess', () => {
-    const v = valuate(subject(), [...plain([4000, 4000], { postal_code: '10115' }), ...plain([4000, 4000], { postal_code: '10999' }), comp(400_000, { postal_code: '20095' })]);
-    expect(v).toMatchObject({ estimate_eur: null, range_eur: null, price_per_sqm_eur: null, confidence: null, statistics: null, method_version: 'comparison/1' });
-    expect(v.reason).toBe('only 4 usable comparables in postal codes starting with 10, at least 5 are needed: no estimate');
+    const v = valuate(subject(), [
+      ...plain([4000, 4000], { postal_code: '10115' }),
+      ...plain([4000, 4000], { postal_code: '10999' }),
+      comp(400_000, { postal_code: '20095' }),
+    ]);
+    expect(v).toMatchObject({
+      estimate_eur: null,
+      range_eur: null,
+      price_per_sqm_eur: null,
+      confidence: null,
+      statistics: null,
+      method_version: 'comparison/1',
+    });
+    expect(v.reason).toBe(
+      'only 4 usable comparables in postal codes starting with 10, at least 5 are needed: no estimate',
+    );
     expect(v.selection).toMatchObject({ postal_code_prefix: '10', widened: true });
     // The four of 10xxx are listed (the selection, without an estimate); 20095 is counted.
     expect(v.comparables).toHaveLength(4);
@@ -240,9 +301,16 @@ describe('valuation method: widening the postal code', () => {
   it('decides the levels up to a prefix from the comparables under it alone (what the service reads level by level)', () => {
     // All candidates vs. only those under 101: the same valuation when the selection stops at 101,
     // except that the 10405 one is not counted when it is not given.
-    const list = [...plain([4000, 4000], { postal_code: '10115' }), ...plain([4100, 4200, 3900], { postal_code: '10117' }), comp(400_000, { id: 'far', postal_code: '10405' })];
+    const list = [
+      ...plain([4000, 4000], { postal_code: '10115' }),
+      ...plain([4100, 4200, 3900], { postal_code: '10117' }),
+      comp(400_000, { id: 'far', postal_code: '10405' }),
+    ];
     const all = valuate(subject(), list);
-    const under101 = valuate(subject(), list.filter((c) => c.postal_code.startsWith('101')));
+    const under101 = valuate(
+      subject(),
+      list.filter((c) => c.postal_code.startsWith('101')),
+    );
     expect(all.selection.postal_code_prefix).toBe('101');
     expect({ ...under101, excluded: all.excluded }).toEqual(all);
     expect(under101.excluded).toEqual(none);

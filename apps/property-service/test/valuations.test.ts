@@ -23,7 +23,12 @@ interface Home {
 async function activeHome(home: Home = {}, key = ctx.tenant.key): Promise<string> {
   const { postal_code = '10115', ...rest } = home;
   const { purchase_price_eur: _asking, ...base } = validProperty();
-  const created = await ctx.send('POST', '/v1/properties', { ...base, address: { ...base.address, postal_code }, year_built: 2000, living_area_sqm: 100, ...rest }, key);
+  const created = await ctx.send(
+    'POST',
+    '/v1/properties',
+    { ...base, address: { ...base.address, postal_code }, year_built: 2000, living_area_sqm: 100, ...rest },
+    key,
+  );
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().id as string;
   expect((await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key)).statusCode).toBe(200);
@@ -60,12 +65,22 @@ async function imported(accountId: string, row: Partial<ComparableInput> & { pri
 }
 
 describe('GET /v1/properties/{id}/valuation', () => {
-  it('values from the account\'s own sales (marked with a price) and its imported market data, exactly as the method computes', async () => {
+  it("values from the account's own sales (marked with a price) and its imported market data, exactly as the method computes", async () => {
     const subject = await activeHome({ purchase_price_eur: 500_000 });
-    const own = [await sold(400_000, '2026-01-10'), await sold(420_000, '2026-03-05'), await sold(462_000, '2025-11-20', { living_area_sqm: 110 })];
-    const market = [await imported(ctx.tenant.accountId, { price_eur: 410_000, date: '2025-09-01' }), await imported(ctx.tenant.accountId, { price_eur: 430_000, date: '2026-04-01' })];
+    const own = [
+      await sold(400_000, '2026-01-10'),
+      await sold(420_000, '2026-03-05'),
+      await sold(462_000, '2025-11-20', { living_area_sqm: 110 }),
+    ];
+    const market = [
+      await imported(ctx.tenant.accountId, { price_eur: 410_000, date: '2025-09-01' }),
+      await imported(ctx.tenant.accountId, { price_eur: 430_000, date: '2026-04-01' }),
+    ];
     // Another account's sale and import in the same postal code, at prices that would move any estimate: never used.
-    const theirs = [await sold(9_000_000, '2026-02-02', {}, ctx.other.key), await imported(ctx.other.accountId, { price_eur: 9_000_000 })];
+    const theirs = [
+      await sold(9_000_000, '2026-02-02', {}, ctx.other.key),
+      await imported(ctx.other.accountId, { price_eur: 9_000_000 }),
+    ];
     // Too old (outside the 36 months) and not alike (a house) are not candidates at all.
     await imported(ctx.tenant.accountId, { price_eur: 100_000, date: '2023-06-29' });
     await imported(ctx.tenant.accountId, { price_eur: 100_000, type: 'house' });
@@ -80,7 +95,14 @@ describe('GET /v1/properties/{id}/valuation', () => {
     // Sorted 4000, 4100, 4200, 4284, 4300: median 4200 → 420 000; Q1 4100, Q3 4284 → 410 000 … 428 400.
     expect(body).toMatchObject({
       property_id: subject,
-      subject: { type: 'apartment', marketing: 'sale', postal_code: '10115', living_area_sqm: 100, year_built: 2000, as_of: '2026-06-30' },
+      subject: {
+        type: 'apartment',
+        marketing: 'sale',
+        postal_code: '10115',
+        living_area_sqm: 100,
+        year_built: 2000,
+        as_of: '2026-06-30',
+      },
       method_version: 'comparison/1',
       estimate_eur: 420_000,
       range_eur: { low: 410_000, high: 428_400 },
@@ -92,9 +114,18 @@ describe('GET /v1/properties/{id}/valuation', () => {
     const ids = body.comparables.map((c: { id: string }) => c.id);
     expect(ids.sort()).toEqual([...own, ...market].sort());
     for (const id of theirs) expect(ids).not.toContain(id);
-    expect(body.excluded).toEqual({ count: 2, by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 1, year_built_unknown: 0, year_built: 1 } });
+    expect(body.excluded).toEqual({
+      count: 2,
+      by_reason: { postal_code: 0, date: 0, no_area_or_price: 0, living_area: 1, year_built_unknown: 0, year_built: 1 },
+    });
     const larger = body.comparables.find((c: { id: string }) => c.id === own[2]);
-    expect(larger).toMatchObject({ source: 'own', raw_price_eur: 462_000, raw_price_per_sqm: 4200, adjusted_price_per_sqm: 4284, dropped: null });
+    expect(larger).toMatchObject({
+      source: 'own',
+      raw_price_eur: 462_000,
+      raw_price_per_sqm: 4200,
+      adjusted_price_per_sqm: 4284,
+      dropped: null,
+    });
     expect(larger.adjustments).toEqual([
       { kind: 'area', factor: 1.02, explanation: expect.stringContaining('10.00 % larger') },
       { kind: 'age', factor: 1, explanation: expect.any(String) },
@@ -102,8 +133,15 @@ describe('GET /v1/properties/{id}/valuation', () => {
 
     // The same inputs through the pure method give the same answer (but for the two excluded ones, not listed).
     const inputs: ComparableInput[] = body.comparables.map((c: ComparableInput & { raw_price_eur: number }) => ({
-      id: c.id, type: 'apartment', marketing: 'sale', postal_code: c.postal_code, living_area_sqm: c.living_area_sqm, year_built: c.year_built,
-      price_eur: c.raw_price_eur, date: c.date, source: c.source,
+      id: c.id,
+      type: 'apartment',
+      marketing: 'sale',
+      postal_code: c.postal_code,
+      living_area_sqm: c.living_area_sqm,
+      year_built: c.year_built,
+      price_eur: c.raw_price_eur,
+      date: c.date,
+      source: c.source,
     }));
     const { property_id: _id, subject: valued, ...result } = body;
     expect(result).toEqual({ ...valuate(valued, inputs), excluded: body.excluded });
@@ -115,8 +153,16 @@ describe('GET /v1/properties/{id}/valuation', () => {
     await sold(610_000, '2026-01-11', { postal_code: '80469' });
     await imported(ctx.tenant.accountId, { postal_code: '80999', price_eur: 620_000 });
     const body = (await ctx.send('GET', `/v1/properties/${subject}/valuation`)).json();
-    expect(body).toMatchObject({ estimate_eur: null, range_eur: null, confidence: null, statistics: null, selection: { postal_code_prefix: '80', widened: true } });
-    expect(body.reason).toBe('only 3 usable comparables in postal codes starting with 80, at least 5 are needed: no estimate');
+    expect(body).toMatchObject({
+      estimate_eur: null,
+      range_eur: null,
+      confidence: null,
+      statistics: null,
+      selection: { postal_code_prefix: '80', widened: true },
+    });
+    expect(body.reason).toBe(
+      'only 3 usable comparables in postal codes starting with 80, at least 5 are needed: no estimate',
+    );
     expect(body.comparables).toHaveLength(3);
     expect(body.excluded.count).toBe(0);
   });
@@ -125,9 +171,13 @@ describe('GET /v1/properties/{id}/valuation', () => {
     const subject = await activeHome({ postal_code: '50667', cold_rent_eur: 1500 });
     for (const rent of [1200, 1300, 1400]) {
       const id = await activeHome({ postal_code: '50667', cold_rent_eur: rent });
-      expect((await ctx.send('POST', `/v1/properties/${id}/mark-rented`, { cold_rent_eur: rent, date: '2026-05-01' })).statusCode).toBe(200);
+      expect(
+        (await ctx.send('POST', `/v1/properties/${id}/mark-rented`, { cold_rent_eur: rent, date: '2026-05-01' }))
+          .statusCode,
+      ).toBe(200);
     }
-    for (const rent of [1250, 1350]) await imported(ctx.tenant.accountId, { postal_code: '50667', marketing: 'rent', price_eur: rent });
+    for (const rent of [1250, 1350])
+      await imported(ctx.tenant.accountId, { postal_code: '50667', marketing: 'rent', price_eur: rent });
     await imported(ctx.tenant.accountId, { postal_code: '50667', marketing: 'sale', price_eur: 500_000 });
     const body = (await ctx.send('GET', `/v1/properties/${subject}/valuation`)).json();
     expect(body.subject.marketing).toBe('rent');
@@ -144,7 +194,9 @@ describe('GET /v1/properties/{id}/valuation', () => {
     const id = await activeHome({ postal_code: '20095', purchase_price_eur: 380_000 });
     await ctx.send('POST', `/v1/properties/${id}/mark-sold`);
     const body = (await ctx.send('GET', `/v1/properties/${subject}/valuation`)).json();
-    expect(body.comparables).toEqual([expect.objectContaining({ id, raw_price_eur: 380_000, date: '2026-06-30', source: 'own' })]);
+    expect(body.comparables).toEqual([
+      expect.objectContaining({ id, raw_price_eur: 380_000, date: '2026-06-30', source: 'own' }),
+    ]);
   });
 
   it('404 for a missing property', async () => {
@@ -153,9 +205,10 @@ describe('GET /v1/properties/{id}/valuation', () => {
 });
 
 describe('GET /v1/properties/{id}/comparables', () => {
-  it('pages through the valuation\'s comparables in its order with a signed cursor', async () => {
+  it("pages through the valuation's comparables in its order with a signed cursor", async () => {
     const subject = await activeHome({ postal_code: '01067', purchase_price_eur: 300_000 });
-    for (const [i, price] of [300_000, 310_000, 320_000, 330_000, 340_000].entries()) await sold(price, `2026-0${i + 1}-15`, { postal_code: '01067' });
+    for (const [i, price] of [300_000, 310_000, 320_000, 330_000, 340_000].entries())
+      await sold(price, `2026-0${i + 1}-15`, { postal_code: '01067' });
     await imported(ctx.tenant.accountId, { postal_code: '01067', price_eur: 305_000, date: '2026-03-15' });
     const expected = (await ctx.send('GET', `/v1/properties/${subject}/valuation`)).json().comparables;
     expect(expected).toHaveLength(6);
@@ -163,7 +216,10 @@ describe('GET /v1/properties/{id}/comparables', () => {
     const seen: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const res = await ctx.send('GET', `/v1/properties/${subject}/comparables?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res = await ctx.send(
+        'GET',
+        `/v1/properties/${subject}/comparables?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.statusCode, res.body).toBe(200);
       const page = res.json();
       seen.push(...page.data);
@@ -177,23 +233,46 @@ describe('GET /v1/properties/{id}/comparables', () => {
     expect(tampered.statusCode).toBe(422);
     // A cursor is bound to its property.
     const other = await activeHome({ postal_code: '01067' });
-    expect((await ctx.send('GET', `/v1/properties/${other}/comparables?cursor=${first.page.next_cursor}`)).statusCode).toBe(422);
+    expect(
+      (await ctx.send('GET', `/v1/properties/${other}/comparables?cursor=${first.page.next_cursor}`)).statusCode,
+    ).toBe(422);
   });
 });
 
 describe('mark-sold and mark-rented record the transaction', () => {
   it('takes the asking price and today, marked as assumed, when no body, {} or null is sent', async () => {
     const a = await activeHome({ purchase_price_eur: 450_000 });
-    const res = await ctx.app.inject({ method: 'POST', url: `/v1/properties/${a}/mark-sold`, headers: { apikey: ctx.tenant.key } });
-    expect(res.json()).toMatchObject({ status: 'sold', transaction: { price_eur: 450_000, date: '2026-06-30', assumed: true } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/properties/${a}/mark-sold`,
+      headers: { apikey: ctx.tenant.key },
+    });
+    expect(res.json()).toMatchObject({
+      status: 'sold',
+      transaction: { price_eur: 450_000, date: '2026-06-30', assumed: true },
+    });
     const b = await activeHome({ cold_rent_eur: 1100 });
-    expect((await ctx.send('POST', `/v1/properties/${b}/mark-rented`, {})).json()).toMatchObject({ status: 'rented', transaction: { price_eur: 1100, date: '2026-06-30', assumed: true } });
+    expect((await ctx.send('POST', `/v1/properties/${b}/mark-rented`, {})).json()).toMatchObject({
+      status: 'rented',
+      transaction: { price_eur: 1100, date: '2026-06-30', assumed: true },
+    });
     const c = await activeHome({ purchase_price_eur: 200_000 });
-    expect((await ctx.send('POST', `/v1/properties/${c}/mark-sold`, null)).json().transaction).toEqual({ price_eur: 200_000, date: '2026-06-30', assumed: true });
+    expect((await ctx.send('POST', `/v1/properties/${c}/mark-sold`, null)).json().transaction).toEqual({
+      price_eur: 200_000,
+      date: '2026-06-30',
+      assumed: true,
+    });
     // No asking price either: nothing to record.
     const d = await activeHome({ cold_rent_eur: 900 });
-    expect((await ctx.send('POST', `/v1/properties/${d}/mark-sold`)).json()).toMatchObject({ status: 'sold', transaction: null });
-    expect((await ctx.send('GET', `/v1/properties/${a}`)).json().transaction).toEqual({ price_eur: 450_000, date: '2026-06-30', assumed: true });
+    expect((await ctx.send('POST', `/v1/properties/${d}/mark-sold`)).json()).toMatchObject({
+      status: 'sold',
+      transaction: null,
+    });
+    expect((await ctx.send('GET', `/v1/properties/${a}`)).json().transaction).toEqual({
+      price_eur: 450_000,
+      date: '2026-06-30',
+      assumed: true,
+    });
   });
 
   it('shows no transaction before one', async () => {
@@ -216,13 +295,18 @@ describe('mark-sold and mark-rented record the transaction', () => {
     const res = await ctx.send('POST', `/v1/properties/${id}/${action}`, body);
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'validation_failed', details: expect.arrayContaining(details) });
-    expect((await ctx.send('GET', `/v1/properties/${id}`)).json()).toMatchObject({ status: 'active', transaction: null });
+    expect((await ctx.send('GET', `/v1/properties/${id}`)).json()).toMatchObject({
+      status: 'active',
+      transaction: null,
+    });
   });
 
   it('records nothing when the transition is refused (409)', async () => {
     const created = await ctx.send('POST', '/v1/properties', validProperty());
     const id = created.json().id as string;
-    expect((await ctx.send('POST', `/v1/properties/${id}/mark-sold`, { price_eur: 1, date: '2026-06-01' })).statusCode).toBe(409);
+    expect(
+      (await ctx.send('POST', `/v1/properties/${id}/mark-sold`, { price_eur: 1, date: '2026-06-01' })).statusCode,
+    ).toBe(409);
     expect((await ctx.send('GET', `/v1/properties/${id}`)).json().transaction).toBeNull();
   });
 });

@@ -13,11 +13,23 @@ const nextTime = () => {
   return { starts_at: start.toISOString(), ends_at: new Date(start.getTime() + 3600_000).toISOString() };
 };
 
-type Slot = { id: string; capacity: number; booked: number; status: string; starts_at: string; ends_at: string } & Record<string, unknown>;
+type Slot = {
+  id: string;
+  capacity: number;
+  booked: number;
+  status: string;
+  starts_at: string;
+  ends_at: string;
+} & Record<string, unknown>;
 type Appointment = { id: string; inquiry_id: string; slot_id: string | null; status: string } & Record<string, unknown>;
 
 async function createSlot(property: string, body: Record<string, unknown> = {}, key = ctx.tenant.key): Promise<Slot> {
-  const res = await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...nextTime(), capacity: 3, ...body }, key);
+  const res = await ctx.send(
+    'POST',
+    `/v1/properties/${property}/viewing-slots`,
+    { ...nextTime(), capacity: 3, ...body },
+    key,
+  );
   if (res.statusCode !== 201) throw new Error(`slot not created: ${res.statusCode} ${res.body}`);
   return res.json();
 }
@@ -38,7 +50,11 @@ async function score(inquiryId: string, value: number, options: { knockedOut?: b
   );
 }
 /** A new prospect's inquiry for the property with the hand-made score. */
-async function scored(property: string, value: number, options: { knockedOut?: boolean; createdAt?: Date; prospectId?: string } = {}) {
+async function scored(
+  property: string,
+  value: number,
+  options: { knockedOut?: boolean; createdAt?: Date; prospectId?: string } = {},
+) {
   const inquiry = await createInquiry(ctx, property, { prospectId: options.prospectId });
   await score(inquiry.id, value, options);
   return inquiry;
@@ -54,7 +70,11 @@ afterAll(() => ctx.close());
 describe('viewing slots', () => {
   it('creates, gets and lists a slot of a property', async () => {
     const time = nextTime();
-    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, { ...time, capacity: 4, host: 'Sam Slot' });
+    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, {
+      ...time,
+      capacity: 4,
+      host: 'Sam Slot',
+    });
     expect(res.statusCode).toBe(201);
     const slot = res.json();
     expect(slot).toEqual({
@@ -80,7 +100,11 @@ describe('viewing slots', () => {
     ['an end before the start', { starts_at: '2026-12-20T10:00:00Z', ends_at: '2026-12-20T09:00:00Z' }],
     ['more than 8 hours', { starts_at: '2026-12-20T08:00:00Z', ends_at: '2026-12-20T17:00:00Z' }],
   ])('refuses %s (422)', async (_name, body) => {
-    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, { ...nextTime(), capacity: 2, ...body });
+    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, {
+      ...nextTime(),
+      capacity: 2,
+      ...body,
+    });
     expect(res.statusCode).toBe(422);
   });
 
@@ -93,21 +117,40 @@ describe('viewing slots', () => {
 
     const theirProperty = await activeProperty(ctx, ctx.other.key);
     const theirSlot = await createSlot(theirProperty, {}, ctx.other.key);
-    expect((await ctx.send('POST', `/v1/properties/${theirProperty}/viewing-slots`, { ...nextTime(), capacity: 1 })).statusCode).toBe(404);
+    expect(
+      (await ctx.send('POST', `/v1/properties/${theirProperty}/viewing-slots`, { ...nextTime(), capacity: 1 }))
+        .statusCode,
+    ).toBe(404);
     expect((await ctx.send('GET', `/v1/properties/${theirProperty}/viewing-slots`)).statusCode).toBe(404);
-    for (const [method, suffix] of [['GET', ''], ['POST', '/cancel'], ['POST', '/allocate']] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['POST', '/cancel'],
+      ['POST', '/allocate'],
+    ] as const) {
       expect((await ctx.send(method, `/v1/viewing-slots/${theirSlot.id}${suffix}`)).statusCode).toBe(404);
     }
-    expect((await ctx.send('GET', `/v1/viewing-slots/${theirSlot.id}`, undefined, ctx.other.key)).json().status).toBe('open');
+    expect((await ctx.send('GET', `/v1/viewing-slots/${theirSlot.id}`, undefined, ctx.other.key)).json().status).toBe(
+      'open',
+    );
   });
 
   it("refuses a host's overlapping slot with 409 naming it; other hosts, no host and a cancelled slot's time are fine", async () => {
     const time = nextTime();
     const first = await createSlot(propertyId, { ...time, host: 'Olga Overlap' });
-    const later = { starts_at: new Date(new Date(time.starts_at).getTime() + 1800_000).toISOString(), ends_at: new Date(new Date(time.ends_at).getTime() + 1800_000).toISOString() };
-    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, { ...later, capacity: 1, host: 'Olga Overlap' });
+    const later = {
+      starts_at: new Date(new Date(time.starts_at).getTime() + 1800_000).toISOString(),
+      ends_at: new Date(new Date(time.ends_at).getTime() + 1800_000).toISOString(),
+    };
+    const res = await ctx.send('POST', `/v1/properties/${propertyId}/viewing-slots`, {
+      ...later,
+      capacity: 1,
+      host: 'Olga Overlap',
+    });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'conflict', details: [{ field: 'host', reason: 'overlaps', conflicting_id: first.id }] });
+    expect(res.json()).toMatchObject({
+      code: 'conflict',
+      details: [{ field: 'host', reason: 'overlaps', conflicting_id: first.id }],
+    });
     await createSlot(propertyId, { ...later, host: 'Peter Other' });
     await createSlot(propertyId, later);
     expect((await ctx.send('POST', `/v1/viewing-slots/${first.id}/cancel`)).statusCode).toBe(200);
@@ -128,9 +171,20 @@ describe('viewing slots', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'cancelled', booked: 0, updated_at: ctx.clock.now.toISOString() });
     for (const apt of invited) {
-      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({ status: 'cancelled', cancelled_by: 'agent', cancel_reason: 'agent_unavailable' });
+      expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
+        status: 'cancelled',
+        cancelled_by: 'agent',
+        cancel_reason: 'agent_unavailable',
+      });
       expect((await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === apt.id)).toEqual([
-        { appointment_id: apt.id, property_id: property, starts_at: slot.starts_at, ends_at: slot.ends_at, cancelled_by: 'agent', reason: 'agent_unavailable' },
+        {
+          appointment_id: apt.id,
+          property_id: property,
+          starts_at: slot.starts_at,
+          ends_at: slot.ends_at,
+          cancelled_by: 'agent',
+          reason: 'agent_unavailable',
+        },
       ]);
     }
     const again = await ctx.send('POST', `/v1/viewing-slots/${slot.id}/cancel`);
@@ -158,10 +212,17 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     const booked = await scored(property, 98); // already has a viewing of this property
     await ctx.send('POST', '/v1/appointments', { inquiry_id: booked.id, ...nextTime() });
     const busy = await scored(property, 97); // has another viewing at the slot's time
-    await ctx.send('POST', '/v1/appointments', { inquiry_id: (await createInquiry(ctx, other, { prospectId: busy.prospectId })).id, starts_at: slot.starts_at, ends_at: slot.ends_at });
+    await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: (await createInquiry(ctx, other, { prospectId: busy.prospectId })).id,
+      starts_at: slot.starts_at,
+      ends_at: slot.ends_at,
+    });
     const declined = await scored(property, 96); // declined a viewing of this property
     const declinedApt = (await ctx.send('POST', '/v1/appointments', { inquiry_id: declined.id, ...nextTime() })).json();
-    await ctx.send('POST', `/v1/appointments/${declinedApt.id}/cancel`, { by: 'prospect', reason: 'prospect_declined' });
+    await ctx.send('POST', `/v1/appointments/${declinedApt.id}/cancel`, {
+      by: 'prospect',
+      reason: 'prospect_declined',
+    });
     const erased = await scored(property, 95);
     expect((await ctx.send('POST', `/leads/v1/interessenten/${erased.prospectId}/loeschung`)).statusCode).toBe(200);
     const low = await scored(property, 10);
@@ -170,7 +231,15 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     const invited = await allocate(slot.id);
     expect(invited.map((apt) => apt.inquiry_id)).toEqual([a.id, twice.id, b.id]);
     for (const apt of invited) {
-      expect(apt).toMatchObject({ slot_id: slot.id, property_id: property, host: 'Tom Top', status: 'proposed', starts_at: slot.starts_at, ends_at: slot.ends_at, sequence: 0 });
+      expect(apt).toMatchObject({
+        slot_id: slot.id,
+        property_id: property,
+        host: 'Tom Top',
+        status: 'proposed',
+        starts_at: slot.starts_at,
+        ends_at: slot.ends_at,
+        sequence: 0,
+      });
     }
     expect((await ctx.send('GET', `/v1/viewing-slots/${slot.id}`)).json().booked).toBe(3);
 
@@ -178,7 +247,10 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     expect(await allocate(slot.id)).toEqual([]);
 
     // A place becomes free: the next best that is still eligible (a declined, so not a again).
-    await ctx.send('POST', `/v1/appointments/${invited[0]!.id}/cancel`, { by: 'prospect', reason: 'prospect_declined' });
+    await ctx.send('POST', `/v1/appointments/${invited[0]!.id}/cancel`, {
+      by: 'prospect',
+      reason: 'prospect_declined',
+    });
     const next = await allocate(slot.id);
     expect(next.map((apt) => apt.inquiry_id)).toEqual([c.id]);
     expect(await allocate(slot.id)).toEqual([]);
@@ -187,7 +259,11 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     expect((await allocate(slot.id)).map((apt) => apt.inquiry_id)).toEqual([c.id]);
 
     const untouched = [knockedOut, twiceAgain, booked, busy, declined, erased, low];
-    expect(await ctx.db.prisma.appointment.count({ where: { slot_id: slot.id, inquiry_id: { in: untouched.map((i) => i.id) } } })).toBe(0);
+    expect(
+      await ctx.db.prisma.appointment.count({
+        where: { slot_id: slot.id, inquiry_id: { in: untouched.map((i) => i.id) } },
+      }),
+    ).toBe(0);
     ctx.clock.now = NOW;
   });
 
@@ -201,7 +277,9 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     await scored(property, 70);
     expect((await allocate(slot.id)).map((apt) => apt.inquiry_id).sort()).toHaveLength(2);
     expect(await ctx.db.prisma.appointment.count({ where: { slot_id: slot.id, status: 'proposed' } })).toBe(3);
-    const invited = (await ctx.db.prisma.appointment.findMany({ where: { slot_id: slot.id } })).map((apt) => apt.inquiry_id);
+    const invited = (await ctx.db.prisma.appointment.findMany({ where: { slot_id: slot.id } })).map(
+      (apt) => apt.inquiry_id,
+    );
     expect(invited).toContain(third.id);
     expect(invited).not.toContain(second.id);
   });
@@ -210,10 +288,14 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     const property = await activeProperty(ctx);
     const slot = await createSlot(property, { capacity: 3, host: 'Conny Concurrent' });
     for (let i = 0; i < 8; i++) await scored(property, 50 + i);
-    const results = await Promise.all(Array.from({ length: 4 }, () => ctx.send('POST', `/v1/viewing-slots/${slot.id}/allocate`)));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => ctx.send('POST', `/v1/viewing-slots/${slot.id}/allocate`)),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect(results.flatMap((r) => r.json().data)).toHaveLength(3);
-    expect(await ctx.db.prisma.appointment.count({ where: { slot_id: slot.id, status: { in: ['proposed', 'confirmed'] } } })).toBe(3);
+    expect(
+      await ctx.db.prisma.appointment.count({ where: { slot_id: slot.id, status: { in: ['proposed', 'confirmed'] } } }),
+    ).toBe(3);
     expect((await ctx.send('GET', `/v1/viewing-slots/${slot.id}`)).json()).toMatchObject({ capacity: 3, booked: 3 });
   });
 
@@ -258,25 +340,48 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
   });
 });
 
-describe('a host\'s slots and single appointments', () => {
-  it('refuses a single appointment during the host\'s open slot, and a slot during the host\'s single appointment (409 with the id)', async () => {
+describe("a host's slots and single appointments", () => {
+  it("refuses a single appointment during the host's open slot, and a slot during the host's single appointment (409 with the id)", async () => {
     const property = await activeProperty(ctx);
     const slotTime = nextTime();
     const slot = await createSlot(property, { ...slotTime, host: 'Hanna Host' });
     const inquiry = await createInquiry(ctx, property);
-    const single = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...slotTime, host: 'Hanna Host' });
+    const single = await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: inquiry.id,
+      ...slotTime,
+      host: 'Hanna Host',
+    });
     expect(single.statusCode).toBe(409);
     expect(single.json().details).toEqual([{ field: 'host', reason: 'overlaps', conflicting_id: slot.id }]);
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...slotTime, host: 'Other Host' })).statusCode).toBe(201);
+    expect(
+      (await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...slotTime, host: 'Other Host' }))
+        .statusCode,
+    ).toBe(201);
 
     const singleTime = nextTime();
-    const booked = await ctx.send('POST', '/v1/appointments', { inquiry_id: (await createInquiry(ctx, property)).id, ...singleTime, host: 'Hanna Host' });
+    const booked = await ctx.send('POST', '/v1/appointments', {
+      inquiry_id: (await createInquiry(ctx, property)).id,
+      ...singleTime,
+      host: 'Hanna Host',
+    });
     expect(booked.statusCode).toBe(201);
-    const clash = await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...singleTime, capacity: 2, host: 'Hanna Host' });
+    const clash = await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, {
+      ...singleTime,
+      capacity: 2,
+      host: 'Hanna Host',
+    });
     expect(clash.statusCode).toBe(409);
     expect(clash.json().details).toEqual([{ field: 'host', reason: 'overlaps', conflicting_id: booked.json().id }]);
     // Once the slot is cancelled, the time is free for a single appointment.
     expect((await ctx.send('POST', `/v1/viewing-slots/${slot.id}/cancel`)).statusCode).toBe(200);
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: (await createInquiry(ctx, property)).id, ...slotTime, host: 'Hanna Host' })).statusCode).toBe(201);
+    expect(
+      (
+        await ctx.send('POST', '/v1/appointments', {
+          inquiry_id: (await createInquiry(ctx, property)).id,
+          ...slotTime,
+          host: 'Hanna Host',
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 });

@@ -11,7 +11,9 @@ let small: TestApp;
 beforeAll(async () => {
   ctx = await startPropertyApp();
   // The infrastructure options: a cap of 3 endpoints and 2 test events a minute.
-  small = await startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, maxEndpointsPerAccount: 3, testEventsPerMinute: 2 } }));
+  small = await startTestApp(propertyDescriptor, (deps) =>
+    buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, maxEndpointsPerAccount: 3, testEventsPerMinute: 2 } }),
+  );
 });
 afterAll(async () => {
   await ctx.close();
@@ -31,8 +33,13 @@ describe('endpoints per account', () => {
     }
     const refused = await ctx.send('POST', '/v1/webhooks', hook, tenant.key);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ code: 'validation_failed', message: expect.stringMatching(/at most 20 webhook endpoints.*delete one/) });
-    expect(await ctx.db.prisma.webhookEndpoint.count({ where: { account_id: tenant.accountId, deleted_at: null } })).toBe(20);
+    expect(refused.json()).toEqual({
+      code: 'validation_failed',
+      message: expect.stringMatching(/at most 20 webhook endpoints.*delete one/),
+    });
+    expect(
+      await ctx.db.prisma.webhookEndpoint.count({ where: { account_id: tenant.accountId, deleted_at: null } }),
+    ).toBe(20);
     expect((await ctx.send('POST', '/v1/webhooks', hook)).statusCode).toBe(201); // another account is not affected
 
     expect((await ctx.send('DELETE', `/v1/webhooks/${ids[0]}`, undefined, tenant.key)).statusCode).toBe(204);
@@ -42,7 +49,9 @@ describe('endpoints per account', () => {
 
   it('follow the configured cap, also for concurrent registrations', async () => {
     const tenant = await createTenant(small.db.prisma, { service: propertyDescriptor });
-    const results = await Promise.all(Array.from({ length: 8 }, () => small.send('POST', '/v1/webhooks', hook, tenant.key)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => small.send('POST', '/v1/webhooks', hook, tenant.key)),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 201, 422, 422, 422, 422, 422]);
     expect(await small.db.prisma.webhookEndpoint.count({ where: { account_id: tenant.accountId } })).toBe(3);
     expect(results.find((r) => r.statusCode === 422)!.json().message).toMatch(/at most 3 webhook endpoints/);
@@ -62,7 +71,10 @@ describe('test events', () => {
     at(30);
     const limited = await ctx.send('POST', `/v1/webhooks/${a}/test`);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: 'rate_limited', message: expect.stringMatching(/At most 5 test events per minute/) });
+    expect(limited.json()).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(/At most 5 test events per minute/),
+    });
     expect(limited.headers['retry-after']).toBe('30'); // the first one is a minute old at 60 s
     expect((await ctx.send('POST', `/v1/webhooks/${b}/test`)).statusCode).toBe(202); // per endpoint
 
@@ -78,7 +90,9 @@ describe('test events', () => {
   it('follow the configured limit, also for concurrent requests', async () => {
     const tenant = await createTenant(small.db.prisma, { service: propertyDescriptor });
     const id = (await small.send('POST', '/v1/webhooks', hook, tenant.key)).json().id;
-    const results = await Promise.all(Array.from({ length: 6 }, () => small.send('POST', `/v1/webhooks/${id}/test`, undefined, tenant.key)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => small.send('POST', `/v1/webhooks/${id}/test`, undefined, tenant.key)),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([202, 202, 429, 429, 429, 429]);
     expect(await small.db.prisma.webhookDelivery.count({ where: { endpoint_id: id } })).toBe(2);
   });

@@ -30,7 +30,9 @@ describe('GET /v1/webhooks with a key of fewer scopes', () => {
     const p3 = await register(['property.created']);
     const l3 = await register(['settlement.created']);
 
-    const reader = (await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['properties:read'] })).key;
+    const reader = (
+      await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['properties:read'] })
+    ).key;
     const all = (await ctx.send('GET', '/v1/webhooks?limit=100', undefined, reader)).json() as Page;
     expect(all.data.map((w) => w.id)).toEqual([p3, p2, p1]);
 
@@ -38,13 +40,22 @@ describe('GET /v1/webhooks with a key of fewer scopes', () => {
     const first = (await ctx.send('GET', '/v1/webhooks?limit=2', undefined, reader)).json() as Page;
     expect(first.data.map((w) => w.id)).toEqual([p3, p2]);
     expect(first.page.has_more).toBe(true);
-    const second = (await ctx.send('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(first.page.next_cursor!)}`, undefined, reader)).json() as Page;
+    const second = (
+      await ctx.send(
+        'GET',
+        `/v1/webhooks?limit=2&cursor=${encodeURIComponent(first.page.next_cursor!)}`,
+        undefined,
+        reader,
+      )
+    ).json() as Page;
     expect(second.data.map((w) => w.id)).toEqual([p1]);
     expect(second.page).toEqual({ next_cursor: null, has_more: false });
 
     // The same rule as the single-endpoint routes: listed ⇔ readable.
-    for (const id of [p1, p2, p3]) expect((await ctx.send('GET', `/v1/webhooks/${id}`, undefined, reader)).statusCode).toBe(200);
-    for (const id of [l1, mixed, l2, l3]) expect((await ctx.send('GET', `/v1/webhooks/${id}`, undefined, reader)).statusCode).toBe(403);
+    for (const id of [p1, p2, p3])
+      expect((await ctx.send('GET', `/v1/webhooks/${id}`, undefined, reader)).statusCode).toBe(200);
+    for (const id of [l1, mixed, l2, l3])
+      expect((await ctx.send('GET', `/v1/webhooks/${id}`, undefined, reader)).statusCode).toBe(403);
     expect(JSON.stringify(all)).not.toContain('listing.completed');
 
     // A key with every scope sees all seven; a cursor of one key's list is not valid for another's filter.
@@ -53,9 +64,13 @@ describe('GET /v1/webhooks with a key of fewer scopes', () => {
     const crossed = await ctx.send('GET', `/v1/webhooks?limit=2&cursor=${encodeURIComponent(first.page.next_cursor!)}`);
     expect(crossed.statusCode).toBe(422);
 
-    const leads = (await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] })).key;
-    expect(((await ctx.send('GET', '/v1/webhooks', undefined, leads)).json() as Page).data.map((w) => w.id)).toEqual([l2]);
-    const none = (await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['keys:manage'] })).key;
+    const leads = (await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] }))
+      .key;
+    expect(((await ctx.send('GET', '/v1/webhooks', undefined, leads)).json() as Page).data.map((w) => w.id)).toEqual([
+      l2,
+    ]);
+    const none = (await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['keys:manage'] }))
+      .key;
     expect(((await ctx.send('GET', '/v1/webhooks', undefined, none)).json() as Page).data).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ let queue: ReturnType<typeof createDeliveryQueue>;
 beforeAll(async () => {
   queue = createDeliveryQueue({ host: '127.0.0.1', port: await freePort(), maxRetriesPerRequest: null });
   queue.on('error', () => {}); // it keeps trying to connect; that is the point
-  ctx = await startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, queue } }));
+  ctx = await startTestApp(propertyDescriptor, (deps) =>
+    buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, queue } }),
+  );
 });
 afterAll(async () => {
   await ctx.close();
@@ -27,12 +29,17 @@ async function timed(method: string, url: string, payload?: object) {
 }
 
 it('registers, sends a test event, retries a delivery and resumes an endpoint while Redis is down', async () => {
-  const hook = (await timed('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['property.created'] })).json();
+  const hook = (
+    await timed('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['property.created'] })
+  ).json();
   const test = await timed('POST', `/v1/webhooks/${hook.id}/test`);
   expect(test.statusCode).toBe(202);
   const retry = await timed('POST', `/v1/webhooks/${hook.id}/deliveries/${test.json().delivery_id}/retry`);
   expect(retry.statusCode).toBe(202);
-  await ctx.db.prisma.webhookEndpoint.update({ where: { id: hook.id }, data: { status: 'paused', paused_at: new Date() } });
+  await ctx.db.prisma.webhookEndpoint.update({
+    where: { id: hook.id },
+    data: { status: 'paused', paused_at: new Date() },
+  });
   const resume = await timed('PATCH', `/v1/webhooks/${hook.id}`, { status: 'active' });
   expect(resume.statusCode).toBe(200);
   // the deliveries wait for the relay, marked, not lost

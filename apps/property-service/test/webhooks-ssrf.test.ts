@@ -5,7 +5,14 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, until, type TestApp } from '@platform/testkit';
-import { deliveryDispatcher, headerNames, startDeliveryWorker, startRelay, type Resolver, type WorkerOptions } from '@platform/webhooks';
+import {
+  deliveryDispatcher,
+  headerNames,
+  startDeliveryWorker,
+  startRelay,
+  type Resolver,
+  type WorkerOptions,
+} from '@platform/webhooks';
 import { buildPropertyApp } from '../src/app.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 import { validProperty } from './helpers.js';
@@ -23,7 +30,11 @@ let port: number;
 const connections: Socket[] = [];
 
 beforeAll(async () => {
-  ctx = await startTestApp(propertyDescriptor, (deps) => buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, resolver } }), { allowPrivateTargets: false });
+  ctx = await startTestApp(
+    propertyDescriptor,
+    (deps) => buildPropertyApp({ ...deps, webhooks: { ...deps.webhooks, resolver } }),
+    { allowPrivateTargets: false },
+  );
   listener = createServer((socket) => {
     connections.push(socket);
     socket.destroy();
@@ -39,11 +50,17 @@ afterAll(async () => {
 describe('a host name that rebinds to loopback after registration', () => {
   it('passes the registration check, then the delivery is blocked at connection time and logged as blocked_address', async () => {
     dns['loopback.example.test'] = ['127.0.0.1'];
-    const refused = await ctx.send('POST', '/v1/webhooks', { url: `https://loopback.example.test:${port}/hook`, events: ['property.created'] });
+    const refused = await ctx.send('POST', '/v1/webhooks', {
+      url: `https://loopback.example.test:${port}/hook`,
+      events: ['property.created'],
+    });
     expect(refused.statusCode).toBe(422); // the same resolver at registration: loopback is refused
 
     dns['rebind.example.test'] = ['93.184.216.34'];
-    const registered = await ctx.send('POST', '/v1/webhooks', { url: `https://rebind.example.test:${port}/hook`, events: ['property.created'] });
+    const registered = await ctx.send('POST', '/v1/webhooks', {
+      url: `https://rebind.example.test:${port}/hook`,
+      events: ['property.created'],
+    });
     expect(registered.statusCode).toBe(201); // public at registration
     const hook = registered.json();
     dns['rebind.example.test'] = ['127.0.0.1']; // ...and loopback when the delivery is sent
@@ -70,7 +87,11 @@ describe('a host name that rebinds to loopback after registration', () => {
         return body.data[0]?.attempts.length === 1 && body.data[0].attempt_count === 1 ? body : undefined;
       });
       expect(page.data[0]).toMatchObject({ status: 'pending', attempt_count: 1, next_attempt_at: expect.any(String) }); // a failure: retried on schedule
-      expect(page.data[0].attempts[0]).toMatchObject({ status_code: null, error_class: 'blocked_address', response_excerpt: null });
+      expect(page.data[0].attempts[0]).toMatchObject({
+        status_code: null,
+        error_class: 'blocked_address',
+        response_excerpt: null,
+      });
       expect(connections).toHaveLength(0);
     } finally {
       await relay.stop();

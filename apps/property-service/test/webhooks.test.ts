@@ -49,13 +49,31 @@ describe('POST /v1/webhooks', () => {
   });
 
   it.each([
-    [{ url: 'https://hooks.example.com/x', events: ['property.exploded'] }, { field: 'events.0', reason: 'not_allowed' }],
-    [{ url: 'https://hooks.example.com/x', events: [] }, { field: 'events', reason: 'out_of_range' }],
+    [
+      { url: 'https://hooks.example.com/x', events: ['property.exploded'] },
+      { field: 'events.0', reason: 'not_allowed' },
+    ],
+    [
+      { url: 'https://hooks.example.com/x', events: [] },
+      { field: 'events', reason: 'out_of_range' },
+    ],
     [{ url: 'https://hooks.example.com/x' }, { field: 'events', reason: 'missing' }],
-    [{ url: 'not a url', events: ['property.created'] }, { field: 'url', reason: 'invalid_format' }],
-    [{ url: 'file:///etc/passwd', events: ['property.created'] }, { field: 'url', reason: 'not_allowed' }],
-    [{ url: 'https://hooks.example.com/x', events: ['property.created', 'property.created'] }, { field: 'events', reason: 'invalid_format' }],
-    [{ url: 'https://hooks.example.com/x', events: ['property.created'], secret: 'mine' }, { field: 'secret', reason: 'unknown_field' }],
+    [
+      { url: 'not a url', events: ['property.created'] },
+      { field: 'url', reason: 'invalid_format' },
+    ],
+    [
+      { url: 'file:///etc/passwd', events: ['property.created'] },
+      { field: 'url', reason: 'not_allowed' },
+    ],
+    [
+      { url: 'https://hooks.example.com/x', events: ['property.created', 'property.created'] },
+      { field: 'events', reason: 'invalid_format' },
+    ],
+    [
+      { url: 'https://hooks.example.com/x', events: ['property.created'], secret: 'mine' },
+      { field: 'secret', reason: 'unknown_field' },
+    ],
   ])('refuses %j with 422', async (body, detail) => {
     const res = await register(body);
     expect(res.statusCode).toBe(422);
@@ -64,7 +82,10 @@ describe('POST /v1/webhooks', () => {
 
   it('lets a key subscribe only to events whose data it may read', async () => {
     const reader = await createTenant(ctx.db.prisma, { service: propertyDescriptor, scopes: ['properties:read'] });
-    const res = await register({ url: `${receiver.url}/x`, events: ['property.created', 'listing.completed', 'inquiry.scored'] }, reader.key);
+    const res = await register(
+      { url: `${receiver.url}/x`, events: ['property.created', 'listing.completed', 'inquiry.scored'] },
+      reader.key,
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({
       code: 'scope_missing',
@@ -74,13 +95,28 @@ describe('POST /v1/webhooks', () => {
         { field: 'leads:read', reason: 'not_granted' },
       ],
     });
-    expect((await register({ url: `${receiver.url}/x`, events: ['property.created'] }, reader.key)).statusCode).toBe(201);
+    expect((await register({ url: `${receiver.url}/x`, events: ['property.created'] }, reader.key)).statusCode).toBe(
+      201,
+    );
   });
 
   it("answers another account's webhook with 404", async () => {
-    const theirs = (await register({ url: `${receiver.url}/other`, events: ['property.created'] }, ctx.other.key)).json();
-    for (const [method, suffix] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['GET', '/deliveries'], ['POST', '/test'], ['POST', '/rotate-secret']]) {
-      const res = await ctx.send(method, `/v1/webhooks/${theirs.id}${suffix}`, method === 'PATCH' ? { description: 'x' } : undefined);
+    const theirs = (
+      await register({ url: `${receiver.url}/other`, events: ['property.created'] }, ctx.other.key)
+    ).json();
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['GET', '/deliveries'],
+      ['POST', '/test'],
+      ['POST', '/rotate-secret'],
+    ]) {
+      const res = await ctx.send(
+        method,
+        `/v1/webhooks/${theirs.id}${suffix}`,
+        method === 'PATCH' ? { description: 'x' } : undefined,
+      );
       expect(res.statusCode, `${method} ${suffix}`).toBe(404);
     }
     await ctx.send('DELETE', `/v1/webhooks/${theirs.id}`, undefined, ctx.other.key);
@@ -102,7 +138,9 @@ describe('SSRF guard in the production configuration', () => {
     try {
       const res = await prod.send('POST', '/v1/webhooks', { url, events: ['property.created'] });
       expect(res.statusCode).toBe(422);
-      expect(res.json().details).toEqual([{ field: 'url', reason: expect.stringMatching(/not_allowed|invalid_format/) }]);
+      expect(res.json().details).toEqual([
+        { field: 'url', reason: expect.stringMatching(/not_allowed|invalid_format/) },
+      ]);
     } finally {
       await prod.close();
     }
@@ -111,21 +149,39 @@ describe('SSRF guard in the production configuration', () => {
 
 describe('events from property changes', () => {
   it('delivers property.created, .updated and .archived, signed, with ids and no personal data', async () => {
-    const hook = (await register({ url: `${receiver.url}/events`, events: ['property.created', 'property.updated', 'property.archived'] })).json();
+    const hook = (
+      await register({
+        url: `${receiver.url}/events`,
+        events: ['property.created', 'property.updated', 'property.archived'],
+      })
+    ).json();
     const property = (await ctx.send('POST', '/v1/properties', validProperty())).json();
-    await ctx.send('PATCH', `/v1/properties/${property.id}`, { purchase_price_eur: 399000, address: { city: 'Potsdam' } });
+    await ctx.send('PATCH', `/v1/properties/${property.id}`, {
+      purchase_price_eur: 399000,
+      address: { city: 'Potsdam' },
+    });
     await ctx.send('POST', `/v1/properties/${property.id}/archive`);
     const got = await receiver.waitFor(3, '/events');
     const bodies = got.map((r) => {
-      expect(verifySignature(r.raw, String(r.headers['x-service-signature']), hook.signing_secret)).toEqual({ valid: true, timestamp: expect.any(Number) });
+      expect(verifySignature(r.raw, String(r.headers['x-service-signature']), hook.signing_secret)).toEqual({
+        valid: true,
+        timestamp: expect.any(Number),
+      });
       return JSON.parse(r.raw.toString());
     });
     const byType = Object.fromEntries(bodies.map((b) => [b.type, b]));
     expect(byType['property.created'].data).toEqual({ property_id: property.id, status: 'draft', type: 'apartment' });
-    expect(byType['property.updated'].data).toEqual({ property_id: property.id, changed_fields: ['address.city', 'purchase_price_eur'] });
+    expect(byType['property.updated'].data).toEqual({
+      property_id: property.id,
+      changed_fields: ['address.city', 'purchase_price_eur'],
+    });
     expect(byType['property.archived'].data).toEqual({ property_id: property.id, status: 'archived' });
     expect(JSON.stringify(bodies)).not.toContain('Parkstraße');
-    expect(got.map((r) => r.headers['x-service-event']).sort()).toEqual(['property.archived', 'property.created', 'property.updated']);
+    expect(got.map((r) => r.headers['x-service-event']).sort()).toEqual([
+      'property.archived',
+      'property.created',
+      'property.updated',
+    ]);
   });
 
   it('emits nothing for a patch that changes nothing', async () => {
@@ -138,7 +194,8 @@ describe('events from property changes', () => {
 
 describe('operations', () => {
   it('logs attempts, retries a failed delivery by hand with the same event id, and filters by status', async () => {
-    receiver.respond = (req, res) => (req.path === '/flaky' ? res.writeHead(500).end('boom') : res.writeHead(200).end('ok'));
+    receiver.respond = (req, res) =>
+      req.path === '/flaky' ? res.writeHead(500).end('boom') : res.writeHead(200).end('ok');
     await until(async () => (await ctx.db.prisma.outboxEvent.count({ where: { relayed_at: null } })) === 0); // earlier events are out
     const hook = (await register({ url: `${receiver.url}/flaky`, events: ['property.created'] })).json();
     await ctx.send('POST', '/v1/properties', validProperty());
@@ -148,7 +205,13 @@ describe('operations', () => {
       return page.data[0]?.attempts.length === 1 ? page : undefined;
     });
     const delivery = listed.data[0];
-    expect(delivery.attempts[0]).toEqual({ attempted_at: expect.any(String), status_code: 500, duration_ms: expect.any(Number), error_class: 'http_status', response_excerpt: 'boom' });
+    expect(delivery.attempts[0]).toEqual({
+      attempted_at: expect.any(String),
+      status_code: 500,
+      duration_ms: expect.any(Number),
+      error_class: 'http_status',
+      response_excerpt: 'boom',
+    });
     expect(delivery.next_attempt_at).not.toBeNull();
 
     receiver.respond = (_req, res) => res.writeHead(200).end('ok');
@@ -170,7 +233,11 @@ describe('operations', () => {
     const res = await ctx.send('POST', `/v1/webhooks/${hook.id}/test`);
     expect(res.statusCode).toBe(202);
     const [got] = await receiver.waitFor(1, '/test-me');
-    expect(JSON.parse(got.raw.toString())).toMatchObject({ id: res.json().event_id, type: 'webhook.test', data: { webhook_id: hook.id } });
+    expect(JSON.parse(got.raw.toString())).toMatchObject({
+      id: res.json().event_id,
+      type: 'webhook.test',
+      data: { webhook_id: hook.id },
+    });
     expect(verifySignature(got.raw, String(got.headers['x-service-signature']), hook.signing_secret).valid).toBe(true);
   });
 
@@ -190,9 +257,15 @@ describe('operations', () => {
   it('pauses and resumes by PATCH; paused endpoints get no attempts', async () => {
     await until(async () => (await ctx.db.prisma.outboxEvent.count({ where: { relayed_at: null } })) === 0);
     const hook = (await register({ url: `${receiver.url}/paused`, events: ['property.created'] })).json();
-    expect((await ctx.send('PATCH', `/v1/webhooks/${hook.id}`, { status: 'paused' })).json()).toMatchObject({ status: 'paused', paused_at: expect.any(String) });
+    expect((await ctx.send('PATCH', `/v1/webhooks/${hook.id}`, { status: 'paused' })).json()).toMatchObject({
+      status: 'paused',
+      paused_at: expect.any(String),
+    });
     await ctx.send('POST', '/v1/properties', validProperty());
-    await until(async () => (await ctx.db.prisma.webhookDelivery.count({ where: { endpoint_id: hook.id, status: 'held' } })) === 1);
+    await until(
+      async () =>
+        (await ctx.db.prisma.webhookDelivery.count({ where: { endpoint_id: hook.id, status: 'held' } })) === 1,
+    );
     expect((await ctx.send('POST', `/v1/webhooks/${hook.id}/test`)).statusCode).toBe(409);
     expect(receiver.received.filter((r) => r.path === '/paused')).toHaveLength(0);
     expect((await ctx.send('PATCH', `/v1/webhooks/${hook.id}`, { status: 'active' })).json().status).toBe('active');
@@ -202,8 +275,17 @@ describe('operations', () => {
   it('lists the event catalogue with scopes and data schemas', async () => {
     const res = (await ctx.send('GET', '/v1/event-types')).json();
     expect(res.data.map((e: { type: string }) => e.type)).toEqual([
-      'property.created', 'property.updated', 'property.archived', 'listing.completed', 'listing.published', 'channel.feed_token_rotated',
-      'inquiry.received', 'inquiry.scored', 'appointment.confirmed', 'appointment.cancelled', 'settlement.created',
+      'property.created',
+      'property.updated',
+      'property.archived',
+      'listing.completed',
+      'listing.published',
+      'channel.feed_token_rotated',
+      'inquiry.received',
+      'inquiry.scored',
+      'appointment.confirmed',
+      'appointment.cancelled',
+      'settlement.created',
     ]);
     const listing = res.data.find((e: { type: string }) => e.type === 'listing.completed');
     expect(listing.scope).toBe('listings:read');

@@ -3,7 +3,17 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import {
+  createTenant,
+  createTestDatabase,
+  startReceiver,
+  startServices,
+  until,
+  type Receiver,
+  type StartedServices,
+  type Tenant,
+  type TestDatabase,
+} from '@platform/testkit';
 
 let db: TestDatabase;
 let tenant: Tenant;
@@ -29,10 +39,16 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: object) =>
-  fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { apikey: tenant.key, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
 
 it('finishes the request and the delivery in flight on SIGTERM, then exits 0', async () => {
-  expect((await api('POST', '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['property.created'] })).status).toBe(201);
+  expect(
+    (await api('POST', '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['property.created'] })).status,
+  ).toBe(201);
   const property = { type: 'apartment', title: 'Shut down gently', address: { postal_code: '10115', city: 'Berlin' } };
   expect((await api('POST', '/v1/properties', property)).status).toBe(201);
   await receiver.waitFor(1, '/hook'); // the delivery attempt is now in flight
@@ -43,7 +59,9 @@ it('finishes the request and the delivery in flight on SIGTERM, then exits 0', a
   let response = '';
   socket.on('data', (chunk) => (response += chunk));
   const closed = new Promise((resolve) => socket.once('close', resolve));
-  socket.write(`POST /v1/properties HTTP/1.1\r\nHost: x\r\napikey: ${tenant.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `POST /v1/properties HTTP/1.1\r\nHost: x\r\napikey: ${tenant.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+  );
   socket.write(body.slice(0, 10));
   await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -59,7 +77,14 @@ it('finishes the request and the delivery in flight on SIGTERM, then exits 0', a
   // may or may not have been delivered before the worker stopped (the relay and the worker run
   // until the services are closed): either it is still waiting (not relayed, or a pending delivery
   // without an attempt), or it was sent once and succeeded; never cut off, never sent twice.
-  const rows = await db.query<{ title: string; event_id: string; relayed: boolean; status: string | null; attempt: string | null; status_code: number | null }>(
+  const rows = await db.query<{
+    title: string;
+    event_id: string;
+    relayed: boolean;
+    status: string | null;
+    attempt: string | null;
+    status_code: number | null;
+  }>(
     `SELECT p.title, e.id AS event_id, e.relayed_at IS NOT NULL AS relayed, d.status::text AS status, a.id AS attempt, a.status_code
        FROM outbox_events e JOIN properties p ON p.id = e.payload::json->'data'->>'property_id'
        LEFT JOIN webhook_deliveries d ON d.event_id = e.id LEFT JOIN delivery_attempts a ON a.delivery_id = d.id

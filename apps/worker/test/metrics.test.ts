@@ -2,7 +2,17 @@
 // ports) and the health routes on each service, scraped over real HTTP after real traffic.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
-import { createTenant, createTestDatabase, startReceiver, startServices, until, type Receiver, type StartedServices, type Tenant, type TestDatabase } from '@platform/testkit';
+import {
+  createTenant,
+  createTestDatabase,
+  startReceiver,
+  startServices,
+  until,
+  type Receiver,
+  type StartedServices,
+  type Tenant,
+  type TestDatabase,
+} from '@platform/testkit';
 
 let db: TestDatabase;
 let tenant: Tenant;
@@ -23,7 +33,11 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: object) =>
-  fetch(`http://127.0.0.1:${services.ports.property}${path}`, { method, headers: { apikey: tenant.key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  fetch(`http://127.0.0.1:${services.ports.property}${path}`, {
+    method,
+    headers: { apikey: tenant.key, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
 
 const scrape = async () => {
   const response = await fetch(`http://127.0.0.1:${services.ports.metrics}/metrics`);
@@ -43,14 +57,23 @@ it('answers /health/live and /health/ready on both services without a key, and k
     const live = await fetch(`http://127.0.0.1:${port}/health/live`);
     expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
     const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
-    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { database: 'ok', redis: 'ok', storage: 'ok' } }]);
+    expect([ready.status, await ready.json()]).toEqual([
+      200,
+      { status: 'ready', checks: { database: 'ok', redis: 'ok', storage: 'ok' } },
+    ]);
   }
   expect(services.output()).not.toContain('/health/');
 });
 
 it('counts requests by route pattern and status, key-cache lookups, webhook deliveries and queue depths', async () => {
-  expect((await api('POST', '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['property.created'] })).status).toBe(201);
-  const created = await api('POST', '/v1/properties', { type: 'apartment', title: 'Counted', address: { postal_code: '10115', city: 'Berlin' } });
+  expect(
+    (await api('POST', '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['property.created'] })).status,
+  ).toBe(201);
+  const created = await api('POST', '/v1/properties', {
+    type: 'apartment',
+    title: 'Counted',
+    address: { postal_code: '10115', city: 'Berlin' },
+  });
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
   for (let i = 0; i < 3; i++) expect((await api('GET', `/v1/properties/${id}`)).status).toBe(200);
@@ -64,14 +87,30 @@ it('counts requests by route pattern and status, key-cache lookups, webhook deli
     return (sample(text, /^webhook_deliveries_total\{service="property",outcome="delivered"\}/) ?? 0) >= 1;
   }, 15_000);
   const route = 'route="/v1/properties/:propertyId"';
-  expect(sample(text, new RegExp(`^http_request_duration_seconds_count\\{service="property",method="GET",${route},status_code="200"\\}`))).toBe(3);
-  expect(sample(text, new RegExp(`^http_request_duration_seconds_count\\{service="property",method="GET",${route},status_code="404"\\}`))).toBe(1);
+  expect(
+    sample(
+      text,
+      new RegExp(
+        `^http_request_duration_seconds_count\\{service="property",method="GET",${route},status_code="200"\\}`,
+      ),
+    ),
+  ).toBe(3);
+  expect(
+    sample(
+      text,
+      new RegExp(
+        `^http_request_duration_seconds_count\\{service="property",method="GET",${route},status_code="404"\\}`,
+      ),
+    ),
+  ).toBe(1);
   expect(sample(text, /^webhook_delivery_latency_seconds_count\{service="property"\}/)).toBe(1);
   // One key, six requests: the first lookup goes to the database, the rest come from the cache.
   expect(sample(text, /^api_key_cache_lookups_total\{service="property",result="miss"\}/)).toBeGreaterThanOrEqual(1);
   expect(sample(text, /^api_key_cache_lookups_total\{service="property",result="hit"\}/)).toBeGreaterThanOrEqual(3);
   for (const state of ['waiting', 'delayed', 'failed']) {
-    expect(sample(text, new RegExp(`^queue_jobs\\{queue="webhook-deliveries",state="${state}"\\}`))).toBeGreaterThanOrEqual(0);
+    expect(
+      sample(text, new RegExp(`^queue_jobs\\{queue="webhook-deliveries",state="${state}"\\}`)),
+    ).toBeGreaterThanOrEqual(0);
     expect(sample(text, new RegExp(`^queue_jobs\\{queue="jobs",state="${state}"\\}`))).toBeGreaterThanOrEqual(0);
   }
   expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);

@@ -12,7 +12,14 @@ export interface ApiKeyView {
   revoked_at: string | null;
 }
 
-type KeyRow = { id: string; display_prefix: string; scopes: string[]; created_at: Date; last_used_at: Date | null; revoked_at: Date | null };
+type KeyRow = {
+  id: string;
+  display_prefix: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+};
 
 export function toApiKeyView(row: KeyRow): ApiKeyView {
   return {
@@ -26,7 +33,10 @@ export function toApiKeyView(row: KeyRow): ApiKeyView {
 }
 
 export class UnknownScopeError extends Error {
-  constructor(readonly scopes: string[], service: KeyOwner['id']) {
+  constructor(
+    readonly scopes: string[],
+    service: KeyOwner['id'],
+  ) {
     super(`Unknown scope(s) for the ${service} service: ${scopes.join(', ')}.`);
   }
 }
@@ -36,8 +46,13 @@ export const DEFAULT_KEYS_PER_APPLICATION = 20;
 
 /** The application already has as many active keys as it may have; the caller words the refusal. */
 export class KeyLimitError extends Error {
-  constructor(readonly limit: number, readonly active: number) {
-    super(`An application can have at most ${limit} active API keys, and this one has ${active}; revoke one before creating another.`);
+  constructor(
+    readonly limit: number,
+    readonly active: number,
+  ) {
+    super(
+      `An application can have at most ${limit} active API keys, and this one has ${active}; revoke one before creating another.`,
+    );
   }
 }
 
@@ -83,10 +98,14 @@ export async function createApiKey(
 }
 
 /** Revokes a key of the application; false when there is no such key. Revoking twice is harmless. */
-export async function revokeApiKey(db: Pick<Db, 'apiKey'>, input: { id: string; applicationId?: string; now?: Date }): Promise<boolean> {
+export async function revokeApiKey(
+  db: Pick<Db, 'apiKey'>,
+  input: { id: string; applicationId?: string; now?: Date },
+): Promise<boolean> {
   const where = { id: input.id, ...(input.applicationId ? { application_id: input.applicationId } : {}) };
   const key = await db.apiKey.findFirst({ where, select: { revoked_at: true } });
   if (!key) return false;
-  if (!key.revoked_at) await db.apiKey.update({ where: { id: input.id }, data: { revoked_at: input.now ?? new Date() } });
+  if (!key.revoked_at)
+    await db.apiKey.update({ where: { id: input.id }, data: { revoked_at: input.now ?? new Date() } });
   return true;
 }

@@ -41,9 +41,15 @@ export const authPlugin = fp<AuthPluginOptions>(
       for (const method of [route.method].flat()) if (method !== 'HEAD') routes?.push({ method, url: route.url });
       if (!route.schema) return;
       if (!scope) {
-        const note = dialect === 'de' ? 'Erforderlicher Scope: keiner außer einem gültigen Schlüssel des Kontos.' : 'Required scope: none beyond a valid key of the account.';
+        const note =
+          dialect === 'de'
+            ? 'Erforderlicher Scope: keiner außer einem gültigen Schlüssel des Kontos.'
+            : 'Required scope: none beyond a valid key of the account.';
         if (!/Required scope|Erforderlicher Scope/.test(route.schema.description ?? '')) {
-          route.schema = { ...route.schema, description: route.schema.description ? `${route.schema.description}\n\n${note}` : note };
+          route.schema = {
+            ...route.schema,
+            description: route.schema.description ? `${route.schema.description}\n\n${note}` : note,
+          };
         }
         return;
       }

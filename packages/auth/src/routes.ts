@@ -16,7 +16,13 @@ import {
   validationError,
 } from '@platform/http';
 import type { KeyOwner } from './key-owner.js';
-import { DEFAULT_KEYS_PER_APPLICATION, KeyLimitError, createApiKey, revokeApiKey, toApiKeyView } from './keys-service.js';
+import {
+  DEFAULT_KEYS_PER_APPLICATION,
+  KeyLimitError,
+  createApiKey,
+  revokeApiKey,
+  toApiKeyView,
+} from './keys-service.js';
 import type { KeyVerifier } from './verifier.js';
 
 export interface ApiKeyRoutesOptions {
@@ -49,7 +55,12 @@ function schemas(service: KeyOwner) {
   const CreateKeySchema = Type.Object(
     {
       scopes: Type.Optional(
-        Type.Array(ScopeSchema, { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Defaults to the scopes of the calling key; never more than those.' }),
+        Type.Array(ScopeSchema, {
+          minItems: 1,
+          maxItems: 20,
+          uniqueItems: true,
+          description: 'Defaults to the scopes of the calling key; never more than those.',
+        }),
       ),
     },
     { additionalProperties: false },
@@ -82,7 +93,12 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         scope: `api-keys:${request.auth.applicationId}`,
         cursor: request.query.cursor,
         limit: request.query.limit,
-        fetch: (after, take) => options.db.apiKey.findMany({ where: { application_id: request.auth.applicationId, ...after }, orderBy: NEWEST_FIRST, take }),
+        fetch: (after, take) =>
+          options.db.apiKey.findMany({
+            where: { application_id: request.auth.applicationId, ...after },
+            orderBy: NEWEST_FIRST,
+            take,
+          }),
         map: toApiKeyView,
       }),
   );
@@ -141,7 +157,10 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       },
     },
     async (request, reply) => {
-      const found = await revokeApiKey(options.db, { id: request.params.keyId, applicationId: request.auth.applicationId });
+      const found = await revokeApiKey(options.db, {
+        id: request.params.keyId,
+        applicationId: request.auth.applicationId,
+      });
       if (!found) throw new ApiError('not_found', { message: 'No such API key.' });
       options.verifier.forget(request.params.keyId);
       return reply.status(204).send(null);

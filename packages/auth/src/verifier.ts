@@ -88,10 +88,17 @@ export class KeyVerifier {
     }
     const hash = hashKey(header, this.options.pepper);
     const key = await this.lookup(hash);
-    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash))) throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
+    if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)))
+      throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
     if (key.revoked) throw invalid('The API key was revoked.', 'Der API-Schlüssel wurde widerrufen.');
     await this.touch(key.id);
-    return { keyId: key.id, applicationId: key.applicationId, accountId: key.accountId, scopes: key.scopes, rateLimitPerMinute: key.rateLimitPerMinute };
+    return {
+      keyId: key.id,
+      applicationId: key.applicationId,
+      accountId: key.accountId,
+      scopes: key.scopes,
+      rateLimitPerMinute: key.rateLimitPerMinute,
+    };
   }
 
   /** Drops a key from this instance's cache at once (used after a revocation here). */

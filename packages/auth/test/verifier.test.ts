@@ -11,13 +11,22 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 function verifierAt(clock: { now: number }) {
-  return new KeyVerifier({ db: db.prisma, service: TEST_SERVICES[0], neighbours: TEST_SERVICES, environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
+  return new KeyVerifier({
+    db: db.prisma,
+    service: TEST_SERVICES[0],
+    neighbours: TEST_SERVICES,
+    environment: 'sandbox',
+    pepper: TEST_PEPPER,
+    now: () => clock.now,
+  });
 }
 
 describe('KeyVerifier', () => {
   it('stores only the peppered hash, never the key', async () => {
     const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
-    const rows = await db.query<{ row: string }>('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [tenant.keyId]);
+    const rows = await db.query<{ row: string }>('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [
+      tenant.keyId,
+    ]);
     expect(rows[0].row).not.toContain(tenant.key);
     expect(rows[0].row).not.toContain(tenant.key.slice(12));
     expect(rows[0].row).toContain(hashKey(tenant.key, TEST_PEPPER));
@@ -26,7 +35,13 @@ describe('KeyVerifier', () => {
   it('returns the tenant and scopes of a valid key', async () => {
     const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0], scopes: ['things:read'] });
     const auth = await verifierAt({ now: Date.now() }).verify(tenant.key);
-    expect(auth).toEqual({ keyId: tenant.keyId, applicationId: tenant.applicationId, accountId: tenant.accountId, scopes: new Set(['things:read']), rateLimitPerMinute: null });
+    expect(auth).toEqual({
+      keyId: tenant.keyId,
+      applicationId: tenant.applicationId,
+      accountId: tenant.accountId,
+      scopes: new Set(['things:read']),
+      rateLimitPerMinute: null,
+    });
   });
 
   it('stops accepting a key revoked elsewhere within 5 seconds', async () => {
@@ -38,7 +53,10 @@ describe('KeyVerifier', () => {
     clock.now += 1_000;
     await expect(verifier.verify(tenant.key)).resolves.toBeTruthy(); // still cached
     clock.now += 4_000;
-    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({ code: 'api_key_invalid', message: 'The API key was revoked.' });
+    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({
+      code: 'api_key_invalid',
+      message: 'The API key was revoked.',
+    });
   });
 
   it('stops accepting a key revoked on this instance at once', async () => {
@@ -55,7 +73,8 @@ describe('KeyVerifier', () => {
     const start = Date.parse('2026-11-22T10:00:00Z');
     const clock = { now: start };
     const verifier = verifierAt(clock);
-    const lastUsed = async () => (await db.prisma.apiKey.findUniqueOrThrow({ where: { id: tenant.keyId } })).last_used_at?.toISOString();
+    const lastUsed = async () =>
+      (await db.prisma.apiKey.findUniqueOrThrow({ where: { id: tenant.keyId } })).last_used_at?.toISOString();
     expect(await lastUsed()).toBeUndefined();
     await verifier.verify(tenant.key);
     expect(await lastUsed()).toBe('2026-11-22T10:00:00.000Z');
@@ -90,18 +109,40 @@ describe('KeyVerifier', () => {
     const live = await createTenant(db.prisma, { service: TEST_SERVICES[0], environment: 'production' });
     const agents = await createTenant(db.prisma, { service: TEST_SERVICES[1] });
     const verifier = verifierAt({ now: Date.now() });
-    await expect(verifier.verify(live.key)).rejects.toMatchObject({ message: 'This is a production key; this is the sandbox environment.' });
-    await expect(verifier.verify(agents.key)).rejects.toMatchObject({ message: expect.stringContaining('test service 2') });
+    await expect(verifier.verify(live.key)).rejects.toMatchObject({
+      message: 'This is a production key; this is the sandbox environment.',
+    });
+    await expect(verifier.verify(agents.key)).rejects.toMatchObject({
+      message: expect.stringContaining('test service 2'),
+    });
   });
 
   it('keeps known keys cached through a flood of forged keys with valid checksums', async () => {
     const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
     let lookups = 0;
-    const counted = { apiKey: { ...db.prisma.apiKey, findUnique: ((args: never) => (lookups++, db.prisma.apiKey.findUnique(args))) as typeof db.prisma.apiKey.findUnique } };
-    const verifier = new KeyVerifier({ db: counted as never, service: TEST_SERVICES[0], environment: 'sandbox', pepper: TEST_PEPPER, cacheSize: 50, missCacheSize: 10 });
+    const counted = {
+      apiKey: {
+        ...db.prisma.apiKey,
+        findUnique: ((args: never) => (
+          lookups++,
+          db.prisma.apiKey.findUnique(args)
+        )) as typeof db.prisma.apiKey.findUnique,
+      },
+    };
+    const verifier = new KeyVerifier({
+      db: counted as never,
+      service: TEST_SERVICES[0],
+      environment: 'sandbox',
+      pepper: TEST_PEPPER,
+      cacheSize: 50,
+      missCacheSize: 10,
+    });
     await verifier.verify(tenant.key);
     expect(lookups).toBe(1);
-    for (let i = 0; i < 200; i++) await expect(verifier.verify(generateKey(TEST_SERVICES[0].keyPrefix, 'sandbox').plaintext)).rejects.toMatchObject({ code: 'api_key_invalid' });
+    for (let i = 0; i < 200; i++)
+      await expect(verifier.verify(generateKey(TEST_SERVICES[0].keyPrefix, 'sandbox').plaintext)).rejects.toMatchObject(
+        { code: 'api_key_invalid' },
+      );
     expect(lookups).toBe(201);
     await verifier.verify(tenant.key); // still cached: no database query
     expect(lookups).toBe(201);
@@ -109,9 +150,23 @@ describe('KeyVerifier', () => {
 
   it('remembers an unknown key for the cache lifetime only', async () => {
     let lookups = 0;
-    const counted = { apiKey: { ...db.prisma.apiKey, findUnique: ((args: never) => (lookups++, db.prisma.apiKey.findUnique(args))) as typeof db.prisma.apiKey.findUnique } };
+    const counted = {
+      apiKey: {
+        ...db.prisma.apiKey,
+        findUnique: ((args: never) => (
+          lookups++,
+          db.prisma.apiKey.findUnique(args)
+        )) as typeof db.prisma.apiKey.findUnique,
+      },
+    };
     const clock = { now: Date.now() };
-    const verifier = new KeyVerifier({ db: counted as never, service: TEST_SERVICES[0], environment: 'sandbox', pepper: TEST_PEPPER, now: () => clock.now });
+    const verifier = new KeyVerifier({
+      db: counted as never,
+      service: TEST_SERVICES[0],
+      environment: 'sandbox',
+      pepper: TEST_PEPPER,
+      now: () => clock.now,
+    });
     const forged = generateKey(TEST_SERVICES[0].keyPrefix, 'sandbox').plaintext;
     await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'api_key_invalid' });
     await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'api_key_invalid' });

@@ -22,7 +22,10 @@ export function invoiceCii(data: InvoiceDocumentData): string {
   const lineTotal = data.lines.reduce((sum, line) => sum + line.net_cents, 0);
 
   const content = [
-    el('rsm:ExchangedDocumentContext', el('ram:GuidelineSpecifiedDocumentContextParameter', text('ram:ID', 'urn:cen.eu:en16931:2017'))),
+    el(
+      'rsm:ExchangedDocumentContext',
+      el('ram:GuidelineSpecifiedDocumentContextParameter', text('ram:ID', 'urn:cen.eu:en16931:2017')),
+    ),
     el(
       'rsm:ExchangedDocument',
       text('ram:ID', data.number),
@@ -42,7 +45,10 @@ export function invoiceCii(data: InvoiceDocumentData): string {
       // BT-72 the date of supply; for a period BG-14 below instead. The element itself is required.
       data.service_period
         ? '<ram:ApplicableHeaderTradeDelivery/>'
-        : el('ram:ApplicableHeaderTradeDelivery', el('ram:ActualDeliverySupplyChainEvent', date('ram:OccurrenceDateTime', data.service_date))),
+        : el(
+            'ram:ApplicableHeaderTradeDelivery',
+            el('ram:ActualDeliverySupplyChainEvent', date('ram:OccurrenceDateTime', data.service_date)),
+          ),
       el(
         'ram:ApplicableHeaderTradeSettlement',
         text('ram:InvoiceCurrencyCode', data.currency),
@@ -66,7 +72,9 @@ export function invoiceCii(data: InvoiceDocumentData): string {
         // BR-CO-25: an amount due needs a due date or payment terms.
         el(
           'ram:SpecifiedTradePaymentTerms',
-          data.due_date ? date('ram:DueDateDateTime', data.due_date) : text('ram:Description', data.notes.join('\n') || 'Fällig nach gesonderter Mitteilung'),
+          data.due_date
+            ? date('ram:DueDateDateTime', data.due_date)
+            : text('ram:Description', data.notes.join('\n') || 'Fällig nach gesonderter Mitteilung'),
         ),
         el(
           'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
@@ -87,8 +95,14 @@ function lineItem(line: InvoiceLine, data: InvoiceDocumentData): string {
     'ram:IncludedSupplyChainTradeLineItem',
     el('ram:AssociatedDocumentLineDocument', text('ram:LineID', String(line.position))),
     el('ram:SpecifiedTradeProduct', text('ram:Name', line.description)),
-    el('ram:SpecifiedLineTradeAgreement', el('ram:NetPriceProductTradePrice', text('ram:ChargeAmount', centsPrice(line.unit_price_cents)))),
-    el('ram:SpecifiedLineTradeDelivery', text('ram:BilledQuantity', quantity(line.quantity), { unitCode: line.unit_code })),
+    el(
+      'ram:SpecifiedLineTradeAgreement',
+      el('ram:NetPriceProductTradePrice', text('ram:ChargeAmount', centsPrice(line.unit_price_cents))),
+    ),
+    el(
+      'ram:SpecifiedLineTradeDelivery',
+      text('ram:BilledQuantity', quantity(line.quantity), { unitCode: line.unit_code }),
+    ),
     el(
       'ram:SpecifiedLineTradeSettlement',
       el(
@@ -103,7 +117,11 @@ function lineItem(line: InvoiceLine, data: InvoiceDocumentData): string {
   );
 }
 
-function party(name: string, p: InvoiceParty, { seller, outsideVat }: { seller: boolean; outsideVat: boolean }): string {
+function party(
+  name: string,
+  p: InvoiceParty,
+  { seller, outsideVat }: { seller: boolean; outsideVat: boolean },
+): string {
   // BR-O-02: an invoice outside the scope of VAT names neither the seller's nor the buyer's VAT id.
   const vatId = outsideVat ? null : p.vat_id;
   // The tax number (FC) is the seller's only (BT-32); BR-CO-26 wants a seller identifier when there

@@ -23,7 +23,12 @@ export interface InvoiceJobsOptions {
  */
 export function invoiceJobs({ table, load, ...names }: InvoiceJobsOptions): DocumentJobs {
   return documentJobs(
-    { table, load: async (db, id) => ({ data: await load(db, id) }), renderer: RENDER_INVOICE, completed: async () => {} },
+    {
+      table,
+      load: async (db, id) => ({ data: await load(db, id) }),
+      renderer: RENDER_INVOICE,
+      completed: async () => {},
+    },
     names,
   );
 }

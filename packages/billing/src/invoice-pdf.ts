@@ -1,4 +1,15 @@
-import { FONTS, MUTED, contentWidth, factsTable, heading, paragraph, renderPdf, renderTask, tableRow, type PdfDocument } from '@platform/documents/pdf';
+import {
+  FONTS,
+  MUTED,
+  contentWidth,
+  factsTable,
+  heading,
+  paragraph,
+  renderPdf,
+  renderTask,
+  tableRow,
+  type PdfDocument,
+} from '@platform/documents/pdf';
 import { decimal, euros, germanDate, percent } from './format.js';
 import type { InvoiceDocumentData, InvoiceParty } from './invoice-data.js';
 
@@ -8,18 +19,30 @@ export const RENDER_INVOICE = renderTask<InvoiceDocumentData>('billing.render-in
 const UNIT_NAMES: Record<string, string> = { C62: 'Stk.', HUR: 'Std.', MON: 'Monat', E48: 'Einheit' };
 
 function address(party: InvoiceParty): string {
-  return [party.name, party.street, `${party.postal_code} ${party.city}`, party.country === 'DE' ? null : party.country].filter(Boolean).join('\n');
+  return [party.name, party.street, `${party.postal_code} ${party.city}`, party.country === 'DE' ? null : party.country]
+    .filter(Boolean)
+    .join('\n');
 }
 
 function lineTable(doc: PdfDocument, data: InvoiceDocumentData): void {
   const width = contentWidth(doc);
   const columns = [30, width - 30 - 60 - 50 - 80 - 80, 60, 50, 80, 80];
   const row = (texts: string[], font: string = FONTS.regular) =>
-    tableRow(doc, texts.map((text, index) => ({ text, width: columns[index], font })));
+    tableRow(
+      doc,
+      texts.map((text, index) => ({ text, width: columns[index], font })),
+    );
   row(['Pos.', 'Leistung', 'Menge', 'Einheit', 'Einzelpreis', 'Netto'], FONTS.bold);
   for (const line of data.lines) {
     const unitPrice = `${decimal((Number(line.unit_price_cents) / 100).toFixed(4))} €`;
-    row([String(line.position), line.description, decimal(line.quantity), UNIT_NAMES[line.unit_code] ?? line.unit_code, unitPrice, euros(line.net_cents)]);
+    row([
+      String(line.position),
+      line.description,
+      decimal(line.quantity),
+      UNIT_NAMES[line.unit_code] ?? line.unit_code,
+      unitPrice,
+      euros(line.net_cents),
+    ]);
   }
 }
 
@@ -27,7 +50,14 @@ function totals(doc: PdfDocument, data: InvoiceDocumentData): void {
   const width = contentWidth(doc);
   const label = width - 160;
   const total = (text: string, amount: string, font: string = FONTS.regular) =>
-    tableRow(doc, [{ text, width: label, font }, { text: amount, width: 160, font }], { rule: false });
+    tableRow(
+      doc,
+      [
+        { text, width: label, font },
+        { text: amount, width: 160, font },
+      ],
+      { rule: false },
+    );
   doc.moveDown(0.5);
   total('Summe netto', euros(data.net_cents));
   if (data.vat_category === 'S') total(`Umsatzsteuer ${percent(data.vat_rate_bp)}`, euros(data.vat_cents));
@@ -43,14 +73,27 @@ function totals(doc: PdfDocument, data: InvoiceDocumentData): void {
 export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
   const title = data.vat_category === 'S' ? 'Rechnung' : 'Interne Leistungsverrechnung';
   return renderPdf(
-    { title: `${title} ${data.number}`, author: data.issuer.name, language: 'de-DE', createdAt: new Date(`${data.issue_date}T00:00:00Z`) },
+    {
+      title: `${title} ${data.number}`,
+      author: data.issuer.name,
+      language: 'de-DE',
+      createdAt: new Date(`${data.issue_date}T00:00:00Z`),
+    },
     (doc) => {
-      paragraph(doc, [data.issuer.name, data.issuer.street, `${data.issuer.postal_code} ${data.issuer.city}`.trim()].filter(Boolean).join(' · '), { size: 8, color: MUTED });
+      paragraph(
+        doc,
+        [data.issuer.name, data.issuer.street, `${data.issuer.postal_code} ${data.issuer.city}`.trim()]
+          .filter(Boolean)
+          .join(' · '),
+        { size: 8, color: MUTED },
+      );
       doc.moveDown(0.5);
       paragraph(doc, address(data.recipient));
       doc.moveDown(1);
       heading(doc, `${title} ${data.number}`, { level: 1 });
-      const period = data.service_period ? `${germanDate(data.service_period.start)} – ${germanDate(data.service_period.end)}` : null;
+      const period = data.service_period
+        ? `${germanDate(data.service_period.start)} – ${germanDate(data.service_period.end)}`
+        : null;
       factsTable(doc, [
         ['Rechnungsnummer', data.number],
         ['Rechnungsdatum', germanDate(data.issue_date)],
@@ -70,7 +113,10 @@ export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
       if (data.payment) {
         heading(doc, 'Zahlung');
         const holder = data.payment.account_holder ?? data.issuer.name;
-        paragraph(doc, `Bitte überweisen Sie den Rechnungsbetrag unter Angabe der Rechnungsnummer an ${holder}, IBAN ${data.payment.iban}${data.payment.bic ? `, BIC ${data.payment.bic}` : ''}.`);
+        paragraph(
+          doc,
+          `Bitte überweisen Sie den Rechnungsbetrag unter Angabe der Rechnungsnummer an ${holder}, IBAN ${data.payment.iban}${data.payment.bic ? `, BIC ${data.payment.bic}` : ''}.`,
+        );
       }
       const contact = [data.issuer.contact, data.issuer.email, data.issuer.phone].filter(Boolean).join(' · ');
       if (contact) {

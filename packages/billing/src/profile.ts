@@ -22,7 +22,16 @@ export async function findIssuer(db: Db, accountId: string): Promise<Issuer | nu
 }
 
 /** Creates or replaces the account's billing profile (issued invoices keep the copy they were issued with). */
-export async function setBillingProfile(db: Db, accountId: string, input: BillingProfileInput, at: Date): Promise<void> {
+export async function setBillingProfile(
+  db: Db,
+  accountId: string,
+  input: BillingProfileInput,
+  at: Date,
+): Promise<void> {
   const data = { ...input, updated_at: at };
-  await db.billingProfile.upsert({ where: { account_id: accountId }, create: { account_id: accountId, ...data }, update: data });
+  await db.billingProfile.upsert({
+    where: { account_id: accountId },
+    create: { account_id: accountId, ...data },
+    update: data,
+  });
 }

@@ -33,18 +33,28 @@ export function validateCii(documents: Record<string, string>): CiiValidation {
     mkdirSync(join(dir, 'svrl'));
     const names = Object.keys(documents);
     for (const name of names) writeFileSync(join(dir, 'in', `${name}.xml`), documents[name]);
-    const xmllint = spawnSync('xmllint', ['--noout', '--schema', XSD, ...names.map((name) => join(dir, 'in', `${name}.xml`))], { encoding: 'utf8' });
+    const xmllint = spawnSync(
+      'xmllint',
+      ['--noout', '--schema', XSD, ...names.map((name) => join(dir, 'in', `${name}.xml`))],
+      { encoding: 'utf8' },
+    );
     const schema = { status: xmllint.status, output: `${xmllint.stderr ?? ''}${xmllint.error?.message ?? ''}` };
-    const saxon = spawnSync('java', ['-cp', SAXON_JAR, 'net.sf.saxon.Transform', `-s:${join(dir, 'in')}`, `-xsl:${XSLT}`, `-o:${join(dir, 'svrl')}`], { encoding: 'utf8' });
+    const saxon = spawnSync(
+      'java',
+      ['-cp', SAXON_JAR, 'net.sf.saxon.Transform', `-s:${join(dir, 'in')}`, `-xsl:${XSLT}`, `-o:${join(dir, 'svrl')}`],
+      { encoding: 'utf8' },
+    );
     if (saxon.status !== 0) throw new Error(`Saxon failed: ${saxon.stderr ?? ''}${saxon.error?.message ?? ''}`);
     const failures = new Map<string, FailedAssert[]>();
     for (const name of names) {
       const svrl = readFileSync(join(dir, 'svrl', `${name}.xml`), 'utf8');
-      const asserts = [...svrl.matchAll(/<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g)].map(([, attrs, body]) => ({
-        id: /\bid="([^"]*)"/.exec(attrs)?.[1] ?? '?',
-        flag: /\bflag="([^"]*)"/.exec(attrs)?.[1] ?? '?',
-        text: (/<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(body)?.[1] ?? '').trim(),
-      }));
+      const asserts = [...svrl.matchAll(/<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g)].map(
+        ([, attrs, body]) => ({
+          id: /\bid="([^"]*)"/.exec(attrs)?.[1] ?? '?',
+          flag: /\bflag="([^"]*)"/.exec(attrs)?.[1] ?? '?',
+          text: (/<svrl:text>([\s\S]*?)<\/svrl:text>/.exec(body)?.[1] ?? '').trim(),
+        }),
+      );
       failures.set(name, asserts);
     }
     return { schema, failures };
@@ -55,7 +65,9 @@ export function validateCii(documents: Record<string, string>): CiiValidation {
 
 /** The fatal failed asserts of one document as `ID: text` lines (empty: valid). */
 export const fatalFailures = (validation: CiiValidation, name: string) =>
-  (validation.failures.get(name) ?? []).filter((failure) => failure.flag === 'fatal').map((failure) => `${failure.id}: ${failure.text}`);
+  (validation.failures.get(name) ?? [])
+    .filter((failure) => failure.flag === 'fatal')
+    .map((failure) => `${failure.id}: ${failure.text}`);
 
 /** A complete billing profile of an issuer (an agency in Berlin): invoices with it pass EN 16931. */
 export const TEST_ISSUER: BillingProfileInput = {

@@ -6,11 +6,17 @@ import { formatInvoiceNumber, nextInvoiceNumber } from '../src/index.js';
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
-  await db.prisma.account.createMany({ data: [{ id: 'acct_a', name: 'A' }, { id: 'acct_b', name: 'B' }] });
+  await db.prisma.account.createMany({
+    data: [
+      { id: 'acct_a', name: 'A' },
+      { id: 'acct_b', name: 'B' },
+    ],
+  });
 });
 afterAll(() => db.drop());
 
-const take = (account: string, series = 'commission', year = 2026) => inTransaction(db.prisma, (tx) => nextInvoiceNumber(tx, account, series, year));
+const take = (account: string, series = 'commission', year = 2026) =>
+  inTransaction(db.prisma, (tx) => nextInvoiceNumber(tx, account, series, year));
 
 describe('invoice numbers', () => {
   it('counts per account, series and year from 000001', async () => {

@@ -41,18 +41,25 @@ export type LeadsClient = Client<LeadsPaths> & Lists<LeadsPaths, typeof LEADS_LI
 export type AgentPlatformClient = Client<AgentPlatformPaths> & Lists<AgentPlatformPaths, typeof AGENT_PLATFORM_LISTS>;
 export type PublicFeedsClient = Client<PublicFeedsPaths>;
 
-function withLists<Paths extends object, M extends Record<string, ListPath<Paths>>>(client: Client<Paths>, lists: M): Client<Paths> & Lists<Paths, M> {
+function withLists<Paths extends object, M extends Record<string, ListPath<Paths>>>(
+  client: Client<Paths>,
+  lists: M,
+): Client<Paths> & Lists<Paths, M> {
   return Object.assign(client, listsOf(client, lists));
 }
 
 /** The property API (`/v1`, key `pm_…`): properties, media, listings, channels, appointments, money, webhooks. */
-export const createPropertyClient = (options: ClientOptions): PropertyClient => withLists(typedClient<PropertyPaths>(options), PROPERTY_LISTS);
+export const createPropertyClient = (options: ClientOptions): PropertyClient =>
+  withLists(typedClient<PropertyPaths>(options), PROPERTY_LISTS);
 
 /** Die Leads-API (`/leads/v1`, Schlüssel `pm_…`): Interessenten und Anfragen; Fehler als `LeadsApiError`. */
-export const createLeadsClient = (options: ClientOptions): LeadsClient => withLists(typedClient<LeadsPaths>(options), LEADS_LISTS);
+export const createLeadsClient = (options: ClientOptions): LeadsClient =>
+  withLists(typedClient<LeadsPaths>(options), LEADS_LISTS);
 
 /** The agent-platform API (`/v1`, key `ap_…`). */
-export const createAgentPlatformClient = (options: ClientOptions): AgentPlatformClient => withLists(typedClient<AgentPlatformPaths>(options), AGENT_PLATFORM_LISTS);
+export const createAgentPlatformClient = (options: ClientOptions): AgentPlatformClient =>
+  withLists(typedClient<AgentPlatformPaths>(options), AGENT_PLATFORM_LISTS);
 
 /** The public listing feeds (`/public/v1/feeds/{feedToken}/…`): no key, the feed token is the secret. */
-export const createPublicFeedsClient = (options: Omit<ClientOptions, 'apiKey'>): PublicFeedsClient => typedClient<PublicFeedsPaths>(options);
+export const createPublicFeedsClient = (options: Omit<ClientOptions, 'apiKey'>): PublicFeedsClient =>
+  typedClient<PublicFeedsPaths>(options);

@@ -74,5 +74,7 @@ export async function unwrap<T>(call: Promise<CallResult<T>> | CallResult<T>): P
   const { data, error, response } = await call;
   if (response.ok || response.status === 304) return data as T;
   const body = (typeof error === 'object' && error !== null ? error : undefined) as Record<string, never> | undefined;
-  throw isLeadsAnswer(response) ? new LeadsApiError(response.status, body, response.headers) : new ApiError(response.status, body, response.headers);
+  throw isLeadsAnswer(response)
+    ? new LeadsApiError(response.status, body, response.headers)
+    : new ApiError(response.status, body, response.headers);
 }

@@ -24,6 +24,7 @@ export function multipart(body: object): FormData {
   const form = new FormData();
   const entries = Object.entries(body).filter(([, value]) => value !== undefined);
   for (const [name, value] of entries.filter(([, v]) => !(v instanceof Blob))) form.append(name, String(value));
-  for (const [name, value] of entries.filter(([, v]) => v instanceof Blob)) form.append(name, value as Blob, value instanceof File ? value.name : name);
+  for (const [name, value] of entries.filter(([, v]) => v instanceof Blob))
+    form.append(name, value as Blob, value instanceof File ? value.name : name);
   return form;
 }

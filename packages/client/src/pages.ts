@@ -14,9 +14,14 @@ export type ListPath<Paths> = {
 /** The item type of a list path. */
 export type ItemOf<Paths, P extends keyof Paths> = Paths[P] extends { get: infer Op } ? ItemsOf<ListBody<Op>> : never;
 
-type ParametersOf<Paths, P extends keyof Paths> = Paths[P] extends { get: { parameters: infer Params } } ? Params : never;
+type ParametersOf<Paths, P extends keyof Paths> = Paths[P] extends { get: { parameters: infer Params } }
+  ? Params
+  : never;
 /** The query of a list path without its cursor (the iteration sets it). */
-export type ListQuery<Paths, P extends keyof Paths> = Omit<NonNullable<ParametersOf<Paths, P> extends { query?: infer Q } ? Q : never>, 'cursor'>;
+export type ListQuery<Paths, P extends keyof Paths> = Omit<
+  NonNullable<ParametersOf<Paths, P> extends { query?: infer Q } ? Q : never>,
+  'cursor'
+>;
 /** The path parameters of a list path (`{ propertyId }` for a property's media). */
 export type ListPathParams<Paths, P extends keyof Paths> = ParametersOf<Paths, P> extends { path: infer A } ? A : never;
 

@@ -3,7 +3,9 @@ import type { ClientOptions } from './options.js';
 import { paginate, type ItemOf, type ListPath, type ListQuery } from './pages.js';
 
 /** An openapi-fetch client of one document that sends the key with every request. */
-export function typedClient<Paths extends object>(options: ClientOptions | Omit<ClientOptions, 'apiKey'>): Client<Paths> {
+export function typedClient<Paths extends object>(
+  options: ClientOptions | Omit<ClientOptions, 'apiKey'>,
+): Client<Paths> {
   const client = createClient<Paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { ...options.headers, ...('apiKey' in options ? { apikey: options.apiKey } : {}) },
@@ -18,8 +20,14 @@ export type Lists<Paths, M extends Record<string, ListPath<Paths>>> = {
   [K in keyof M]: { list(query?: ListQuery<Paths, M[K]>): AsyncGenerator<ItemOf<Paths, M[K]>> };
 };
 
-export function listsOf<Paths extends object, M extends Record<string, ListPath<Paths>>>(client: Client<Paths>, paths: M): Lists<Paths, M> {
+export function listsOf<Paths extends object, M extends Record<string, ListPath<Paths>>>(
+  client: Client<Paths>,
+  paths: M,
+): Lists<Paths, M> {
   return Object.fromEntries(
-    Object.entries(paths).map(([name, path]) => [name, { list: (query?: object) => paginate(client, path as ListPath<Paths>, { query: query as never }) }]),
+    Object.entries(paths).map(([name, path]) => [
+      name,
+      { list: (query?: object) => paginate(client, path as ListPath<Paths>, { query: query as never }) },
+    ]),
   ) as Lists<Paths, M>;
 }

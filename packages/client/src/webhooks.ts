@@ -14,7 +14,12 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toSt
  * `<t>.<raw body>` with your signing secret (or either of two during a rotation). Pass the body
  * exactly as received: re-serialised JSON does not verify. Web Crypto, so it runs wherever fetch does.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secrets: string | readonly string[], { toleranceSeconds = 300, now = Date.now } = {}): Promise<WebhookCheck> {
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secrets: string | readonly string[],
+  { toleranceSeconds = 300, now = Date.now } = {},
+): Promise<WebhookCheck> {
   if (!header) return { valid: false, reason: 'malformed_header' };
   let timestamp: number | undefined;
   const given: string[] = [];
@@ -24,11 +29,14 @@ export async function verifyWebhook(rawBody: string | Uint8Array, header: string
     else if (key === 'v1' && /^[0-9a-f]{64}$/.test(value)) given.push(value);
   }
   if (timestamp === undefined || given.length === 0) return { valid: false, reason: 'malformed_header' };
-  if (Math.abs(now() / 1000 - timestamp) > toleranceSeconds) return { valid: false, reason: 'timestamp_outside_tolerance' };
+  if (Math.abs(now() / 1000 - timestamp) > toleranceSeconds)
+    return { valid: false, reason: 'timestamp_outside_tolerance' };
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
   const signed = new Uint8Array([...encoder.encode(`${timestamp}.`), ...body]);
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
-    const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     const expected = hex(await crypto.subtle.sign('HMAC', key, signed));
     if (given.some((signature) => constantTimeEqual(signature, expected))) return { valid: true };
   }

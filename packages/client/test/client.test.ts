@@ -3,7 +3,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createLeadsClient, createPropertyClient, idempotencyKey, LeadsApiError, unwrap } from '../src/index.js';
+import {
+  ApiError,
+  createLeadsClient,
+  createPropertyClient,
+  idempotencyKey,
+  LeadsApiError,
+  unwrap,
+} from '../src/index.js';
 
 const seen: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[] = [];
 let server: Server;
@@ -23,14 +30,25 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
       if (url.pathname === '/v1/properties' && req.method === 'GET') {
         const cursor = url.searchParams.get('cursor');
-        if (!cursor) return json(200, { data: [property('p1'), property('p2')], page: { next_cursor: 'c2', has_more: true } });
+        if (!cursor)
+          return json(200, { data: [property('p1'), property('p2')], page: { next_cursor: 'c2', has_more: true } });
         if (cursor === 'c2') return json(200, { data: [property('p3')], page: { next_cursor: 'c3', has_more: true } });
         return json(200, { data: [property('p4')], page: { next_cursor: null, has_more: false } });
       }
-      if (url.pathname === '/v1/properties' && req.method === 'POST') return json(201, { ...property('p9'), ...JSON.parse(body) });
-      if (url.pathname === '/v1/properties/missing') return json(404, { code: 'not_found', message: 'No property missing.' });
+      if (url.pathname === '/v1/properties' && req.method === 'POST')
+        return json(201, { ...property('p9'), ...JSON.parse(body) });
+      if (url.pathname === '/v1/properties/missing')
+        return json(404, { code: 'not_found', message: 'No property missing.' });
       if (url.pathname === '/leads/v1/interessenten') {
-        return json(503, { code: 'dienst_nicht_verfuegbar', message: 'Die Datenbank ist kurz nicht erreichbar.', details: [{ feld: 'db', grund: 'weg' }] }, { 'retry-after': '5' });
+        return json(
+          503,
+          {
+            code: 'dienst_nicht_verfuegbar',
+            message: 'Die Datenbank ist kurz nicht erreichbar.',
+            details: [{ feld: 'db', grund: 'weg' }],
+          },
+          { 'retry-after': '5' },
+        );
       }
       json(500, { code: 'unexpected', message: 'unexpected request in the test' });
     });
@@ -44,7 +62,12 @@ describe('the property client', () => {
   it('sends the key with every request and the Idempotency-Key when given', async () => {
     const client = createPropertyClient({ baseUrl, apiKey: KEY });
     const key = idempotencyKey();
-    const created = await unwrap(client.POST('/v1/properties', { body: { type: 'apartment', title: 'New', address: { postal_code: '10115', city: 'Berlin' } }, headers: { 'Idempotency-Key': key } }));
+    const created = await unwrap(
+      client.POST('/v1/properties', {
+        body: { type: 'apartment', title: 'New', address: { postal_code: '10115', city: 'Berlin' } },
+        headers: { 'Idempotency-Key': key },
+      }),
+    );
     expect(created.title).toBe('New');
     const request = seen.at(-1)!;
     expect(request.headers.apikey).toBe(KEY);
@@ -68,7 +91,9 @@ describe('the property client', () => {
 
   it('throws an ApiError with status, code and message for an English error answer', async () => {
     const client = createPropertyClient({ baseUrl, apiKey: KEY });
-    const error = await unwrap(client.GET('/v1/properties/{propertyId}', { params: { path: { propertyId: 'missing' } } })).catch((e: unknown) => e);
+    const error = await unwrap(
+      client.GET('/v1/properties/{propertyId}', { params: { path: { propertyId: 'missing' } } }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, code: 'not_found', message: 'No property missing.', details: [] });
     expect((error as ApiError).retryAfter).toBeUndefined();
@@ -83,7 +108,11 @@ describe('the leads client', () => {
     };
     const error = await iterate().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LeadsApiError);
-    expect(error).toMatchObject({ status: 503, code: 'dienst_nicht_verfuegbar', details: [{ feld: 'db', grund: 'weg' }] });
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'dienst_nicht_verfuegbar',
+      details: [{ feld: 'db', grund: 'weg' }],
+    });
     expect((error as LeadsApiError).retryAfter).toBe(5);
   });
 });
@@ -92,14 +121,23 @@ describe('verifyWebhook', () => {
   it('accepts what the services sign and refuses a changed body, a wrong secret and an old timestamp', async () => {
     const { signatureHeader } = await import('@platform/webhooks');
     const { verifyWebhook } = await import('../src/index.js');
-    const body = '{"id":"evt_1","type":"property.created","created_at":"2026-11-23T10:00:00.000Z","data":{"id":"prop_1"}}';
+    const body =
+      '{"id":"evt_1","type":"property.created","created_at":"2026-11-23T10:00:00.000Z","data":{"id":"prop_1"}}';
     const now = Math.floor(Date.now() / 1000);
     const header = signatureHeader(['old-secret', 'new-secret'], now, body);
     expect(await verifyWebhook(body, header, 'new-secret')).toEqual({ valid: true });
-    expect(await verifyWebhook(new TextEncoder().encode(body), header, ['other', 'old-secret'])).toEqual({ valid: true });
-    expect(await verifyWebhook(body.replace('prop_1', 'prop_2'), header, 'new-secret')).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verifyWebhook(new TextEncoder().encode(body), header, ['other', 'old-secret'])).toEqual({
+      valid: true,
+    });
+    expect(await verifyWebhook(body.replace('prop_1', 'prop_2'), header, 'new-secret')).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
     expect(await verifyWebhook(body, header, 'wrong')).toEqual({ valid: false, reason: 'signature_mismatch' });
-    expect(await verifyWebhook(body, signatureHeader(['new-secret'], now - 600, body), 'new-secret')).toEqual({ valid: false, reason: 'timestamp_outside_tolerance' });
+    expect(await verifyWebhook(body, signatureHeader(['new-secret'], now - 600, body), 'new-secret')).toEqual({
+      valid: false,
+      reason: 'timestamp_outside_tolerance',
+    });
     expect(await verifyWebhook(body, 'v1=abc', 'new-secret')).toEqual({ valid: false, reason: 'malformed_header' });
   });
 });

@@ -26,7 +26,9 @@ export class ContractRecorder {
   readonly responses: RecordedResponse[] = [];
 
   constructor(names: readonly DocumentName[] = DOCUMENT_NAMES) {
-    const documents = Object.fromEntries(names.map((name) => [name, loadDocument(name)])) as Partial<Record<DocumentName, OpenApiDocument>>;
+    const documents = Object.fromEntries(names.map((name) => [name, loadDocument(name)])) as Partial<
+      Record<DocumentName, OpenApiDocument>
+    >;
     this.index = new OperationIndex(documents);
     this.validator = new ResponseValidator(documents);
   }
@@ -45,20 +47,33 @@ export class ContractRecorder {
     const bytes = Buffer.from(await response.clone().arrayBuffer());
     const contentType = response.headers.get('content-type') ?? '';
     const body = TEXTUAL.test(contentType) ? bytes.toString('utf8') : bytes.length > 0 ? '<binary>' : '';
-    const problems = operation ? this.validator.validate(operation, { status: response.status, headers: response.headers, body }) : [`no operation in the documents for ${method} ${pathname}`];
-    const recorded = { operationId: operation?.operationId, document: operation?.document, method, path: pathname, status: response.status, problems };
+    const problems = operation
+      ? this.validator.validate(operation, { status: response.status, headers: response.headers, body })
+      : [`no operation in the documents for ${method} ${pathname}`];
+    const recorded = {
+      operationId: operation?.operationId,
+      document: operation?.document,
+      method,
+      path: pathname,
+      status: response.status,
+      problems,
+    };
     this.responses.push(recorded);
     return recorded;
   }
 
   /** Responses that broke the contract, one line each. */
   violations(): string[] {
-    return this.responses.filter((r) => r.problems.length > 0).map((r) => `${r.method} ${r.path} → ${r.status} (${r.operationId ?? 'undocumented'}): ${r.problems.join('; ')}`);
+    return this.responses
+      .filter((r) => r.problems.length > 0)
+      .map((r) => `${r.method} ${r.path} → ${r.status} (${r.operationId ?? 'undocumented'}): ${r.problems.join('; ')}`);
   }
 
   /** Operations of `document` without a single successful response seen. */
   unexercised(document: DocumentName): Operation[] {
-    const done = new Set(this.responses.filter((r) => r.document === document && isSuccess(r.status)).map((r) => r.operationId));
+    const done = new Set(
+      this.responses.filter((r) => r.document === document && isSuccess(r.status)).map((r) => r.operationId),
+    );
     return this.index.all.filter((o) => o.document === document && !done.has(o.operationId));
   }
 

@@ -27,7 +27,8 @@ export function concretePath(operation: Operation, value: (name: string) => stri
 const documents = (operation: Operation, status: number) => String(status) in operation.definition.responses;
 const isAuthenticated = (operation: Operation) => documents(operation, 401);
 const hasPathParameters = (operation: Operation) => operation.path.includes('{');
-const takesJsonBody = (operation: Operation) => operation.definition.requestBody?.content?.['application/json'] !== undefined;
+const takesJsonBody = (operation: Operation) =>
+  operation.definition.requestBody?.content?.['application/json'] !== undefined;
 
 /**
  * The error answers every operation must give without any data of its own: 401 without a key
@@ -35,10 +36,22 @@ const takesJsonBody = (operation: Operation) => operation.definition.requestBody
  * documented one. Each request goes through the recording fetch, so every answer is also checked
  * against the documents.
  */
-export async function exerciseGenericErrors(operations: readonly Operation[], options: GenericErrorOptions): Promise<GenericErrorResult[]> {
+export async function exerciseGenericErrors(
+  operations: readonly Operation[],
+  options: GenericErrorOptions,
+): Promise<GenericErrorResult[]> {
   const results: GenericErrorResult[] = [];
-  const send = async (operation: Operation, check: GenericErrorResult['check'], expected: number[], path: string, init: RequestInit) => {
-    const response = await options.fetch(`${options.baseUrl}${path}`, { method: operation.method.toUpperCase(), ...init });
+  const send = async (
+    operation: Operation,
+    check: GenericErrorResult['check'],
+    expected: number[],
+    path: string,
+    init: RequestInit,
+  ) => {
+    const response = await options.fetch(`${options.baseUrl}${path}`, {
+      method: operation.method.toUpperCase(),
+      ...init,
+    });
     await response.arrayBuffer();
     results.push({ operationId: operation.operationId, check, expected, status: response.status });
   };
@@ -49,13 +62,19 @@ export async function exerciseGenericErrors(operations: readonly Operation[], op
     const json = takesJsonBody(operation) ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {};
     if (isAuthenticated(operation)) {
       await send(operation, 'no key', [401], path, writes ? json : {});
-      await send(operation, 'wrong key', [401], path, { ...json, headers: { ...json.headers, apikey: wrongKeyLike(options.apiKey) } });
+      await send(operation, 'wrong key', [401], path, {
+        ...json,
+        headers: { ...json.headers, apikey: wrongKeyLike(options.apiKey) },
+      });
     }
     if (hasPathParameters(operation) && documents(operation, 404) && !writes) {
       await send(operation, 'unknown id', [404], path, { headers: { apikey: options.apiKey } });
     }
     if (!options.readOnly && takesJsonBody(operation) && !hasPathParameters(operation)) {
-      await send(operation, 'invalid body', [400, 422], path, { headers: { apikey: options.apiKey, 'content-type': 'application/json' }, body: '{"not_a_field": [1]}' });
+      await send(operation, 'invalid body', [400, 422], path, {
+        headers: { apikey: options.apiKey, 'content-type': 'application/json' },
+        body: '{"not_a_field": [1]}',
+      });
     }
   }
   return results;
@@ -69,5 +88,7 @@ function wrongKeyLike(key: string): string {
 
 /** The results whose status was not the expected one, one line each. */
 export function unexpected(results: readonly GenericErrorResult[]): string[] {
-  return results.filter((r) => !r.expected.includes(r.status)).map((r) => `${r.operationId} (${r.check}): expected ${r.expected.join(' or ')}, got ${r.status}`);
+  return results
+    .filter((r) => !r.expected.includes(r.status))
+    .map((r) => `${r.operationId} (${r.check}): expected ${r.expected.join(' or ')}, got ${r.status}`);
 }

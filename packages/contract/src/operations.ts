@@ -27,10 +27,22 @@ export class OperationIndex {
         for (const method of HTTP_METHODS) {
           const definition = item[method];
           if (!definition?.operationId) continue;
-          const operation = { document, operationId: definition.operationId, method, path, pointer: `/paths/${escapeToken(path)}/${method}`, definition };
+          const operation = {
+            document,
+            operationId: definition.operationId,
+            method,
+            path,
+            pointer: `/paths/${escapeToken(path)}/${method}`,
+            definition,
+          };
           this.all.push(operation);
           const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-          this.matchers.push({ method, pattern: new RegExp(`^${source}$`), literalSegments: path.split('/').filter((s) => s && !s.startsWith('{')).length, operation });
+          this.matchers.push({
+            method,
+            pattern: new RegExp(`^${source}$`),
+            literalSegments: path.split('/').filter((s) => s && !s.startsWith('{')).length,
+            operation,
+          });
         }
       }
     }

@@ -29,7 +29,9 @@ export async function exerciseReads(operations: readonly Operation[], options: R
   const firstIdOf = async (collection: string): Promise<string | null> => {
     if (!firstIds.has(collection)) {
       const response = await get(`${collection}?limit=1`);
-      const body = response.ok ? ((await response.json()) as Record<string, unknown>) : (await response.arrayBuffer(), {});
+      const body = response.ok
+        ? ((await response.json()) as Record<string, unknown>)
+        : (await response.arrayBuffer(), {});
       const items = ITEMS_FIELDS.map((field) => body[field]).find(Array.isArray) as { id?: unknown }[] | undefined;
       firstIds.set(collection, typeof items?.[0]?.id === 'string' ? items[0].id : null);
     }
@@ -37,7 +39,9 @@ export async function exerciseReads(operations: readonly Operation[], options: R
   };
   const results: ReadResult[] = [];
   for (const operation of operations.filter((o) => o.method === 'get')) {
-    const needed = (operation.definition.parameters ?? []).filter((p) => p.in === 'query' && p.required).map((p) => p.name);
+    const needed = (operation.definition.parameters ?? [])
+      .filter((p) => p.in === 'query' && p.required)
+      .map((p) => p.name);
     if (needed.length > 0) {
       results.push({ operationId: operation.operationId, path: operation.path, skipped: `needs ${needed.join(', ')}` });
       continue;

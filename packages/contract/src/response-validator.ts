@@ -35,10 +35,16 @@ export class ResponseValidator {
 
   validate(operation: Operation, response: WireResponse): string[] {
     const declared = documentedResponse(operation, response.status);
-    if (!declared) return [`status ${response.status} is not documented (documented: ${Object.keys(operation.definition.responses).join(', ')})`];
+    if (!declared)
+      return [
+        `status ${response.status} is not documented (documented: ${Object.keys(operation.definition.responses).join(', ')})`,
+      ];
     const [statusKey, definition] = declared;
     const pointer = `${operation.pointer}/responses/${statusKey}`;
-    return [...this.checkHeaders(operation.document, pointer, definition, response.headers), ...this.checkBody(operation.document, pointer, definition, response)];
+    return [
+      ...this.checkHeaders(operation.document, pointer, definition, response.headers),
+      ...this.checkBody(operation.document, pointer, definition, response),
+    ];
   }
 
   /** Validates a value against the schema at `pointer` of a document; the problems in words. */
@@ -57,12 +63,22 @@ export class ResponseValidator {
     return validate(value) ? [] : describe(validate.errors);
   }
 
-  private checkBody(document: DocumentName, pointer: string, definition: ResponseObject, response: WireResponse): string[] {
+  private checkBody(
+    document: DocumentName,
+    pointer: string,
+    definition: ResponseObject,
+    response: WireResponse,
+  ): string[] {
     const content = definition.content ?? {};
     const types = Object.keys(content);
-    if (types.length === 0) return response.body.length === 0 ? [] : [`status ${response.status} documents no body, got ${response.body.length} bytes`];
+    if (types.length === 0)
+      return response.body.length === 0
+        ? []
+        : [`status ${response.status} documents no body, got ${response.body.length} bytes`];
     const actual = mediaType(response.headers.get('content-type'));
-    const documentedType = types.find((t) => t.toLowerCase() === actual) ?? types.find((t) => t.endsWith('/*') && actual.startsWith(t.slice(0, -1)));
+    const documentedType =
+      types.find((t) => t.toLowerCase() === actual) ??
+      types.find((t) => t.endsWith('/*') && actual.startsWith(t.slice(0, -1)));
     if (!documentedType) return [`content type "${actual}" is not one of the documented ${types.join(', ')}`];
     if (!(actual === 'application/json' || actual.endsWith('+json')) || !content[documentedType]!.schema) return [];
     let body: unknown;
@@ -71,10 +87,17 @@ export class ResponseValidator {
     } catch {
       return ['the body is not valid JSON'];
     }
-    return this.check(document, `${pointer}/content/${escapeToken(documentedType)}/schema`, body).map((p) => `body ${p}`);
+    return this.check(document, `${pointer}/content/${escapeToken(documentedType)}/schema`, body).map(
+      (p) => `body ${p}`,
+    );
   }
 
-  private checkHeaders(document: DocumentName, pointer: string, definition: ResponseObject, headers: Headers): string[] {
+  private checkHeaders(
+    document: DocumentName,
+    pointer: string,
+    definition: ResponseObject,
+    headers: Headers,
+  ): string[] {
     const problems: string[] = [];
     for (const [name, header] of Object.entries(definition.headers ?? {})) {
       const value = headers.get(name);
@@ -113,5 +136,10 @@ function documentedResponse(operation: Operation, status: number): [string, Resp
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+  return (errors ?? [])
+    .slice(0, 5)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+    );
 }

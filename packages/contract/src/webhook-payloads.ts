@@ -10,7 +10,12 @@ const ENVELOPE = {
   type: 'object',
   required: ['id', 'type', 'created_at', 'data'],
   additionalProperties: false,
-  properties: { id: { type: 'string', minLength: 1 }, type: { type: 'string' }, created_at: { type: 'string', format: 'date-time' }, data: { type: 'object' } },
+  properties: {
+    id: { type: 'string', minLength: 1 },
+    type: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+    data: { type: 'object' },
+  },
 };
 
 export interface PayloadCheck {
@@ -23,7 +28,11 @@ export interface PayloadCheck {
  * Checks delivered webhook bodies: the envelope (`id`, `type`, `created_at`, `data`), a type the
  * service lists, and `data` against that type's published schema.
  */
-export function checkWebhookPayloads(validator: ResponseValidator, eventTypes: readonly EventType[], bodies: readonly Buffer[]): PayloadCheck {
+export function checkWebhookPayloads(
+  validator: ResponseValidator,
+  eventTypes: readonly EventType[],
+  bodies: readonly Buffer[],
+): PayloadCheck {
   const schemas = new Map(eventTypes.map((t) => [t.type, t.data_schema]));
   const checked: Record<string, number> = {};
   const problems: string[] = [];

@@ -2,14 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import { checkWebhookPayloads, ContractRecorder } from '../src/index.js';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('ContractRecorder', () => {
   it('counts an operation as exercised only after a successful response, and names the rest', async () => {
     const recorder = new ContractRecorder(['leads-api']);
     await recorder.observe('GET', '/leads/v1/anfragen/anf_1', json(404, { code: 'nicht_gefunden', message: 'x' }));
     expect(recorder.unexercised('leads-api').map((o) => o.operationId)).toContain('anfrageAbrufen');
-    await recorder.observe('GET', '/leads/v1/anfragen', json(200, { daten: [], seite: { naechster_cursor: null, hat_weitere: false } }));
+    await recorder.observe(
+      'GET',
+      '/leads/v1/anfragen',
+      json(200, { daten: [], seite: { naechster_cursor: null, hat_weitere: false } }),
+    );
     const left = recorder.unexercised('leads-api').map((o) => o.operationId);
     expect(left).not.toContain('anfragenAuflisten');
     expect(left).toHaveLength(10);
@@ -29,11 +34,23 @@ describe('ContractRecorder', () => {
 
 describe('checkWebhookPayloads', () => {
   const recorder = new ContractRecorder(['property-api']);
-  const types = [{ type: 'property.created', data_schema: { type: 'object', required: ['property_id'], properties: { property_id: { type: 'string' } } } }];
+  const types = [
+    {
+      type: 'property.created',
+      data_schema: { type: 'object', required: ['property_id'], properties: { property_id: { type: 'string' } } },
+    },
+  ];
   const body = (event: object) => Buffer.from(JSON.stringify(event));
 
   it('accepts a delivery whose envelope and data match, and counts it by type', () => {
-    const result = checkWebhookPayloads(recorder.validator, types, [body({ id: 'evt_1', type: 'property.created', created_at: '2026-11-23T10:00:00.000Z', data: { property_id: 'prop_1' } })]);
+    const result = checkWebhookPayloads(recorder.validator, types, [
+      body({
+        id: 'evt_1',
+        type: 'property.created',
+        created_at: '2026-11-23T10:00:00.000Z',
+        data: { property_id: 'prop_1' },
+      }),
+    ]);
     expect(result).toEqual({ checked: { 'property.created': 1 }, problems: [] });
   });
 

@@ -5,7 +5,11 @@ const property = loadDocument('property-api');
 const documents = { 'property-api': property };
 const index = new OperationIndex(documents);
 const validator = new ResponseValidator(documents);
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => ({ status, headers: new Headers({ 'content-type': 'application/json; charset=utf-8', ...headers }), body: JSON.stringify(body) });
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => ({
+  status,
+  headers: new Headers({ 'content-type': 'application/json; charset=utf-8', ...headers }),
+  body: JSON.stringify(body),
+});
 const error = { code: 'unauthorized', message: 'No key.' };
 
 describe('matching requests to operations', () => {
@@ -27,8 +31,16 @@ describe('checking a response against its operation', () => {
 
   it('refuses an undocumented status, a wrong body, a wrong content type and a body where none is documented', () => {
     expect(validator.validate(getProperty, json(error, 418))[0]).toMatch(/status 418 is not documented/);
-    expect(validator.validate(getProperty, json({ msg: 'x' }, 401)).join()).toMatch(/must have required property 'code'/);
-    expect(validator.validate(getProperty, { status: 401, headers: new Headers({ 'content-type': 'text/html' }), body: '<p>' })[0]).toMatch(/content type "text\/html"/);
+    expect(validator.validate(getProperty, json({ msg: 'x' }, 401)).join()).toMatch(
+      /must have required property 'code'/,
+    );
+    expect(
+      validator.validate(getProperty, {
+        status: 401,
+        headers: new Headers({ 'content-type': 'text/html' }),
+        body: '<p>',
+      })[0],
+    ).toMatch(/content type "text\/html"/);
     expect(validator.validate(getProperty, json({ id: 'prop_1' })).join()).toMatch(/must have required property/);
     const revoke = index.byId('property-api', 'revokeApiKey')!;
     expect(validator.validate(revoke, { status: 204, headers: new Headers(), body: '' })).toEqual([]);

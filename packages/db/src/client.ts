@@ -31,7 +31,12 @@ export function withUtcSession(url: string): string {
   return parsed.toString();
 }
 
-export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5_000, statementTimeoutMs = 60_000 }: DatabaseOptions): PrismaClient {
+export function createPrisma({
+  url,
+  maxConnections = 10,
+  connectionTimeoutMs = 5_000,
+  statementTimeoutMs = 60_000,
+}: DatabaseOptions): PrismaClient {
   // One pool for Prisma and the direct reads (readRows), so that the pool size stays the limit.
   const pool = new pg.Pool({
     // Prisma's adapter reads and writes timestamps as UTC whatever the session's zone (the server's
@@ -65,11 +70,33 @@ export function createPrisma({ url, maxConnections = 10, connectionTimeoutMs = 5
 // P2028 no transaction could be started in time (the pool was exhausted).
 // From pg directly (readRows, inDirectTransaction): socket errors, and PostgreSQL's own for a server
 // shutting down (57P01–57P03), one with no connection left (53300) or a broken connection (class 08 but 08P01).
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|connection error and is not queryable/;
+const UNAVAILABLE_CODES = new Set([
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+  'P2028',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|connection error and is not queryable/;
 
 // The adapter's names for a socket's errors (ENOTFOUND, ECONNREFUSED, ECONNRESET, ETIMEDOUT) and for 53300.
-const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
 
 // 08P01 (protocol violation) is in class 08 too, but a client's bug (a wrong parameter count), not an outage.
 const isUnavailableCode = (code: string) => UNAVAILABLE_CODES.has(code) || (code.startsWith('08') && code !== '08P01');
@@ -81,7 +108,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && isUnavailableCode(code)) return true;
     // Prisma wraps a PostgreSQL error it has no code of its own for (P2039, P2010 for raw SQL):
     // the server's code is the driver's `originalCode`; a socket's error is the adapter's `kind`.
-    const driverError = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } }).meta?.driverAdapterError?.cause;
+    const driverError = (
+      e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } }
+    ).meta?.driverAdapterError?.cause;
     if (typeof driverError?.originalCode === 'string' && isUnavailableCode(driverError.originalCode)) return true;
     if (typeof driverError?.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(driverError.kind)) return true;
     if (UNAVAILABLE_MESSAGES.test(e.message)) return true;

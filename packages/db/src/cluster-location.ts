@@ -1,4 +1,17 @@
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmdirSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EmbeddedPostgresError } from './embedded-errors.js';
 import { ensureRootOnlyDir } from './postgres-binaries.js';
@@ -32,7 +45,9 @@ function followLink(dataDir: string): string {
   try {
     return realpathSync(dataDir);
   } catch {
-    throw new EmbeddedPostgresError(`${dataDir} links to ${readlinkSync(dataDir)}, which does not exist: restore that directory, or remove the link to start with an empty database.`);
+    throw new EmbeddedPostgresError(
+      `${dataDir} links to ${readlinkSync(dataDir)}, which does not exist: restore that directory, or remove the link to start with an empty database.`,
+    );
   }
 }
 
@@ -51,13 +66,21 @@ function isLink(path: string): boolean {
  * is made in `sharedDir/clusters` instead and `dataDir` becomes a link to it, so `dataDir` still
  * says where the data is and it persists across starts. Nothing is ever moved or deleted here.
  */
-export function clusterLocation(dataDir: string, sharedDir: string, major: string, log: (line: string) => void): ClusterLocation {
+export function clusterLocation(
+  dataDir: string,
+  sharedDir: string,
+  major: string,
+  log: (line: string) => void,
+): ClusterLocation {
   const dir = followLink(dataDir);
   checkVersion(dataDir, dir, major);
   if (!isRoot()) return { dir };
   if (existsSync(join(dir, 'PG_VERSION'))) {
     const { uid, gid } = statSync(dir);
-    if (uid === 0) throw new EmbeddedPostgresError(`The embedded database in ${dataDir} is owned by root, and PostgreSQL does not run as root: chown -R postgres:postgres ${dir}, or set DATABASE_URL.`);
+    if (uid === 0)
+      throw new EmbeddedPostgresError(
+        `The embedded database in ${dataDir} is owned by root, and PostgreSQL does not run as root: chown -R postgres:postgres ${dir}, or set DATABASE_URL.`,
+      );
     const closed = closedTo(dir, { uid, gid });
     if (closed) {
       throw new EmbeddedPostgresError(
@@ -69,22 +92,37 @@ export function clusterLocation(dataDir: string, sharedDir: string, major: strin
   const user = postgresOsUser();
   const closed = closedTo(dir, user);
   if (!closed) return { dir, user };
-  if (dir !== dataDir) throw new EmbeddedPostgresError(`${dataDir} links to ${dir}, which the OS user postgres cannot reach (${closed} is closed to it): remove the link, or set DATABASE_URL.`);
+  if (dir !== dataDir)
+    throw new EmbeddedPostgresError(
+      `${dataDir} links to ${dir}, which the OS user postgres cannot reach (${closed} is closed to it): remove the link, or set DATABASE_URL.`,
+    );
   if (existsSync(dataDir)) {
     try {
       rmdirSync(dataDir); // empty: the link takes its place
     } catch {
-      throw new EmbeddedPostgresError(`${dataDir} holds files but no database, and the OS user postgres cannot reach it (${closed} is closed to it): move it away and start again, or set DATABASE_URL.`);
+      throw new EmbeddedPostgresError(
+        `${dataDir} holds files but no database, and the OS user postgres cannot reach it (${closed} is closed to it): move it away and start again, or set DATABASE_URL.`,
+      );
     }
   }
   const clusters = join(sharedDir, 'clusters');
   ensureRootOnlyDir(sharedDir);
   ensureRootOnlyDir(clusters);
-  const target = mkdtempSync(join(clusters, `${dataDir.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-/, '').slice(-60)}-`));
+  const target = mkdtempSync(
+    join(
+      clusters,
+      `${dataDir
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-/, '')
+        .slice(-60)}-`,
+    ),
+  );
   chownSync(target, user.uid, user.gid);
   chmodSync(target, 0o700);
   mkdirSync(dirname(dataDir), { recursive: true });
   symlinkSync(target, dataDir);
-  log(`As root the embedded PostgreSQL runs as the OS user postgres, which cannot enter ${closed}: its data lives in ${target}, linked from ${dataDir}.`);
+  log(
+    `As root the embedded PostgreSQL runs as the OS user postgres, which cannot enter ${closed}: its data lives in ${target}, linked from ${dataDir}.`,
+  );
   return { dir: target, user };
 }

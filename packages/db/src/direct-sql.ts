@@ -21,7 +21,9 @@ const PRISMA_TYPES: Record<number, (value: string) => unknown> = {
 };
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    (format ?? 'text') === 'text' && PRISMA_TYPES[oid] ? PRISMA_TYPES[oid] : pg.types.getTypeParser(oid, format ?? 'text'),
+    (format ?? 'text') === 'text' && PRISMA_TYPES[oid]
+      ? PRISMA_TYPES[oid]
+      : pg.types.getTypeParser(oid, format ?? 'text'),
 } as pg.CustomTypesConfig;
 
 const statementNames = new Map<string, string>();
@@ -29,7 +31,11 @@ let generation = 0;
 /** One name per statement text: pg prepares it once per connection and only binds it afterwards. */
 function statementName(text: string): string {
   let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `read${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+  if (!name)
+    statementNames.set(
+      text,
+      (name = `read${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`),
+    );
   return name;
 }
 
@@ -39,7 +45,10 @@ function statementName(text: string): string {
  * afresh on each connection, and a read outside a transaction is tried once more.
  */
 function isStalePlan(error: unknown): boolean {
-  return (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+  return (
+    (error as { code?: string }).code === '0A000' &&
+    /cached plan must not change result type/.test((error as Error).message)
+  );
 }
 
 function renameStatements(): void {
@@ -55,7 +64,8 @@ function renameStatements(): void {
 export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
-  const read = async () => (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+  const read = async () =>
+    (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
   try {
     return await read();
   } catch (error) {
@@ -120,7 +130,12 @@ export async function inDirectTransaction<T>(db: Db, work: (tx: SqlRunner) => Pr
     return result;
   } catch (error) {
     // A connection that cannot even roll back is dropped from the pool, not handed out again.
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))));
+    await client
+      .query('ROLLBACK')
+      .catch(
+        (rollbackError: unknown) =>
+          (broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))),
+      );
     throw error;
   } finally {
     client.removeListener('error', onError);

@@ -111,20 +111,34 @@ export function embeddedServerOf(dataDir: string): { pid: number; port: number }
 async function applyRoles(location: Location, superuserPassword: string, roles: EmbeddedRole[]): Promise<void> {
   const statements = [`ALTER ROLE ${EMBEDDED_SUPERUSER} WITH PASSWORD '${scramSha256Verifier(superuserPassword)}'`];
   for (const role of roles) {
-    if (!ROLE_NAME.test(role.name) || role.name === EMBEDDED_SUPERUSER || role.name.startsWith('pg_')) throw new EmbeddedPostgresError(`Invalid role name "${role.name}".`);
+    if (!ROLE_NAME.test(role.name) || role.name === EMBEDDED_SUPERUSER || role.name.startsWith('pg_'))
+      throw new EmbeddedPostgresError(`Invalid role name "${role.name}".`);
     statements.push(
       `DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role.name}') THEN CREATE ROLE ${role.name}; END IF; END$$`,
       `ALTER ROLE ${role.name} WITH LOGIN NOSUPERUSER NOCREATEROLE NOREPLICATION NOBYPASSRLS ${role.createDatabases ? 'CREATEDB' : 'NOCREATEDB'} PASSWORD '${scramSha256Verifier(role.password)}'`,
     );
   }
-  const args = ['--single', '-D', location.dir, '-c', 'listen_addresses=', '-c', 'unix_socket_directories=', 'postgres'];
+  const args = [
+    '--single',
+    '-D',
+    location.dir,
+    '-c',
+    'listen_addresses=',
+    '-c',
+    'unix_socket_directories=',
+    'postgres',
+  ];
   try {
     // Single-user mode reports a failed statement on its output but still exits 0. Its output is
     // not logged: it may quote a statement, with a password verifier in it.
-    const problems = problemsIn(await runToEnd(location.binaries.postgres, args, location.user, () => {}, `${statements.join('\n')}\n`));
+    const problems = problemsIn(
+      await runToEnd(location.binaries.postgres, args, location.user, () => {}, `${statements.join('\n')}\n`),
+    );
     if (problems) throw new EmbeddedPostgresError(problems);
   } catch (error) {
-    throw new EmbeddedPostgresError(`Could not set the roles of the embedded database in ${location.dataDir}: ${(error as Error).message}`);
+    throw new EmbeddedPostgresError(
+      `Could not set the roles of the embedded database in ${location.dataDir}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -141,7 +155,13 @@ async function initialise(location: Location, log: (text: string) => void): Prom
   mkdirSync(dirname(location.dir), { recursive: true });
   mkdirSync(location.dir, { recursive: true, mode: 0o700 });
   if (location.user) chownSync(location.dir, location.user.uid, location.user.gid);
-  const args = [`--pgdata=${location.dir}`, '--auth=trust', `--username=${EMBEDDED_SUPERUSER}`, '--encoding=UTF8', '--locale=C'];
+  const args = [
+    `--pgdata=${location.dir}`,
+    '--auth=trust',
+    `--username=${EMBEDDED_SUPERUSER}`,
+    '--encoding=UTF8',
+    '--locale=C',
+  ];
   try {
     await runToEnd(location.binaries.initdb, args, location.user, log);
   } catch (error) {
@@ -156,7 +176,9 @@ function writeHba(location: Location): void {
     chmodSync(hba, 0o600);
     if (location.user) chownSync(hba, location.user.uid, location.user.gid);
   } catch (error) {
-    throw new EmbeddedPostgresError(`Could not prepare the embedded database in ${location.dataDir}: ${(error as Error).message}`);
+    throw new EmbeddedPostgresError(
+      `Could not prepare the embedded database in ${location.dataDir}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -178,7 +200,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     if (error instanceof EmbeddedPostgresError) throw error;
     // What none of the steps foresaw (a read-only /var/lib, a full disk): still one line, with a way out.
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${resolve(options.dataDir)} could not be started (${message}): fix that, or set DATABASE_URL to a running PostgreSQL.`, { cause: error });
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL in ${resolve(options.dataDir)} could not be started (${message}): fix that, or set DATABASE_URL to a running PostgreSQL.`,
+      { cause: error },
+    );
   }
 }
 
@@ -190,7 +215,11 @@ async function start(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const sharedDir = options.sharedDir ?? EMBEDDED_SHARED_DIR;
   const packaged = packagedBinaries();
   const cluster = clusterLocation(dataDir, sharedDir, packaged.major, log);
-  const location: Location = { ...cluster, dataDir, binaries: cluster.user ? binariesFor(cluster.user, sharedDir, packaged) : packaged };
+  const location: Location = {
+    ...cluster,
+    dataDir,
+    binaries: cluster.user ? binariesFor(cluster.user, sharedDir, packaged) : packaged,
+  };
   if (!existsSync(join(location.dir, 'PG_VERSION'))) await initialise(location, log);
   writeHba(location);
   const superuserPassword = options.superuserPassword ?? randomBytes(32).toString('base64url');
@@ -202,14 +231,21 @@ async function start(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   ];
   let server: RunningServer;
   try {
-    server = await startServer(location.binaries.postgres, args, location.user, { log, stopOnSignals: options.stopOnSignals ?? true });
+    server = await startServer(location.binaries.postgres, args, location.user, {
+      log,
+      stopOnSignals: options.stopOnSignals ?? true,
+    });
   } catch (error) {
     const holder = embeddedServerOf(dataDir);
     if (holder) throw new EmbeddedPostgresBusyError(dataDir, holder.pid, holder.port);
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL in ${dataDir} did not start on port ${options.port}: ${(error as Error).message}`);
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL in ${dataDir} did not start on port ${options.port}: ${(error as Error).message}`,
+    );
   }
-  const urlFor = (database: string, role: Pick<EmbeddedRole, 'name' | 'password'> = { name: EMBEDDED_SUPERUSER, password: superuserPassword }) =>
-    embeddedUrl(options.port, database, role);
+  const urlFor = (
+    database: string,
+    role: Pick<EmbeddedRole, 'name' | 'password'> = { name: EMBEDDED_SUPERUSER, password: superuserPassword },
+  ) => embeddedUrl(options.port, database, role);
   const stop = async () => {
     await server.stop();
     if (options.persistent === false) removeCluster(location);

@@ -16,7 +16,11 @@ export async function lockOwnRow(
   mode: 'update' | 'share' = 'update',
 ): Promise<boolean> {
   if (!TABLE_NAME.test(table)) throw new Error(`Not a table name: ${table}`);
-  const rows = await tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM "${table}" WHERE id = $1 AND account_id = $2 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`, id, accountId);
+  const rows = await tx.$queryRawUnsafe<unknown[]>(
+    `SELECT 1 FROM "${table}" WHERE id = $1 AND account_id = $2 FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
+    id,
+    accountId,
+  );
   return rows.length > 0;
 }
 

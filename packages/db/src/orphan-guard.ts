@@ -30,7 +30,11 @@ let guard: { process: ChildProcess; input: Writable } | undefined;
 
 function theGuard(): Writable {
   if (!guard) {
-    const child = spawn(process.execPath, ['-e', GUARD_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: {} });
+    const child = spawn(process.execPath, ['-e', GUARD_SCRIPT], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: {},
+    });
     child.on('error', () => {}); // without a guard the children are still stopped on a normal exit
     child.unref();
     const input = child.stdin!;

@@ -51,11 +51,15 @@ $adopt$`;
  * database of the server). Idempotent and cheap when nothing is to be done.
  */
 export async function ensureOwnedDatabase(adminUrl: string, database: string, owner: string): Promise<void> {
-  if (!ROLE_OR_DATABASE.test(database) || !ROLE_OR_DATABASE.test(owner)) throw new Error(`ensureOwnedDatabase: invalid name ("${database}", "${owner}")`);
+  if (!ROLE_OR_DATABASE.test(database) || !ROLE_OR_DATABASE.test(owner))
+    throw new Error(`ensureOwnedDatabase: invalid name ("${database}", "${owner}")`);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ owner: string }>('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [database]);
+    const { rows } = await admin.query<{ owner: string }>(
+      'SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1',
+      [database],
+    );
     if (rows.length === 0) {
       try {
         await admin.query(`CREATE DATABASE ${database} OWNER ${owner}`);

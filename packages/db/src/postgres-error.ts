@@ -21,7 +21,9 @@ export function postgresError(error: unknown): PostgresError | undefined {
     }
     const code = record.code ?? record.originalCode;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^P\d{4}$/.test(code)) {
-      const text = [record.constraint, record.message, record.originalMessage].filter((v) => typeof v === 'string').join(' ');
+      const text = [record.constraint, record.message, record.originalMessage]
+        .filter((v) => typeof v === 'string')
+        .join(' ');
       return { code, text: typeof record.constraint === 'string' ? `"${record.constraint}" ${text}` : text };
     }
     return undefined;

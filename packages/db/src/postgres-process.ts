@@ -9,7 +9,12 @@ import type { OsUser } from './os-user.js';
  * enter. `detached`: in a process group of its own, so a Ctrl-C in the terminal reaches only this
  * process, which stops the server itself once nothing needs it any more.
  */
-export function spawnPostgresProgram(file: string, args: string[], user: OsUser | undefined, detached = false): ChildProcess {
+export function spawnPostgresProgram(
+  file: string,
+  args: string[],
+  user: OsUser | undefined,
+  detached = false,
+): ChildProcess {
   return spawn(file, args, {
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
     cwd: '/',
@@ -24,7 +29,9 @@ export function spawnPostgresProgram(file: string, args: string[], user: OsUser 
  * pepper, webhook key, SMTP and S3 credentials), which the database's OS user must not read.
  */
 function postgresEnvironment(): NodeJS.ProcessEnv {
-  const kept = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]));
+  const kept = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'].flatMap((name) =>
+    process.env[name] === undefined ? [] : [[name, process.env[name]]],
+  );
   return { ...Object.fromEntries(kept), LC_MESSAGES: 'C' };
 }
 
@@ -57,7 +64,13 @@ export function collectLines(child: ChildProcess, log: (text: string) => void): 
 }
 
 /** Runs a PostgreSQL program to its end; rejects with its own words when it fails. */
-export async function runToEnd(file: string, args: string[], user: OsUser | undefined, log: (text: string) => void, input?: string): Promise<string[]> {
+export async function runToEnd(
+  file: string,
+  args: string[],
+  user: OsUser | undefined,
+  log: (text: string) => void,
+  input?: string,
+): Promise<string[]> {
   const child = spawnPostgresProgram(file, args, user);
   const lines = collectLines(child, log);
   child.stdin!.on('error', () => {}); // a program that stops early closes its stdin
@@ -66,7 +79,8 @@ export async function runToEnd(file: string, args: string[], user: OsUser | unde
     child.once('error', (error) => reject(notRunnable(file, error)));
     child.once('close', resolve);
   });
-  if (code !== 0) throw new EmbeddedPostgresError(problemsIn(lines) || lines.slice(-3).join(' ') || `${file} exited with ${code}`);
+  if (code !== 0)
+    throw new EmbeddedPostgresError(problemsIn(lines) || lines.slice(-3).join(' ') || `${file} exited with ${code}`);
   return lines;
 }
 
@@ -79,7 +93,9 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** On a signal, the servers that asked for it are stopped and the process exits, as the signal would have ended it. */
 function onSignal(signal: NodeJS.Signals): void {
-  void Promise.allSettled([...stopOnSignal].map((stop) => stop())).then(() => process.exit(128 + constants.signals[signal]));
+  void Promise.allSettled([...stopOnSignal].map((stop) => stop())).then(() =>
+    process.exit(128 + constants.signals[signal]),
+  );
 }
 
 function watchSignals(stop: () => Promise<void>, watch: boolean): () => void {
@@ -122,7 +138,9 @@ export async function startServer(
   };
   await new Promise<void>((resolve, reject) => {
     child.once('error', (error) => reject(notRunnable(postgres, error)));
-    child.once('close', () => reject(new EmbeddedPostgresError(problemsIn(lines) || lines.slice(-3).join(' ') || 'the server exited')));
+    child.once('close', () =>
+      reject(new EmbeddedPostgresError(problemsIn(lines) || lines.slice(-3).join(' ') || 'the server exited')),
+    );
     const ready = (chunk: Buffer) => {
       if (!chunk.toString('utf8').includes('ready to accept connections')) return;
       child.stderr!.removeListener('data', ready);

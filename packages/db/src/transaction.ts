@@ -17,5 +17,7 @@ export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<
  */
 export function inSnapshot<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   const client = db as Partial<Pick<PrismaClient, '$transaction'>>;
-  return typeof client.$transaction === 'function' ? client.$transaction((tx) => work(tx), { isolationLevel: 'RepeatableRead' }) : work(db);
+  return typeof client.$transaction === 'function'
+    ? client.$transaction((tx) => work(tx), { isolationLevel: 'RepeatableRead' })
+    : work(db);
 }

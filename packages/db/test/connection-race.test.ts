@@ -23,16 +23,26 @@ const int32 = (value: number) => {
   buffer.writeInt32BE(value);
   return buffer;
 };
-const fields = (entries: [string, string][]) => Buffer.concat([...entries.map(([code, text]) => Buffer.from(`${code}${text}\0`, 'utf8')), Buffer.from([0])]);
+const fields = (entries: [string, string][]) =>
+  Buffer.concat([...entries.map(([code, text]) => Buffer.from(`${code}${text}\0`, 'utf8')), Buffer.from([0])]);
 
 const ready = Buffer.concat([
   message('R', int32(0)), // AuthenticationOk
   message('K', Buffer.concat([int32(1), int32(2)])), // BackendKeyData
   message('Z', Buffer.from('I')), // ReadyForQuery: the connection is handed over here
 ]);
-const terminated = message('E', fields([['S', 'FATAL'], ['V', 'FATAL'], ['C', '57P01'], ['M', 'terminating connection due to administrator command']]));
+const terminated = message(
+  'E',
+  fields([
+    ['S', 'FATAL'],
+    ['V', 'FATAL'],
+    ['C', '57P01'],
+    ['M', 'terminating connection due to administrator command'],
+  ]),
+);
 
-type Behaviour = 'ends-at-hand-over' | 'ends-at-first-statement' | 'closes-at-first-statement' | 'resets-at-first-statement';
+type Behaviour =
+  'ends-at-hand-over' | 'ends-at-first-statement' | 'closes-at-first-statement' | 'resets-at-first-statement';
 const servers: Server[] = [];
 const sockets = new Set<Socket>();
 
@@ -59,7 +69,11 @@ async function fakePostgres(behaviour: Behaviour): Promise<string> {
 const clients: PrismaClient[] = [];
 const uncaught: unknown[] = [];
 const record = (error: unknown) => uncaught.push(error);
-const failureOf = (work: PromiseLike<unknown>) => Promise.resolve(work).then(() => undefined, (error: unknown) => error);
+const failureOf = (work: PromiseLike<unknown>) =>
+  Promise.resolve(work).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50)); // a late 'error' event would come now
 
 beforeAll(() => {
@@ -83,9 +97,15 @@ describe('a connection ended in the read that hands it over', () => {
   it('fails direct transactions, direct reads and Prisma transactions as unavailable, and the process lives on', async () => {
     const prisma = await clientOf('ends-at-hand-over');
     for (let i = 0; i < 3; i++) {
-      expect(isDatabaseUnavailable(await failureOf(inDirectTransaction(prisma, async (tx) => tx.$queryRawUnsafe('SELECT 1'))))).toBe(true);
+      expect(
+        isDatabaseUnavailable(
+          await failureOf(inDirectTransaction(prisma, async (tx) => tx.$queryRawUnsafe('SELECT 1'))),
+        ),
+      ).toBe(true);
       expect(isDatabaseUnavailable(await failureOf(readRows(prisma, 'SELECT 1', [])))).toBe(true);
-      expect(isDatabaseUnavailable(await failureOf(prisma.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 1'))))).toBe(true);
+      expect(
+        isDatabaseUnavailable(await failureOf(prisma.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 1')))),
+      ).toBe(true);
     }
     await settle();
     expect(uncaught).toEqual([]);
@@ -94,18 +114,21 @@ describe('a connection ended in the read that hands it over', () => {
 
 describe('a connection ended at its first statement', () => {
   // 57P01 first; or no word at all: a plain close, or a reset.
-  it.each(['ends-at-first-statement', 'closes-at-first-statement', 'resets-at-first-statement'] as const)("%s: counts Prisma's wrapped errors and every other kind of query as unavailable", async (behaviour) => {
-    const prisma = await clientOf(behaviour);
-    const failures = [
-      await failureOf(prisma.account.findFirst({ where: { id: 'acct_x' } })),
-      await failureOf(prisma.$queryRawUnsafe('SELECT 1')),
-      await failureOf(prisma.$executeRaw`SELECT ${1}::int`),
-      await failureOf(prisma.$transaction(async (tx) => tx.account.count())),
-      await failureOf(inDirectTransaction(prisma, async (tx) => tx.$executeRawUnsafe('SELECT 1'))),
-      await failureOf(readRows(prisma, 'SELECT 1', [])),
-    ];
-    for (const failure of failures) expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
-    await settle();
-    expect(uncaught).toEqual([]);
-  });
+  it.each(['ends-at-first-statement', 'closes-at-first-statement', 'resets-at-first-statement'] as const)(
+    "%s: counts Prisma's wrapped errors and every other kind of query as unavailable",
+    async (behaviour) => {
+      const prisma = await clientOf(behaviour);
+      const failures = [
+        await failureOf(prisma.account.findFirst({ where: { id: 'acct_x' } })),
+        await failureOf(prisma.$queryRawUnsafe('SELECT 1')),
+        await failureOf(prisma.$executeRaw`SELECT ${1}::int`),
+        await failureOf(prisma.$transaction(async (tx) => tx.account.count())),
+        await failureOf(inDirectTransaction(prisma, async (tx) => tx.$executeRawUnsafe('SELECT 1'))),
+        await failureOf(readRows(prisma, 'SELECT 1', [])),
+      ];
+      for (const failure of failures) expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
+      await settle();
+      expect(uncaught).toEqual([]);
+    },
+  );
 });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-const nameOf = async (id: string) => (await readRows<{ name: string }>(db.prisma, 'SELECT name FROM accounts WHERE id = $1', [id]))[0]?.name;
+const nameOf = async (id: string) =>
+  (await readRows<{ name: string }>(db.prisma, 'SELECT name FROM accounts WHERE id = $1', [id]))[0]?.name;
 
 describe('inDirectTransaction', () => {
   it('commits all statements together, and rolls all back when the work throws', async () => {
@@ -28,7 +29,9 @@ describe('inDirectTransaction', () => {
   it('inside a Prisma transaction, runs in that one: its rollback takes the direct statements with it', async () => {
     await expect(
       inTransaction(db.prisma, async (outer) => {
-        await inDirectTransaction(outer, async (tx) => tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_nested', 'nested'));
+        await inDirectTransaction(outer, async (tx) =>
+          tx.$executeRawUnsafe('INSERT INTO accounts (id, name) VALUES ($1, $2)', 'acct_nested', 'nested'),
+        );
         expect(await outer.account.count({ where: { id: 'acct_nested' } })).toBe(1);
         throw new Error('outer fails');
       }),
@@ -38,7 +41,9 @@ describe('inDirectTransaction', () => {
 
   it('returns the connection to the pool after a failed statement (the pool is not drained)', async () => {
     for (let i = 0; i < 15; i++) {
-      await expect(inDirectTransaction(db.prisma, async (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts'))).rejects.toThrow(/no_such_column/);
+      await expect(
+        inDirectTransaction(db.prisma, async (tx) => tx.$queryRawUnsafe('SELECT no_such_column FROM accounts')),
+      ).rejects.toThrow(/no_such_column/);
     }
     expect(await nameOf('acct_direct')).toBe('direct');
   });
@@ -56,12 +61,17 @@ describe('a connection the server drops', () => {
     expect(await nameOf('acct_direct')).toBe('direct');
   });
 
-  it('errors of pg itself count as unavailable (503), as Prisma\'s codes do', () => {
+  it("errors of pg itself count as unavailable (503), as Prisma's codes do", () => {
     const withCode = (code: string, message = '') => Object.assign(new Error(message), { code });
-    for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '08006']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
-    expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''))).toBe(true);
+    for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '08006'])
+      expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(withCode('23505', 'duplicate key'))).toBe(false);
-    expect(isDatabaseUnavailable(withCode('08P01', 'bind message supplies 1 parameters, but prepared statement requires 2'))).toBe(false);
+    expect(
+      isDatabaseUnavailable(withCode('08P01', 'bind message supplies 1 parameters, but prepared statement requires 2')),
+    ).toBe(false);
     expect(isDatabaseUnavailable(withCode('42703', 'column does not exist'))).toBe(false);
   });
 });
@@ -72,7 +82,11 @@ describe('the session time zone', () => {
     url.searchParams.set('options', '-c search_path=public');
     const client = createPrisma({ url: url.toString(), maxConnections: 1 });
     try {
-      const [row] = await readRows<{ zone: string; path: string }>(client, "SELECT current_setting('TimeZone') AS zone, current_setting('search_path') AS path", []);
+      const [row] = await readRows<{ zone: string; path: string }>(
+        client,
+        "SELECT current_setting('TimeZone') AS zone, current_setting('search_path') AS path",
+        [],
+      );
       expect(row).toEqual({ zone: 'UTC', path: 'public' });
     } finally {
       await client.$disconnect();
@@ -82,7 +96,11 @@ describe('the session time zone', () => {
 
 describe('readRows', () => {
   it('reads dates as UTC days and timestamps as instants, as Prisma does', async () => {
-    const [row] = await readRows<{ day: Date; at: Date; big: bigint }>(db.prisma, "SELECT DATE '2026-03-01' AS day, TIMESTAMPTZ '2026-03-01 12:00:00+00' AS at, 9007199254740993::bigint AS big", []);
+    const [row] = await readRows<{ day: Date; at: Date; big: bigint }>(
+      db.prisma,
+      "SELECT DATE '2026-03-01' AS day, TIMESTAMPTZ '2026-03-01 12:00:00+00' AS at, 9007199254740993::bigint AS big",
+      [],
+    );
     expect(row.day).toEqual(new Date('2026-03-01T00:00:00Z'));
     expect(row.at).toEqual(new Date('2026-03-01T12:00:00Z'));
     expect(row.big).toBe(9007199254740993n);

@@ -36,6 +36,8 @@ describe('migrations match the schema folder prisma/schema/', () => {
     await migrated.query('ALTER TABLE properties ALTER COLUMN title DROP NOT NULL');
     const diff = catalogDiff(await catalogSnapshot(migrated), await catalogSnapshot(fromSchema));
     expect(diff.onlyLeft.some((line) => line.includes('properties.drift_probe'))).toBe(true);
-    expect(diff.onlyLeft.some((line) => line.startsWith('column properties.title ') && line.includes('nullable=YES'))).toBe(true);
+    expect(
+      diff.onlyLeft.some((line) => line.startsWith('column properties.title ') && line.includes('nullable=YES')),
+    ).toBe(true);
   });
 });

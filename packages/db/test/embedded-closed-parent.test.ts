@@ -2,7 +2,21 @@
 // cannot enter (a home directory, 0700) must still work: the cluster then lives in a shared dir
 // (DATA_DIR/postgres links to it) and programs that user cannot run are copied there once.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryAt } from '@platform/testkit';
@@ -50,7 +64,13 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
     } finally {
       await first.stop();
     }
-    const second = await startEmbeddedPostgres({ dataDir, port: port(), sharedDir: shared, persistent: false, durable: false });
+    const second = await startEmbeddedPostgres({
+      dataDir,
+      port: port(),
+      sharedDir: shared,
+      persistent: false,
+      durable: false,
+    });
     try {
       expect(readlinkSync(dataDir)).toBe(cluster);
       expect(await queryAt(second.adminUrl, 'SELECT note FROM kept')).toEqual([{ note: 'still here' }]);
@@ -66,11 +86,18 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
     mkdirSync(join(packaged, 'bin'), { recursive: true });
     mkdirSync(join(packaged, 'lib'));
     mkdirSync(join(packaged, 'share'));
-    for (const program of ['initdb', 'postgres']) writeFileSync(join(packaged, 'bin', program), `#!/bin/sh\necho ${program} ran\n`, { mode: 0o700 });
+    for (const program of ['initdb', 'postgres'])
+      writeFileSync(join(packaged, 'bin', program), `#!/bin/sh\necho ${program} ran\n`, { mode: 0o700 });
     writeFileSync(join(packaged, 'lib', 'libpq.so.5.17'), 'library', { mode: 0o600 });
     symlinkSync('libpq.so.5.17', join(packaged, 'lib', 'libpq.so'));
     writeFileSync(join(packaged, 'lib', 'libpq.a'), 'static library: not needed to run');
-    const fake = { version: '17.0.0-test', major: '17', root: packaged, initdb: join(packaged, 'bin', 'initdb'), postgres: join(packaged, 'bin', 'postgres') };
+    const fake = {
+      version: '17.0.0-test',
+      major: '17',
+      root: packaged,
+      initdb: join(packaged, 'bin', 'initdb'),
+      postgres: join(packaged, 'bin', 'postgres'),
+    };
     const shared = sharedDir();
     const user = postgresOsUser();
 
@@ -90,17 +117,38 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
   it('runs initdb and postgres as the postgres user from the copy of real programs it could not reach', async () => {
     const real = packagedBinaries();
     const unreachable = join(closedDir(), 'native');
-    cpSync(real.root, unreachable, { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith('.a') });
+    cpSync(real.root, unreachable, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => !source.endsWith('.a'),
+    });
     const version = `${real.version}-closed-parent-test`;
-    const packaged = { ...real, version, root: unreachable, initdb: join(unreachable, 'bin', 'initdb'), postgres: join(unreachable, 'bin', 'postgres') };
+    const packaged = {
+      ...real,
+      version,
+      root: unreachable,
+      initdb: join(unreachable, 'bin', 'initdb'),
+      postgres: join(unreachable, 'bin', 'postgres'),
+    };
     const user = postgresOsUser();
     const copied = binariesFor(user, sharedDir(), packaged);
     expect(copied.root.endsWith(`postgresql-${version}`)).toBe(true);
     const dataDir = join(sharedDir(), 'cluster');
     mkdirSync(dataDir, { mode: 0o700 });
     chownSync(dataDir, user.uid, user.gid);
-    await runToEnd(copied.initdb, [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--locale=C'], user, () => {});
-    const output = await runToEnd(copied.postgres, ['--single', '-D', dataDir, 'postgres'], user, () => {}, "SELECT 'ran from the copy' AS note;\n");
+    await runToEnd(
+      copied.initdb,
+      [`--pgdata=${dataDir}`, '--auth=trust', '--username=postgres', '--locale=C'],
+      user,
+      () => {},
+    );
+    const output = await runToEnd(
+      copied.postgres,
+      ['--single', '-D', dataDir, 'postgres'],
+      user,
+      () => {},
+      "SELECT 'ran from the copy' AS note;\n",
+    );
     expect(output.join('\n')).toContain('ran from the copy');
   }, 60_000);
 
@@ -108,7 +156,9 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
     const shared = sharedDir();
     chmodSync(shared, 0o777);
     const dataDir = join(closedDir(), '.data', 'postgres');
-    return expect(startEmbeddedPostgres({ dataDir, port: port(), sharedDir: shared })).rejects.toThrow(/must be a directory owned by root that only root may write to .*chmod 755/);
+    return expect(startEmbeddedPostgres({ dataDir, port: port(), sharedDir: shared })).rejects.toThrow(
+      /must be a directory owned by root that only root may write to .*chmod 755/,
+    );
   });
 
   it('explains an existing cluster its owner cannot reach instead of moving it', async () => {
@@ -117,9 +167,15 @@ describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkou
     writeFileSync(join(dataDir, 'PG_VERSION'), '17\n');
     const user = postgresOsUser();
     chownSync(dataDir, user.uid, user.gid);
-    const error = await startEmbeddedPostgres({ dataDir, port: port(), sharedDir: sharedDir() }).catch((e: unknown) => e);
+    const error = await startEmbeddedPostgres({ dataDir, port: port(), sharedDir: sharedDir() }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(EmbeddedPostgresError);
-    expect((error as Error).message).toMatch(new RegExp(`belongs to the OS user with uid ${user.uid}, which cannot enter .*: run as that user, move DATA_DIR where it can enter, or set DATABASE_URL`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `belongs to the OS user with uid ${user.uid}, which cannot enter .*: run as that user, move DATA_DIR where it can enter, or set DATABASE_URL`,
+      ),
+    );
     expect(realpathSync(dataDir)).toBe(dataDir);
   });
 });

@@ -18,19 +18,21 @@ function uidOf(user: string): number {
   return Number(spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim());
 }
 
-it.skipIf(!IS_ROOT || !uidOf('nobody'))('an ordinary user starts it in a checkout in their own closed home directory', () => {
-  const uid = uidOf('nobody');
-  const gid = Number(spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).stdout.trim());
-  const home = mkdtempSync(join(tmpdir(), 'ordinary-home-'));
-  dirs.push(home);
-  chownSync(home, uid, gid);
-  chmodSync(home, 0o700);
-  const script = join(home, 'start.mts');
-  const dataDir = join(home, 'repo', '.data', 'postgres');
-  const port = 30_000 + Math.floor(Math.random() * 10_000);
-  writeFileSync(
-    script,
-    `import pg from ${JSON.stringify(join(ROOT, 'packages/db/node_modules/pg/lib/index.js'))};
+it.skipIf(!IS_ROOT || !uidOf('nobody'))(
+  'an ordinary user starts it in a checkout in their own closed home directory',
+  () => {
+    const uid = uidOf('nobody');
+    const gid = Number(spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).stdout.trim());
+    const home = mkdtempSync(join(tmpdir(), 'ordinary-home-'));
+    dirs.push(home);
+    chownSync(home, uid, gid);
+    chmodSync(home, 0o700);
+    const script = join(home, 'start.mts');
+    const dataDir = join(home, 'repo', '.data', 'postgres');
+    const port = 30_000 + Math.floor(Math.random() * 10_000);
+    writeFileSync(
+      script,
+      `import pg from ${JSON.stringify(join(ROOT, 'packages/db/node_modules/pg/lib/index.js'))};
      import { startEmbeddedPostgres } from ${JSON.stringify(join(ROOT, 'packages/db/src/index.ts'))};
      const server = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${port}, durable: false });
      const client = new pg.Client({ connectionString: server.adminUrl });
@@ -39,14 +41,20 @@ it.skipIf(!IS_ROOT || !uidOf('nobody'))('an ordinary user starts it in a checkou
      await client.end();
      await server.stop();
      console.log(JSON.stringify(rows[0]));`,
-  );
-  chownSync(script, uid, gid);
-  const loader = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
-  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-  const command = `cd ${quote(home)} && HOME=${quote(home)} TMPDIR=${quote(home)} ${quote(process.execPath)} --import ${quote(loader)} ${quote(script)}`;
-  const result = spawnSync('su', ['nobody', '-s', '/bin/sh', '-c', command], { encoding: 'utf8', timeout: 90_000, cwd: '/' });
-  expect(result.stderr).toBe('');
-  expect(result.stdout.trim().split('\n').at(-1)).toBe('{"role":"postgres"}');
-  expect(lstatSync(dataDir).isDirectory()).toBe(true); // in place: no link
-  expect(lstatSync(dataDir).uid).toBe(uid);
-}, 120_000);
+    );
+    chownSync(script, uid, gid);
+    const loader = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
+    const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+    const command = `cd ${quote(home)} && HOME=${quote(home)} TMPDIR=${quote(home)} ${quote(process.execPath)} --import ${quote(loader)} ${quote(script)}`;
+    const result = spawnSync('su', ['nobody', '-s', '/bin/sh', '-c', command], {
+      encoding: 'utf8',
+      timeout: 90_000,
+      cwd: '/',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('{"role":"postgres"}');
+    expect(lstatSync(dataDir).isDirectory()).toBe(true); // in place: no link
+    expect(lstatSync(dataDir).uid).toBe(uid);
+  },
+  120_000,
+);

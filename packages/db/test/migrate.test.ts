@@ -24,14 +24,21 @@ describe('migration runner', () => {
   });
   afterAll(() => db.drop());
 
-  it('applies every migration once and records it in Prisma\'s table format', async () => {
+  it("applies every migration once and records it in Prisma's table format", async () => {
     const first = await runMigrations(db.url);
     expect(first).toEqual(readMigrations().map((m) => m.name));
-    const rows = await db.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+    const rows = await db.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      applied_steps_count: number;
+    }>(
       'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
     );
     expect(rows.map((r) => r.migration_name)).toEqual(first);
-    expect(rows.every((r) => r.finished_at !== null && r.applied_steps_count === 1 && /^[0-9a-f]{64}$/.test(r.checksum))).toBe(true);
+    expect(
+      rows.every((r) => r.finished_at !== null && r.applied_steps_count === 1 && /^[0-9a-f]{64}$/.test(r.checksum)),
+    ).toBe(true);
   });
 
   it('is idempotent: a second run applies nothing', async () => {
@@ -56,11 +63,16 @@ describe('migration runner', () => {
   it('rolls back a failing migration and applies nothing of it', async () => {
     const dir = copyOfMigrations();
     mkdirSync(join(dir, '99990101000000_broken'));
-    writeFileSync(join(dir, '99990101000000_broken', 'migration.sql'), 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;');
+    writeFileSync(
+      join(dir, '99990101000000_broken', 'migration.sql'),
+      'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;',
+    );
     await expect(runMigrations(db.url, dir)).rejects.toThrow(/99990101000000_broken failed/);
     const tables = await db.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'");
     expect(tables).toHaveLength(0);
-    const recorded = await db.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99990101000000_broken'`);
+    const recorded = await db.query(
+      `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99990101000000_broken'`,
+    );
     expect(recorded).toHaveLength(0);
   });
 });

@@ -12,7 +12,8 @@ let before: string;
 beforeAll(async () => {
   db = await createTestDatabase({ empty: true });
   before = mkdtempSync(join(tmpdir(), 'migrations-'));
-  for (const { name } of readMigrations().filter((m) => m.name < RENAME)) cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(before, name), { recursive: true });
+  for (const { name } of readMigrations().filter((m) => m.name < RENAME))
+    cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(before, name), { recursive: true });
 });
 afterAll(async () => {
   rmSync(before, { recursive: true, force: true });
@@ -22,8 +23,12 @@ afterAll(async () => {
 it('keeps the agent platform applications, endpoints and events of a database made before the rename', async () => {
   await runMigrations(db.url, before);
   await db.query("INSERT INTO accounts (id, name) VALUES ('acct_1', 'Org')");
-  await db.query("INSERT INTO applications (id, account_id, service, name) VALUES ('app_1', 'acct_1', 'agents', 'bot'), ('app_2', 'acct_1', 'property', 'web')");
-  await db.query("INSERT INTO outbox_events (id, account_id, service, type, payload) VALUES ('evt_1', 'acct_1', 'agents', 'agent.created', '{}')");
+  await db.query(
+    "INSERT INTO applications (id, account_id, service, name) VALUES ('app_1', 'acct_1', 'agents', 'bot'), ('app_2', 'acct_1', 'property', 'web')",
+  );
+  await db.query(
+    "INSERT INTO outbox_events (id, account_id, service, type, payload) VALUES ('evt_1', 'acct_1', 'agents', 'agent.created', '{}')",
+  );
   expect((await runMigrations(db.url))[0]).toBe(RENAME);
   expect(await db.query('SELECT id, service::text AS service FROM applications ORDER BY id')).toEqual([
     { id: 'app_1', service: 'agent_platform' },

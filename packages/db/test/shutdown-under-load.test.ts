@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrisma, inDirectTransaction, readRows, startEmbeddedPostgres, type EmbeddedDatabase, type PrismaClient } from '@platform/db';
+import {
+  createPrisma,
+  inDirectTransaction,
+  readRows,
+  startEmbeddedPostgres,
+  type EmbeddedDatabase,
+  type PrismaClient,
+} from '@platform/db';
 import { freePort } from '@platform/testkit';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'pg-shutdown-'));
@@ -13,7 +20,15 @@ const dataDir = join(tempDir, 'postgres');
 let port: number;
 let postgres: EmbeddedDatabase;
 let prisma: PrismaClient;
-const startPostgres = () => startEmbeddedPostgres({ dataDir, port, superuserPassword: 'shutdown-test', persistent: true, durable: false, stopOnSignals: false });
+const startPostgres = () =>
+  startEmbeddedPostgres({
+    dataDir,
+    port,
+    superuserPassword: 'shutdown-test',
+    persistent: true,
+    durable: false,
+    stopOnSignals: false,
+  });
 
 const uncaught: unknown[] = [];
 const record = (error: unknown) => uncaught.push(error);
@@ -68,7 +83,9 @@ describe('a PostgreSQL shutdown under load', () => {
           ),
         ),
         loop(stop, () => readRows(prisma, 'SELECT n FROM counters WHERE id = $1', [1])),
-        loop(stop, () => prisma.$transaction(async (tx) => tx.$executeRawUnsafe('UPDATE counters SET n = n + 1 WHERE id = 1'))),
+        loop(stop, () =>
+          prisma.$transaction(async (tx) => tx.$executeRawUnsafe('UPDATE counters SET n = n + 1 WHERE id = 1')),
+        ),
       ];
       try {
         await pause(300 + Math.random() * 300);

@@ -17,7 +17,10 @@ export interface DocumentRow {
 }
 
 export async function findDocument(db: Db, table: string, id: string): Promise<DocumentRow | null> {
-  const rows = await db.$queryRawUnsafe<DocumentRow[]>(`SELECT id, account_id, status::text AS status FROM "${table}" WHERE id = $1`, id);
+  const rows = await db.$queryRawUnsafe<DocumentRow[]>(
+    `SELECT id, account_id, status::text AS status FROM "${table}" WHERE id = $1`,
+    id,
+  );
   return rows[0] ?? null;
 }
 
@@ -27,7 +30,13 @@ export async function findDocument(db: Db, table: string, id: string): Promise<D
  * abnormally (the process stopped mid-render): that is counted. Returns the count, or null when
  * the run must leave the document alone.
  */
-export async function claimRender(db: Db, table: string, id: string, at: Date, leaseUntil: Date): Promise<{ abnormalEnds: number } | null> {
+export async function claimRender(
+  db: Db,
+  table: string,
+  id: string,
+  at: Date,
+  leaseUntil: Date,
+): Promise<{ abnormalEnds: number } | null> {
   const rows = await db.$queryRawUnsafe<{ abnormal_ends: number }[]>(
     `UPDATE "${table}" SET abnormal_ends = abnormal_ends + CASE WHEN render_lease_until IS NULL THEN 0 ELSE 1 END,
        render_lease_until = $3, updated_at = $2
@@ -55,7 +64,13 @@ export async function releaseRender(db: Db, table: string, id: string): Promise<
 }
 
 /** `generating` → `completed` with the PDF; false when another run got there first (or it failed meanwhile). */
-export async function markCompleted(tx: Db, table: string, id: string, pdf: { sha256: string; size: number }, at: Date): Promise<boolean> {
+export async function markCompleted(
+  tx: Db,
+  table: string,
+  id: string,
+  pdf: { sha256: string; size: number },
+  at: Date,
+): Promise<boolean> {
   const updated = await tx.$executeRawUnsafe(
     `UPDATE "${table}" SET status = 'completed', sha256 = $2, size = $3, failure_reason = NULL, render_lease_until = NULL, completed_at = $4, updated_at = $4
      WHERE id = $1 AND status = 'generating'`,
@@ -111,5 +126,9 @@ export async function markPublished(tx: Db, table: string, id: string, at: Date)
 
 /** Out of `published` (live nowhere any more). */
 export async function markWithdrawn(tx: Db, table: string, id: string, at: Date): Promise<void> {
-  await tx.$executeRawUnsafe(`UPDATE "${table}" SET status = 'withdrawn', updated_at = $2 WHERE id = $1 AND status = 'published'`, id, at);
+  await tx.$executeRawUnsafe(
+    `UPDATE "${table}" SET status = 'withdrawn', updated_at = $2 WHERE id = $1 AND status = 'published'`,
+    id,
+    at,
+  );
 }

@@ -5,7 +5,17 @@ import { inTransaction, type Db, type PrismaClient } from '@platform/db';
 import { SandboxError, withWorkspace, type Sandbox } from '@platform/sandbox';
 import type { BlobStorage, StoredBlob } from '@platform/storage';
 import { claimBlob, releaseBlob } from '@platform/uploads';
-import { claimRender, documentTable, findDocument, markCompleted, markFailed, recordAbnormalEnd, releaseRender, sweepStuck, type DocumentRow } from './documents-sql.js';
+import {
+  claimRender,
+  documentTable,
+  findDocument,
+  markCompleted,
+  markFailed,
+  recordAbnormalEnd,
+  releaseRender,
+  sweepStuck,
+  type DocumentRow,
+} from './documents-sql.js';
 import type { RenderTask } from './render.js';
 
 /** How long a request waits for the queue before it leaves the job to the sweeper (Redis down). */
@@ -59,14 +69,24 @@ export const MAX_ABNORMAL_ENDS = 2;
  *   the same way, so a document that takes its worker down is never taken again forever;
  * - any other error (database, storage): the lease is given back and the error thrown for a retry.
  */
-export async function generateDocument<D>({ db, storage, sandbox, now }: GenerationDeps, kind: DocumentKind<D>, id: string): Promise<GenerationOutcome> {
+export async function generateDocument<D>(
+  { db, storage, sandbox, now }: GenerationDeps,
+  kind: DocumentKind<D>,
+  id: string,
+): Promise<GenerationOutcome> {
   const table = documentTable(kind.table);
   const document = await findDocument(db, table, id);
   if (!document || document.status !== 'generating') return 'skipped';
   const claim = await claimRender(db, table, id, now, new Date(now.getTime() + STUCK_AFTER_MS));
   if (!claim) return 'skipped';
   if (claim.abnormalEnds >= MAX_ABNORMAL_ENDS) {
-    await markFailed(db, table, id, `Generation ended its worker abnormally ${claim.abnormalEnds} times (the process stopped while rendering); it is not tried again.`, now);
+    await markFailed(
+      db,
+      table,
+      id,
+      `Generation ended its worker abnormally ${claim.abnormalEnds} times (the process stopped while rendering); it is not tried again.`,
+      now,
+    );
     return 'failed';
   }
   let stored: StoredBlob;
@@ -107,12 +127,19 @@ async function failureOf(db: Db, table: string, id: string, error: unknown): Pro
   if (error.kind === 'failed') return `The document could not be rendered: ${error.message}`;
   if (!error.abnormal) return error; // busy, closed: try later
   const ends = await recordAbnormalEnd(db, table, id);
-  if (ends >= MAX_ABNORMAL_ENDS) return `Rendering ended abnormally ${ends} times; the last time its renderer ${error.message}.`;
-  return new Error(`Rendering ended abnormally (its renderer ${error.message}); it is tried once more.`, { cause: error });
+  if (ends >= MAX_ABNORMAL_ENDS)
+    return `Rendering ended abnormally ${ends} times; the last time its renderer ${error.message}.`;
+  return new Error(`Rendering ended abnormally (its renderer ${error.message}); it is tried once more.`, {
+    cause: error,
+  });
 }
 
 /** Draws the document in the sandbox from the data and the files (each stored file put in reach of the child), then stores the PDF. */
-async function render<D>({ storage, sandbox }: Pick<GenerationDeps, 'storage' | 'sandbox'>, kind: DocumentKind<D>, request: RenderRequest<D>): Promise<StoredBlob> {
+async function render<D>(
+  { storage, sandbox }: Pick<GenerationDeps, 'storage' | 'sandbox'>,
+  kind: DocumentKind<D>,
+  request: RenderRequest<D>,
+): Promise<StoredBlob> {
   return withWorkspace(async (dir) => {
     const files: Record<string, string> = {};
     for (const sha256 of new Set(request.files ?? [])) {
@@ -160,10 +187,21 @@ export function generationJobId(id: string, sweep = 0): string {
  * After the document's row is committed: puts its generation on the queue. When the queue cannot
  * be reached in time, the request goes on (the row is safe) and the sweeper enqueues it later.
  */
-export async function requestGeneration(enqueue: () => Promise<void>, onError: (error: unknown) => void): Promise<void> {
+export async function requestGeneration(
+  enqueue: () => Promise<void>,
+  onError: (error: unknown) => void,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`The job queue did not answer within ${ENQUEUE_WAIT_MS} ms; the sweeper will enqueue the document.`)), ENQUEUE_WAIT_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `The job queue did not answer within ${ENQUEUE_WAIT_MS} ms; the sweeper will enqueue the document.`,
+          ),
+        ),
+      ENQUEUE_WAIT_MS,
+    );
   });
   try {
     await Promise.race([enqueue(), timeout]);

@@ -20,7 +20,10 @@ export interface DocumentJobs {
 }
 
 /** The two jobs of a kind of document: generating one, and sweeping those stuck in `generating` every minute. */
-export function documentJobs<D>(kind: DocumentKind<D>, { name, plural, idField, renders }: DocumentJobsOptions): DocumentJobs {
+export function documentJobs<D>(
+  kind: DocumentKind<D>,
+  { name, plural, idField, renders }: DocumentJobsOptions,
+): DocumentJobs {
   const generate = defineJob({
     name: `generate-${name}`,
     description: `Renders ${renders} from its snapshot and stores it (idempotent: a rerun of a finished ${name.replace('-', ' ')} does nothing).`,
@@ -31,7 +34,8 @@ export function documentJobs<D>(kind: DocumentKind<D>, { name, plural, idField, 
       return { [idField]: id, outcome: await generateDocument({ db, storage, sandbox, now }, kind, id) };
     },
   });
-  const enqueue = (jobs: JobQueue, id: string, sweep = 0) => jobs.enqueue(generate, { [idField]: id }, generationJobId(id, sweep));
+  const enqueue = (jobs: JobQueue, id: string, sweep = 0) =>
+    jobs.enqueue(generate, { [idField]: id }, generationJobId(id, sweep));
   const sweep = defineJob({
     name: `sweep-${plural}`,
     description: `Enqueues again every ${name.replace('-', ' ')} stuck in \`generating\` for more than 10 minutes (its job was lost); after 3 such tries it fails.`,

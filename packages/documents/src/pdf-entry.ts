@@ -1,3 +1,10 @@
 // `@platform/documents/pdf`: what renderers need in the sandbox (PDF drawing, the render task), without the lifecycle's database code.
 export * from './pdf.js';
-export { implementRender, renderTask, type FileReader, type RenderJob, type RenderTask, type Rendered } from './render.js';
+export {
+  implementRender,
+  renderTask,
+  type FileReader,
+  type RenderJob,
+  type RenderTask,
+  type Rendered,
+} from './render.js';

@@ -26,11 +26,23 @@ const RULE = '#dddddd';
 /** Renders an A4 document and collects it into one Buffer. */
 export async function renderPdf(meta: PdfMetadata, draw: (doc: PdfDocument) => void | Promise<void>): Promise<Buffer> {
   if (Number.isNaN(meta.createdAt.getTime())) throw new Error('renderPdf: createdAt is not a valid date');
-  const info: PDFKit.DocumentInfo = { Title: meta.title, Creator: 'PDFKit', Producer: 'PDFKit', CreationDate: meta.createdAt, ModDate: meta.createdAt };
+  const info: PDFKit.DocumentInfo = {
+    Title: meta.title,
+    Creator: 'PDFKit',
+    Producer: 'PDFKit',
+    CreationDate: meta.createdAt,
+    ModDate: meta.createdAt,
+  };
   // Only defined keys: pdfkit hashes every info value into the file id.
   if (meta.subject !== undefined) info.Subject = meta.subject;
   if (meta.author !== undefined) info.Author = meta.author;
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info, displayTitle: true, ...(meta.language ? { lang: meta.language } : {}) });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info,
+    displayTitle: true,
+    ...(meta.language ? { lang: meta.language } : {}),
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -68,7 +80,10 @@ export function heading(doc: PdfDocument, text: string, options: { level?: 1 | 2
 }
 
 export function paragraph(doc: PdfDocument, text: string, options: { size?: number; color?: string } = {}): void {
-  doc.font(FONTS.regular).fontSize(options.size ?? BODY_SIZE).fillColor(options.color ?? 'black');
+  doc
+    .font(FONTS.regular)
+    .fontSize(options.size ?? BODY_SIZE)
+    .fillColor(options.color ?? 'black');
   doc.text(text, doc.page.margins.left, doc.y, { width: contentWidth(doc) }); // pdfkit breaks pages inside text
   doc.fontSize(BODY_SIZE).fillColor('black');
 }
@@ -95,19 +110,26 @@ export function tableRow(doc: PdfDocument, cells: TableCell[], options: { gap?: 
   const top = doc.y;
   let x = doc.page.margins.left;
   for (const cell of cells) {
-    doc.font(cell.font ?? FONTS.regular).fontSize(cell.size ?? BODY_SIZE).fillColor(cell.color ?? 'black');
+    doc
+      .font(cell.font ?? FONTS.regular)
+      .fontSize(cell.size ?? BODY_SIZE)
+      .fillColor(cell.color ?? 'black');
     doc.text(cell.text, x, top + padding, { width: cell.width - gap });
     x += cell.width;
   }
   const bottom = top + height;
-  if (options.rule !== false) doc.moveTo(doc.page.margins.left, bottom).lineTo(x, bottom).lineWidth(0.5).strokeColor(RULE).stroke();
+  if (options.rule !== false)
+    doc.moveTo(doc.page.margins.left, bottom).lineTo(x, bottom).lineWidth(0.5).strokeColor(RULE).stroke();
   doc.font(FONTS.regular).fontSize(BODY_SIZE).fillColor('black');
   doc.x = doc.page.margins.left;
   doc.y = bottom;
 }
 
 /** A two-column label/value table; rows whose value is null, undefined or empty are left out. */
-export function factsTable(doc: PdfDocument, rows: ReadonlyArray<readonly [label: string, value: string | null | undefined]>): void {
+export function factsTable(
+  doc: PdfDocument,
+  rows: ReadonlyArray<readonly [label: string, value: string | null | undefined]>,
+): void {
   const width = contentWidth(doc);
   const labelWidth = Math.round(width * 0.4);
   for (const [label, value] of rows) {
@@ -124,7 +146,8 @@ export type ImageFormat = 'jpeg' | 'png';
 /** The formats pdfkit can embed, told from the first bytes; anything else (WebP, GIF, …) is null. */
 export function imageFormat(data: Buffer): ImageFormat | null {
   if (data.length > 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  if (data.length > 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length > 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   return null;
 }
 
@@ -158,7 +181,11 @@ export type ImageSource = () => Promise<Buffer | null>;
  * between rows. Each image is read just before it is drawn, so one at a time is held; one that is
  * missing or pdfkit cannot embed is left out without leaving its cell empty. Returns how many were drawn.
  */
-export async function imageGrid(doc: PdfDocument, images: readonly ImageSource[], options: { columns: number; height: number; gap?: number }): Promise<number> {
+export async function imageGrid(
+  doc: PdfDocument,
+  images: readonly ImageSource[],
+  options: { columns: number; height: number; gap?: number },
+): Promise<number> {
   const gap = options.gap ?? 10;
   const width = contentWidth(doc);
   const cellWidth = (width - gap * (options.columns - 1)) / options.columns;

@@ -27,7 +27,10 @@ export function renderTask<D>(name: string): RenderTask<D> {
 }
 
 /** The child's side of a renderer: draws the PDF from the data and the files it reads, and writes it out. */
-export function implementRender<D>(definition: RenderTask<D>, render: (data: D, read: FileReader) => Promise<Buffer>): TaskHandler {
+export function implementRender<D>(
+  definition: RenderTask<D>,
+  render: (data: D, read: FileReader) => Promise<Buffer>,
+): TaskHandler {
   return implement(definition, async ({ data, files, out }) => {
     const read: FileReader = async (sha256) => (Object.hasOwn(files, sha256) ? readFile(files[sha256]) : null);
     const pdf = await render(data, read);

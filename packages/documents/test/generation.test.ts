@@ -41,15 +41,31 @@ beforeEach(() => {
 const kind = () => bodyKind(completions);
 
 const insert = (id: string, body: string, options: { updatedAt?: Date; files?: string[] } = {}) =>
-  db.prisma.$executeRawUnsafe(`INSERT INTO ${TABLE} (id, account_id, body, files, updated_at) VALUES ($1, 'acct', $2, $3, $4)`, id, body, options.files ?? [], options.updatedAt ?? new Date());
+  db.prisma.$executeRawUnsafe(
+    `INSERT INTO ${TABLE} (id, account_id, body, files, updated_at) VALUES ($1, 'acct', $2, $3, $4)`,
+    id,
+    body,
+    options.files ?? [],
+    options.updatedAt ?? new Date(),
+  );
 const row = async (id: string) =>
   (
-    await db.prisma.$queryRawUnsafe<{ status: string; sha256: string | null; failure_reason: string | null; sweeps: number; abnormal_ends: number; render_lease_until: Date | null }[]>(
+    await db.prisma.$queryRawUnsafe<
+      {
+        status: string;
+        sha256: string | null;
+        failure_reason: string | null;
+        sweeps: number;
+        abnormal_ends: number;
+        render_lease_until: Date | null;
+      }[]
+    >(
       `SELECT status::text AS status, sha256, failure_reason, sweeps, abnormal_ends, render_lease_until FROM ${TABLE} WHERE id = $1`,
       id,
     )
   )[0];
-const blobCount = async () => (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+const blobCount = async () =>
+  (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
 const deps = (at = new Date(), box = sandbox) => ({ db: db.prisma, storage, sandbox: box, now: at });
 const stored = async (sha256: string) => {
   const content = await storage.get(sha256);
@@ -73,13 +89,18 @@ describe('document generation in the sandbox', () => {
     const missing = 'f'.repeat(64);
     await insert('f1', `files:${file.sha256},${missing}`, { files: [file.sha256, missing] });
     expect(await generateDocument(deps(), kind(), 'f1')).toBe('completed');
-    expect(await stored((await row('f1')).sha256!)).toBe(`%PDF ${file.sha256.slice(0, 8)}=rendition bytes ffffffff=missing`);
+    expect(await stored((await row('f1')).sha256!)).toBe(
+      `%PDF ${file.sha256.slice(0, 8)}=rendition bytes ffffffff=missing`,
+    );
   });
 
   it('a second run while one holds the document leaves it alone: one render, one completion, one blob', async () => {
     const before = await blobCount();
     await insert('d2', 'slow:400');
-    const outcomes = await Promise.all([generateDocument(deps(), kind(), 'd2'), new Promise((r) => setTimeout(r, 50)).then(() => generateDocument(deps(), kind(), 'd2'))]);
+    const outcomes = await Promise.all([
+      generateDocument(deps(), kind(), 'd2'),
+      new Promise((r) => setTimeout(r, 50)).then(() => generateDocument(deps(), kind(), 'd2')),
+    ]);
     expect(outcomes).toEqual(['completed', 'skipped']);
     expect(completions).toEqual(['d2']);
     expect(await blobCount()).toBe(before + 1);
@@ -109,7 +130,9 @@ describe('document generation in the sandbox', () => {
     expect(await generateDocument(deps(), kind(), 'c1')).toBe('failed');
     const failed = await row('c1');
     expect(failed.abnormal_ends).toBe(MAX_ABNORMAL_ENDS);
-    expect(failed.failure_reason).toMatch(/^Rendering ended abnormally 2 times; the last time its renderer stopped with an error: .*incorrect header check/);
+    expect(failed.failure_reason).toMatch(
+      /^Rendering ended abnormally 2 times; the last time its renderer stopped with an error: .*incorrect header check/,
+    );
     // this process and the sandbox go on
     await insert('c2', 'after the crash');
     expect(await generateDocument(deps(), kind(), 'c2')).toBe('completed');
@@ -135,7 +158,12 @@ describe('document generation in the sandbox', () => {
     await insert('k1', 'die:');
     const start = new Date();
     const take = (minutes: number) =>
-      runScript('packages/documents/test/fixtures/die-while-rendering.ts', [db.url, root, 'k1', new Date(start.getTime() + minutes * 60_000).toISOString()]);
+      runScript('packages/documents/test/fixtures/die-while-rendering.ts', [
+        db.url,
+        root,
+        'k1',
+        new Date(start.getTime() + minutes * 60_000).toISOString(),
+      ]);
     const first = await take(0);
     expect(first.code).not.toBe(0); // killed mid-render
     expect(await row('k1')).toMatchObject({ status: 'generating', abnormal_ends: 0 });
@@ -145,7 +173,11 @@ describe('document generation in the sandbox', () => {
     expect(await row('k1')).toMatchObject({ status: 'generating', abnormal_ends: 1 });
     const third = await take(2 * (STUCK_AFTER_MS / 60_000 + 1));
     expect(third).toMatchObject({ code: 0, stdout: 'failed' });
-    expect(await row('k1')).toMatchObject({ status: 'failed', abnormal_ends: 2, failure_reason: expect.stringMatching(/ended its worker abnormally 2 times/) });
+    expect(await row('k1')).toMatchObject({
+      status: 'failed',
+      abnormal_ends: 2,
+      failure_reason: expect.stringMatching(/ended its worker abnormally 2 times/),
+    });
   });
 
   it('the sweeper enqueues documents stuck in generating again, each sweep under a new number, and fails them after the last', async () => {
@@ -154,7 +186,8 @@ describe('document generation in the sandbox', () => {
     await insert('s1', 'stuck', { updatedAt: old });
     await insert('s2', 'fresh', { updatedAt: now });
     const enqueued: string[] = [];
-    const sweep = (at: Date) => sweepDocuments({ db: db.prisma, now: at }, kind(), async (id, n) => void enqueued.push(`${id}#${n}`));
+    const sweep = (at: Date) =>
+      sweepDocuments({ db: db.prisma, now: at }, kind(), async (id, n) => void enqueued.push(`${id}#${n}`));
     expect((await sweep(now)).retried).toBeGreaterThanOrEqual(1);
     expect(enqueued.filter((e) => e.startsWith('s'))).toEqual(['s1#1']);
     enqueued.length = 0;
@@ -164,10 +197,15 @@ describe('document generation in the sandbox', () => {
       at = new Date(at.getTime() + STUCK_AFTER_MS + 1000);
       await sweep(at);
     }
-    expect(enqueued.filter((e) => e.startsWith('s1'))).toEqual(Array.from({ length: MAX_SWEEPS - 1 }, (_, i) => `s1#${i + 2}`));
+    expect(enqueued.filter((e) => e.startsWith('s1'))).toEqual(
+      Array.from({ length: MAX_SWEEPS - 1 }, (_, i) => `s1#${i + 2}`),
+    );
     at = new Date(at.getTime() + STUCK_AFTER_MS + 1000);
     const last = await sweep(at);
     expect(last.failed).toBeGreaterThanOrEqual(1);
-    expect(await row('s1')).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('did not finish') });
+    expect(await row('s1')).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('did not finish'),
+    });
   });
 });

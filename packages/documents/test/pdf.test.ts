@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { factsTable, fitImage, heading, imageFormat, imageGrid, paragraph, renderPdf, type PdfDocument } from '../src/pdf.js';
+import {
+  factsTable,
+  fitImage,
+  heading,
+  imageFormat,
+  imageGrid,
+  paragraph,
+  renderPdf,
+  type PdfDocument,
+} from '../src/pdf.js';
 
 const work = mkdtempSync(join(tmpdir(), 'pdf-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -34,7 +43,13 @@ function solidJpeg(width: number, height: number, grey: number): Buffer {
   const dc = 8 * (grey - 128); // the DCT's DC term of a flat block, quantised by 1
   if (dc === 0) throw new Error('pick a grey level other than 128');
   const category = Math.abs(dc).toString(2).length;
-  const segment = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];
+  const segment = (marker: number, body: number[]) => [
+    0xff,
+    marker,
+    (body.length + 2) >> 8,
+    (body.length + 2) & 0xff,
+    ...body,
+  ];
   const bits: number[] = [];
   const put = (value: number, length: number) => {
     for (let i = length - 1; i >= 0; i--) bits.push((value >> i) & 1);
@@ -80,7 +95,12 @@ function solidPng(width: number, height: number): Buffer {
   header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x80)]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(16)]);
@@ -137,20 +157,43 @@ describe('renderPdf', () => {
       { width: 40, height: 24, encoding: 'jpeg' },
       { width: 12, height: 10, encoding: 'image' },
     ]);
-    expect([imageFormat(solidJpeg(8, 8, 10)), imageFormat(solidPng(1, 1)), imageFormat(WEBP)]).toEqual(['jpeg', 'png', null]);
+    expect([imageFormat(solidJpeg(8, 8, 10)), imageFormat(solidPng(1, 1)), imageFormat(WEBP)]).toEqual([
+      'jpeg',
+      'png',
+      null,
+    ]);
   });
 
   it('breaks pages for long tables and image grids, keeping every row and image in order', async () => {
-    const images = [solidJpeg(16, 8, 20), WEBP, solidJpeg(8, 16, 60), solidJpeg(24, 8, 100), solidJpeg(8, 24, 140), solidJpeg(32, 8, 180)];
+    const images = [
+      solidJpeg(16, 8, 20),
+      WEBP,
+      solidJpeg(8, 16, 60),
+      solidJpeg(24, 8, 100),
+      solidJpeg(8, 24, 140),
+      solidJpeg(32, 8, 180),
+    ];
     let drawn = 0;
     const pdf = await renderPdf({ title: 'Long', createdAt: new Date('2026-03-01T09:30:00Z') }, async (doc) => {
-      factsTable(doc, Array.from({ length: 80 }, (_, i) => [`Zeile ${i}`, `Wert ${i}`] as const));
-      drawn = await imageGrid(doc, [...images.map((data) => async () => data), async () => null], { columns: 2, height: 250 });
+      factsTable(
+        doc,
+        Array.from({ length: 80 }, (_, i) => [`Zeile ${i}`, `Wert ${i}`] as const),
+      );
+      drawn = await imageGrid(doc, [...images.map((data) => async () => data), async () => null], {
+        columns: 2,
+        height: 250,
+      });
     });
     expect(drawn).toBe(5);
     expect(poppler('pdfinfo', pdf)).toMatch(/Pages:\s+[4-9]\n/);
     const text = poppler('pdftotext', pdf);
     for (let i = 0; i < 80; i++) expect(text).toMatch(new RegExp(`Zeile ${i}\\s+Wert ${i}\\s`));
-    expect(listImages(pdf).map(({ width, height }) => `${width}x${height}`)).toEqual(['16x8', '8x16', '24x8', '8x24', '32x8']);
+    expect(listImages(pdf).map(({ width, height }) => `${width}x${height}`)).toEqual([
+      '16x8',
+      '8x16',
+      '24x8',
+      '8x24',
+      '32x8',
+    ]);
   });
 });

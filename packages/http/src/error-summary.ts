@@ -14,7 +14,11 @@ export interface ErrorSummary {
 export function summariseError(error: unknown, depth = 0): ErrorSummary {
   if (!(error instanceof Error)) return { type: typeof error };
   const code = (error as { code?: unknown }).code;
-  const frames = error.stack?.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 8).map((line) => line.trim());
+  const frames = error.stack
+    ?.split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 8)
+    .map((line) => line.trim());
   const cause = (error as { cause?: unknown }).cause;
   return {
     type: error.constructor?.name || error.name,

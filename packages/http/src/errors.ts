@@ -10,28 +10,103 @@ interface CodeSpec {
 
 /** The closed set of error codes (DESIGN §6). The code decides status and body. */
 export const ERROR_CODES = {
-  api_key_missing: { status: 401, de: 'api_key_fehlt', en_message: 'The apikey header is missing.', de_message: 'Der Header apikey fehlt.' },
-  api_key_invalid: { status: 401, de: 'api_key_ungueltig', en_message: 'The API key is not valid.', de_message: 'Der API-Schlüssel ist ungültig.' },
-  api_key_in_query: { status: 400, de: 'api_key_in_url', en_message: 'API keys are accepted only in the apikey header, never in the URL.', de_message: 'API-Schlüssel werden nur im Header apikey angenommen, nie in der URL.' },
-  scope_missing: { status: 403, de: 'scope_fehlt', en_message: 'The API key lacks a required scope.', de_message: 'Dem API-Schlüssel fehlt ein erforderlicher Scope.' },
-  validation_failed: { status: 422, de: 'validierung_fehlgeschlagen', en_message: 'The request is invalid.', de_message: 'Die Anfrage ist ungültig.' },
-  invalid_json: { status: 400, de: 'json_ungueltig', en_message: 'The request body is not valid JSON.', de_message: 'Der Anfrageinhalt ist kein gültiges JSON.' },
-  unsupported_media_type: { status: 415, de: 'medientyp_nicht_unterstuetzt', en_message: 'Send the body as application/json.', de_message: 'Der Inhalt muss application/json sein.' },
-  not_found: { status: 404, de: 'nicht_gefunden', en_message: 'The resource does not exist.', de_message: 'Die Ressource existiert nicht.' },
-  method_not_allowed: { status: 405, de: 'methode_nicht_erlaubt', en_message: 'The method is not allowed on this resource.', de_message: 'Die Methode ist für diese Ressource nicht erlaubt.' },
-  invalid_transition: { status: 409, de: 'ungueltiger_uebergang', en_message: 'The status change is not allowed from the current status.', de_message: 'Der Statuswechsel ist vom aktuellen Status aus nicht erlaubt.' },
-  conflict: { status: 409, de: 'konflikt', en_message: 'The request conflicts with the current state.', de_message: 'Die Anfrage steht im Konflikt mit dem aktuellen Zustand.' },
-  idempotency_key_reused: { status: 422, de: 'idempotency_key_wiederverwendet', en_message: 'The Idempotency-Key was used with another request body.', de_message: 'Der Idempotency-Key wurde mit einem anderen Inhalt verwendet.' },
-  payload_too_large: { status: 413, de: 'payload_too_large', en_message: 'The request body is too large.', de_message: 'Der Anfrageinhalt ist zu groß.' },
+  api_key_missing: {
+    status: 401,
+    de: 'api_key_fehlt',
+    en_message: 'The apikey header is missing.',
+    de_message: 'Der Header apikey fehlt.',
+  },
+  api_key_invalid: {
+    status: 401,
+    de: 'api_key_ungueltig',
+    en_message: 'The API key is not valid.',
+    de_message: 'Der API-Schlüssel ist ungültig.',
+  },
+  api_key_in_query: {
+    status: 400,
+    de: 'api_key_in_url',
+    en_message: 'API keys are accepted only in the apikey header, never in the URL.',
+    de_message: 'API-Schlüssel werden nur im Header apikey angenommen, nie in der URL.',
+  },
+  scope_missing: {
+    status: 403,
+    de: 'scope_fehlt',
+    en_message: 'The API key lacks a required scope.',
+    de_message: 'Dem API-Schlüssel fehlt ein erforderlicher Scope.',
+  },
+  validation_failed: {
+    status: 422,
+    de: 'validierung_fehlgeschlagen',
+    en_message: 'The request is invalid.',
+    de_message: 'Die Anfrage ist ungültig.',
+  },
+  invalid_json: {
+    status: 400,
+    de: 'json_ungueltig',
+    en_message: 'The request body is not valid JSON.',
+    de_message: 'Der Anfrageinhalt ist kein gültiges JSON.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    de: 'medientyp_nicht_unterstuetzt',
+    en_message: 'Send the body as application/json.',
+    de_message: 'Der Inhalt muss application/json sein.',
+  },
+  not_found: {
+    status: 404,
+    de: 'nicht_gefunden',
+    en_message: 'The resource does not exist.',
+    de_message: 'Die Ressource existiert nicht.',
+  },
+  method_not_allowed: {
+    status: 405,
+    de: 'methode_nicht_erlaubt',
+    en_message: 'The method is not allowed on this resource.',
+    de_message: 'Die Methode ist für diese Ressource nicht erlaubt.',
+  },
+  invalid_transition: {
+    status: 409,
+    de: 'ungueltiger_uebergang',
+    en_message: 'The status change is not allowed from the current status.',
+    de_message: 'Der Statuswechsel ist vom aktuellen Status aus nicht erlaubt.',
+  },
+  conflict: {
+    status: 409,
+    de: 'konflikt',
+    en_message: 'The request conflicts with the current state.',
+    de_message: 'Die Anfrage steht im Konflikt mit dem aktuellen Zustand.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    de: 'idempotency_key_wiederverwendet',
+    en_message: 'The Idempotency-Key was used with another request body.',
+    de_message: 'Der Idempotency-Key wurde mit einem anderen Inhalt verwendet.',
+  },
+  payload_too_large: {
+    status: 413,
+    de: 'payload_too_large',
+    en_message: 'The request body is too large.',
+    de_message: 'Der Anfrageinhalt ist zu groß.',
+  },
   rate_limited: { status: 429, de: 'rate_limited', en_message: 'Too many requests.', de_message: 'Zu viele Anfragen.' },
-  request_timeout: { status: 408, de: 'zeitueberschreitung', en_message: 'The request took too long to arrive.', de_message: 'Die Anfrage kam nicht rechtzeitig an.' },
+  request_timeout: {
+    status: 408,
+    de: 'zeitueberschreitung',
+    en_message: 'The request took too long to arrive.',
+    de_message: 'Die Anfrage kam nicht rechtzeitig an.',
+  },
   service_unavailable: {
     status: 503,
     de: 'dienst_nicht_verfuegbar',
     en_message: 'The service is briefly unavailable; try again shortly.',
     de_message: 'Der Dienst ist kurz nicht verfügbar; bitte gleich noch einmal versuchen.',
   },
-  internal_error: { status: 500, de: 'interner_fehler', en_message: 'An unexpected error occurred.', de_message: 'Ein unerwarteter Fehler ist aufgetreten.' },
+  internal_error: {
+    status: 500,
+    de: 'interner_fehler',
+    en_message: 'An unexpected error occurred.',
+    de_message: 'Ein unerwarteter Fehler ist aufgetreten.',
+  },
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -81,7 +156,6 @@ export class ApiError extends Error {
   get status(): number {
     return ERROR_CODES[this.code].status;
   }
-
 }
 
 export function validationError(details: ErrorDetail[], message?: string, messageDe?: string): ApiError {
@@ -115,7 +189,13 @@ export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody |
     // Never English in the German dialect: a message without a German version falls back to the code's.
     message: error.messageDe ?? spec.de_message,
     ...(error.details
-      ? { details: error.details.map((d) => ({ feld: d.field, grund: REASONS[d.reason], ...(d.conflicting_id ? { konflikt_id: d.conflicting_id } : {}) })) }
+      ? {
+          details: error.details.map((d) => ({
+            feld: d.field,
+            grund: REASONS[d.reason],
+            ...(d.conflicting_id ? { konflikt_id: d.conflicting_id } : {}),
+          })),
+        }
       : {}),
   };
 }

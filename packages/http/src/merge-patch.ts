@@ -44,7 +44,9 @@ export function changedPaths(before: unknown, after: unknown, prefix = ''): stri
   if (!isObject(before) && !isObject(after)) return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix];
   const a = isObject(before) ? before : {};
   const b = isObject(after) ? after : {};
-  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => changedPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key));
+  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) =>
+    changedPaths(a[key], b[key], prefix ? `${prefix}.${key}` : key),
+  );
   // an empty object that appeared or disappeared changes the object itself
   return paths.length === 0 && isObject(before) !== isObject(after) ? [prefix] : paths;
 }

@@ -13,10 +13,16 @@ function pageQuery(texts: { limit: string; cursor: string }) {
 }
 
 /** Query parameters every list takes. */
-export const PageQuerySchema = pageQuery({ limit: 'Page size, 1 to 100.', cursor: 'Opaque cursor from `next_cursor` of the previous page.' });
+export const PageQuerySchema = pageQuery({
+  limit: 'Page size, 1 to 100.',
+  cursor: 'Opaque cursor from `next_cursor` of the previous page.',
+});
 
 /** The same parameters, described in German for the leads API's document. */
-export const SeitenQuerySchema = pageQuery({ limit: 'Seitengröße, 1 bis 100.', cursor: 'Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite.' });
+export const SeitenQuerySchema = pageQuery({
+  limit: 'Seitengröße, 1 bis 100.',
+  cursor: 'Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite.',
+});
 
 /** English list body: `{data, page: {next_cursor, has_more}}`. */
 export function PageSchema<T extends TSchema>(item: T) {
@@ -53,7 +59,12 @@ export class CursorCodec {
   }
 
   decode(cursor: string, scope: string, field = 'cursor'): CursorPosition {
-    const invalid = () => validationError([{ field, reason: 'invalid_format' }], 'The cursor is not valid for this list.', 'Der Cursor gilt nicht für diese Liste.');
+    const invalid = () =>
+      validationError(
+        [{ field, reason: 'invalid_format' }],
+        'The cursor is not valid for this list.',
+        'Der Cursor gilt nicht für diese Liste.',
+      );
     const [payload, signature, extra] = cursor.split('.');
     if (!payload || !signature || extra !== undefined) throw invalid();
     const expected = Buffer.from(this.sign(payload, scope));
@@ -78,20 +89,25 @@ export class CursorCodec {
 export function afterCursor(position: CursorPosition | undefined) {
   if (!position) return {};
   return {
-    OR: [
-      { created_at: { lt: position.createdAt } },
-      { created_at: position.createdAt, id: { lt: position.id } },
-    ],
+    OR: [{ created_at: { lt: position.createdAt } }, { created_at: position.createdAt, id: { lt: position.id } }],
   };
 }
 
 export const NEWEST_FIRST = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
 /** The English list body of `limit + 1` fetched rows; the extra row only tells whether more exist. */
-export function listBody<Row, Item>(rows: Row[], limit: number, map: (row: Row) => Item, cursorAfter: (last: Row) => string) {
+export function listBody<Row, Item>(
+  rows: Row[],
+  limit: number,
+  map: (row: Row) => Item,
+  cursorAfter: (last: Row) => string,
+) {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
-  return { data: items.map(map), page: { next_cursor: hasMore ? cursorAfter(items[items.length - 1]) : null, has_more: hasMore } };
+  return {
+    data: items.map(map),
+    page: { next_cursor: hasMore ? cursorAfter(items[items.length - 1]) : null, has_more: hasMore },
+  };
 }
 
 /**
@@ -104,14 +120,20 @@ export async function cursorPage<Row extends { created_at: Date; id: string }, I
   cursor: string | undefined;
   limit: number;
   /** The rows after the cursor: given as a Prisma `where` fragment and as the position itself. */
-  fetch: (after: ReturnType<typeof afterCursor>, take: number, position: CursorPosition | undefined) => PromiseLike<Row[]>;
+  fetch: (
+    after: ReturnType<typeof afterCursor>,
+    take: number,
+    position: CursorPosition | undefined,
+  ) => PromiseLike<Row[]>;
   map: (row: Row) => Item;
 }): Promise<{ data: Item[]; page: { next_cursor: string | null; has_more: boolean } }> {
   // `limit` is validated for every route by the schema and the http plugin (which also refuses `1e400`).
   const { cursors, scope, limit } = options;
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
   const rows = await options.fetch(afterCursor(position), limit + 1, position);
-  return listBody(rows, limit, options.map, (last) => cursors.encode({ createdAt: last.created_at, id: last.id }, scope));
+  return listBody(rows, limit, options.map, (last) =>
+    cursors.encode({ createdAt: last.created_at, id: last.id }, scope),
+  );
 }
 
 /** The leads API's list body: `{daten, seite: {naechster_cursor, hat_weitere}}`. */
@@ -175,5 +197,7 @@ export async function scoredCursorPage<Row extends { score: number; created_at: 
   const { cursors, scope, limit } = options;
   const position = options.cursor ? cursors.decode(options.cursor, scope) : undefined;
   const rows = await options.fetch(afterScored(position), limit + 1);
-  return listBody(rows, limit, options.map, (last) => cursors.encode({ score: last.score, createdAt: last.created_at, id: last.id }, scope));
+  return listBody(rows, limit, options.map, (last) =>
+    cursors.encode({ score: last.score, createdAt: last.created_at, id: last.id }, scope),
+  );
 }

@@ -44,11 +44,18 @@ export const httpPlugin = fp<HttpPluginOptions>(
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     // PATCH bodies may also name their media type, application/merge-patch+json (RFC 7396).
-    app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
-      const text = body.toString();
-      if (text.trim() === '') done(null, undefined);
-      else parseJson(request, text, (error, value) => done(error ?? (text.includes('\\u0000') ? nulCharacterError(value) : null), value));
-    });
+    app.addContentTypeParser(
+      ['application/json', 'application/merge-patch+json'],
+      { parseAs: 'string' },
+      (request, body, done) => {
+        const text = body.toString();
+        if (text.trim() === '') done(null, undefined);
+        else
+          parseJson(request, text, (error, value) =>
+            done(error ?? (text.includes('\\u0000') ? nulCharacterError(value) : null), value),
+          );
+      },
+    );
     app.decorateRequest('dialect', 'en');
     // While the server closes, requests still arriving on open connections get the usual 503 body
     // and headers (Fastify's own closing answer has neither) and the connection is closed.
@@ -58,25 +65,31 @@ export const httpPlugin = fp<HttpPluginOptions>(
     });
     app.addHook('onRequest', async (request) => {
       request.dialect = dialectFor(request.url);
-      if (closing) throw new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' } });
+      if (closing)
+        throw new ApiError('service_unavailable', {
+          headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
+        });
       // Keys belong in the apikey header only; one in the URL is refused on every route.
       if (urlCarriesApiKey(request.url)) throw new ApiError('api_key_in_query');
     });
     // Path ids that cannot exist (too long, control characters) are answered like missing records.
     app.addHook('preValidation', async (request) => {
       for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
-        if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value))) throw new ApiError('not_found');
+        if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value)))
+          throw new ApiError('not_found');
       }
       // PostgreSQL refuses NUL in text; control characters are never meaningful in a filter.
       for (const [field, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
         const values = Array.isArray(value) ? value : [value];
-        if (values.some((v) => typeof v === 'string' && hasControlCharacter(v))) throw validationError([{ field: field.slice(0, MAX_ID_LENGTH), reason: 'invalid_format' }]);
+        if (values.some((v) => typeof v === 'string' && hasControlCharacter(v)))
+          throw validationError([{ field: field.slice(0, MAX_ID_LENGTH), reason: 'invalid_format' }]);
       }
     });
     // Query coercion turns `limit=1e400` into Infinity, which passes the schema's integer bounds.
     app.addHook('preHandler', async (request) => {
       const limit = (request.query as Record<string, unknown> | undefined)?.limit;
-      if (typeof limit === 'number' && !Number.isSafeInteger(limit)) throw validationError([{ field: 'limit', reason: 'out_of_range' }]);
+      if (typeof limit === 'number' && !Number.isSafeInteger(limit))
+        throw validationError([{ field: 'limit', reason: 'out_of_range' }]);
     });
     app.addHook('onSend', async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -85,13 +98,18 @@ export const httpPlugin = fp<HttpPluginOptions>(
     });
     app.setNotFoundHandler((request, reply) => {
       const route = `${request.method} ${request.url.split('?')[0]}`;
-      sendError(request, reply, new ApiError('not_found', { message: `No route ${route}.`, messageDe: `Keine Route ${route}.` }));
+      sendError(
+        request,
+        reply,
+        new ApiError('not_found', { message: `No route ${route}.`, messageDe: `Keine Route ${route}.` }),
+      );
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const apiError = options.isUnavailable?.(error)
         ? new ApiError('service_unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS } })
         : toApiError(error, request);
-      if (apiError.code === 'service_unavailable') request.log.warn({ error: summariseError(error) }, 'dependency unavailable');
+      if (apiError.code === 'service_unavailable')
+        request.log.warn({ error: summariseError(error) }, 'dependency unavailable');
       else if (apiError.status >= 500) request.log.error({ error: summariseError(error) }, 'unexpected error');
       sendError(request, reply, apiError);
     });
@@ -117,9 +135,18 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (status === 429) return new ApiError('rate_limited');
   if (status === 404) return new ApiError('not_found');
   if (status === 400 && (error.code?.startsWith('FST_ERR_CTP') || error.name === 'SyntaxError')) {
-    return new ApiError('invalid_json', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? { message: 'The request body is empty.', messageDe: 'Der Anfrageinhalt ist leer.' } : {});
+    return new ApiError(
+      'invalid_json',
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? { message: 'The request body is empty.', messageDe: 'Der Anfrageinhalt ist leer.' }
+        : {},
+    );
   }
-  if (status >= 400 && status < 500) return new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
+  if (status >= 400 && status < 500)
+    return new ApiError('invalid_json', {
+      message: 'The request is malformed.',
+      messageDe: 'Die Anfrage ist fehlerhaft.',
+    });
   return new ApiError('internal_error', {
     message: `An unexpected error occurred (request ${request.id}).`,
     messageDe: `Ein unerwarteter Fehler ist aufgetreten (Anfrage ${request.id}).`,

@@ -10,7 +10,9 @@ export const ErrorSchema = Type.Object(
         Type.Object({
           field: Type.String(),
           reason: Type.String(),
-          conflicting_id: Type.Optional(Type.String({ description: 'With reason `overlaps`: the record already booked at that time.' })),
+          conflicting_id: Type.Optional(
+            Type.String({ description: 'With reason `overlaps`: the record already booked at that time.' }),
+          ),
         }),
       ),
     ),
@@ -27,7 +29,11 @@ export const FehlerSchema = Type.Object(
         Type.Object({
           feld: Type.String(),
           grund: Type.String(),
-          konflikt_id: Type.Optional(Type.String({ description: 'Bei `ueberschneidet_sich`: der Datensatz, der zu dieser Zeit schon gebucht ist.' })),
+          konflikt_id: Type.Optional(
+            Type.String({
+              description: 'Bei `ueberschneidet_sich`: der Datensatz, der zu dieser Zeit schon gebucht ist.',
+            }),
+          ),
         }),
       ),
     ),
@@ -65,7 +71,11 @@ const BESCHREIBUNGEN: Record<number, string> = {
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
 const retryAfter = (dialect: Dialect) => ({
-  'Retry-After': { type: 'integer', minimum: 1, description: dialect === 'en' ? 'Seconds to wait before trying again.' : 'Sekunden bis zum nächsten Versuch.' },
+  'Retry-After': {
+    type: 'integer',
+    minimum: 1,
+    description: dialect === 'en' ? 'Seconds to wait before trying again.' : 'Sekunden bis zum nächsten Versuch.',
+  },
 });
 
 /** The error responses of an operation, for its schema (and so for OpenAPI), in the dialect's language. */
@@ -73,7 +83,14 @@ export function errorResponses(statuses: readonly number[], dialect: Dialect = '
   const ref = Type.Ref(dialect === 'en' ? 'Error' : 'Fehler');
   const texts = dialect === 'en' ? DESCRIPTIONS : BESCHREIBUNGEN;
   return Object.fromEntries(
-    statuses.map((status) => [status, { ...ref, description: texts[status] ?? (dialect === 'en' ? 'Error.' : 'Fehler.'), ...(RETRY_AFTER_STATUSES.has(status) ? { headers: retryAfter(dialect) } : {}) }]),
+    statuses.map((status) => [
+      status,
+      {
+        ...ref,
+        description: texts[status] ?? (dialect === 'en' ? 'Error.' : 'Fehler.'),
+        ...(RETRY_AFTER_STATUSES.has(status) ? { headers: retryAfter(dialect) } : {}),
+      },
+    ]),
   );
 }
 

@@ -1,8 +1,19 @@
-import { Kind, Type, type SchemaOptions, type Static, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import {
+  Kind,
+  Type,
+  type SchemaOptions,
+  type Static,
+  type TObject,
+  type TSchema,
+  type TUnsafe,
+} from '@sinclair/typebox';
 import { READ_ONLY_KEYWORD } from './validation.js';
 
 /** A string enum as `{type: string, enum: [...]}` (one clear error, unlike a union of literals). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: SchemaOptions = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
 
@@ -26,7 +37,9 @@ export function withReadOnly<T extends TSchema>(schema: T, fields: readonly stri
 
 /** The type of a merge-patch body for an input type (see `PatchSchemaOf`). */
 export type Patch<T> = {
-  [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? Patch<T[K]> : T[K]) | (undefined extends T[K] ? null : never);
+  [K in keyof T]?:
+    | (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? Patch<T[K]> : T[K])
+    | (undefined extends T[K] ? null : never);
 };
 
 /**
@@ -35,7 +48,10 @@ export type Patch<T> = {
  * `invalid_type`); nested objects are patches themselves; arrays are replaced; read-only
  * fields stay refused.
  */
-export function PatchSchemaOf<T extends TObject>(schema: T, readOnly: readonly string[] = []): TUnsafe<Patch<Static<T>>> {
+export function PatchSchemaOf<T extends TObject>(
+  schema: T,
+  readOnly: readonly string[] = [],
+): TUnsafe<Patch<Static<T>>> {
   return Type.Unsafe<Patch<Static<T>>>(withReadOnly(patchOf(schema), readOnly));
 }
 
@@ -51,4 +67,6 @@ function patchOf(schema: TObject): TSchema {
 }
 
 /** Body of action routes: none, `{}` or `null`; any field is refused as `unknown_field`. */
-export const EmptyBodySchema = Nullable(Type.Object({}, { additionalProperties: false, description: 'No body, or an empty object.' }));
+export const EmptyBodySchema = Nullable(
+  Type.Object({}, { additionalProperties: false, description: 'No body, or an empty object.' }),
+);

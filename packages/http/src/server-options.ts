@@ -70,12 +70,18 @@ export function secretSegmentPattern(prefix: string): RegExp {
  * query parameter that is not one of our filters: a client that puts an e-mail address into the
  * URL must not put it into our logs.
  */
-export function redactUrl(url: string, logged: ReadonlySet<string> = new Set(PAGING_PARAMS), secretSegments: readonly RegExp[] = []): string {
+export function redactUrl(
+  url: string,
+  logged: ReadonlySet<string> = new Set(PAGING_PARAMS),
+  secretSegments: readonly RegExp[] = [],
+): string {
   let path = decoded(url);
   for (const pattern of secretSegments) path = path.replace(pattern, '$1[REDACTED]');
   return path
     .replace(SECRET_PARAM, '$1[REDACTED]')
-    .replace(ANY_PARAM, (all, separator: string, name: string) => (logged.has(name) ? all : `${separator}${name}=[REDACTED]`));
+    .replace(ANY_PARAM, (all, separator: string, name: string) =>
+      logged.has(name) ? all : `${separator}${name}=[REDACTED]`,
+    );
 }
 
 /** True when the URL carries an API key (`apikey`, `api_key`, `api-key`, however encoded). */
@@ -156,7 +162,12 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const apiError =
-        error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? new ApiError('request_timeout') : new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiError('request_timeout')
+          : new ApiError('invalid_json', {
+              message: 'The request is malformed.',
+              messageDe: 'Die Anfrage ist fehlerhaft.',
+            });
       const body = JSON.stringify(errorBody(apiError, 'en'));
       if (socket.writable) {
         socket.write(
@@ -173,7 +184,13 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
     frameworkErrors: (error, request, reply) => {
       const url = request.raw.url ?? '';
       const dialect = input.dialectFor?.(url) ?? 'en';
-      const apiError = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('not_found') : new ApiError('invalid_json', { message: 'The request is malformed.', messageDe: 'Die Anfrage ist fehlerhaft.' });
+      const apiError =
+        error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('not_found')
+          : new ApiError('invalid_json', {
+              message: 'The request is malformed.',
+              messageDe: 'Die Anfrage ist fehlerhaft.',
+            });
       const raw = reply as unknown as FastifyReply;
       void raw
         .status(apiError.status)

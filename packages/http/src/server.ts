@@ -29,7 +29,9 @@ type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Recor
  * only the component schemas its paths use (the English `Error` or the German `Fehler`).
  */
 function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiDocument): OpenApiDocument {
-  const paths = optionalWhenDefaulted(Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`))));
+  const paths = optionalWhenDefaulted(
+    Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`))),
+  );
   const components = (spec.components ?? {}) as { schemas?: Record<string, unknown> };
   const all = components.schemas ?? {};
   const used = new Set<string>();
@@ -55,14 +57,19 @@ type RequestBody = { required?: boolean; content?: Record<string, { schema?: { t
  * schema allows null (the status actions: "no body, or an empty object").
  */
 function optionalWhenDefaulted(paths: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(paths) as Record<string, Record<string, { parameters?: Parameter[]; requestBody?: RequestBody }>>;
+  const copy = structuredClone(paths) as Record<
+    string,
+    Record<string, { parameters?: Parameter[]; requestBody?: RequestBody }>
+  >;
   for (const operation of Object.values(copy).flatMap((item) => Object.values(item))) {
     for (const parameter of operation.parameters ?? []) {
-      if (parameter.in === 'query' && parameter.required && parameter.schema?.default !== undefined) parameter.required = false;
+      if (parameter.in === 'query' && parameter.required && parameter.schema?.default !== undefined)
+        parameter.required = false;
     }
     const body = operation.requestBody;
     const types = Object.values(body?.content ?? {}).map((media) => media.schema?.type);
-    if (body?.required && types.length > 0 && types.every((type) => Array.isArray(type) && type.includes('null'))) body.required = false;
+    if (body?.required && types.length > 0 && types.every((type) => Array.isArray(type) && type.includes('null')))
+      body.required = false;
   }
   return copy;
 }
@@ -101,12 +108,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     // Built once, on first use (all routes are registered by then), not on every request.
     let built: OpenApiDocument | undefined;
     const spec = () => (built ??= documentFor(app.swagger() as unknown as OpenApiDocument, document));
-    app.get(`${document.prefix}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () => spec());
-    await app.register(
-      async (docs) => {
-        await docs.register(swaggerUi, { routePrefix: `${document.prefix}/docs`, uiConfig: { deepLinking: true }, transformSpecification: () => spec() });
-      },
+    app.get(`${document.prefix}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () =>
+      spec(),
     );
+    await app.register(async (docs) => {
+      await docs.register(swaggerUi, {
+        routePrefix: `${document.prefix}/docs`,
+        uiConfig: { deepLinking: true },
+        transformSpecification: () => spec(),
+      });
+    });
   }
   return app;
 }

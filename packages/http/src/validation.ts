@@ -62,7 +62,8 @@ const queryAjv = createAjv({ coerce: true });
  */
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return bodyAjv.compile(schema) as ValidateFunction;
-  const strict = httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
+  const strict =
+    httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
   return queryAjv.compile(strict ? { ...schema, additionalProperties: false } : schema) as ValidateFunction;
 };
 
@@ -101,7 +102,10 @@ const REASON_BY_KEYWORD: Record<string, Reason> = {
 
 /** `/address/postal_code` → `address.postal_code`; `prefix` names the request part if needed. */
 function dottedPath(instancePath: string, prefix: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   const path = parts.join('.');
   return path || prefix || 'body';
@@ -124,7 +128,10 @@ export function mapAjvErrors(errors: readonly ErrorObject[], prefix = ''): Error
     } else if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') {
       continue; // their branches report the concrete problem
     } else {
-      detail = { field: dottedPath(error.instancePath, prefix), reason: REASON_BY_KEYWORD[error.keyword] ?? 'invalid_format' };
+      detail = {
+        field: dottedPath(error.instancePath, prefix),
+        reason: REASON_BY_KEYWORD[error.keyword] ?? 'invalid_format',
+      };
     }
     const key = `${detail.field}|${detail.reason}`;
     if (!seen.has(key)) {

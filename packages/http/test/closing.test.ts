@@ -32,5 +32,8 @@ it('answers a request that arrives while the server closes with 503 in the error
   expect(second).toMatch(/\r\nretry-after: 5\r\n/i);
   expect(second).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
   expect(second).toMatch(/\r\ncache-control: no-store\r\n/i);
-  expect(JSON.parse(second.split('\r\n\r\n')[1])).toEqual({ code: 'service_unavailable', message: 'The service is briefly unavailable; try again shortly.' });
+  expect(JSON.parse(second.split('\r\n\r\n')[1])).toEqual({
+    code: 'service_unavailable',
+    message: 'The service is briefly unavailable; try again shortly.',
+  });
 });

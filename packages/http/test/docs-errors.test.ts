@@ -1,13 +1,26 @@
 import { expect, it } from 'vitest';
 import { ERROR_CODES, REASONS } from '../src/errors.js';
-import { ERROR_CODE_USES, REASON_USES, renderErrorCodes, renderGermanCodes, renderReasons } from '../../../scripts/docs/errors.js';
+import {
+  ERROR_CODE_USES,
+  REASON_USES,
+  renderErrorCodes,
+  renderGermanCodes,
+  renderReasons,
+} from '../../../scripts/docs/errors.js';
 import { generatedSection } from '../../../scripts/docs/sections.js';
 
-const stale = 'docs/errors.md is out of date with ERROR_CODES/REASONS; rewrite it with UPDATE_DOCS=1 pnpm test:only packages/http/test/docs-errors.test.ts';
+const stale =
+  'docs/errors.md is out of date with ERROR_CODES/REASONS; rewrite it with UPDATE_DOCS=1 pnpm test:only packages/http/test/docs-errors.test.ts';
 
 it('documents when every error code and every detail reason is used', () => {
-  expect(Object.keys(ERROR_CODES).filter((code) => !ERROR_CODE_USES[code]), 'add these codes to ERROR_CODE_USES in scripts/docs/errors.ts').toEqual([]);
-  expect(Object.keys(REASONS).filter((reason) => !REASON_USES[reason]), 'add these reasons to REASON_USES in scripts/docs/errors.ts').toEqual([]);
+  expect(
+    Object.keys(ERROR_CODES).filter((code) => !ERROR_CODE_USES[code]),
+    'add these codes to ERROR_CODE_USES in scripts/docs/errors.ts',
+  ).toEqual([]);
+  expect(
+    Object.keys(REASONS).filter((reason) => !REASON_USES[reason]),
+    'add these reasons to REASON_USES in scripts/docs/errors.ts',
+  ).toEqual([]);
 });
 
 it('docs/errors.md lists every error code with its German code and status as the code defines them', () => {

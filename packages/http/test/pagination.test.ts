@@ -23,8 +23,20 @@ describe('cursor codec', () => {
 describe('listBody', () => {
   const rows = Array.from({ length: 4 }, (_, i) => ({ id: `r${i}`, created_at: new Date(1000 - i) }));
   it('uses the extra row only to tell that more exist', () => {
-    const body = listBody(rows, 3, (r) => r.id, (last) => last.id);
+    const body = listBody(
+      rows,
+      3,
+      (r) => r.id,
+      (last) => last.id,
+    );
     expect(body).toEqual({ data: ['r0', 'r1', 'r2'], page: { next_cursor: 'r2', has_more: true } });
-    expect(listBody(rows.slice(0, 3), 3, (r) => r.id, (last) => last.id)).toEqual({ data: ['r0', 'r1', 'r2'], page: { next_cursor: null, has_more: false } });
+    expect(
+      listBody(
+        rows.slice(0, 3),
+        3,
+        (r) => r.id,
+        (last) => last.id,
+      ),
+    ).toEqual({ data: ['r0', 'r1', 'r2'], page: { next_cursor: null, has_more: false } });
   });
 });

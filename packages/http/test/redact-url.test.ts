@@ -8,8 +8,12 @@ const redact = (url: string) => redactUrl(url, new Set(['limit', 'cursor', 'stat
 describe('secret path segments in logged URLs', () => {
   it('replaces the segment after the prefix, on every route below it', () => {
     expect(redact(`/public/v1/feeds/${TOKEN}/listings`)).toBe('/public/v1/feeds/[REDACTED]/listings');
-    expect(redact(`/public/v1/feeds/${TOKEN}/listings/lst_1/pdf`)).toBe('/public/v1/feeds/[REDACTED]/listings/lst_1/pdf');
-    expect(redact(`/public/v1/feeds/${TOKEN}/media/${'a'.repeat(64)}`)).toBe(`/public/v1/feeds/[REDACTED]/media/${'a'.repeat(64)}`);
+    expect(redact(`/public/v1/feeds/${TOKEN}/listings/lst_1/pdf`)).toBe(
+      '/public/v1/feeds/[REDACTED]/listings/lst_1/pdf',
+    );
+    expect(redact(`/public/v1/feeds/${TOKEN}/media/${'a'.repeat(64)}`)).toBe(
+      `/public/v1/feeds/[REDACTED]/media/${'a'.repeat(64)}`,
+    );
     expect(redact(`/public/v1/feeds/${TOKEN}`)).toBe('/public/v1/feeds/[REDACTED]');
     expect(redact(`/public/v1/feeds/${TOKEN}?limit=5`)).toBe('/public/v1/feeds/[REDACTED]?limit=5');
   });

@@ -11,7 +11,9 @@ const schema = withReadOnly(
       count: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
       kind: Type.Optional(StringEnum(['a', 'b'])),
       note: Type.Optional(Nullable(Type.String())),
-      nested: Type.Optional(Type.Object({ code: Type.String({ pattern: '^[0-9]{2}$' }) }, { additionalProperties: false })),
+      nested: Type.Optional(
+        Type.Object({ code: Type.String({ pattern: '^[0-9]{2}$' }) }, { additionalProperties: false }),
+      ),
       tags: Type.Optional(Type.Array(Type.String({ format: 'email' }))),
     },
     { additionalProperties: false },
@@ -33,15 +35,42 @@ describe('validation details', () => {
     [{}, { field: 'name', reason: 'missing' }],
     [{ name: 'toolong' }, { field: 'name', reason: 'too_long' }],
     [{ name: 5 }, { field: 'name', reason: 'invalid_type' }],
-    [{ name: 'a', count: '2' }, { field: 'count', reason: 'invalid_type' }],
-    [{ name: 'a', count: 4 }, { field: 'count', reason: 'out_of_range' }],
-    [{ name: 'a', kind: 'c' }, { field: 'kind', reason: 'not_allowed' }],
-    [{ name: 'a', note: 3 }, { field: 'note', reason: 'invalid_type' }],
-    [{ name: 'a', nested: { code: '123' } }, { field: 'nested.code', reason: 'invalid_format' }],
-    [{ name: 'a', nested: { code: '12', x: 1 } }, { field: 'nested.x', reason: 'unknown_field' }],
-    [{ name: 'a', tags: ['ok@example.com', 'nope'] }, { field: 'tags.1', reason: 'invalid_format' }],
-    [{ name: 'a', id: 'x' }, { field: 'id', reason: 'not_allowed' }],
-    [{ name: 'a', other: 1 }, { field: 'other', reason: 'unknown_field' }],
+    [
+      { name: 'a', count: '2' },
+      { field: 'count', reason: 'invalid_type' },
+    ],
+    [
+      { name: 'a', count: 4 },
+      { field: 'count', reason: 'out_of_range' },
+    ],
+    [
+      { name: 'a', kind: 'c' },
+      { field: 'kind', reason: 'not_allowed' },
+    ],
+    [
+      { name: 'a', note: 3 },
+      { field: 'note', reason: 'invalid_type' },
+    ],
+    [
+      { name: 'a', nested: { code: '123' } },
+      { field: 'nested.code', reason: 'invalid_format' },
+    ],
+    [
+      { name: 'a', nested: { code: '12', x: 1 } },
+      { field: 'nested.x', reason: 'unknown_field' },
+    ],
+    [
+      { name: 'a', tags: ['ok@example.com', 'nope'] },
+      { field: 'tags.1', reason: 'invalid_format' },
+    ],
+    [
+      { name: 'a', id: 'x' },
+      { field: 'id', reason: 'not_allowed' },
+    ],
+    [
+      { name: 'a', other: 1 },
+      { field: 'other', reason: 'unknown_field' },
+    ],
     [null, { field: 'body', reason: 'invalid_type' }],
   ])('%j → %j', (value, detail) => {
     expect(details(value)).toEqual([detail]);
@@ -60,12 +89,23 @@ describe('validation details', () => {
 describe('error bodies in both dialects', () => {
   const error = new ApiError('validation_failed', { details: [{ field: 'einwilligung', reason: 'missing' }] });
   it('speaks English with field/reason', () => {
-    expect(errorBody(error, 'en')).toEqual({ code: 'validation_failed', message: 'The request is invalid.', details: [{ field: 'einwilligung', reason: 'missing' }] });
+    expect(errorBody(error, 'en')).toEqual({
+      code: 'validation_failed',
+      message: 'The request is invalid.',
+      details: [{ field: 'einwilligung', reason: 'missing' }],
+    });
   });
   it('speaks German with feld/grund', () => {
-    expect(errorBody(error, 'de')).toEqual({ code: 'validierung_fehlgeschlagen', message: 'Die Anfrage ist ungültig.', details: [{ feld: 'einwilligung', grund: 'fehlt' }] });
+    expect(errorBody(error, 'de')).toEqual({
+      code: 'validierung_fehlgeschlagen',
+      message: 'Die Anfrage ist ungültig.',
+      details: [{ feld: 'einwilligung', grund: 'fehlt' }],
+    });
     const scope = new ApiError('scope_missing', { details: [{ field: 'leads:read', reason: 'not_granted' }] });
-    expect(errorBody(scope, 'de')).toMatchObject({ code: 'scope_fehlt', details: [{ feld: 'leads:read', grund: 'nicht_erteilt' }] });
+    expect(errorBody(scope, 'de')).toMatchObject({
+      code: 'scope_fehlt',
+      details: [{ feld: 'leads:read', grund: 'nicht_erteilt' }],
+    });
   });
 });
 

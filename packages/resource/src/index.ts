@@ -1,4 +1,11 @@
-export { tenantRepository, scopeOf, type TenantRepository, type TenantModel, type RepositoryOptions, type PageRequest } from './repository.js';
+export {
+  tenantRepository,
+  scopeOf,
+  type TenantRepository,
+  type TenantModel,
+  type RepositoryOptions,
+  type PageRequest,
+} from './repository.js';
 export { patchUnderLock, definePatch, type PatchDefinition, type PatchRequest } from './patch.js';
 export {
   applyTransition,

@@ -33,14 +33,22 @@ export interface PatchRequest<Row> {
  * A JSON merge patch on the current input document, validated as a whole and written under a row
  * lock (concurrent patches never lose fields). Nothing changed: nothing written, nothing announced.
  */
-export async function patchUnderLock<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
+export async function patchUnderLock<
+  Row extends { id: string; created_at: Date },
+  View extends object,
+  Input,
+  Columns extends { updated_at: Date },
+>(
   tx: Db | SqlRunner,
   repository: TenantRepository<Row, Columns>,
   options: PatchDefinition<Row, View, Input, Columns> & PatchRequest<Row>,
 ): Promise<View> {
   const { direct } = repository;
-  if (!direct && !('$queryRaw' in tx)) throw new Error(`${repository.table} has no directSql: patch it in a Prisma transaction.`);
-  const row = direct ? await direct.lock(tx, options.accountId, options.id) : await repository.lock(tx as Db, options.accountId, options.id);
+  if (!direct && !('$queryRaw' in tx))
+    throw new Error(`${repository.table} has no directSql: patch it in a Prisma transaction.`);
+  const row = direct
+    ? await direct.lock(tx, options.accountId, options.id)
+    : await repository.lock(tx as Db, options.accountId, options.id);
   if (!row) throw repository.notFound();
   options.guard?.(row);
   const before = options.toView(row);
@@ -52,13 +60,20 @@ export async function patchUnderLock<Row extends { id: string; created_at: Date 
   await options.beforeWrite?.(changed, row);
   const at = options.now();
   const data = { ...columns, updated_at: at };
-  const updated = direct ? await direct.update(tx, options.id, data) : await repository.model(tx as Db).update({ where: { id: options.id }, data: data as Columns });
+  const updated = direct
+    ? await direct.update(tx, options.id, data)
+    : await repository.model(tx as Db).update({ where: { id: options.id }, data: data as Columns });
   await options.afterWrite?.(changed, updated, at);
   return options.toView(updated);
 }
 
 /** Binds a resource's patch definition once: `patchProperty(tx, { accountId, id, patch, now, guard, afterWrite })`. */
-export function definePatch<Row extends { id: string; created_at: Date }, View extends object, Input, Columns extends { updated_at: Date }>(
+export function definePatch<
+  Row extends { id: string; created_at: Date },
+  View extends object,
+  Input,
+  Columns extends { updated_at: Date },
+>(
   repository: TenantRepository<Row, Columns>,
   definition: PatchDefinition<Row, View, Input, Columns>,
 ): (tx: Db | SqlRunner, request: PatchRequest<Row>) => Promise<View> {

@@ -37,10 +37,14 @@ export interface PageRequest<Row, Item> {
   map: (row: Row) => Item;
 }
 
-export type TenantRepository<Row extends { id: string; created_at: Date }, Columns> = ReturnType<typeof tenantRepository<Row, Columns>>;
+export type TenantRepository<Row extends { id: string; created_at: Date }, Columns> = ReturnType<
+  typeof tenantRepository<Row, Columns>
+>;
 
 /** Data access of a tenant-owned resource: every query is scoped by `account_id`. */
-export function tenantRepository<Row extends { id: string; created_at: Date }, Columns>(options: RepositoryOptions<Row, Columns>) {
+export function tenantRepository<Row extends { id: string; created_at: Date }, Columns>(
+  options: RepositoryOptions<Row, Columns>,
+) {
   const { table, list, model, notFound } = options;
   const direct = options.directSql && directSql<Row>(table, options.directSql.fromRow, options.directSql.toDb);
   return {
@@ -53,7 +57,9 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
 
     /** The account's row, or this resource's 404 (`missing`: another 404, e.g. for a referenced id). */
     async find(db: Db, accountId: string, id: string, missing: () => ApiError = notFound): Promise<Row> {
-      const row = direct ? await direct.find(db, accountId, id) : await model(db).findFirst({ where: { id, account_id: accountId } });
+      const row = direct
+        ? await direct.find(db, accountId, id)
+        : await model(db).findFirst({ where: { id, account_id: accountId } });
       if (!row) throw missing();
       return row;
     },
@@ -64,7 +70,13 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
     },
 
     /** Locks the account's row until the transaction ends (`share`: while it is referenced), then reads it; or 404. */
-    async lock(tx: Db, accountId: string, id: string, mode: 'update' | 'share' = 'update', missing: () => ApiError = notFound): Promise<Row> {
+    async lock(
+      tx: Db,
+      accountId: string,
+      id: string,
+      mode: 'update' | 'share' = 'update',
+      missing: () => ApiError = notFound,
+    ): Promise<Row> {
       if (!(await lockOwnRow(tx, table, id, accountId, mode))) throw missing();
       return model(tx).findUniqueOrThrow({ where: { id } });
     },
@@ -78,7 +90,13 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
         cursor: request.cursor,
         limit: request.limit,
         fetch: (after, take, position) =>
-          direct ? direct.page(db, accountId, filters, position, take) : model(db).findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: NEWEST_FIRST, take }),
+          direct
+            ? direct.page(db, accountId, filters, position, take)
+            : model(db).findMany({
+                where: { account_id: accountId, ...filters, ...after },
+                orderBy: NEWEST_FIRST,
+                take,
+              }),
         map: request.map,
       });
     },
@@ -88,12 +106,19 @@ export function tenantRepository<Row extends { id: string; created_at: Date }, C
 const COLUMN = /^[a-z_][a-z0-9_]*$/;
 
 /** The kit's reads of a table in SQL: by id, and a page newest first with equality filters. */
-function directSql<Row>(table: string, fromRow: (row: Row) => Row = (row) => row, toDb: (columns: Record<string, unknown>) => Record<string, unknown> = (c) => c) {
+function directSql<Row>(
+  table: string,
+  fromRow: (row: Row) => Row = (row) => row,
+  toDb: (columns: Record<string, unknown>) => Record<string, unknown> = (c) => c,
+) {
   if (!COLUMN.test(table)) throw new Error(`Not a table name: ${table}`);
   return {
     /** Locks the account's row until the transaction ends and reads it, in one statement. */
     async lock(tx: SqlRunner, accountId: string, id: string): Promise<Row | undefined> {
-      const rows = await readRows<Row>(tx, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2 FOR UPDATE`, [id, accountId]);
+      const rows = await readRows<Row>(tx, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2 FOR UPDATE`, [
+        id,
+        accountId,
+      ]);
       return rows.length > 0 ? fromRow(rows[0]) : undefined;
     },
 
@@ -109,11 +134,20 @@ function directSql<Row>(table: string, fromRow: (row: Row) => Row = (row) => row
     },
 
     async find(db: Db, accountId: string, id: string): Promise<Row | undefined> {
-      const rows = await readRows<Row>(db, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2`, [id, accountId]);
+      const rows = await readRows<Row>(db, `SELECT * FROM "${table}" WHERE id = $1 AND account_id = $2`, [
+        id,
+        accountId,
+      ]);
       return rows.length > 0 ? fromRow(rows[0]) : undefined;
     },
 
-    async page(db: Db, accountId: string, filters: Record<string, unknown>, after: CursorPosition | undefined, take: number): Promise<Row[]> {
+    async page(
+      db: Db,
+      accountId: string,
+      filters: Record<string, unknown>,
+      after: CursorPosition | undefined,
+      take: number,
+    ): Promise<Row[]> {
       const values: unknown[] = [accountId];
       const where = ['account_id = $1'];
       for (const [column, value] of Object.entries(filters)) {

@@ -32,7 +32,13 @@ export function scoredPage<Row extends ScoredRow, Columns, Item>(
   db: Db,
   repository: TenantRepository<Row, Columns>,
   accountId: string,
-  request: { cursors: ScoredCursorCodec; cursor?: string; limit: number; filters?: Record<string, unknown>; map: (row: Row) => Item },
+  request: {
+    cursors: ScoredCursorCodec;
+    cursor?: string;
+    limit: number;
+    filters?: Record<string, unknown>;
+    map: (row: Row) => Item;
+  },
 ) {
   const filters = request.filters ?? {};
   return scoredCursorPage({
@@ -40,7 +46,10 @@ export function scoredPage<Row extends ScoredRow, Columns, Item>(
     scope: scopeOf(repository.list, accountId, filters),
     cursor: request.cursor,
     limit: request.limit,
-    fetch: (after, take) => repository.model(db).findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: BEST_FIRST, take }),
+    fetch: (after, take) =>
+      repository
+        .model(db)
+        .findMany({ where: { account_id: accountId, ...filters, ...after }, orderBy: BEST_FIRST, take }),
     map: request.map,
   });
 }
@@ -64,7 +73,9 @@ export async function rescoreUnderLock<Row extends ScoredRow, Loaded, E>(
 ): Promise<Row> {
   await repository.hold(tx, request.accountId, request.id); // `load` reads the row with what it needs
   const explanation = request.explain(await request.load(tx, request.id));
-  const row = await repository.model(tx).update({ where: { id: request.id }, data: scoreColumns(explanation, request.reading, request.at) });
+  const row = await repository
+    .model(tx)
+    .update({ where: { id: request.id }, data: scoreColumns(explanation, request.reading, request.at) });
   await request.announce(row);
   return row;
 }

@@ -17,7 +17,10 @@ export function canTransition<S extends string>(table: TransitionTable<S>, actio
 
 /** The part of a Prisma model delegate a status change uses. */
 export interface StatusModel<Row, S extends string> {
-  updateMany(args: { where: { id: string; account_id: string; status: { in: S[] } }; data: { status: S; updated_at: Date } }): PromiseLike<{ count: number }>;
+  updateMany(args: {
+    where: { id: string; account_id: string; status: { in: S[] } };
+    data: { status: S; updated_at: Date };
+  }): PromiseLike<{ count: number }>;
   findFirst(args: { where: { id: string; account_id: string } }): PromiseLike<Row | null>;
 }
 

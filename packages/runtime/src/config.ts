@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
@@ -97,39 +108,141 @@ interface VariableSpec {
 
 /** The variables of the deployment; each service adds its port and settings (`variablesOf`). */
 export const VARIABLES: (VariableSpec & { default: string })[] = [
-  { name: 'APP_ENV', default: 'sandbox', description: 'sandbox or production; decides the key prefixes (`_test_` / `_live_`).' },
-  { name: 'DATABASE_URL', default: '(embedded)', description: 'PostgreSQL connection string; unset starts an embedded PostgreSQL under DATA_DIR.' },
+  {
+    name: 'APP_ENV',
+    default: 'sandbox',
+    description: 'sandbox or production; decides the key prefixes (`_test_` / `_live_`).',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(embedded)',
+    description: 'PostgreSQL connection string; unset starts an embedded PostgreSQL under DATA_DIR.',
+  },
   { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
-  { name: 'API_KEY_PEPPER', default: '(sandbox: generated)', description: 'Secret (≥ 32 characters) mixed into stored key hashes and cursor signatures. Required in production; in sandbox generated once into DATA_DIR.' },
+  {
+    name: 'API_KEY_PEPPER',
+    default: '(sandbox: generated)',
+    description:
+      'Secret (≥ 32 characters) mixed into stored key hashes and cursor signatures. Required in production; in sandbox generated once into DATA_DIR.',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug or trace.' },
   { name: 'TRUST_PROXY', default: 'false', description: 'true when behind a reverse proxy that sets X-Forwarded-For.' },
-  { name: 'REDIS_URL', default: '(local)', description: 'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.' },
+  {
+    name: 'REDIS_URL',
+    default: '(local)',
+    description:
+      'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.',
+  },
   { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
-  { name: 'WEBHOOK_SECRET_KEY', default: '(sandbox: generated)', description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.' },
-  { name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS', default: 'false', description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).' },
-  { name: 'WEBHOOK_MAX_ENDPOINTS', default: '20', description: 'Webhook endpoints an account may register per service (1 to 1000); every event fans out to each.' },
-  { name: 'PUBLIC_BASE_URL', default: '(http://localhost:<port>)', description: 'Where integrators reach a service (https://api.example.com): URLs in events and documents (pdf_url, record_url). <SERVICE>_PUBLIC_BASE_URL (e.g. PROPERTY_PUBLIC_BASE_URL) overrides it for one service.' },
-  { name: 'STORAGE_DRIVER', default: 'filesystem', description: 'filesystem (files under DATA_DIR/blobs) or s3 (an S3-compatible bucket: S3_* below).' },
-  { name: 'S3_ENDPOINT', default: '(none)', description: 'URL of the S3-compatible store (http:// or https://); required when STORAGE_DRIVER=s3.' },
+  {
+    name: 'WEBHOOK_SECRET_KEY',
+    default: '(sandbox: generated)',
+    description: '64 hex characters; encrypts webhook signing secrets at rest. Required in production.',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    default: 'false',
+    description: 'true lets webhooks target http, loopback and private addresses (sandbox and tests only).',
+  },
+  {
+    name: 'WEBHOOK_MAX_ENDPOINTS',
+    default: '20',
+    description: 'Webhook endpoints an account may register per service (1 to 1000); every event fans out to each.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: '(http://localhost:<port>)',
+    description:
+      'Where integrators reach a service (https://api.example.com): URLs in events and documents (pdf_url, record_url). <SERVICE>_PUBLIC_BASE_URL (e.g. PROPERTY_PUBLIC_BASE_URL) overrides it for one service.',
+  },
+  {
+    name: 'STORAGE_DRIVER',
+    default: 'filesystem',
+    description: 'filesystem (files under DATA_DIR/blobs) or s3 (an S3-compatible bucket: S3_* below).',
+  },
+  {
+    name: 'S3_ENDPOINT',
+    default: '(none)',
+    description: 'URL of the S3-compatible store (http:// or https://); required when STORAGE_DRIVER=s3.',
+  },
   { name: 'S3_REGION', default: 'us-east-1', description: 'Region of the S3 store.' },
-  { name: 'S3_BUCKET', default: '(none)', description: 'Bucket of the uploaded files; required when STORAGE_DRIVER=s3.' },
+  {
+    name: 'S3_BUCKET',
+    default: '(none)',
+    description: 'Bucket of the uploaded files; required when STORAGE_DRIVER=s3.',
+  },
   { name: 'S3_ACCESS_KEY_ID', default: '(none)', description: 'Access key id; required when STORAGE_DRIVER=s3.' },
-  { name: 'S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Secret access key; required when STORAGE_DRIVER=s3. Never logged.' },
-  { name: 'METRICS_PORT', default: '9464', description: 'Port of the Prometheus metrics (`/metrics`, and `/health/live` for the worker), never the public one; 0 turns it off.' },
-  { name: 'MAX_EVENT_LOOP_DELAY_MS', default: '1000', description: 'Event-loop delay (ms) beyond which requests are answered 503 with Retry-After instead of queueing.' },
-  { name: 'RATE_LIMIT_PER_MINUTE', default: '600', description: 'Requests per minute per application, shared by all its keys on every instance (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.' },
-  { name: 'API_KEYS_PER_APPLICATION', default: '20', description: 'Active (not revoked) API keys an application may have (1 to 1000); one more is refused, through the API (409) and the CLI alike.' },
-  { name: 'SANDBOX_PROCESSES', default: '2', description: 'Child processes (1 to 64) that decode uploaded images and PDFs, in each service process, and render documents, in the worker; more uploads wait in line (at most 64, then 503).' },
-  { name: 'SANDBOX_MEMORY_MB', default: '512', description: 'Resident memory (128 to 16384 MiB) a sandbox process may use; past it, the upload is refused (422) or the document fails.' },
-  { name: 'SANDBOX_DECODE_SECONDS', default: '30', description: 'Seconds (1 to 600) decoding one upload may take; longer is a 422 that names the limit.' },
-  { name: 'SANDBOX_RENDER_SECONDS', default: '120', description: 'Seconds (1 to 300) rendering one document (exposé, catalog record, invoice) may take; longer counts as an abnormal end. At most 300: a run holds its document for 10 minutes.' },
+  {
+    name: 'S3_SECRET_ACCESS_KEY',
+    default: '(none)',
+    description: 'Secret access key; required when STORAGE_DRIVER=s3. Never logged.',
+  },
+  {
+    name: 'METRICS_PORT',
+    default: '9464',
+    description:
+      'Port of the Prometheus metrics (`/metrics`, and `/health/live` for the worker), never the public one; 0 turns it off.',
+  },
+  {
+    name: 'MAX_EVENT_LOOP_DELAY_MS',
+    default: '1000',
+    description: 'Event-loop delay (ms) beyond which requests are answered 503 with Retry-After instead of queueing.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_MINUTE',
+    default: '600',
+    description:
+      'Requests per minute per application, shared by all its keys on every instance (1 to 1,000,000); `pnpm cli app set-rate-limit` gives an application its own.',
+  },
+  {
+    name: 'API_KEYS_PER_APPLICATION',
+    default: '20',
+    description:
+      'Active (not revoked) API keys an application may have (1 to 1000); one more is refused, through the API (409) and the CLI alike.',
+  },
+  {
+    name: 'SANDBOX_PROCESSES',
+    default: '2',
+    description:
+      'Child processes (1 to 64) that decode uploaded images and PDFs, in each service process, and render documents, in the worker; more uploads wait in line (at most 64, then 503).',
+  },
+  {
+    name: 'SANDBOX_MEMORY_MB',
+    default: '512',
+    description:
+      'Resident memory (128 to 16384 MiB) a sandbox process may use; past it, the upload is refused (422) or the document fails.',
+  },
+  {
+    name: 'SANDBOX_DECODE_SECONDS',
+    default: '30',
+    description: 'Seconds (1 to 600) decoding one upload may take; longer is a 422 that names the limit.',
+  },
+  {
+    name: 'SANDBOX_RENDER_SECONDS',
+    default: '120',
+    description:
+      'Seconds (1 to 300) rendering one document (exposé, catalog record, invoice) may take; longer counts as an abnormal end. At most 300: a run holds its document for 10 minutes.',
+  },
   ...API_VERSIONS.flatMap((version) => [
-    { name: `API_SUNSET_${versionVariable(version)}`, default: '(none)', description: `Sunset date (YYYY-MM-DD, 00:00 UTC) of the API version ${version}: its responses then carry Deprecation, Sunset and Link headers.` },
-    { name: `API_SUCCESSOR_${versionVariable(version)}`, default: '(none)', description: `URL of the successor of ${version} (the Link header); required with API_SUNSET_${versionVariable(version)}.` },
+    {
+      name: `API_SUNSET_${versionVariable(version)}`,
+      default: '(none)',
+      description: `Sunset date (YYYY-MM-DD, 00:00 UTC) of the API version ${version}: its responses then carry Deprecation, Sunset and Link headers.`,
+    },
+    {
+      name: `API_SUCCESSOR_${versionVariable(version)}`,
+      default: '(none)',
+      description: `URL of the successor of ${version} (the Link header); required with API_SUNSET_${versionVariable(version)}.`,
+    },
   ]),
-  { name: 'SMTP_URL', default: '(none)', description: 'smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`); unset: notices are listed, not sent.' },
+  {
+    name: 'SMTP_URL',
+    default: '(none)',
+    description:
+      'smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`); unset: notices are listed, not sent.',
+  },
   { name: 'SMTP_FROM', default: 'api@localhost', description: 'Sender address of the notices.' },
 ];
 
@@ -137,7 +250,13 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
 export function variablesOf(services: readonly ServiceSettingsSpec[]): (VariableSpec & { default: string })[] {
   return [
     ...VARIABLES,
-    ...services.flatMap((service) => [service.port, ...service.settings].map((v) => ({ name: v.variable, default: String(v.default), description: v.description }))),
+    ...services.flatMap((service) =>
+      [service.port, ...service.settings].map((v) => ({
+        name: v.variable,
+        default: String(v.default),
+        description: v.description,
+      })),
+    ),
   ];
 }
 
@@ -168,13 +287,19 @@ function storageConfig(env: Env, problems: string[]): StorageConfig {
     } catch {
       // reported below
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) problems.push('S3_ENDPOINT must be an http:// or https:// URL.');
-    else if (url.username || url.password) problems.push('S3_ENDPOINT must not contain credentials (use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY).');
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      problems.push('S3_ENDPOINT must be an http:// or https:// URL.');
+    else if (url.username || url.password)
+      problems.push('S3_ENDPOINT must not contain credentials (use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY).');
   }
   const region = env.S3_REGION || 'us-east-1';
-  if (!/^[a-z0-9-]{1,64}$/.test(region)) problems.push(`S3_REGION must be a region name such as us-east-1 (got "${region}").`);
+  if (!/^[a-z0-9-]{1,64}$/.test(region))
+    problems.push(`S3_REGION must be a region name such as us-east-1 (got "${region}").`);
   const bucket = required('S3_BUCKET');
-  if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "${bucket}").`);
+  if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    problems.push(
+      `S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens (got "${bucket}").`,
+    );
   const accessKeyId = required('S3_ACCESS_KEY_ID');
   const secretAccessKey = required('S3_SECRET_ACCESS_KEY');
   const storage: StorageConfig = { driver, endpoint, region, bucket, accessKeyId, secretAccessKey };
@@ -204,7 +329,9 @@ function publicBaseUrl(env: Env, service: ServiceSettingsSpec, problems: string[
     // reported below
   }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
-    problems.push(`${name} must be an http(s) URL without query or fragment, e.g. https://api.example.com (got "${value}").`);
+    problems.push(
+      `${name} must be an http(s) URL without query or fragment, e.g. https://api.example.com (got "${value}").`,
+    );
     return value;
   }
   return value.replace(/\/+$/, '');
@@ -226,8 +353,10 @@ function deprecations(env: Env, problems: string[]): ApiDeprecation[] {
       problems.push(`${sunsetName} must be a date YYYY-MM-DD (got "${sunsetRaw}").`);
       return [];
     }
-    if (!successor) problems.push(`${successorName} is required when ${sunsetName} is set (the URL of what replaces ${version}).`);
-    else if (!/^https?:\/\/[^\s]+$/.test(successor)) problems.push(`${successorName} must be an http(s) URL (got "${successor}").`);
+    if (!successor)
+      problems.push(`${successorName} is required when ${sunsetName} is set (the URL of what replaces ${version}).`);
+    else if (!/^https?:\/\/[^\s]+$/.test(successor))
+      problems.push(`${successorName} must be an http(s) URL (got "${successor}").`);
     return [{ version, sunset, successor }];
   });
 }
@@ -236,7 +365,8 @@ function wholeNumber(env: Env, name: string, fallback: number, min: number, max:
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be a whole number, ${min} to ${max} (got "${raw}").`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    problems.push(`${name} must be a whole number, ${min} to ${max} (got "${raw}").`);
   return value;
 }
 
@@ -244,7 +374,8 @@ function port(env: Env, name: string, fallback: number, problems: string[]): num
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65535) problems.push(`${name} must be a port number 1-65535 (got "${raw}").`);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    problems.push(`${name} must be a port number 1-65535 (got "${raw}").`);
   return value;
 }
 
@@ -253,7 +384,9 @@ function integer(env: Env, spec: ServiceSettingsSpec['settings'][number], proble
   if (raw === undefined || raw === '') return spec.default;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-    problems.push(`${spec.variable} must be a whole number of ${spec.unit}, ${spec.min} to ${spec.max} (got "${raw}").`);
+    problems.push(
+      `${spec.variable} must be a whole number of ${spec.unit}, ${spec.min} to ${spec.max} (got "${raw}").`,
+    );
   }
   return value;
 }
@@ -262,35 +395,47 @@ function integer(env: Env, spec: ServiceSettingsSpec['settings'][number], proble
  * Reads and validates the configuration once, with the ports and settings of the given services;
  * every problem is reported, not just the first.
  */
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), services: readonly ServiceSettingsSpec[] = []): Config {
+export function loadConfig(
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+  services: readonly ServiceSettingsSpec[] = [],
+): Config {
   const problems: string[] = [];
   const appEnv = env.APP_ENV ?? 'sandbox';
-  if (appEnv !== 'sandbox' && appEnv !== 'production') problems.push(`APP_ENV must be sandbox or production (got "${appEnv}").`);
+  if (appEnv !== 'sandbox' && appEnv !== 'production')
+    problems.push(`APP_ENV must be sandbox or production (got "${appEnv}").`);
   const environment = appEnv as Environment;
   const dataDir = resolve(cwd, env.DATA_DIR ?? '.data');
   const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgresql://.');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    problems.push('DATABASE_URL must start with postgresql://.');
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
   }
   const trustProxy = env.TRUST_PROXY ?? 'false';
-  if (trustProxy !== 'true' && trustProxy !== 'false') problems.push(`TRUST_PROXY must be true or false (got "${trustProxy}").`);
+  if (trustProxy !== 'true' && trustProxy !== 'false')
+    problems.push(`TRUST_PROXY must be true or false (got "${trustProxy}").`);
   const allowPrivate = env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'false';
-  if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false (got "${allowPrivate}").`);
-  if (allowPrivate === 'true' && environment === 'production') problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused in production (SSRF guard).');
+  if (allowPrivate !== 'true' && allowPrivate !== 'false')
+    problems.push(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false (got "${allowPrivate}").`);
+  if (allowPrivate === 'true' && environment === 'production')
+    problems.push('WEBHOOK_ALLOW_PRIVATE_TARGETS=true is refused in production (SSRF guard).');
   const maxEndpoints = Number(env.WEBHOOK_MAX_ENDPOINTS ?? '20');
   if (!Number.isInteger(maxEndpoints) || maxEndpoints < 1 || maxEndpoints > 1000) {
     problems.push(`WEBHOOK_MAX_ENDPOINTS must be a whole number, 1 to 1000 (got "${env.WEBHOOK_MAX_ENDPOINTS}").`);
   }
   const webhookSecretKey = env.WEBHOOK_SECRET_KEY ?? '';
-  if (webhookSecretKey && !/^[0-9a-fA-F]{64}$/.test(webhookSecretKey)) problems.push('WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes).');
-  if (!webhookSecretKey && environment === 'production') problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
+  if (webhookSecretKey && !/^[0-9a-fA-F]{64}$/.test(webhookSecretKey))
+    problems.push('WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes).');
+  if (!webhookSecretKey && environment === 'production')
+    problems.push('WEBHOOK_SECRET_KEY is required in production (64 hex characters).');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://.');
   const apiKeyPepper = env.API_KEY_PEPPER ?? '';
   if (apiKeyPepper && apiKeyPepper.length < 32) problems.push('API_KEY_PEPPER must be at least 32 characters long.');
-  if (!apiKeyPepper && environment === 'production') problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
+  if (!apiKeyPepper && environment === 'production')
+    problems.push('API_KEY_PEPPER is required in production (at least 32 random characters).');
   const config: Config = {
     environment,
     databaseUrl,
@@ -303,7 +448,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
         {
           port: port(env, service.port.variable, service.port.default, problems),
           publicBaseUrl: publicBaseUrl(env, service, problems),
-          settings: Object.fromEntries(service.settings.map((setting) => [setting.name, integer(env, setting, problems)])),
+          settings: Object.fromEntries(
+            service.settings.map((setting) => [setting.name, integer(env, setting, problems)]),
+          ),
         },
       ]),
     ),
@@ -380,7 +527,8 @@ function withLock<T>(lockFile: string, fn: () => T): T {
       } catch {
         // released meanwhile
       }
-      if (Date.now() - started > 15_000) throw new Error(`Could not lock ${lockFile}; remove it if no other process is starting.`);
+      if (Date.now() - started > 15_000)
+        throw new Error(`Could not lock ${lockFile}; remove it if no other process is starting.`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
   }

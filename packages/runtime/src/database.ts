@@ -65,9 +65,14 @@ async function waitUntilListening(port: number, timeoutMs: number): Promise<bool
  * PostgreSQL under DATA_DIR (reused when `pnpm start` already runs it), as the application role.
  * Migrations run first.
  */
-export async function openDatabase(config: Config, options: { migrate?: boolean; log?: (line: string) => void } = {}): Promise<ResolvedDatabase> {
+export async function openDatabase(
+  config: Config,
+  options: { migrate?: boolean; log?: (line: string) => void } = {},
+): Promise<ResolvedDatabase> {
   if (config.databaseUrl) await checkDatabaseUrl(config.databaseUrl);
-  const { url, close } = config.databaseUrl ? { url: config.databaseUrl, close: async () => {} } : await openEmbedded(config, options.log);
+  const { url, close } = config.databaseUrl
+    ? { url: config.databaseUrl, close: async () => {} }
+    : await openEmbedded(config, options.log);
   if (options.migrate !== false) {
     try {
       const applied = await runMigrations(url);
@@ -95,7 +100,9 @@ async function checkDatabaseUrl(url: string): Promise<void> {
     decodeURIComponent(parsed.password);
     where = `${parsed.hostname}:${parsed.port || 5432}`;
   } catch {
-    throw new DatabaseUnavailableError('DATABASE_URL is not a valid connection string: use postgresql://user:password@host:5432/database (percent-encode special characters in the password).');
+    throw new DatabaseUnavailableError(
+      'DATABASE_URL is not a valid connection string: use postgresql://user:password@host:5432/database (percent-encode special characters in the password).',
+    );
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
@@ -104,11 +111,29 @@ async function checkDatabaseUrl(url: string): Promise<void> {
   } catch (error) {
     const { code, message } = error as { code?: string; message?: string };
     const reason = (message ?? String(error)).split('\n')[0];
-    if (code === '28P01') throw new DatabaseUnavailableError(`PostgreSQL at ${where} refused the password of user "${user}": fix the user or password in DATABASE_URL.`);
-    if (code === '28000') throw new DatabaseUnavailableError(`PostgreSQL at ${where} does not let user "${user}" in (${reason}): fix the user in DATABASE_URL, or allow it in that server's pg_hba.conf.`);
-    if (code === '3D000') throw new DatabaseUnavailableError(`The database "${database}" does not exist on PostgreSQL at ${where}: create it (createdb ${database}), or fix the database name in DATABASE_URL.`);
-    const why = code === 'ECONNREFUSED' ? 'nothing listens there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'unknown host' : /timeout/i.test(reason) ? 'no answer within 10 s' : reason;
-    throw new DatabaseUnavailableError(`Could not reach PostgreSQL at ${where} (${why}): start it, or fix the host and port in DATABASE_URL.`);
+    if (code === '28P01')
+      throw new DatabaseUnavailableError(
+        `PostgreSQL at ${where} refused the password of user "${user}": fix the user or password in DATABASE_URL.`,
+      );
+    if (code === '28000')
+      throw new DatabaseUnavailableError(
+        `PostgreSQL at ${where} does not let user "${user}" in (${reason}): fix the user in DATABASE_URL, or allow it in that server's pg_hba.conf.`,
+      );
+    if (code === '3D000')
+      throw new DatabaseUnavailableError(
+        `The database "${database}" does not exist on PostgreSQL at ${where}: create it (createdb ${database}), or fix the database name in DATABASE_URL.`,
+      );
+    const why =
+      code === 'ECONNREFUSED'
+        ? 'nothing listens there'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'unknown host'
+          : /timeout/i.test(reason)
+            ? 'no answer within 10 s'
+            : reason;
+    throw new DatabaseUnavailableError(
+      `Could not reach PostgreSQL at ${where} (${why}): start it, or fix the host and port in DATABASE_URL.`,
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -125,7 +150,9 @@ async function openEmbedded(config: Config, log?: (line: string) => void): Promi
     if (holder && holder.port === port) {
       // Another process (pnpm start, pnpm cli) is starting it right now.
       if (!(await waitUntilListening(port, 30_000))) {
-        throw new DatabaseUnavailableError(`The embedded database in ${dataDir} is held by process ${holder.pid} but does not accept connections on port ${port}; stop that process and try again.`);
+        throw new DatabaseUnavailableError(
+          `The embedded database in ${dataDir} is held by process ${holder.pid} but does not accept connections on port ${port}; stop that process and try again.`,
+        );
       }
     } else {
       try {
@@ -141,8 +168,12 @@ async function openEmbedded(config: Config, log?: (line: string) => void): Promi
         close = () => server.stop();
         started = true;
         // As root, when the server's OS user cannot reach DATA_DIR, the cluster lives elsewhere (clusterLocation).
-        const location = lstatSync(dataDir).isSymbolicLink() ? `${dataDir}, a link to ${readlinkSync(dataDir)}` : dataDir;
-        log?.(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${location}; passwords in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
+        const location = lstatSync(dataDir).isSymbolicLink()
+          ? `${dataDir}, a link to ${readlinkSync(dataDir)}`
+          : dataDir;
+        log?.(
+          `embedded PostgreSQL started on 127.0.0.1:${port} (data in ${location}; passwords in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`,
+        );
       } catch (error) {
         throw explain(error);
       }
@@ -159,7 +190,9 @@ async function openEmbedded(config: Config, log?: (line: string) => void): Promi
       );
     }
     if (!started) {
-      throw new DatabaseUnavailableError(`Port ${port} is in use, but not by the embedded database of ${config.dataDir} (${(error as Error).message}); stop what listens there or set EMBEDDED_PG_PORT to a free port.`);
+      throw new DatabaseUnavailableError(
+        `Port ${port} is in use, but not by the embedded database of ${config.dataDir} (${(error as Error).message}); stop what listens there or set EMBEDDED_PG_PORT to a free port.`,
+      );
     }
     throw error;
   }
@@ -173,6 +206,7 @@ function explain(error: unknown): unknown {
       { cause: error },
     );
   }
-  if (error instanceof EmbeddedPostgresError) return new DatabaseUnavailableError(error.message.replaceAll('\n', ' '), { cause: error });
+  if (error instanceof EmbeddedPostgresError)
+    return new DatabaseUnavailableError(error.message.replaceAll('\n', ' '), { cause: error });
   return error;
 }

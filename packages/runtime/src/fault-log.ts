@@ -2,8 +2,25 @@ import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '@platform/db';
 import { summariseError } from '@platform/http';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
-const CONNECTION_MESSAGES = /Connection is closed|connect ETIMEDOUT|Connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up)|Can't reach database server|Server has closed the connection|Reached the max retries per request limit/i;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const CONNECTION_MESSAGES =
+  /Connection is closed|connect ETIMEDOUT|Connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up)|Can't reach database server|Server has closed the connection|Reached the max retries per request limit/i;
 
 /**
  * The short name of an expected fault of a dependency (refused or dropped connection, timeout,
@@ -11,10 +28,15 @@ const CONNECTION_MESSAGES = /Connection is closed|connect ETIMEDOUT|Connection t
  * frames: the stack says nothing an operator can act on.
  */
 export function classifiedFault(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
-    if (current instanceof AggregateError && current.errors.some((inner) => classifiedFault(inner))) return classifiedFault(current.errors.find((inner) => classifiedFault(inner)));
+    if (current instanceof AggregateError && current.errors.some((inner) => classifiedFault(inner)))
+      return classifiedFault(current.errors.find((inner) => classifiedFault(inner)));
     if (CONNECTION_MESSAGES.test(current.message)) return 'connection lost';
   }
   // The rest of what the API answers with 503: a connection lost while checked out, a pool exhausted,
@@ -44,7 +66,11 @@ export class FaultLog {
       open.repeats++;
       return;
     }
-    if (fault) this.logger.warn({ fault, error: { type: summary.type, ...(summary.code ? { code: summary.code } : {}) } }, message);
+    if (fault)
+      this.logger.warn(
+        { fault, error: { type: summary.type, ...(summary.code ? { code: summary.code } : {}) } },
+        message,
+      );
     else this.logger.error({ error: summary }, message);
     const window = { repeats: 0, timer: setTimeout(() => this.closeWindow(key, message), this.intervalMs) };
     window.timer.unref();
@@ -54,6 +80,10 @@ export class FaultLog {
   private closeWindow(key: string, message: string): void {
     const window = this.windows.get(key);
     this.windows.delete(key);
-    if (window && window.repeats > 0) this.logger.warn({ repeats: window.repeats, interval_s: this.intervalMs / 1000 }, `${message} (repeated ${window.repeats} times in the last ${this.intervalMs / 1000} s)`);
+    if (window && window.repeats > 0)
+      this.logger.warn(
+        { repeats: window.repeats, interval_s: this.intervalMs / 1000 },
+        `${message} (repeated ${window.repeats} times in the last ${this.intervalMs / 1000} s)`,
+      );
   }
 }

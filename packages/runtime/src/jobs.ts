@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { ConnectionOptions } from 'bullmq';
-import { IDEMPOTENCY_PRUNE_JOB, JOBS_QUEUE, createJobQueue, defineJob, startJobWorker, type JobCatalogue, type JobContext } from '@platform/service';
+import {
+  IDEMPOTENCY_PRUNE_JOB,
+  JOBS_QUEUE,
+  createJobQueue,
+  defineJob,
+  startJobWorker,
+  type JobCatalogue,
+  type JobContext,
+} from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
 
 export { runJob } from '@platform/service';
@@ -13,7 +21,10 @@ export const WEBHOOK_HISTORY_JOB = defineJob({
   payload: Type.Object({}, { additionalProperties: false }),
   schedule: { pattern: '30 3 * * *', tz: 'Europe/Berlin' },
   retry: { attempts: 3, backoffMs: 60_000 },
-  run: async ({ db, now }) => ({ removed_events: await pruneDeliveryHistory(db, now), kept_days: DELIVERY_HISTORY_DAYS }),
+  run: async ({ db, now }) => ({
+    removed_events: await pruneDeliveryHistory(db, now),
+    kept_days: DELIVERY_HISTORY_DAYS,
+  }),
 });
 
 /** The jobs of the given services plus the deployment's own (webhook history, idempotency keys); names are unique across them. */
@@ -26,7 +37,10 @@ export function jobsOf(services: readonly { jobs: JobCatalogue }[]): JobCatalogu
 }
 
 /** Registers (or updates) each scheduled job's scheduler; idempotent, so every worker start may call it. */
-export async function registerSchedules(queue: ReturnType<typeof createJobQueue>['queue'], jobs: JobCatalogue): Promise<void> {
+export async function registerSchedules(
+  queue: ReturnType<typeof createJobQueue>['queue'],
+  jobs: JobCatalogue,
+): Promise<void> {
   for (const job of jobs) {
     if (!job.schedule) continue;
     await queue.upsertJobScheduler(
@@ -36,7 +50,12 @@ export async function registerSchedules(queue: ReturnType<typeof createJobQueue>
         name: job.name,
         data: {},
         // Every run leaves a job behind: keep a few for inspection, not one per night forever.
-        opts: { attempts: job.retry.attempts, backoff: { type: 'fixed', delay: job.retry.backoffMs }, removeOnComplete: { count: 50 }, removeOnFail: { count: 200 } },
+        opts: {
+          attempts: job.retry.attempts,
+          backoff: { type: 'fixed', delay: job.retry.backoffMs },
+          removeOnComplete: { count: 50 },
+          removeOnFail: { count: 200 },
+        },
       },
     );
   }

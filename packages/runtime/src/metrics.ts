@@ -14,7 +14,12 @@ interface WatchedQueue {
 const QUEUE_STATES = ['waiting', 'delayed', 'failed'] as const;
 
 /** The delivery's outcome as operators read it (an attempt that will be retried has failed). */
-const DELIVERY_OUTCOMES: Record<AttemptReport['outcome'], string> = { succeeded: 'delivered', retry: 'failed', failed: 'gave_up', held: 'held' };
+const DELIVERY_OUTCOMES: Record<AttemptReport['outcome'], string> = {
+  succeeded: 'delivered',
+  retry: 'failed',
+  failed: 'gave_up',
+  held: 'held',
+};
 
 /**
  * BullMQ's connection waits for Redis forever: while Redis is away the queue depths are left out
@@ -99,12 +104,16 @@ export class ProcessMetrics {
   }
 
   readonly observeRequest = (sample: RequestSample): void => {
-    this.requests.observe({ service: sample.service, method: sample.method, route: sample.route, status_code: sample.statusCode }, sample.seconds);
+    this.requests.observe(
+      { service: sample.service, method: sample.method, route: sample.route, status_code: sample.statusCode },
+      sample.seconds,
+    );
   };
 
   readonly observeDelivery = (attempt: AttemptReport): void => {
     this.deliveries.inc({ service: attempt.service, outcome: DELIVERY_OUTCOMES[attempt.outcome] });
-    if (attempt.outcome === 'succeeded') this.deliveryLatency.observe({ service: attempt.service }, attempt.sinceEventSeconds);
+    if (attempt.outcome === 'succeeded')
+      this.deliveryLatency.observe({ service: attempt.service }, attempt.sinceEventSeconds);
   };
 
   readonly jobFailed = (job: string): void => {

@@ -6,7 +6,11 @@ import { REDACTED_PATHS, summariseError } from '@platform/http';
  * services' request logs, with the same redaction; errors by class, code and frames only.
  */
 export function processLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' }, base: { pid: process.pid, component: 'process' } });
+  return pino({
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    base: { pid: process.pid, component: 'process' },
+  });
 }
 
 /** Logs an error without its message (messages of database errors quote personal values). */

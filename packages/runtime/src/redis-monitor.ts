@@ -12,17 +12,27 @@ export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick
   const where = `${connection.host}:${connection.port}`;
   let lostAt: number | undefined;
   let ready = false;
-  const client = new Redis({ ...connection, maxRetriesPerRequest: null, enableOfflineQueue: false, retryStrategy: () => 500 });
+  const client = new Redis({
+    ...connection,
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: false,
+    retryStrategy: () => 500,
+  });
   client.on('ready', () => {
     ready = true;
     if (lostAt === undefined) return;
-    logger.info({ down_s: Math.round((Date.now() - lostAt) / 100) / 10 }, `Redis is back at ${where}: queued events and deliveries go on`);
+    logger.info(
+      { down_s: Math.round((Date.now() - lostAt) / 100) / 10 },
+      `Redis is back at ${where}: queued events and deliveries go on`,
+    );
     lostAt = undefined;
   });
   client.on('close', () => {
     if (!ready || lostAt !== undefined) return;
     lostAt = Date.now();
-    logger.warn(`lost the connection to Redis at ${where}: the APIs keep answering and new events wait in the outbox; retrying until it is back`);
+    logger.warn(
+      `lost the connection to Redis at ${where}: the APIs keep answering and new events wait in the outbox; retrying until it is back`,
+    );
   });
   client.on('error', () => {}); // told once by 'close' above
   return {

@@ -8,7 +8,14 @@ import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
 
 export interface ResolvedRedis {
   url: string;
-  connection: { host: string; port: number; username?: string; password?: string; tls?: object; maxRetriesPerRequest: null };
+  connection: {
+    host: string;
+    port: number;
+    username?: string;
+    password?: string;
+    tls?: object;
+    maxRetriesPerRequest: null;
+  };
   close(): Promise<void>;
 }
 
@@ -42,7 +49,9 @@ export async function openRedis(config: Config, log: (line: string) => void = ()
     url = `redis://:${encodeURIComponent(password)}@127.0.0.1:${config.redisPort}`;
     if (!(await listening(config.redisPort))) {
       local = await runLocalRedis(join(config.dataDir, 'redis'), config.redisPort, password, log);
-      log(`local redis-server started on 127.0.0.1:${config.redisPort} (data in ${join(config.dataDir, 'redis')}; password in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`);
+      log(
+        `local redis-server started on 127.0.0.1:${config.redisPort} (data in ${join(config.dataDir, 'redis')}; password in ${join(config.dataDir, SANDBOX_SECRETS_FILE)})`,
+      );
     } else {
       await checkLocalRedis(config, password);
     }
@@ -60,7 +69,12 @@ interface LocalRedis {
  * The local redis-server, started again (same port, same AOF) when it stops on its own — killed,
  * or out of memory — for as long as this process runs; its AOF keeps the queued jobs.
  */
-async function runLocalRedis(dir: string, port: number, password: string, log: (line: string) => void): Promise<LocalRedis> {
+async function runLocalRedis(
+  dir: string,
+  port: number,
+  password: string,
+  log: (line: string) => void,
+): Promise<LocalRedis> {
   let stopping = false;
   let child = await startRedisServer(dir, port, password);
   const restartAfterExit = (exited: ChildProcess) =>
@@ -103,14 +117,23 @@ function connectionOf(url: string): ResolvedRedis['connection'] {
       maxRetriesPerRequest: null,
     };
   } catch {
-    throw new RedisUnavailableError('REDIS_URL is not a valid URL: use redis://[user:password@]host:port (percent-encode special characters in the password).');
+    throw new RedisUnavailableError(
+      'REDIS_URL is not a valid URL: use redis://[user:password@]host:port (percent-encode special characters in the password).',
+    );
   }
 }
 
 /** Something listens on REDIS_PORT already: it must be the local Redis of this DATA_DIR, with its password. */
 async function checkLocalRedis(config: Config, password: string): Promise<void> {
   const ping = async (withPassword?: string): Promise<string> => {
-    const client = new Redis({ host: '127.0.0.1', port: config.redisPort, password: withPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      host: '127.0.0.1',
+      port: config.redisPort,
+      password: withPassword,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => {});
     try {
       await client.connect();
@@ -177,15 +200,27 @@ async function startRedisServer(dir: string, port: number, password: string): Pr
       else resolve();
     };
     child.once('error', () =>
-      settle(new RedisUnavailableError('redis-server was not found: install it (e.g. apt-get install redis-server) or set REDIS_URL to a running Redis.')),
+      settle(
+        new RedisUnavailableError(
+          'redis-server was not found: install it (e.g. apt-get install redis-server) or set REDIS_URL to a running Redis.',
+        ),
+      ),
     );
     const started = Date.now();
     const probe = async () => {
       if (settled) return;
       if (await listening(port)) return settle();
       if (child.exitCode !== null || Date.now() - started > 10_000) {
-        const reason = output.filter((line) => /#/.test(line)).at(-1)?.replace(/^.*# /, '') ?? 'no reason given';
-        return settle(new RedisUnavailableError(`redis-server did not start on port ${port} (${reason}): set REDIS_PORT to a free port, or REDIS_URL to a running Redis.`));
+        const reason =
+          output
+            .filter((line) => /#/.test(line))
+            .at(-1)
+            ?.replace(/^.*# /, '') ?? 'no reason given';
+        return settle(
+          new RedisUnavailableError(
+            `redis-server did not start on port ${port} (${reason}): set REDIS_PORT to a free port, or REDIS_URL to a running Redis.`,
+          ),
+        );
       }
       setTimeout(probe, 50);
     };
@@ -198,8 +233,14 @@ async function startRedisServer(dir: string, port: number, password: string): Pr
 function connectProblem(where: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as NodeJS.ErrnoException).code;
-  if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(message)) return `The Redis of REDIS_URL (${where}) refused its credentials (${message.split('\n')[0]}): fix the user and password in REDIS_URL.`;
-  const reason = code === 'ECONNREFUSED' ? 'nothing listens there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'unknown host' : message.split('\n')[0];
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username/i.test(message))
+    return `The Redis of REDIS_URL (${where}) refused its credentials (${message.split('\n')[0]}): fix the user and password in REDIS_URL.`;
+  const reason =
+    code === 'ECONNREFUSED'
+      ? 'nothing listens there'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'unknown host'
+        : message.split('\n')[0];
   return `Could not reach the Redis of REDIS_URL (${where}: ${reason}): start that Redis, or fix REDIS_URL.`;
 }
 
@@ -211,7 +252,13 @@ function connectProblem(where: string, error: unknown): string {
  */
 async function checkRedisOfUrl(connection: ResolvedRedis['connection'], log: (line: string) => void): Promise<void> {
   const where = `${connection.host}:${connection.port}`;
-  const client = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  const client = new Redis({
+    ...connection,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 5_000,
+  });
   let lastError: unknown; // connect() only says "Connection is closed."; the cause came as an event
   client.on('error', (error) => (lastError = error));
   try {
@@ -227,7 +274,8 @@ async function checkRedisOfUrl(connection: ResolvedRedis['connection'], log: (li
     } catch {
       // refused below
     }
-    if (policy === undefined) log('WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.');
+    if (policy === undefined)
+      log('WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.');
     else if (policy !== 'noeviction') {
       throw new RedisUnavailableError(
         `The Redis of REDIS_URL (${where}) has maxmemory-policy ${policy}, which can silently drop queued jobs and webhook retries: set it to noeviction (CONFIG SET maxmemory-policy noeviction, and maxmemory-policy noeviction in its redis.conf).`,

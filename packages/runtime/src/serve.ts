@@ -73,7 +73,9 @@ export interface ServiceEntry {
 }
 
 /** Delivery headers of each service, for a worker that delivers the events of several. */
-export function headersOf(services: readonly Pick<ServiceDescriptor, 'id' | 'webhookHeaderPrefix'>[]): (service: Service) => HeaderNames {
+export function headersOf(
+  services: readonly Pick<ServiceDescriptor, 'id' | 'webhookHeaderPrefix'>[],
+): (service: Service) => HeaderNames {
   return (id) => {
     const service = services.find((s) => s.id === id);
     if (!service) throw new Error(`No descriptor for service ${id}: this worker cannot deliver its events.`);
@@ -107,13 +109,20 @@ export interface ServeOptions {
  * accepting, finish in-flight requests and attempts, then close queues and connections.
  */
 export async function serve({ listen: entries = [], worker: workerServices }: ServeOptions): Promise<void> {
-  const known = [...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values()];
+  const known = [
+    ...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values(),
+  ];
   const config = configOrExit(known);
   const logger = processLogger(config.logLevel);
   const log = (line: string) => logger.info(line);
   // First, so that a taken METRICS_PORT stops the start before a database or Redis is started.
   const metrics = new ProcessMetrics();
-  const metricsServer = config.metricsPort > 0 ? await startMetricsServer(metrics, config.host, config.metricsPort).catch(exitOnPortProblem(config.host, config.metricsPort, 'METRICS_PORT')) : undefined;
+  const metricsServer =
+    config.metricsPort > 0
+      ? await startMetricsServer(metrics, config.host, config.metricsPort).catch(
+          exitOnPortProblem(config.host, config.metricsPort, 'METRICS_PORT'),
+        )
+      : undefined;
   let database: ResolvedDatabase;
   try {
     database = await openDatabase(config, { log });
@@ -145,12 +154,23 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   const storage = openStorage(config);
   // Uploads are decoded in one pool, documents rendered in another: neither waits for the other.
   const childTrouble = (line: string) => logger.warn(line);
-  const uploadSandbox = entries.length > 0 ? openUploadSandbox(config, { onTask: metrics.observeSandboxTask('uploads'), onChildTrouble: childTrouble }) : undefined;
-  const documentSandbox = workerServices ? openSandbox(config, { onTask: metrics.observeSandboxTask('documents'), onChildTrouble: childTrouble }) : undefined;
+  const uploadSandbox =
+    entries.length > 0
+      ? openUploadSandbox(config, { onTask: metrics.observeSandboxTask('uploads'), onChildTrouble: childTrouble })
+      : undefined;
+  const documentSandbox = workerServices
+    ? openSandbox(config, { onTask: metrics.observeSandboxTask('documents'), onChildTrouble: childTrouble })
+    : undefined;
   const jobQueue = createJobQueue(redis.connection);
   // The limiter's and the readiness probe's own connection: no offline queue and short timeouts,
   // so that while Redis is away a request waits for nothing (BullMQ's connection retries forever).
-  const quickRedis = new Redis({ ...redis.connection, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 500, maxRetriesPerRequest: 1 });
+  const quickRedis = new Redis({
+    ...redis.connection,
+    enableOfflineQueue: false,
+    connectTimeout: 1_000,
+    commandTimeout: 500,
+    maxRetriesPerRequest: 1,
+  });
   quickRedis.on('error', () => {}); // reported by the limiter and /health/ready
   const redisWatch = watchRedis(redis.connection, logger);
   // Errors of the background work: a fault repeating many times a second is one line per 10 s,
@@ -177,7 +197,10 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
         ['document sandbox', async () => documentSandbox?.close()],
         ['webhook queue', () => webhooks.queue.close()],
         ['job queue', () => jobQueue.close()],
-        ['metrics', () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()))],
+        [
+          'metrics',
+          () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+        ],
         ['quick redis connection', async () => void quickRedis.disconnect()],
         ['redis monitor', async () => redisWatch.close()],
         ['database client', () => db.$disconnect()],
@@ -196,14 +219,28 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     const now = () => new Date();
     const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: backgroundError('relay error') });
     const worker = startDeliveryWorker(
-      { db, secrets: webhooks.secrets, headersFor: headersOf(workerServices), now, dispatcher: deliveryDispatcher(webhooks.policy), onAttempt: metrics.observeDelivery },
+      {
+        db,
+        secrets: webhooks.secrets,
+        headersFor: headersOf(workerServices),
+        now,
+        dispatcher: deliveryDispatcher(webhooks.policy),
+        onAttempt: metrics.observeDelivery,
+      },
       { connection: redis.connection, onJobError: backgroundError('delivery job error') },
     );
     worker.on('error', backgroundError('delivery worker error'));
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices);
-    const scheduled = startScheduledJobs({ db, storage, sandbox: documentSandbox! }, redis.connection, jobs, log, metrics.jobFailed, backgroundError('job worker error'));
+    const scheduled = startScheduledJobs(
+      { db, storage, sandbox: documentSandbox! },
+      redis.connection,
+      jobs,
+      log,
+      metrics.jobFailed,
+      backgroundError('job worker error'),
+    );
     metrics.watchQueue('webhook-deliveries', webhooks.queue);
     metrics.watchQueue('jobs', jobQueue.queue);
     await scheduled.ready;

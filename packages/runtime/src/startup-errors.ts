@@ -4,11 +4,18 @@ import type { FastifyInstance } from 'fastify';
  * The one line for a listen that failed because of the port or host it was given (the variable
  * that sets the port is named), or undefined for any other failure.
  */
-export function portProblem(error: unknown, address: { host: string; port: number }, variable: string): string | undefined {
+export function portProblem(
+  error: unknown,
+  address: { host: string; port: number },
+  variable: string,
+): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE') return `Port ${address.port} (${variable}) is already in use on ${address.host}: stop what listens there, or set ${variable} to a free port.`;
-  if (code === 'EACCES') return `Port ${address.port} (${variable}) may not be used by this user on ${address.host}: set ${variable} to a port above 1023.`;
-  if (code === 'EADDRNOTAVAIL') return `${address.host} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`;
+  if (code === 'EADDRINUSE')
+    return `Port ${address.port} (${variable}) is already in use on ${address.host}: stop what listens there, or set ${variable} to a free port.`;
+  if (code === 'EACCES')
+    return `Port ${address.port} (${variable}) may not be used by this user on ${address.host}: set ${variable} to a port above 1023.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `${address.host} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`;
   return undefined;
 }
 
@@ -26,6 +33,10 @@ export function exitOnPortProblem(host: string, port: number, variable: string):
  * `app.listen`, or one line and exit 1 when the port is taken or not allowed. Other failures are
  * not start-up mistakes of a newcomer: they are thrown.
  */
-export async function listenOrExit(app: FastifyInstance, address: { host: string; port: number }, variable: string): Promise<void> {
+export async function listenOrExit(
+  app: FastifyInstance,
+  address: { host: string; port: number },
+  variable: string,
+): Promise<void> {
   await app.listen(address).catch(exitOnPortProblem(address.host, address.port, variable));
 }

@@ -47,7 +47,12 @@ beforeAll(() => {
 });
 
 function run(command: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  const result = spawnSync(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...options.env }, input: options.input, encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    input: options.input,
+    encoding: 'utf8',
+  });
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
     throw new Error(`${command} is not installed: apt-get install docker-compose (CI does this in .ci/run).`);
   }
@@ -55,7 +60,9 @@ function run(command: string, args: string[], options: { env?: Record<string, st
 }
 
 function composeConfig(files: readonly string[], env: Record<string, string> = {}) {
-  return run('docker-compose', ['--env-file', emptyEnvFile, ...files.flatMap((file) => ['-f', file]), 'config'], { env });
+  return run('docker-compose', ['--env-file', emptyEnvFile, ...files.flatMap((file) => ['-f', file]), 'config'], {
+    env,
+  });
 }
 
 const cache = new Map<string, ComposeConfig>();
@@ -68,7 +75,9 @@ function resolved(files: readonly string[], env: Record<string, string> = {}): C
   const result = composeConfig(files, env);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
-  const json = run('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], { input: result.stdout });
+  const json = run('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], {
+    input: result.stdout,
+  });
   expect(json.status, json.stderr).toBe(0);
   cache.set(key, JSON.parse(json.stdout) as ComposeConfig);
   return structuredClone(cache.get(key)!);
@@ -95,7 +104,9 @@ describe.each([
       }
     }
     for (const app of APPS) {
-      expect(Object.keys(services[app].depends_on ?? {}), app).toEqual(expect.arrayContaining(['migrate', 'minio-init', 'redis']));
+      expect(Object.keys(services[app].depends_on ?? {}), app).toEqual(
+        expect.arrayContaining(['migrate', 'minio-init', 'redis']),
+      );
     }
     expect(Object.keys(services.migrate.depends_on ?? {})).toContain('postgres');
   });
@@ -114,7 +125,9 @@ describe.each([
   it('publishes the two API ports and nothing else (no metrics, database, Redis or MinIO port)', () => {
     const { services } = resolved(files, env);
     const published = Object.entries(services).flatMap(([name, service]) =>
-      (service.ports ?? []).map((port) => `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+):\d+\/tcp$/, '$1') : port.published}`),
+      (service.ports ?? []).map(
+        (port) => `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+):\d+\/tcp$/, '$1') : port.published}`,
+      ),
     );
     expect(published.sort()).toEqual(['agent-platform:3100', 'property-service:3000']);
   });
@@ -133,7 +146,9 @@ describe.each([
 
   it('runs every app command from a dist/ entry point that scripts/build.mjs produces from an existing source', async () => {
     const { services } = resolved(files, env);
-    const { ENTRIES } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as { ENTRIES: Record<string, string> };
+    const { ENTRIES } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+      ENTRIES: Record<string, string>;
+    };
     for (const app of [...APPS, 'migrate']) {
       const [node, script] = services[app].command ?? [];
       expect(node, app).toBe('node');
@@ -179,7 +194,9 @@ describe('production', () => {
       expect(environment.API_KEY_PEPPER, app).toBe(PRODUCTION_ENV.API_KEY_PEPPER);
       expect(environment.WEBHOOK_SECRET_KEY, app).toBe(PRODUCTION_ENV.WEBHOOK_SECRET_KEY);
       expect(environment.WEBHOOK_ALLOW_PRIVATE_TARGETS, app).toBe('false');
-      expect(environment.DATABASE_URL, app).toBe(`postgresql://platform:${PRODUCTION_ENV.POSTGRES_PASSWORD}@postgres:5432/platform`);
+      expect(environment.DATABASE_URL, app).toBe(
+        `postgresql://platform:${PRODUCTION_ENV.POSTGRES_PASSWORD}@postgres:5432/platform`,
+      );
       expect(environment.REDIS_URL, app).toBe(`redis://:${PRODUCTION_ENV.REDIS_PASSWORD}@redis:6379`);
     }
     expect(config.services.minio.environment?.MINIO_ROOT_PASSWORD).toBe(PRODUCTION_ENV.MINIO_ROOT_PASSWORD);
@@ -195,13 +212,17 @@ describe('the image build inputs', () => {
   });
 
   it('copy only files that exist', () => {
-    const copies = [...dockerfile.matchAll(/^COPY\s+(?!--from)(.+)$/gm)].map((match) => match[1].trim().split(/\s+/).slice(0, -1));
+    const copies = [...dockerfile.matchAll(/^COPY\s+(?!--from)(.+)$/gm)].map((match) =>
+      match[1].trim().split(/\s+/).slice(0, -1),
+    );
     expect(copies.length).toBeGreaterThan(0);
     for (const source of copies.flat()) expect(existsSync(join(ROOT, source)), `COPY ${source}`).toBe(true);
   });
 
   it('leave .env, local data and installed packages out of the image', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
-    expect(ignored).toEqual(expect.arrayContaining(['.env', '.data', 'node_modules', '**/node_modules', 'dist', '.git']));
+    expect(ignored).toEqual(
+      expect.arrayContaining(['.env', '.data', 'node_modules', '**/node_modules', 'dist', '.git']),
+    );
   });
 });

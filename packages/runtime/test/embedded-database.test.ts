@@ -84,7 +84,8 @@ describe('openDatabase on the embedded defaults', () => {
   let dataDir: string;
   const port = randomPort();
   const config = () => loadConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) }, work);
-  const secrets = () => JSON.parse(readFileSync(join(dataDir, 'sandbox-secrets.json'), 'utf8')) as Record<string, string>;
+  const secrets = () =>
+    JSON.parse(readFileSync(join(dataDir, 'sandbox-secrets.json'), 'utf8')) as Record<string, string>;
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'embedded-database-'));
@@ -99,12 +100,14 @@ describe('openDatabase on the embedded defaults', () => {
     try {
       const url = database.url;
       expect(new URL(url).username).toBe('platform');
-      expect(await queryAt(url, 'SELECT id, name FROM accounts')).toEqual([{ id: 'acct_old', name: 'Made before the upgrade' }]);
+      expect(await queryAt(url, 'SELECT id, name FROM accounts')).toEqual([
+        { id: 'acct_old', name: 'Made before the upgrade' },
+      ]);
       await queryAt(url, "INSERT INTO accounts (id, name) VALUES ('acct_new', 'Made after')");
       expect(await runMigrations(url)).toEqual([]);
-      expect(await queryAt(url, 'SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user')).toEqual([
-        { rolsuper: false, rolcreatedb: false, rolcreaterole: false },
-      ]);
+      expect(
+        await queryAt(url, 'SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user'),
+      ).toEqual([{ rolsuper: false, rolcreatedb: false, rolcreaterole: false }]);
       // Everything in the schema (tables, their sequences and indexes, enum types) and the database are the application role's.
       const foreign = await queryAt(
         url,
@@ -134,7 +137,9 @@ describe('openDatabase on the embedded defaults', () => {
       expect(after.api_key_pepper).toBe(before.api_key_pepper);
       expect(await queryAt(database.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
       expect(await refusal(withUser(database.url, 'platform', before.embedded_postgres_app_password))).toBe('28P01');
-      expect(await refusal(withUser(database.url, 'postgres', before.embedded_postgres_superuser_password))).toBe('28P01');
+      expect(await refusal(withUser(database.url, 'postgres', before.embedded_postgres_superuser_password))).toBe(
+        '28P01',
+      );
     } finally {
       await database.close();
     }
@@ -144,7 +149,9 @@ describe('openDatabase on the embedded defaults', () => {
     const running = await openDatabase(config());
     try {
       const otherPort = randomPort();
-      const held = await openDatabase(loadConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(otherPort) }, work)).catch((e: unknown) => e);
+      const held = await openDatabase(
+        loadConfig({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(otherPort) }, work),
+      ).catch((e: unknown) => e);
       expect(held).toBeInstanceOf(DatabaseUnavailableError);
       expect((held as Error).message).toContain(`is already running on port ${port}`);
       expect((held as Error).message).toContain(`set EMBEDDED_PG_PORT=${port}`);
@@ -155,7 +162,9 @@ describe('openDatabase on the embedded defaults', () => {
       expect(await queryAt(reused.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
       await reused.close();
 
-      const taken = await openDatabase(loadConfig({ DATA_DIR: join(work, 'other-data'), EMBEDDED_PG_PORT: String(port) }, work)).catch((e: unknown) => e);
+      const taken = await openDatabase(
+        loadConfig({ DATA_DIR: join(work, 'other-data'), EMBEDDED_PG_PORT: String(port) }, work),
+      ).catch((e: unknown) => e);
       expect(taken).toBeInstanceOf(DatabaseUnavailableError);
       expect((taken as Error).message).toMatch(/does not accept the credentials in .*sandbox-secrets\.json/);
     } finally {

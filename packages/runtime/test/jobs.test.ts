@@ -10,7 +10,14 @@ describe('scheduled jobs', () => {
     const redis = testRedis();
     const queue = new Queue('scheduled-jobs', { connection: redis.connection, prefix: redis.prefix });
     const jobs = [
-      defineJob({ name: 'anonymise', description: 'test', payload: Type.Object({}), schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' }, retry: { attempts: 1, backoffMs: 0 }, run: async () => ({}) }),
+      defineJob({
+        name: 'anonymise',
+        description: 'test',
+        payload: Type.Object({}),
+        schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' },
+        retry: { attempts: 1, backoffMs: 0 },
+        run: async () => ({}),
+      }),
     ];
     try {
       await registerSchedules(queue, jobs);
@@ -19,10 +26,15 @@ describe('scheduled jobs', () => {
       expect(schedulers).toHaveLength(1);
       expect(schedulers[0]).toMatchObject({ key: 'anonymise', pattern: '0 3 * * *', tz: 'Europe/Berlin' });
       const next = new Date(schedulers[0].next!);
-      const berlinHour = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hour12: false, timeZone: 'Europe/Berlin' }).format(next));
+      const berlinHour = Number(
+        new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hour12: false, timeZone: 'Europe/Berlin' }).format(next),
+      );
       expect(berlinHour).toBe(3);
       // Each run leaves a job in Redis: only the latest few are kept, so nothing grows night by night.
-      expect(schedulers[0].template?.opts).toMatchObject({ removeOnComplete: { count: 50 }, removeOnFail: { count: 200 } });
+      expect(schedulers[0].template?.opts).toMatchObject({
+        removeOnComplete: { count: 50 },
+        removeOnFail: { count: 200 },
+      });
     } finally {
       await queue.obliterate({ force: true });
       await queue.close();

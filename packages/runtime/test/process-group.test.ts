@@ -22,10 +22,17 @@ interface Started {
 /** `pnpm start` in a process group of its own (as a terminal runs it), once both services listen. */
 async function pnpmStart(env: Record<string, string>): Promise<Started> {
   let output = '';
-  const child = spawn('pnpm', ['start'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'debug' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('pnpm', ['start'], {
+    cwd: ROOT,
+    env: { ...env, LOG_LEVEL: 'debug' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   await until(async () => output.includes('agent platform listening') || child.exitCode !== null, 90_000);
   if (child.exitCode !== null) throw new Error(`pnpm start did not start:\n${output}`);
   return { child, output: () => output, exited };
@@ -71,7 +78,12 @@ describe('SIGKILL of the service process', () => {
     const first = await pnpmStart(env);
     const postgres = Number(readFileSync(join(env.DATA_DIR!, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const processes = spawnSyncText('ps', ['-eo', 'pid=,pgid=,args=']).split('\n');
-    const redis = Number(processes.find((line) => line.includes('redis-server') && line.includes(`:${env.REDIS_PORT}`))?.trim().split(/\s+/)[0]);
+    const redis = Number(
+      processes
+        .find((line) => line.includes('redis-server') && line.includes(`:${env.REDIS_PORT}`))
+        ?.trim()
+        .split(/\s+/)[0],
+    );
     expect(alive(postgres) && alive(redis)).toBe(true);
     process.kill(-first.child.pid!, 'SIGKILL'); // pnpm and node alike, no handler runs
     await first.exited;

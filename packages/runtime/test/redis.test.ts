@@ -25,7 +25,9 @@ describe('openRedis', () => {
     const lines: string[] = [];
     try {
       await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
-      await expect(openRedis(configFor({ REDIS_URL: url }), (line) => lines.push(line))).rejects.toThrow(/maxmemory-policy allkeys-lru.*set it to noeviction/);
+      await expect(openRedis(configFor({ REDIS_URL: url }), (line) => lines.push(line))).rejects.toThrow(
+        /maxmemory-policy allkeys-lru.*set it to noeviction/,
+      );
       await admin.config('SET', 'maxmemory-policy', 'noeviction');
       await (await openRedis(configFor({ REDIS_URL: url }), (line) => lines.push(line))).close();
       expect(lines).toEqual([]);
@@ -42,7 +44,14 @@ describe('openRedis', () => {
     const config = configFor({ REDIS_PORT: String(port) }, cwd);
     const redis = await openRedis(config, (line) => lines.push(line));
     const client = new Redis(redis.url);
-    const anonymous = new Redis({ host: '127.0.0.1', port, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const anonymous = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      enableReadyCheck: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     anonymous.on('error', () => {});
     try {
       expect(lines[0]).toMatch(`local redis-server started on 127.0.0.1:${port}`);

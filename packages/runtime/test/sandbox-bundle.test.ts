@@ -21,7 +21,9 @@ beforeAll(async () => {
   mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
   out = mkdtempSync(join(ROOT, 'node_modules/.cache/sandbox-bundle-'));
   work = mkdtempSync(join(tmpdir(), 'sandbox-bundle-work-'));
-  const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as { buildBundles: (o: object) => Promise<unknown> };
+  const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+    buildBundles: (o: object) => Promise<unknown>;
+  };
   await buildBundles({ outdir: out, names: ['sandbox'], sourcemap: false, logLevel: 'error' });
   sandbox = createSandbox({ entry: join(out, 'sandbox.js'), processes: 1, memoryMb: 512, timeoutMs: 60_000 });
 }, 120_000);
@@ -32,24 +34,40 @@ afterAll(async () => {
 });
 
 const text = (file: string) => execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-const fontsDir = join(dirname(createRequire(join(ROOT, 'packages/uploads/package.json')).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
+const fontsDir =
+  join(
+    dirname(createRequire(join(ROOT, 'packages/uploads/package.json')).resolve('pdfjs-dist/package.json')),
+    'standard_fonts',
+  ) + '/';
 
 describe('the bundled sandbox (dist/sandbox.js)', () => {
   it('decodes an image into renditions', async () => {
     writeFileSync(join(work, 'photo.jpg'), jpeg(1600, 1200));
-    const decoded = await sandbox.run(task<object, { width: number; renditions: { width: number }[] }>('uploads.decode-image'), {
-      path: join(work, 'photo.jpg'),
-      format: 'jpeg',
-      maxPixels: 40_000_000,
-      renditions: [{ variant: 'large', longEdge: 1920, quality: 82 }, { variant: 'thumbnail', longEdge: 640, quality: 80 }],
-      outDir: work,
-    });
+    const decoded = await sandbox.run(
+      task<object, { width: number; renditions: { width: number }[] }>('uploads.decode-image'),
+      {
+        path: join(work, 'photo.jpg'),
+        format: 'jpeg',
+        maxPixels: 40_000_000,
+        renditions: [
+          { variant: 'large', longEdge: 1920, quality: 82 },
+          { variant: 'thumbnail', longEdge: 640, quality: 80 },
+        ],
+        outDir: work,
+      },
+    );
     expect(decoded).toMatchObject({ width: 1600, height: 1200, renditions: [{ width: 1600 }, { width: 640 }] });
   });
 
   it('inspects a PDF and renders its page', async () => {
     writeFileSync(join(work, 'plan.pdf'), pdf('Grundriss'));
-    expect(await sandbox.run(task<object, object>('uploads.inspect-pdf'), { path: join(work, 'plan.pdf'), maxPages: 10, maxObjects: 100 })).toEqual({ pages: 1, objects: 5 });
+    expect(
+      await sandbox.run(task<object, object>('uploads.inspect-pdf'), {
+        path: join(work, 'plan.pdf'),
+        maxPages: 10,
+        maxObjects: 100,
+      }),
+    ).toEqual({ pages: 1, objects: 5 });
     const rendered = await sandbox.run(task<object, object>('uploads.render-pdf'), {
       path: join(work, 'plan.pdf'),
       maxPages: 10,
@@ -64,33 +82,107 @@ describe('the bundled sandbox (dist/sandbox.js)', () => {
 
   it('renders an exposé, a catalog record and an invoice with pdfkit', async () => {
     const render = (name: string, data: object, files: Record<string, string> = {}) =>
-      sandbox.run(task<object, { bytes: number }>(name), { data, files, out: join(work, `${name}.pdf`) }).then(() => text(join(work, `${name}.pdf`)));
+      sandbox
+        .run(task<object, { bytes: number }>(name), { data, files, out: join(work, `${name}.pdf`) })
+        .then(() => text(join(work, `${name}.pdf`)));
     const photo = join(work, 'cover.jpg');
     writeFileSync(photo, jpeg(320, 240));
     const listing = {
       taken_at: '2026-03-01T09:30:00.000Z',
       property: {
-        id: 'prop_1', type: 'apartment', title: 'Helle Wohnung in Köln', description: null,
-        address: { street: 'Bonner Straße 12', postal_code: '50677', city: 'Köln', country: 'DE', location_precision: 'street' },
-        living_area_sqm: 85.5, lot_size_sqm: null, rooms: 3, year_built: 1962, floor: 2, purchase_price_eur: 420_000, cold_rent_eur: null, service_charges_eur: null,
-        available_from: null, energy_certificate: null, commission: null,
+        id: 'prop_1',
+        type: 'apartment',
+        title: 'Helle Wohnung in Köln',
+        description: null,
+        address: {
+          street: 'Bonner Straße 12',
+          postal_code: '50677',
+          city: 'Köln',
+          country: 'DE',
+          location_precision: 'street',
+        },
+        living_area_sqm: 85.5,
+        lot_size_sqm: null,
+        rooms: 3,
+        year_built: 1962,
+        floor: 2,
+        purchase_price_eur: 420_000,
+        cold_rent_eur: null,
+        service_charges_eur: null,
+        available_from: null,
+        energy_certificate: null,
+        commission: null,
       },
-      media: [{ id: 'm1', kind: 'photo', title: null, position: 0, content_type: 'image/jpeg', size: 1, sha256: 'a'.repeat(64), width: 320, height: 240, thumbnail: null, published: true }],
+      media: [
+        {
+          id: 'm1',
+          kind: 'photo',
+          title: null,
+          position: 0,
+          content_type: 'image/jpeg',
+          size: 1,
+          sha256: 'a'.repeat(64),
+          width: 320,
+          height: 240,
+          thumbnail: null,
+          published: true,
+        },
+      ],
     };
-    expect(await render('property.render-expose', listing, { ['a'.repeat(64)]: photo })).toContain('Helle Wohnung in Köln');
-    expect(execFileSync('pdfimages', ['-list', join(work, 'property.render-expose.pdf')], { encoding: 'utf8' })).toMatch(/320\s+240/);
+    expect(await render('property.render-expose', listing, { ['a'.repeat(64)]: photo })).toContain(
+      'Helle Wohnung in Köln',
+    );
+    expect(
+      execFileSync('pdfimages', ['-list', join(work, 'property.render-expose.pdf')], { encoding: 'utf8' }),
+    ).toMatch(/320\s+240/);
     const record = {
       taken_at: '2026-01-01T00:00:00.000Z',
-      agent: { id: 'agt_1', name: 'Prüfagent', description: 'Liest Verträge.', owning_team: 'Recht', capabilities: ['review'], data_classification: 'internal', chargeback_rate: { amount_cents: 125, unit: 'per_request' } },
+      agent: {
+        id: 'agt_1',
+        name: 'Prüfagent',
+        description: 'Liest Verträge.',
+        owning_team: 'Recht',
+        capabilities: ['review'],
+        data_classification: 'internal',
+        chargeback_rate: { amount_cents: 125, unit: 'per_request' },
+      },
       artifacts: [],
     };
     expect(await render('agent-platform.render-catalog-record', record)).toContain('Prüfagent');
-    const party = { name: 'Muster Immobilien GmbH', street: 'Friedrichstraße 10', postal_code: '10117', city: 'Berlin', country: 'DE', vat_id: 'DE123456789' };
+    const party = {
+      name: 'Muster Immobilien GmbH',
+      street: 'Friedrichstraße 10',
+      postal_code: '10117',
+      city: 'Berlin',
+      country: 'DE',
+      vat_id: 'DE123456789',
+    };
     const invoice = {
-      number: '2026-000001', issue_date: '2026-03-02', service_date: '2026-03-01', due_date: '2026-03-16', notes: [], currency: 'EUR',
-      issuer: party, recipient: { ...party, name: 'Erika Käufer', vat_id: null }, buyer_reference: '2026-000001', payment: { iban: 'DE89370400440532013000' },
-      lines: [{ position: 1, description: 'Maklerprovision', quantity: '1', unit_code: 'C62', unit_price_cents: '1000000', net_cents: 1_000_000 }],
-      vat_category: 'S', vat_rate_bp: 1900, net_cents: 1_000_000, vat_cents: 190_000, gross_cents: 1_190_000,
+      number: '2026-000001',
+      issue_date: '2026-03-02',
+      service_date: '2026-03-01',
+      due_date: '2026-03-16',
+      notes: [],
+      currency: 'EUR',
+      issuer: party,
+      recipient: { ...party, name: 'Erika Käufer', vat_id: null },
+      buyer_reference: '2026-000001',
+      payment: { iban: 'DE89370400440532013000' },
+      lines: [
+        {
+          position: 1,
+          description: 'Maklerprovision',
+          quantity: '1',
+          unit_code: 'C62',
+          unit_price_cents: '1000000',
+          net_cents: 1_000_000,
+        },
+      ],
+      vat_category: 'S',
+      vat_rate_bp: 1900,
+      net_cents: 1_000_000,
+      vat_cents: 190_000,
+      gross_cents: 1_190_000,
     };
     expect(await render('billing.render-invoice', invoice)).toContain('Rechnung 2026-000001');
     expect(readFileSync(join(work, 'billing.render-invoice.pdf')).subarray(0, 5).toString()).toBe('%PDF-');

@@ -41,7 +41,11 @@ export function tempDir(prefix: string): string {
 /** A private redis-server (no password, loopback) with this maxmemory-policy. */
 export async function startRedis(policy: string): Promise<string> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', policy], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', policy],
+    { stdio: 'ignore' },
+  );
   cleanups.push(() => stop(child));
   for (let tries = 0; tries < 100; tries++) {
     const taken = await new Promise<boolean>((resolve) => {
@@ -84,8 +88,15 @@ export async function startEnv(env: Record<string, string | undefined>): Promise
  * `tsx scripts/start.ts` with exactly this environment, until it exits, or until `until` matches
  * its output (then it is stopped with SIGTERM and its exit awaited).
  */
-export function runStart(env: Record<string, string>, options: { until?: RegExp; timeoutMs?: number } = {}): Promise<StartResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runStart(
+  env: Record<string, string>,
+  options: { until?: RegExp; timeoutMs?: number } = {},
+): Promise<StartResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const result: StartResult = { code: null, stdout: '', stderr: '' };
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 100_000);
   let stopping = false;

@@ -60,7 +60,13 @@ export function serveTasks(handlers: readonly TaskHandler[]): void {
         reply = { id: message.id, ok: true, output: await handler.run(message.input) };
       } catch (error) {
         const refusal = error instanceof TaskRefusal ? error : undefined;
-        reply = { id: message.id, ok: false, refused: refusal !== undefined, ...(refusal?.code ? { code: refusal.code } : {}), message: clientMessage(error) };
+        reply = {
+          id: message.id,
+          ok: false,
+          refused: refusal !== undefined,
+          ...(refusal?.code ? { code: refusal.code } : {}),
+          message: clientMessage(error),
+        };
       }
       send(reply);
     }),

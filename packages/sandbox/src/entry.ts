@@ -51,7 +51,12 @@ async function bundleWorkspaceCode(entry: string): Promise<string> {
         setup(build) {
           build.onResolve({ filter: /^[^./]/ }, async (args) => {
             if (args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
-            const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+            const resolved = await build.resolve(args.path, {
+              kind: args.kind,
+              resolveDir: args.resolveDir,
+              importer: args.importer,
+              pluginData: 'resolving',
+            });
             if (resolved.errors.length > 0 || !resolved.path.includes('/node_modules/')) return resolved;
             return { path: resolved.path, external: true };
           });

@@ -10,7 +10,8 @@
  * - `closed`: the sandbox was closed.
  * Only `crashed`, `memory` and `timeout` are the task's own doing (`abnormal`).
  */
-export type SandboxFailure = 'refused' | 'failed' | 'crashed' | 'memory' | 'timeout' | 'busy' | 'unavailable' | 'closed';
+export type SandboxFailure =
+  'refused' | 'failed' | 'crashed' | 'memory' | 'timeout' | 'busy' | 'unavailable' | 'closed';
 
 export class SandboxError extends Error {
   override name = 'SandboxError';

@@ -89,7 +89,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const groups = new Map<string, number>();
   let closed = false;
 
-  const failure = (kind: SandboxFailure, message: string, task: string, code?: string) => new SandboxError(kind, message, task, code);
+  const failure = (kind: SandboxFailure, message: string, task: string, code?: string) =>
+    new SandboxError(kind, message, task, code);
 
   /** An idle child leaves the line, then exits. */
   function retire(child: SandboxChild): void {
@@ -122,7 +123,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   /** A job its child was lost around, through no fault of its own: to the front of the line, or given up. */
   function handBack(job: Job, why: string): void {
     if (closed) return job.settle(failure('closed', 'The sandbox is closed.', job.task));
-    if (++job.handovers > MAX_HANDOVERS) return job.settle(failure('unavailable', `The sandbox could not run the task: ${why}.`, job.task));
+    if (++job.handovers > MAX_HANDOVERS)
+      return job.settle(failure('unavailable', `The sandbox could not run the task: ${why}.`, job.task));
     waiting.unshift(job);
     pump();
   }
@@ -162,7 +164,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       child.process!.off('exit', onExit);
       if (!child.exited) peak = Math.max(peak, residentBytes(pid) ?? 0);
       if (outcome === 'handed back') return handBack(job, 'its process was ended by an error of an earlier task');
-      options.onTask?.({ task: job.task, ms: performance.now() - started, peakRssBytes: peak, outcome: outcome instanceof SandboxError ? outcome.kind : 'ok' });
+      options.onTask?.({
+        task: job.task,
+        ms: performance.now() - started,
+        peakRssBytes: peak,
+        outcome: outcome instanceof SandboxError ? outcome.kind : 'ok',
+      });
       job.settle(outcome);
     };
     const onMessage = (reply: TaskReply) => {
@@ -174,7 +181,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
       if (!('id' in reply) || reply.id !== id) return;
       child.tasks += 1;
-      done(reply.ok ? { output: reply.output } : failure(reply.refused ? 'refused' : 'failed', reply.message, job.task, reply.code));
+      done(
+        reply.ok
+          ? { output: reply.output }
+          : failure(reply.refused ? 'refused' : 'failed', reply.message, job.task, reply.code),
+      );
       // A child that was being ended (its answer crossed the kill), is due for replacement or belongs to a closed pool is not used again.
       if (child.endedFor || closed || child.tasks >= (options.tasksPerChild ?? 100)) {
         child.retire();
@@ -185,12 +196,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       }
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (child.endedFor === 'closing') return done(failure('closed', 'The sandbox was closed while the task ran.', job.task));
+      if (child.endedFor === 'closing')
+        return done(failure('closed', 'The sandbox was closed while the task ran.', job.task));
       if (foreignCrash && crash === undefined && !child.endedFor) return done('handed back');
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      if (child.lastWords()) options.onChildTrouble?.(`sandbox: ${job.task} ended its process (${how}): ${child.lastWords()}`);
-      if (child.endedFor === 'timeout') return done(failure('timeout', `did not finish within ${Math.round(job.timeoutMs / 1000)} s`, job.task));
-      if (child.endedFor === 'memory' || child.heapExhausted()) return done(failure('memory', `needed more than the memory limit of ${options.memoryMb} MiB`, job.task));
+      if (child.lastWords())
+        options.onChildTrouble?.(`sandbox: ${job.task} ended its process (${how}): ${child.lastWords()}`);
+      if (child.endedFor === 'timeout')
+        return done(failure('timeout', `did not finish within ${Math.round(job.timeoutMs / 1000)} s`, job.task));
+      if (child.endedFor === 'memory' || child.heapExhausted())
+        return done(failure('memory', `needed more than the memory limit of ${options.memoryMb} MiB`, job.task));
       done(failure('crashed', crash ? `stopped with an error: ${crash}` : `stopped (${how})`, job.task));
     };
     child.process!.on('message', onMessage);
@@ -205,10 +220,15 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   return {
     run<I, O>(task: Task<I, O>, input: I, runOptions: RunOptions = {}): Promise<O> {
       if (closed) return Promise.reject(failure('closed', 'The sandbox is closed.', task.name));
-      if (waiting.length >= (options.maxWaiting ?? 64)) return Promise.reject(failure('busy', `${waiting.length} tasks are waiting for the sandbox already.`, task.name));
+      if (waiting.length >= (options.maxWaiting ?? 64))
+        return Promise.reject(
+          failure('busy', `${waiting.length} tasks are waiting for the sandbox already.`, task.name),
+        );
       const group = runOptions.group;
       if (group !== undefined && (groups.get(group) ?? 0) >= (options.maxPerGroup ?? Infinity)) {
-        return Promise.reject(failure('busy', `${groups.get(group)} tasks of the same account are in the sandbox already.`, task.name));
+        return Promise.reject(
+          failure('busy', `${groups.get(group)} tasks of the same account are in the sandbox already.`, task.name),
+        );
       }
       if (group !== undefined) groups.set(group, (groups.get(group) ?? 0) + 1);
       return new Promise<O>((resolve, reject) => {
@@ -238,7 +258,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
             const at = waiting.indexOf(job);
             if (at < 0) return;
             waiting.splice(at, 1);
-            job.settle(failure('busy', `The task waited ${Math.round(options.maxWaitMs! / 1000)} s for the sandbox.`, task.name));
+            job.settle(
+              failure('busy', `The task waited ${Math.round(options.maxWaitMs! / 1000)} s for the sandbox.`, task.name),
+            );
           }, options.maxWaitMs);
         }
         waiting.push(job);

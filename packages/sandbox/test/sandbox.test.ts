@@ -43,8 +43,15 @@ describe('sandbox: tasks in child processes', () => {
 
   it('passes a refusal on with its message and keeps the child', async () => {
     const { pid } = await box.run(t.PID, {});
-    const error = await failure(box.run(t.REFUSE, { message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.' }));
-    expect(error).toMatchObject({ kind: 'refused', code: 'limit', message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.', abnormal: false });
+    const error = await failure(
+      box.run(t.REFUSE, { message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.' }),
+    );
+    expect(error).toMatchObject({
+      kind: 'refused',
+      code: 'limit',
+      message: 'The image is 9000 × 9000 pixels; at most 40 megapixels.',
+      abnormal: false,
+    });
     expect((await box.run(t.PID, {})).pid).toBe(pid);
   });
 
@@ -69,15 +76,16 @@ describe('sandbox: tasks in child processes', () => {
     expect(error.message).toMatch(/nobody waits for this/);
   });
 
-  it.each([
-    ['an exit', { code: 3 }, /exit code 3/],
-  ] as const)('reports %s as a crash', async (_name, input, message) => {
-    const error = await failure(box.run(t.EXIT, input));
-    expect(error.kind).toBe('crashed');
-    expect(error.message).toMatch(message);
-  });
+  it.each([['an exit', { code: 3 }, /exit code 3/]] as const)(
+    'reports %s as a crash',
+    async (_name, input, message) => {
+      const error = await failure(box.run(t.EXIT, input));
+      expect(error.kind).toBe('crashed');
+      expect(error.message).toMatch(message);
+    },
+  );
 
-  it('reports a fatal signal (a native decoder\'s segmentation fault) as a crash', async () => {
+  it("reports a fatal signal (a native decoder's segmentation fault) as a crash", async () => {
     const error = await failure(box.run(t.SIGNAL, { signal: 'SIGSEGV' }));
     expect(error.kind).toBe('crashed');
     expect(error.message).toMatch(/SIGSEGV/);
@@ -104,12 +112,16 @@ describe('sandbox: tasks in child processes', () => {
     expect(await box.run(t.SLEEP, { ms: 1 })).toEqual({ slept: 1 });
   });
 
-  it('shows the child none of the parent\'s variables but a short list', async () => {
+  it("shows the child none of the parent's variables but a short list", async () => {
     process.env.DATABASE_URL = 'postgres://secret@db/app';
     try {
       const { names } = await sandbox().run(t.ENVIRONMENT, {}); // a child started while the variable is set
       expect(names).not.toContain('DATABASE_URL');
-      expect(names.filter((name) => !['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'NODE_ENV', 'TZ'].includes(name))).toEqual([]);
+      expect(
+        names.filter(
+          (name) => !['PATH', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'LC_ALL', 'NODE_ENV', 'TZ'].includes(name),
+        ),
+      ).toEqual([]);
     } finally {
       delete process.env.DATABASE_URL;
     }
@@ -169,12 +181,14 @@ describe('sandbox: the pool', () => {
     expect((await failure(box.run(t.SLEEP, { ms: 1 }))).kind).toBe('closed');
   });
 
-  it('keeps what a child wrote to stderr out of the task\'s message, and tells the operator instead', async () => {
+  it("keeps what a child wrote to stderr out of the task's message, and tells the operator instead", async () => {
     const trouble: string[] = [];
     const box = sandbox({ onChildTrouble: (line) => trouble.push(line) });
     const error = await failure(box.run(t.STDERR_THEN_SIGNAL, { text: 'reading /srv/app/.env SECRET=1' }));
     expect(error).toMatchObject({ kind: 'crashed', message: 'stopped (signal SIGSEGV)' });
-    expect(trouble.join('\n')).toMatch(/test.stderr-then-signal ended its process \(signal SIGSEGV\): reading \/srv\/app\/.env SECRET=1/);
+    expect(trouble.join('\n')).toMatch(
+      /test.stderr-then-signal ended its process \(signal SIGSEGV\): reading \/srv\/app\/.env SECRET=1/,
+    );
   });
 
   it('does not blame a task for a crash an earlier task left behind: it runs in a new child', async () => {
@@ -198,7 +212,10 @@ describe('sandbox: the pool', () => {
     const box = sandbox({ maxPerGroup: 2, maxWaitMs: 300 });
     const first = box.run(t.SLEEP, { ms: 600 }, { group: 'acct_a' });
     const second = box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' });
-    expect(await failure(box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' }))).toMatchObject({ kind: 'busy', message: expect.stringMatching(/same account/) });
+    expect(await failure(box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' }))).toMatchObject({
+      kind: 'busy',
+      message: expect.stringMatching(/same account/),
+    });
     expect(await failure(second)).toMatchObject({ kind: 'busy', message: expect.stringMatching(/waited 0 s|waited/) }); // behind a 600 ms task, with 300 ms to wait
     await first;
     expect(await box.run(t.SLEEP, { ms: 1 }, { group: 'acct_a' })).toEqual({ slept: 1 });

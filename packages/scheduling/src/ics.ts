@@ -21,7 +21,11 @@ export interface CalendarEventInput {
 }
 
 /** `20261123T100000Z`: the UTC form RFC 5545 requires of DTSTAMP. */
-const utc = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utc = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /**
  * One iCalendar event (RFC 5545) written by ical-generator, in the given time zone with its
@@ -45,7 +49,11 @@ export function calendarEvent(input: CalendarEventInput): string {
     summary: input.summary,
     description: input.description,
     location: input.location,
-    status: cancelled ? ICalEventStatus.CANCELLED : input.status === 'proposed' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+    status: cancelled
+      ? ICalEventStatus.CANCELLED
+      : input.status === 'proposed'
+        ? ICalEventStatus.TENTATIVE
+        : ICalEventStatus.CONFIRMED,
   });
   // With a calendar time zone, ical-generator writes DTSTAMP as a local time too; the RFC wants UTC.
   return calendar.toString().replace(/^DTSTAMP:.*$/m, `DTSTAMP:${utc(input.stamp)}`);

@@ -27,12 +27,23 @@ export async function confirmSql(tx: Db, table: string, id: string, by: string, 
 
 export async function completeSql(tx: Db, table: string, id: string, at: Date): Promise<boolean> {
   return updated(
-    await tx.$queryRawUnsafe(`UPDATE "${table}" SET status = 'completed', completed_at = $2, updated_at = $2 WHERE id = $1 AND status = 'confirmed' RETURNING id`, id, at),
+    await tx.$queryRawUnsafe(
+      `UPDATE "${table}" SET status = 'completed', completed_at = $2, updated_at = $2 WHERE id = $1 AND status = 'confirmed' RETURNING id`,
+      id,
+      at,
+    ),
   );
 }
 
 /** Cancelled by a side, with a reason code; the calendar sequence goes up (the `.ics` becomes a CANCEL). */
-export async function cancelSql(tx: Db, table: string, id: string, by: string, reason: string, at: Date): Promise<boolean> {
+export async function cancelSql(
+  tx: Db,
+  table: string,
+  id: string,
+  by: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
   return updated(
     await tx.$queryRawUnsafe(
       `UPDATE "${table}" SET status = 'cancelled', cancelled_by = $2, cancel_reason = $3, cancelled_at = $4, sequence = sequence + 1, updated_at = $4
@@ -46,7 +57,14 @@ export async function cancelSql(tx: Db, table: string, id: string, by: string, r
 }
 
 /** A new time: the old one goes into the history, the confirmation is undone (back to `proposed`), the sequence goes up. */
-export async function rescheduleSql(tx: Db, table: string, id: string, start: Date, end: Date, at: Date): Promise<boolean> {
+export async function rescheduleSql(
+  tx: Db,
+  table: string,
+  id: string,
+  start: Date,
+  end: Date,
+  at: Date,
+): Promise<boolean> {
   return updated(
     await tx.$queryRawUnsafe(
       `UPDATE "${table}" SET
@@ -63,7 +81,10 @@ export async function rescheduleSql(tx: Db, table: string, id: string, start: Da
 
 /** The status of a row (for the 409's message). */
 export async function statusOf(db: Db, table: string, id: string): Promise<string | undefined> {
-  const rows = await db.$queryRawUnsafe<{ status: string }[]>(`SELECT status::text AS status FROM "${table}" WHERE id = $1`, id);
+  const rows = await db.$queryRawUnsafe<{ status: string }[]>(
+    `SELECT status::text AS status FROM "${table}" WHERE id = $1`,
+    id,
+  );
   return rows[0]?.status;
 }
 

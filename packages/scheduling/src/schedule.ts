@@ -1,6 +1,14 @@
 import { ApiError } from '@platform/http';
 import { advisoryXactLock, inTransaction, postgresError, type Db } from '@platform/db';
-import { cancelSql, completeSql, confirmSql, overlappingId, rescheduleSql, scheduleTable, statusOf } from './schedule-sql.js';
+import {
+  cancelSql,
+  completeSql,
+  confirmSql,
+  overlappingId,
+  rescheduleSql,
+  scheduleTable,
+  statusOf,
+} from './schedule-sql.js';
 import type { TimeRange } from './time-range.js';
 
 /** One use of the mechanism: its table, the sides that act, the cancellation reasons and the overlaps its constraints refuse. */
@@ -26,7 +34,12 @@ export type ScheduleAction =
   | { action: 'cancel'; by: string; reason: string }
   | { action: 'reschedule'; range: TimeRange };
 
-const PAST: Record<ScheduleAction['action'], string> = { confirm: 'confirmed', complete: 'completed', cancel: 'cancelled', reschedule: 'rescheduled' };
+const PAST: Record<ScheduleAction['action'], string> = {
+  confirm: 'confirmed',
+  complete: 'completed',
+  cancel: 'cancelled',
+  reschedule: 'rescheduled',
+};
 const FROM: Record<ScheduleAction['action'], string> = {
   confirm: 'proposed',
   complete: 'confirmed',
@@ -39,7 +52,13 @@ const FROM: Record<ScheduleAction['action'], string> = {
  * completed`, `proposed | confirmed → cancelled`, a reschedule back to `proposed`. Any other is
  * 409 `invalid_transition`. The caller has found (or locked) the row of its account first.
  */
-export async function applyScheduleAction(tx: Db, kind: ScheduleKind, id: string, action: ScheduleAction, at: Date): Promise<void> {
+export async function applyScheduleAction(
+  tx: Db,
+  kind: ScheduleKind,
+  id: string,
+  action: ScheduleAction,
+  at: Date,
+): Promise<void> {
   const table = scheduleTable(kind.table);
   let done: boolean;
   switch (action.action) {
@@ -83,7 +102,11 @@ function isDeadlock(error: unknown): boolean {
  * PostgreSQL breaks only after a second). The constraints stay the guarantee; these make the
  * loser's 409 fast.
  */
-async function lockParticipants(tx: Db, kind: ScheduleKind, participants: Record<string, string | null>): Promise<void> {
+async function lockParticipants(
+  tx: Db,
+  kind: ScheduleKind,
+  participants: Record<string, string | null>,
+): Promise<void> {
   for (const constraint of Object.keys(kind.overlaps).sort()) {
     const values = kind.overlaps[constraint].columns.map((column) => participants[column]);
     if (values.some((value) => value === null || value === undefined)) continue; // the constraint does not hold for NULL
@@ -117,10 +140,20 @@ export async function withoutDoubleBooking<T>(
       const overlap = constraint ? kind.overlaps[constraint] : undefined;
       if (!overlap) throw error;
       const match = Object.fromEntries(overlap.columns.map((column) => [column, booking.participants[column] ?? '']));
-      const conflicting = await overlappingId(db, scheduleTable(kind.table), match, booking.range.start, booking.range.end, booking.exceptId, kind.open);
+      const conflicting = await overlappingId(
+        db,
+        scheduleTable(kind.table),
+        match,
+        booking.range.start,
+        booking.range.end,
+        booking.exceptId,
+        kind.open,
+      );
       throw new ApiError('conflict', {
         message: `The time overlaps another ${kind.noun} of the same ${overlap.field.replace(/_id$/, '')}.`,
-        details: [{ field: overlap.field, reason: 'overlaps', ...(conflicting ? { conflicting_id: conflicting } : {}) }],
+        details: [
+          { field: overlap.field, reason: 'overlaps', ...(conflicting ? { conflicting_id: conflicting } : {}) },
+        ],
       });
     }
   }

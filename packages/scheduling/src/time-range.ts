@@ -7,7 +7,10 @@ export const MAX_DURATION_MS = 8 * 60 * 60 * 1000;
 
 /** `starts_at` and `ends_at` of a request: RFC 3339 date-times. */
 export const TimeRangeFields = {
-  starts_at: Type.String({ format: 'date-time', description: 'RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.' }),
+  starts_at: Type.String({
+    format: 'date-time',
+    description: 'RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.',
+  }),
   ends_at: Type.String({ format: 'date-time', description: 'After `starts_at`, at most 8 hours later.' }),
 };
 
@@ -23,9 +26,13 @@ export function checkTimeRange(input: { starts_at: string; ends_at: string }, no
   const details: ErrorDetail[] = [];
   if (start.getTime() < now.getTime()) details.push({ field: 'starts_at', reason: 'out_of_range' });
   if (end.getTime() <= start.getTime()) details.push({ field: 'ends_at', reason: 'out_of_range' });
-  else if (end.getTime() - start.getTime() > MAX_DURATION_MS) details.push({ field: 'ends_at', reason: 'out_of_range' });
+  else if (end.getTime() - start.getTime() > MAX_DURATION_MS)
+    details.push({ field: 'ends_at', reason: 'out_of_range' });
   if (details.length > 0) {
-    throw new ApiError('validation_failed', { message: 'The time must not lie in the past, must end after it starts and may last at most 8 hours.', details });
+    throw new ApiError('validation_failed', {
+      message: 'The time must not lie in the past, must end after it starts and may last at most 8 hours.',
+      details,
+    });
   }
   return { start, end };
 }

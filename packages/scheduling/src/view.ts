@@ -18,20 +18,26 @@ export interface ScheduleColumns {
   completed_at: Date | null;
 }
 
-const DateTimeString = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+const DateTimeString = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
 /** The schedule's fields of an appointment's or session's view, with the service's sides and reasons. */
 export function scheduleViewFields(sides: readonly string[], reasons: readonly string[]) {
   return {
     status: StringEnum(SCHEDULE_STATUSES, {
-      description: '`proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.',
+      description:
+        '`proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.',
     }),
     starts_at: DateTimeString(),
     ends_at: DateTimeString(),
-    time_zone: Type.String({ description: 'The account\'s time zone, in which the `.ics` is written.' }),
+    time_zone: Type.String({ description: "The account's time zone, in which the `.ics` is written." }),
     sequence: Type.Integer({ description: 'iCalendar SEQUENCE: raised by each reschedule and the cancellation.' }),
     history: Type.Array(
-      Type.Object({ starts_at: DateTimeString(), ends_at: DateTimeString(), until: DateTimeString('When it was rescheduled away from this time.') }),
+      Type.Object({
+        starts_at: DateTimeString(),
+        ends_at: DateTimeString(),
+        until: DateTimeString('When it was rescheduled away from this time.'),
+      }),
       { description: 'Earlier times, oldest first.' },
     ),
     confirmed_by: Nullable(StringEnum(sides)),

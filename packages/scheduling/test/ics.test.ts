@@ -15,7 +15,7 @@ const base: CalendarEventInput = {
 const lines = (ics: string) => ics.split('\r\n');
 
 describe('calendarEvent', () => {
-  it('writes the times in the account\'s time zone with its VTIMEZONE, the UID, the SEQUENCE and a UTC DTSTAMP', () => {
+  it("writes the times in the account's time zone with its VTIMEZONE, the UID, the SEQUENCE and a UTC DTSTAMP", () => {
     const ics = calendarEvent({ ...base, end: new Date('2026-12-01T10:00:00Z') });
     const l = lines(ics);
     expect(l[0]).toBe('BEGIN:VCALENDAR');
@@ -31,7 +31,9 @@ describe('calendarEvent', () => {
   });
 
   it('follows summer time, and another zone', () => {
-    const summer = lines(calendarEvent({ ...base, start: new Date('2027-07-01T09:00:00Z'), end: new Date('2027-07-01T10:00:00Z') }));
+    const summer = lines(
+      calendarEvent({ ...base, start: new Date('2027-07-01T09:00:00Z'), end: new Date('2027-07-01T10:00:00Z') }),
+    );
     expect(summer).toContain('DTSTART;TZID=Europe/Berlin:20270701T110000');
     const ny = lines(calendarEvent({ ...base, timeZone: 'America/New_York', end: new Date('2026-12-01T10:00:00Z') }));
     expect(ny).toContain('DTSTART;TZID=America/New_York:20261201T040000');
@@ -39,7 +41,9 @@ describe('calendarEvent', () => {
   });
 
   it('keeps the UID and raises nothing itself: a cancelled event is METHOD:CANCEL with STATUS:CANCELLED and its sequence', () => {
-    const cancelled = lines(calendarEvent({ ...base, end: new Date('2026-12-01T10:00:00Z'), status: 'cancelled', sequence: 3 }));
+    const cancelled = lines(
+      calendarEvent({ ...base, end: new Date('2026-12-01T10:00:00Z'), status: 'cancelled', sequence: 3 }),
+    );
     expect(cancelled).toContain('METHOD:CANCEL');
     expect(cancelled).toContain('STATUS:CANCELLED');
     expect(cancelled).toContain('SEQUENCE:3');

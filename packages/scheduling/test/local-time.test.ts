@@ -13,8 +13,14 @@ describe('local time', () => {
   });
 
   it('localMonth: a month as [start, end) in the zone, December into January included', () => {
-    expect(localMonth('2026-11', 'Europe/Berlin')).toEqual({ start: new Date('2026-10-31T23:00:00Z'), end: new Date('2026-11-30T23:00:00Z') });
-    expect(localMonth('2026-12', 'America/New_York')).toEqual({ start: new Date('2026-12-01T05:00:00Z'), end: new Date('2027-01-01T05:00:00Z') });
+    expect(localMonth('2026-11', 'Europe/Berlin')).toEqual({
+      start: new Date('2026-10-31T23:00:00Z'),
+      end: new Date('2026-11-30T23:00:00Z'),
+    });
+    expect(localMonth('2026-12', 'America/New_York')).toEqual({
+      start: new Date('2026-12-01T05:00:00Z'),
+      end: new Date('2027-01-01T05:00:00Z'),
+    });
     expect(localMonth('2026-03', 'Europe/Berlin').end).toEqual(new Date('2026-03-31T22:00:00Z')); // summer time from the 29th
   });
 

@@ -29,10 +29,26 @@ const at = new Date('2026-11-23T12:00:00Z');
 const range = (from: string, to: string) => checkTimeRange({ starts_at: from, ends_at: to }, at);
 const insert = (id: string, host: string, r: { start: Date; end: Date }) =>
   withoutDoubleBooking(db.prisma, kind, { range: r, participants: { host } }, (tx) =>
-    tx.$executeRawUnsafe('INSERT INTO test_bookings (id, host, starts_at, ends_at) VALUES ($1, $2, $3, $4)', id, host, r.start, r.end),
+    tx.$executeRawUnsafe(
+      'INSERT INTO test_bookings (id, host, starts_at, ends_at) VALUES ($1, $2, $3, $4)',
+      id,
+      host,
+      r.start,
+      r.end,
+    ),
   );
-const row = async (id: string) => (await db.query<Record<string, unknown>>('SELECT status::text AS status, sequence, history, cancelled_by, cancel_reason FROM test_bookings WHERE id = $1', [id]))[0];
-const apiError = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ApiError);
+const row = async (id: string) =>
+  (
+    await db.query<Record<string, unknown>>(
+      'SELECT status::text AS status, sequence, history, cancelled_by, cancel_reason FROM test_bookings WHERE id = $1',
+      [id],
+    )
+  )[0];
+const apiError = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ApiError,
+  );
 
 describe('time ranges', () => {
   it('refuses the past, an end not after the start and more than 8 hours, each as a detail', () => {
@@ -44,9 +60,15 @@ describe('time ranges', () => {
         return (error as ApiError).details;
       }
     };
-    expect(problems('2026-11-23T11:59:00Z', '2026-11-23T13:00:00Z')).toEqual([{ field: 'starts_at', reason: 'out_of_range' }]);
-    expect(problems('2026-11-24T10:00:00Z', '2026-11-24T10:00:00Z')).toEqual([{ field: 'ends_at', reason: 'out_of_range' }]);
-    expect(problems('2026-11-24T10:00:00Z', '2026-11-24T18:00:01Z')).toEqual([{ field: 'ends_at', reason: 'out_of_range' }]);
+    expect(problems('2026-11-23T11:59:00Z', '2026-11-23T13:00:00Z')).toEqual([
+      { field: 'starts_at', reason: 'out_of_range' },
+    ]);
+    expect(problems('2026-11-24T10:00:00Z', '2026-11-24T10:00:00Z')).toEqual([
+      { field: 'ends_at', reason: 'out_of_range' },
+    ]);
+    expect(problems('2026-11-24T10:00:00Z', '2026-11-24T18:00:01Z')).toEqual([
+      { field: 'ends_at', reason: 'out_of_range' },
+    ]);
     expect(problems('2026-11-24T10:00:00+01:00', '2026-11-24T18:00:00+01:00')).toEqual([]);
   });
 });
@@ -74,10 +96,15 @@ describe('double booking', () => {
       return insert(`m${i}`, 'mia', { start: new Date(start), end: new Date(start + 45 * 60_000) });
     });
     const results = await Promise.allSettled(attempts);
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as ApiError);
-    expect(failures.filter((error) => !(error instanceof ApiError && error.code === 'conflict')).map(String)).toEqual([]);
+    const failures = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => r.reason as ApiError);
+    expect(failures.filter((error) => !(error instanceof ApiError && error.code === 'conflict')).map(String)).toEqual(
+      [],
+    );
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
-    const overlaps = await db.query(`SELECT a.id FROM test_bookings a JOIN test_bookings b ON a.host = b.host AND a.id < b.id AND a.during && b.during
+    const overlaps =
+      await db.query(`SELECT a.id FROM test_bookings a JOIN test_bookings b ON a.host = b.host AND a.id < b.id AND a.during && b.during
                                      WHERE a.host = 'mia' AND a.status IN ('proposed', 'confirmed') AND b.status IN ('proposed', 'confirmed')`);
     expect(overlaps).toEqual([]);
   });
@@ -93,14 +120,30 @@ describe('double booking', () => {
 describe('the state machine', () => {
   it('confirms, reschedules (history, sequence, back to proposed), completes; illegal actions are 409', async () => {
     await insert('s1', 'dora', range('2026-12-03T10:00:00Z', '2026-12-03T11:00:00Z'));
-    expect((await apiError(applyScheduleAction(db.prisma, kind, 's1', { action: 'complete' }, at)))?.code).toBe('invalid_transition');
+    expect((await apiError(applyScheduleAction(db.prisma, kind, 's1', { action: 'complete' }, at)))?.code).toBe(
+      'invalid_transition',
+    );
     await applyScheduleAction(db.prisma, kind, 's1', { action: 'confirm', by: 'guest' }, at);
-    expect((await apiError(applyScheduleAction(db.prisma, kind, 's1', { action: 'confirm', by: 'host' }, at)))?.code).toBe('invalid_transition');
-    await applyScheduleAction(db.prisma, kind, 's1', { action: 'reschedule', range: range('2026-12-04T10:00:00Z', '2026-12-04T11:00:00Z') }, at);
-    expect(await row('s1')).toMatchObject({ status: 'proposed', sequence: 1, history: [{ starts_at: '2026-12-03T10:00:00+00:00', ends_at: '2026-12-03T11:00:00+00:00' }] });
+    expect(
+      (await apiError(applyScheduleAction(db.prisma, kind, 's1', { action: 'confirm', by: 'host' }, at)))?.code,
+    ).toBe('invalid_transition');
+    await applyScheduleAction(
+      db.prisma,
+      kind,
+      's1',
+      { action: 'reschedule', range: range('2026-12-04T10:00:00Z', '2026-12-04T11:00:00Z') },
+      at,
+    );
+    expect(await row('s1')).toMatchObject({
+      status: 'proposed',
+      sequence: 1,
+      history: [{ starts_at: '2026-12-03T10:00:00+00:00', ends_at: '2026-12-03T11:00:00+00:00' }],
+    });
     await applyScheduleAction(db.prisma, kind, 's1', { action: 'confirm', by: 'host' }, at);
     await applyScheduleAction(db.prisma, kind, 's1', { action: 'complete' }, at);
-    const cancelLate = await apiError(applyScheduleAction(db.prisma, kind, 's1', { action: 'cancel', by: 'host', reason: 'other' }, at));
+    const cancelLate = await apiError(
+      applyScheduleAction(db.prisma, kind, 's1', { action: 'cancel', by: 'host', reason: 'other' }, at),
+    );
     expect(cancelLate?.code).toBe('invalid_transition');
     expect(cancelLate?.message).toContain('completed');
     expect((await row('s1')).status).toBe('completed');

@@ -45,7 +45,8 @@ export interface ScoreResult {
 export function defineModel<S>(model: ScoringModel<S>): ScoringModel<S> {
   const sum = model.criteria.reduce((acc, c) => acc + c.weight, 0);
   if (sum !== 100) throw new Error(`Weights of model ${model.version} add up to ${sum}, not 100.`);
-  if (model.criteria.some((c) => !Number.isInteger(c.weight) || c.weight < 0)) throw new Error('Weights must be non-negative integers.');
+  if (model.criteria.some((c) => !Number.isInteger(c.weight) || c.weight < 0))
+    throw new Error('Weights must be non-negative integers.');
   return model;
 }
 
@@ -85,7 +86,9 @@ export function largestRemainder(values: readonly number[]): number[] {
   const target = Math.round(values.reduce((acc, v) => acc + v, 0));
   const floors = values.map(Math.floor);
   let rest = target - floors.reduce((acc, v) => acc + v, 0);
-  const order = values.map((v, i) => ({ i, remainder: v - Math.floor(v) })).sort((a, b) => b.remainder - a.remainder || a.i - b.i);
+  const order = values
+    .map((v, i) => ({ i, remainder: v - Math.floor(v) }))
+    .sort((a, b) => b.remainder - a.remainder || a.i - b.i);
   for (const { i } of order) {
     if (rest <= 0) break;
     floors[i]++;

@@ -45,7 +45,10 @@ export const apiVersion = fp<ApiVersionPluginOptions>(
  * paths, `openapi.json` and `docs`.
  */
 export function announceDeprecationsByPath(app: FastifyInstance, deprecations: readonly ApiDeprecation[]): void {
-  const byPrefix = deprecations.map((deprecation) => ({ prefix: `/${deprecation.version}`, announce: announcer(deprecation) }));
+  const byPrefix = deprecations.map((deprecation) => ({
+    prefix: `/${deprecation.version}`,
+    announce: announcer(deprecation),
+  }));
   if (byPrefix.length === 0) return;
   app.addHook('onSend', async (request, reply) => {
     const path = request.url.split('?')[0];
@@ -90,7 +93,11 @@ function lastCallRecorder(options: { db: Pick<PrismaClient, '$executeRaw'>; vers
         ON CONFLICT (application_id, api_version) DO UPDATE SET last_called_at = EXCLUDED.last_called_at
         WHERE application_api_calls.last_called_at < EXCLUDED.last_called_at`.then(
         () => undefined,
-        (error: unknown) => log.warn({ error: error instanceof Error ? error.message : String(error), version: options.version }, 'last API call not recorded'),
+        (error: unknown) =>
+          log.warn(
+            { error: error instanceof Error ? error.message : String(error), version: options.version },
+            'last API call not recorded',
+          ),
       );
       pending.add(write);
       void write.finally(() => pending.delete(write));

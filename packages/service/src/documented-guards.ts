@@ -7,7 +7,8 @@ const IdempotencyHeaders = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 255,
-      description: 'Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`).',
+      description:
+        'Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`).',
     }),
   ),
 });

@@ -104,7 +104,14 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       if (!claim || claim.state !== 'running') return payload;
       claim.state = 'finished';
       // A 204 has no payload; a stream (a download) is never kept.
-      const body = payload == null ? Buffer.alloc(0) : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+      const body =
+        payload == null
+          ? Buffer.alloc(0)
+          : typeof payload === 'string'
+            ? Buffer.from(payload)
+            : Buffer.isBuffer(payload)
+              ? payload
+              : null;
       const status = reply.statusCode;
       // An error answer to a request the client gave up on (a cut-off upload) says nothing about a
       // retry; a success is kept even then, since its effect happened.
@@ -112,12 +119,20 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       // A secret shown once would lie here in plaintext for a day (keys are kept only as HMACs,
       // signing secrets only encrypted): released instead, a retry runs again.
       const showsSecret = request.routeOptions.config.showsSecretOnce === true;
-      const keep = status < 500 && body !== null && body.length <= MAX_STORED_BODY_BYTES && !(aborted && status >= 400) && !showsSecret;
+      const keep =
+        status < 500 &&
+        body !== null &&
+        body.length <= MAX_STORED_BODY_BYTES &&
+        !(aborted && status >= 400) &&
+        !showsSecret;
       try {
         if (keep) await store(db, claim, now(), status, replayedHeaders(reply), body);
         else await release(db, claim);
       } catch (error) {
-        request.log.error({ error: error instanceof Error ? error.message : String(error) }, 'idempotency record not written');
+        request.log.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'idempotency record not written',
+        );
         // After a success the effect happened: the claim stays (its lease frees it), so that a
         // retry is 409 for a while rather than a second run. After a failure the retry may run.
         if (!(keep && status < 400)) await release(db, claim).catch(() => {});
@@ -130,7 +145,9 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return;
       claim.state = 'finished';
-      await release(db, claim).catch((error: unknown) => request.log.error({ error: String(error) }, 'idempotency key not released'));
+      await release(db, claim).catch((error: unknown) =>
+        request.log.error({ error: String(error) }, 'idempotency key not released'),
+      );
     });
   },
   { name: 'platform-idempotency', dependencies: ['platform-http', 'platform-auth'] },
@@ -138,9 +155,18 @@ export const idempotency = fp<IdempotencyPluginOptions>(
 
 function validKey(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header.join(', ') : (header ?? '');
-  if (value.length > MAX_KEY_LENGTH) throw validationError([{ field: 'Idempotency-Key', reason: 'too_long' }], `The Idempotency-Key is longer than ${MAX_KEY_LENGTH} characters.`, `Der Idempotency-Key ist länger als ${MAX_KEY_LENGTH} Zeichen.`);
+  if (value.length > MAX_KEY_LENGTH)
+    throw validationError(
+      [{ field: 'Idempotency-Key', reason: 'too_long' }],
+      `The Idempotency-Key is longer than ${MAX_KEY_LENGTH} characters.`,
+      `Der Idempotency-Key ist länger als ${MAX_KEY_LENGTH} Zeichen.`,
+    );
   if (!PRINTABLE_ASCII.test(value)) {
-    throw validationError([{ field: 'Idempotency-Key', reason: 'invalid_format' }], 'The Idempotency-Key must be 1 to 255 printable ASCII characters.', 'Der Idempotency-Key muss aus 1 bis 255 druckbaren ASCII-Zeichen bestehen.');
+    throw validationError(
+      [{ field: 'Idempotency-Key', reason: 'invalid_format' }],
+      'The Idempotency-Key must be 1 to 255 printable ASCII characters.',
+      'Der Idempotency-Key muss aus 1 bis 255 druckbaren ASCII-Zeichen bestehen.',
+    );
   }
   return value;
 }
@@ -151,7 +177,11 @@ function fingerprintOrRefuse(request: FastifyRequest): string {
     return fingerprintOf(request);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    throw validationError([{ field: 'body', reason: 'not_allowed' }], 'The body is nested too deeply.', 'Der Inhalt ist zu tief verschachtelt.');
+    throw validationError(
+      [{ field: 'body', reason: 'not_allowed' }],
+      'The body is nested too deeply.',
+      'Der Inhalt ist zu tief verschachtelt.',
+    );
   }
 }
 
@@ -175,7 +205,10 @@ const reused = () =>
  */
 export function fingerprintOf(request: Pick<FastifyRequest, 'method' | 'url' | 'headers' | 'body'>): string {
   const hash = createHash('sha256').update(`${request.method}\n${request.url}\n`);
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type.startsWith('multipart/')) hash.update(`${type}\n${request.headers['content-length'] ?? 'chunked'}`);
   else hash.update(canonicalJson(request.body));
   return hash.digest('hex');
@@ -208,7 +241,14 @@ function replay(reply: FastifyReply, row: StoredRow): FastifyReply {
     .send(Buffer.from(row.response_body ?? new Uint8Array()));
 }
 
-async function store(db: PrismaClient, claim: Claim, at: Date, status: number, headers: Record<string, string>, body: Buffer): Promise<void> {
+async function store(
+  db: PrismaClient,
+  claim: Claim,
+  at: Date,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<void> {
   await db.$executeRaw`
     UPDATE idempotency_keys
     SET response_status = ${status}, response_headers = ${JSON.stringify(headers)}::jsonb, response_body = ${body}, completed_at = ${at}

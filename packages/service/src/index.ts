@@ -1,7 +1,21 @@
 export { defineService, type ServiceDescriptor, type PortSetting, type IntegerSetting } from './descriptor.js';
-export { defineJob, JobRefusal, type JobDefinition, type JobCatalogue, type JobContext, type JobQueue } from './jobs.js';
+export {
+  defineJob,
+  JobRefusal,
+  type JobDefinition,
+  type JobCatalogue,
+  type JobContext,
+  type JobQueue,
+} from './jobs.js';
 export { createJobQueue, startJobWorker, runJob, JOBS_QUEUE } from './job-queue.js';
-export { createServiceApp, DECODE_TIMEOUT_MS, type ServiceAppDeps, type ServiceAppOptions, type ApiContext, type RequestSample } from './service-app.js';
+export {
+  createServiceApp,
+  DECODE_TIMEOUT_MS,
+  type ServiceAppDeps,
+  type ServiceAppOptions,
+  type ApiContext,
+  type RequestSample,
+} from './service-app.js';
 export type { ApiDeprecation } from './api-version.js';
 export type { ReadinessCheck } from './health.js';
 export type { RateLimitSettings } from './rate-limit.js';

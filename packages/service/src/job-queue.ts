@@ -12,7 +12,10 @@ export const JOB_CONCURRENCY = 4;
  * The queue as the APIs use it. Completed and failed jobs are kept briefly only: a `jobId` is
  * then free again, and the sweepers re-enqueue under a new one anyway.
  */
-export function createJobQueue(connection: ConnectionOptions, prefix?: string): JobQueue & { queue: Queue; close(): Promise<void> } {
+export function createJobQueue(
+  connection: ConnectionOptions,
+  prefix?: string,
+): JobQueue & { queue: Queue; close(): Promise<void> } {
   const queue = new Queue(JOBS_QUEUE, { connection, ...(prefix ? { prefix } : {}) });
   return {
     queue,
@@ -30,7 +33,11 @@ export function createJobQueue(connection: ConnectionOptions, prefix?: string): 
 }
 
 /** Runs one job with a payload checked against its schema (the CLI and the worker both come here). */
-export async function runJob(job: JobDefinition, context: JobContext, payload: unknown = {}): Promise<Record<string, unknown>> {
+export async function runJob(
+  job: JobDefinition,
+  context: JobContext,
+  payload: unknown = {},
+): Promise<Record<string, unknown>> {
   if (!Value.Check(job.payload, payload)) throw new Error(`Job ${job.name}: the payload does not match its schema.`);
   return job.run(context, payload);
 }

@@ -79,7 +79,10 @@ export class RateLimitCounter {
       state.known += state.pending + 1;
       state.pending = 0;
     }
-    const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS)) as [number, number];
+    const [count, ttl] = (await this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS)) as [
+      number,
+      number,
+    ];
     const current = this.states.get(id);
     // Answers of concurrent requests may arrive out of order: the counter only grows.
     if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
@@ -106,10 +109,13 @@ export class RateLimitCounter {
       state.known += add; // still seen by this instance's requests while Redis answers
       state.pending = 0;
       work.push(
-        (this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>).then(
+        (
+          this.redis.eval(COUNT_SCRIPT, 1, this.prefix + id, add, RATE_LIMIT_WINDOW_MS) as Promise<[number, number]>
+        ).then(
           ([count, ttl]) => {
             const current = this.states.get(id);
-            if (current) Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
+            if (current)
+              Object.assign(current, { known: Math.max(current.known, count), windowEndsAt: this.now() + ttl });
           },
           (error: unknown) => {
             this.states.delete(id); // the next request asks Redis, and passes while it is away

@@ -42,7 +42,11 @@ function counterFor(settings: RateLimitSettings): RateLimitCounter {
   let byPrefix = counters.get(settings.redis);
   if (!byPrefix) counters.set(settings.redis, (byPrefix = new Map()));
   let counter = byPrefix.get(prefix);
-  if (!counter) byPrefix.set(prefix, (counter = new RateLimitCounter(settings.redis, prefix, (error) => warnOncePerWindow(settings, error))));
+  if (!counter)
+    byPrefix.set(
+      prefix,
+      (counter = new RateLimitCounter(settings.redis, prefix, (error) => warnOncePerWindow(settings, error))),
+    );
   return counter;
 }
 

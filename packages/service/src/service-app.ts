@@ -2,10 +2,23 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isDatabaseUnavailable, type Db, type Environment, type PrismaClient } from '@platform/db';
 import { KeyVerifier, apiKeyRoutes, authPlugin, type AuthenticatedRoute, type KeyOwner } from '@platform/auth';
-import { CursorCodec, ScoredCursorCodec, createApiServer, type ApiDocument, type Dialect, type ServerOptionsInput } from '@platform/http';
+import {
+  CursorCodec,
+  ScoredCursorCodec,
+  createApiServer,
+  type ApiDocument,
+  type Dialect,
+  type ServerOptionsInput,
+} from '@platform/http';
 import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
-import { eventEmitter, webhookRoutes, type EventCatalogue, type EventEmitter, type WebhookInfrastructure } from '@platform/webhooks';
+import {
+  eventEmitter,
+  webhookRoutes,
+  type EventCatalogue,
+  type EventEmitter,
+  type WebhookInfrastructure,
+} from '@platform/webhooks';
 import type { ServiceDescriptor } from './descriptor.js';
 import type { JobQueue } from './jobs.js';
 import { announceDeprecationsByPath, apiVersion, type ApiDeprecation } from './api-version.js';
@@ -111,7 +124,10 @@ export interface ServiceAppOptions<C extends EventCatalogue> {
  * The common wiring of both services: server stack and docs, key verification with scopes, the
  * `/v1/api-keys` rotation routes, the service's own routes, then its webhook routes.
  */
-export async function createServiceApp<const C extends EventCatalogue>(deps: ServiceAppDeps, options: ServiceAppOptions<C>): Promise<FastifyInstance> {
+export async function createServiceApp<const C extends EventCatalogue>(
+  deps: ServiceAppDeps,
+  options: ServiceAppOptions<C>,
+): Promise<FastifyInstance> {
   const { service } = options;
   const now = deps.now ?? (() => new Date());
   const extraApis = options.extraApis ?? [];
@@ -121,7 +137,10 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     isUnavailable: (error) => isDatabaseUnavailable(error) || (deps.isUnavailable?.(error) ?? false),
     loggedQueryParameters: service.loggedQueryParameters,
     document: options.document,
-    extraDocuments: [...extraApis.map((api) => api.document), ...(options.publicApi ? [options.publicApi.document] : [])],
+    extraDocuments: [
+      ...extraApis.map((api) => api.document),
+      ...(options.publicApi ? [options.publicApi.document] : []),
+    ],
   });
   announceDeprecationsByPath(app, deps.deprecations ?? []);
   const authenticatedRoutes: AuthenticatedRoute[] = [];
@@ -143,7 +162,13 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
   if (deps.observeRequest) {
     const observe = deps.observeRequest;
     app.addHook('onResponse', async (request, reply) => {
-      observe({ service: service.id, method: request.method, route: request.routeOptions.url ?? '(unmatched)', statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+      observe({
+        service: service.id,
+        method: request.method,
+        route: request.routeOptions.url ?? '(unmatched)',
+        statusCode: reply.statusCode,
+        seconds: reply.elapsedTime / 1000,
+      });
     });
   }
   // After the key check, in this order: budgets (before any work), the version's headers and
@@ -155,8 +180,15 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     await api.register(idempotency, { db: deps.db, now, dialect });
   };
   const cursors = new CursorCodec(createHmac('sha256', deps.pepper).update('cursor-signing').digest('hex'));
-  const scoredCursors = new ScoredCursorCodec(createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'));
-  const context: ApiContext<C> = { db: deps.db, cursors, scoredCursors, now, emit: eventEmitter(service.id, service.events),
+  const scoredCursors = new ScoredCursorCodec(
+    createHmac('sha256', deps.pepper).update('scored-cursor-signing').digest('hex'),
+  );
+  const context: ApiContext<C> = {
+    db: deps.db,
+    cursors,
+    scoredCursors,
+    now,
+    emit: eventEmitter(service.id, service.events),
     storage: deps.storage,
     sandbox: deps.sandbox,
     decodeTimeoutMs: deps.decodeTimeoutMs ?? DECODE_TIMEOUT_MS,
@@ -167,9 +199,24 @@ export async function createServiceApp<const C extends EventCatalogue>(deps: Ser
     async (v1) => {
       await v1.register(authPlugin, { verifier, routes: authenticatedRoutes });
       await guard(v1, '/v1', 'en');
-      await v1.register(apiKeyRoutes, { db: deps.db, service, environment: deps.environment, pepper: deps.pepper, verifier, cursors, maxKeys: deps.apiKeysPerApplication });
+      await v1.register(apiKeyRoutes, {
+        db: deps.db,
+        service,
+        environment: deps.environment,
+        pepper: deps.pepper,
+        verifier,
+        cursors,
+        maxKeys: deps.apiKeysPerApplication,
+      });
       await options.routes(v1, context);
-      await v1.register(webhookRoutes, { ...deps.webhooks, db: deps.db, cursors, now, catalogue: service.events, service: service.id });
+      await v1.register(webhookRoutes, {
+        ...deps.webhooks,
+        db: deps.db,
+        cursors,
+        now,
+        catalogue: service.events,
+        service: service.id,
+      });
     },
     { prefix: '/v1' },
   );

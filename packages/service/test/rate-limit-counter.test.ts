@@ -27,7 +27,8 @@ function freshPrefix(): string {
 }
 
 const flushErrors: unknown[] = [];
-const counterOn = (client: Redis, prefix: string, now?: () => number) => new RateLimitCounter(client, prefix, (error) => flushErrors.push(error), now);
+const counterOn = (client: Redis, prefix: string, now?: () => number) =>
+  new RateLimitCounter(client, prefix, (error) => flushErrors.push(error), now);
 const shared = async (prefix: string, keyId: string) => Number(await redis.get(prefix + keyId));
 const passed = (budgets: Budget[]) => budgets.filter((budget) => budget.count <= budget.max).length;
 

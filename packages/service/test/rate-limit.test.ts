@@ -3,13 +3,30 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFound } from '@platform/http';
-import { TEST_SERVICES, addKey, createTenant, freePort, limiterRedis, startTestApp, testRedis, type AppBuildDeps, type TestApp } from '@platform/testkit';
+import {
+  TEST_SERVICES,
+  addKey,
+  createTenant,
+  freePort,
+  limiterRedis,
+  startTestApp,
+  testRedis,
+  type AppBuildDeps,
+  type TestApp,
+} from '@platform/testkit';
 import { createServiceApp, defineService, type RateLimitSettings } from '../src/index.js';
 
 const service = defineService({
   ...TEST_SERVICES[0],
   webhookHeaderPrefix: 'Test',
-  events: [{ type: 'thing.created', description: 'A thing was created.', scope: 'things:read', data: Type.Object({ id: Type.String() }) }],
+  events: [
+    {
+      type: 'thing.created',
+      description: 'A thing was created.',
+      scope: 'things:read',
+      data: Type.Object({ id: Type.String() }),
+    },
+  ],
   jobs: [],
   port: { variable: 'TEST_PORT', default: 0, description: 'unused' },
   settings: [],
@@ -31,7 +48,11 @@ const buildApp = (deps: AppBuildDeps, rateLimit: RateLimitSettings) =>
           if (request.params.id !== 'known') throw notFound();
           return { id: 'known' };
         });
-        v1.post('/things', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } }, async () => ({ ok: true }));
+        v1.post(
+          '/things',
+          { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+          async () => ({ ok: true }),
+        );
       },
       extraApis: [
         {
@@ -72,17 +93,22 @@ afterAll(async () => {
 const freshApp = async (keys = 1) => {
   const tenant = await createTenant(ctx.db.prisma, { service });
   const more = [];
-  for (let i = 1; i < keys; i++) more.push((await addKey(ctx.db.prisma, tenant, { service, scopes: service.scopes })).key);
+  for (let i = 1; i < keys; i++)
+    more.push((await addKey(ctx.db.prisma, tenant, { service, scopes: service.scopes })).key);
   return { ...tenant, keys: [tenant.key, ...more] };
 };
-const get = (app: FastifyInstance, url: string, key?: string) => app.inject({ method: 'GET', url, headers: key ? { apikey: key } : {} });
+const get = (app: FastifyInstance, url: string, key?: string) =>
+  app.inject({ method: 'GET', url, headers: key ? { apikey: key } : {} });
 const budget = (res: LightMyRequestResponse) => ({
   limit: res.headers['ratelimit-limit'],
   remaining: res.headers['ratelimit-remaining'],
 });
-const rateLimitHeaders = (res: LightMyRequestResponse) => Object.keys(res.headers).filter((name) => name.startsWith('ratelimit') || name === 'retry-after');
-const ENGLISH = /^Too many requests: this application may make 5 requests per minute \(all its keys together\); retry in \d+ s\.$/;
-const GERMAN = /^Zu viele Anfragen: diese Anwendung darf 5 Anfragen pro Minute stellen \(alle ihre Schlüssel zusammen\); wieder möglich in \d+ s\.$/;
+const rateLimitHeaders = (res: LightMyRequestResponse) =>
+  Object.keys(res.headers).filter((name) => name.startsWith('ratelimit') || name === 'retry-after');
+const ENGLISH =
+  /^Too many requests: this application may make 5 requests per minute \(all its keys together\); retry in \d+ s\.$/;
+const GERMAN =
+  /^Zu viele Anfragen: diese Anwendung darf 5 Anfragen pro Minute stellen \(alle ihre Schlüssel zusammen\); wieder möglich in \d+ s\.$/;
 
 describe('rate limits per application, shared by its keys', () => {
   it('three keys of one application share its budget: of 15 requests in a minute, 5 are answered and the 6th is 429', async () => {
@@ -92,7 +118,9 @@ describe('rate limits per application, shared by its keys', () => {
     for (let i = 0; i < 15; i++) answers.push(await get(ctx.app, '/v1/things/known', keys[i % 3]));
     expect(answers.map((res) => res.statusCode)).toEqual([...Array(5).fill(200), ...Array(10).fill(429)]);
     // The headers show the application's budget counting down, whichever key calls.
-    expect(answers.slice(0, 6).map(budget)).toEqual([4, 3, 2, 1, 0, 0].map((remaining) => ({ limit: '5', remaining: String(remaining) })));
+    expect(answers.slice(0, 6).map(budget)).toEqual(
+      [4, 3, 2, 1, 0, 0].map((remaining) => ({ limit: '5', remaining: String(remaining) })),
+    );
     expect(answers[5].json()).toEqual({ code: 'rate_limited', message: expect.stringMatching(ENGLISH) });
     expect(Number(answers[5].headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // A key created now gets nothing more; another application keeps its own budget.
@@ -122,7 +150,8 @@ describe('rate limits per application, shared by its keys', () => {
 
   it('over budget: 429 rate_limited with Retry-After, in English on /v1 and in German on /leads/v1 (one budget for both)', async () => {
     const { keys } = await freshApp(2);
-    for (let i = 0; i < PER_MINUTE - 1; i++) expect((await get(ctx.app, '/v1/things/known', keys[i % 2])).statusCode).toBe(200);
+    for (let i = 0; i < PER_MINUTE - 1; i++)
+      expect((await get(ctx.app, '/v1/things/known', keys[i % 2])).statusCode).toBe(200);
     expect((await get(ctx.app, '/leads/v1/dinge', keys[1])).statusCode).toBe(200);
 
     const english = await get(ctx.app, '/v1/things/known', keys[0]);
@@ -166,7 +195,10 @@ describe('rate limits per application, shared by its keys', () => {
   });
 
   it("honours the application's own budget, and a changed one once the key cache has expired", async () => {
-    await ctx.db.prisma.application.update({ where: { id: ctx.other.applicationId }, data: { rate_limit_per_minute: 2 } });
+    await ctx.db.prisma.application.update({
+      where: { id: ctx.other.applicationId },
+      data: { rate_limit_per_minute: 2 },
+    });
     const first = await get(ctx.app, '/v1/things/known', ctx.other.key);
     expect(budget(first)).toEqual({ limit: '2', remaining: '1' });
     expect((await get(ctx.app, '/v1/things/known', ctx.other.key)).statusCode).toBe(200);
@@ -174,13 +206,19 @@ describe('rate limits per application, shared by its keys', () => {
     expect(over.statusCode).toBe(429);
     expect(over.json().message).toMatch(/^Too many requests: this application may make 2 requests per minute/);
 
-    await ctx.db.prisma.application.update({ where: { id: ctx.other.applicationId }, data: { rate_limit_per_minute: 10 } });
+    await ctx.db.prisma.application.update({
+      where: { id: ctx.other.applicationId },
+      data: { rate_limit_per_minute: 10 },
+    });
     ctx.clock.now = new Date(ctx.clock.now.getTime() + 5_000); // past the verifier's 4 s cache
     const raised = await get(ctx.app, '/v1/things/known', ctx.other.key);
     expect(raised.statusCode).toBe(200);
     expect(budget(raised)).toEqual({ limit: '10', remaining: '6' }); // the fourth request of the window
 
-    await ctx.db.prisma.application.update({ where: { id: ctx.other.applicationId }, data: { rate_limit_per_minute: null } });
+    await ctx.db.prisma.application.update({
+      where: { id: ctx.other.applicationId },
+      data: { rate_limit_per_minute: null },
+    });
     ctx.clock.now = new Date(ctx.clock.now.getTime() + 5_000);
     expect(budget(await get(ctx.app, '/v1/things/known', ctx.other.key))).toEqual({ limit: '5', remaining: '0' });
     expect((await get(ctx.app, '/v1/things/known', ctx.other.key)).statusCode).toBe(429);
@@ -192,7 +230,8 @@ describe('rate limits per application, shared by its keys', () => {
     const { keys } = await freshApp(2);
     const answers: LightMyRequestResponse[] = [];
     // Instance and key alternate independently: each key is seen by both instances.
-    for (let i = 0; i < PER_MINUTE + 3; i++) answers.push(await get(i % 2 === 0 ? ctx.app : second, '/v1/things/known', keys[Math.floor(i / 2) % 2]));
+    for (let i = 0; i < PER_MINUTE + 3; i++)
+      answers.push(await get(i % 2 === 0 ? ctx.app : second, '/v1/things/known', keys[Math.floor(i / 2) % 2]));
     expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     expect(answers.map((res) => res.headers['ratelimit-remaining'])).toEqual(['4', '3', '2', '1', '0', '0', '0', '0']);
   });
@@ -201,7 +240,12 @@ describe('rate limits per application, shared by its keys', () => {
     const down = await limiterRedis(await freePort());
     extraClients.push(down);
     const warnings: string[] = [];
-    const app = await buildApp(deps, { redis: down, perMinute: PER_MINUTE, prefix, warn: (line) => warnings.push(line) });
+    const app = await buildApp(deps, {
+      redis: down,
+      perMinute: PER_MINUTE,
+      prefix,
+      warn: (line) => warnings.push(line),
+    });
     extraApps.push(app);
     const { keys } = await freshApp(2);
     const started = Date.now();
@@ -212,6 +256,8 @@ describe('rate limits per application, shared by its keys', () => {
     }
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^Rate limits are not applied: Redis is unreachable \(.+\)\. Requests pass without a limit\.$/);
+    expect(warnings[0]).toMatch(
+      /^Rate limits are not applied: Redis is unreachable \(.+\)\. Requests pass without a limit\.$/,
+    );
   });
 });

@@ -20,7 +20,10 @@ export interface BlobMismatch extends BlobRecord {
  * Re-reads every recorded blob (streamed, one at a time) and reports those that are missing or
  * whose bytes no longer match the recorded SHA-256. Read errors other than "missing" are thrown.
  */
-export async function checkBlobs(storage: BlobStorage, records: AsyncIterable<BlobRecord> | Iterable<BlobRecord>): Promise<BlobMismatch[]> {
+export async function checkBlobs(
+  storage: BlobStorage,
+  records: AsyncIterable<BlobRecord> | Iterable<BlobRecord>,
+): Promise<BlobMismatch[]> {
   const mismatches: BlobMismatch[] = [];
   for await (const record of records) {
     const content = isBlobKey(record.key) ? await storage.get(record.key) : null;

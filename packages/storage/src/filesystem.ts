@@ -36,10 +36,11 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
 export function createFilesystemStorage({ root }: FilesystemStorageOptions): BlobStorage {
   const temporaryDir = join(root, TEMPORARY_DIR);
   let prepared: Promise<unknown> | undefined;
-  const prepare = () => (prepared ??= mkdir(temporaryDir, { recursive: true, mode: DIR_MODE }).catch((error) => {
-    prepared = undefined;
-    throw error;
-  }));
+  const prepare = () =>
+    (prepared ??= mkdir(temporaryDir, { recursive: true, mode: DIR_MODE }).catch((error) => {
+      prepared = undefined;
+      throw error;
+    }));
 
   return {
     localPath: (key) => blobPath(root, key),

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { HashingCounter } from './hashing.js';
 import { assertBlobKey, type BlobStorage, type PutOptions, type StoredBlob, type StoredContent } from './storage.js';
@@ -75,12 +81,20 @@ export function createS3Storage(options: S3StorageOptions): S3BlobStorage {
       pipeline(source, hashing, (error) => {
         if (error) sourceError = error;
       });
-      const upload = new Upload({ client, params: { Bucket: bucket, Key: temporary, Body: hashing }, partSize: PART_SIZE, queueSize: QUEUE_SIZE, leavePartsOnError: false });
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: temporary, Body: hashing },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        leavePartsOnError: false,
+      });
       try {
         await upload.done(); // a failed multipart upload is aborted by `Upload` itself
         const key = hashing.digest();
         if (!(await exists(objectKey(key)))) {
-          await client.send(new CopyObjectCommand({ Bucket: bucket, Key: objectKey(key), CopySource: `${bucket}/${temporary}` }));
+          await client.send(
+            new CopyObjectCommand({ Bucket: bucket, Key: objectKey(key), CopySource: `${bucket}/${temporary}` }),
+          );
         }
         await remove(temporary);
         return { key, sha256: key, size: hashing.size };

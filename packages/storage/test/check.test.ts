@@ -35,9 +35,21 @@ describe('checkBlobs', () => {
       ]),
     );
     expect(mismatches).toEqual([
-      { key: altered.key, sha256: altered.sha256, label: 'media med_2', problem: 'different', actualSha256: createHash('sha256').update('tampered').digest('hex') },
+      {
+        key: altered.key,
+        sha256: altered.sha256,
+        label: 'media med_2',
+        problem: 'different',
+        actualSha256: createHash('sha256').update('tampered').digest('hex'),
+      },
       { key: deleted.key, sha256: deleted.sha256, label: 'artifact art_1', problem: 'missing' },
-      { key: wrongRecord.key, sha256: '0'.repeat(64), label: 'artifact art_2', problem: 'different', actualSha256: wrongRecord.sha256 },
+      {
+        key: wrongRecord.key,
+        sha256: '0'.repeat(64),
+        label: 'artifact art_2',
+        problem: 'different',
+        actualSha256: wrongRecord.sha256,
+      },
       { key: '../../etc/passwd', sha256: intact.sha256, label: 'artifact art_3', problem: 'missing' },
     ]);
     expect(await checkBlobs(storage, [{ key: intact.key, sha256: intact.sha256, label: 'ok' }])).toEqual([]);

@@ -122,7 +122,17 @@ export function blobStorageContract(name: string, subject: ContractSubject): voi
     it('refuses keys that are not sha256 hex digests', async () => {
       const storage = subject.storage();
       const valid = sha256(Buffer.from('x'));
-      for (const key of ['', '../../etc/passwd', `${valid}/../x`, valid.toUpperCase(), `${valid}0`, valid.slice(1), `./${valid.slice(2)}`, '..', `ab/cd/${valid}`]) {
+      for (const key of [
+        '',
+        '../../etc/passwd',
+        `${valid}/../x`,
+        valid.toUpperCase(),
+        `${valid}0`,
+        valid.slice(1),
+        `./${valid.slice(2)}`,
+        '..',
+        `ab/cd/${valid}`,
+      ]) {
         await expect(storage.get(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
         await expect(storage.exists(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);
         await expect(storage.delete(key)).rejects.toBeInstanceOf(InvalidBlobKeyError);

@@ -33,7 +33,8 @@ describe('filesystem driver', () => {
     const path = blobPath(root, stored.key);
     expect(relative(root, path)).toBe(join(stored.key.slice(0, 2), stored.key.slice(2, 4), stored.key));
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    for (const dir of [root, join(root, stored.key.slice(0, 2)), join(path, '..'), join(root, TEMPORARY_DIR)]) expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const dir of [root, join(root, stored.key.slice(0, 2)), join(path, '..'), join(root, TEMPORARY_DIR)])
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it('keeps an existing identical blob instead of replacing it', async () => {
@@ -52,7 +53,8 @@ describe('filesystem driver', () => {
     async function* slowly() {
       const chunk = Buffer.alloc(1024 * 1024, 7);
       yield chunk;
-      for (let i = 0; i < 200 && temporaries().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 200 && temporaries().length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       seenTemporary = temporaries();
       yield chunk;
       yield chunk;

@@ -22,7 +22,14 @@ beforeAll(async () => {
   server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
-  admin = new S3Client({ endpoint, region: 'us-east-1', credentials, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  admin = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    credentials,
+    forcePathStyle: true,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
   storage = createS3Storage({ endpoint, region: 'us-east-1', bucket: BUCKET, ...credentials });
 });
@@ -38,7 +45,10 @@ afterAll(async () => {
 async function leftovers(): Promise<string[]> {
   const objects = await admin.send(new ListObjectsV2Command({ Bucket: BUCKET }));
   const uploads = await admin.send(new ListMultipartUploadsCommand({ Bucket: BUCKET })).catch(() => ({ Uploads: [] }));
-  return [...(objects.Contents ?? []).map((o) => o.Key!), ...(uploads.Uploads ?? []).map((u) => `upload:${u.Key}`)].sort();
+  return [
+    ...(objects.Contents ?? []).map((o) => o.Key!),
+    ...(uploads.Uploads ?? []).map((u) => `upload:${u.Key}`),
+  ].sort();
 }
 
 blobStorageContract('s3', { storage: () => storage, leftovers });
@@ -56,13 +66,17 @@ describe('s3 driver', () => {
     // be asked whether parts remain; the requests the driver sends are observed instead.
     const sent: string[] = [];
     const observer = 'observe-commands';
-    storage.client.middlewareStack.add((next, context) => (args) => (sent.push(context.commandName ?? '?'), next(args)), { step: 'initialize', name: observer });
+    storage.client.middlewareStack.add(
+      (next, context) => (args) => (sent.push(context.commandName ?? '?'), next(args)),
+      { step: 'initialize', name: observer },
+    );
     try {
       const before = await leftovers();
       let chunks = 0;
       const source = new Readable({
         read() {
-          if (chunks++ < 24) this.push(randomBytes(512 * 1024)); // 12 MiB: two parts of 5 MiB started
+          if (chunks++ < 24)
+            this.push(randomBytes(512 * 1024)); // 12 MiB: two parts of 5 MiB started
           else this.destroy(new Error('client went away'));
         },
       });
@@ -79,7 +93,13 @@ describe('s3 driver', () => {
   });
 
   it('createStorage picks the s3 driver', async () => {
-    const picked = createStorage({ driver: 's3', endpoint, region: 'us-east-1', bucket: BUCKET, ...credentials }) as S3BlobStorage;
+    const picked = createStorage({
+      driver: 's3',
+      endpoint,
+      region: 'us-east-1',
+      bucket: BUCKET,
+      ...credentials,
+    }) as S3BlobStorage;
     try {
       const stored = await picked.put(Readable.from([Buffer.from('picked s3')]));
       expect(await storage.exists(stored.key)).toBe(true);

@@ -5,6 +5,12 @@ export function apiKeySecurityRoutes(mine: string, theirs: string, newKey: unkno
   return [
     { method: 'GET', url: '/v1/api-keys', scope: 'keys:manage' },
     { method: 'POST', url: '/v1/api-keys', scope: 'keys:manage', body: newKey },
-    { method: 'DELETE', url: `/v1/api-keys/${mine}`, otherTenantUrl: `/v1/api-keys/${theirs}`, missingUrl: '/v1/api-keys/key_missing', scope: 'keys:manage' },
+    {
+      method: 'DELETE',
+      url: `/v1/api-keys/${mine}`,
+      otherTenantUrl: `/v1/api-keys/${theirs}`,
+      missingUrl: '/v1/api-keys/key_missing',
+      scope: 'keys:manage',
+    },
   ];
 }

@@ -122,7 +122,10 @@ export async function startTestApp(
     clock,
     jobs,
     startJobWorker: async () => {
-      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, sandbox, jobs }), { connection: redis.connection, prefix: redis.prefix });
+      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, sandbox, jobs }), {
+        connection: redis.connection,
+        prefix: redis.prefix,
+      });
       await worker.waitUntilReady();
       return () => worker.close();
     },
@@ -130,7 +133,13 @@ export async function startTestApp(
       const now = () => new Date();
       const relay = startRelay({ db: db.prisma, queue: webhooks.queue, now }, { intervalMs: 20 });
       const worker = startDeliveryWorker(
-        { db: db.prisma, secrets: webhooks.secrets, headersFor: () => headerNames(service.webhookHeaderPrefix), now, dispatcher: deliveryDispatcher(webhooks.policy) },
+        {
+          db: db.prisma,
+          secrets: webhooks.secrets,
+          headersFor: () => headerNames(service.webhookHeaderPrefix),
+          now,
+          dispatcher: deliveryDispatcher(webhooks.policy),
+        },
         { connection: redis.connection, prefix: redis.prefix },
       );
       return async () => {
@@ -140,7 +149,12 @@ export async function startTestApp(
     },
     send: (method, url, payload, key = tenant.key) => (
       rememberPersonalValues(payload),
-      app.inject({ method: method as 'GET', url, headers: { apikey: key }, ...(payload === undefined ? {} : { payload: payload as object }) })
+      app.inject({
+        method: method as 'GET',
+        url,
+        headers: { apikey: key },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      })
     ),
     close: async () => {
       await app.close();

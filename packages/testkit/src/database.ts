@@ -44,7 +44,9 @@ async function connect<T>(url: string, fn: (client: pg.Client) => Promise<T>): P
  */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await connect(appUrl(), (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${options.empty ? 'template0' : `"${TEMPLATE_DATABASE}"`}`));
+  await connect(appUrl(), (c) =>
+    c.query(`CREATE DATABASE "${name}" TEMPLATE ${options.empty ? 'template0' : `"${TEMPLATE_DATABASE}"`}`),
+  );
   const url = withDatabase(appUrl(), name);
   const prisma = createPrisma({ url, maxConnections: 5 });
   return {

@@ -17,14 +17,12 @@ export interface Tenant {
  * Services for the packages' own tests, which know no app: each stands on one value of the
  * database's `Service` enum, with a key prefix and scopes of its own.
  */
-export const TEST_SERVICES = Object.values(Service).map(
-  (id, i): KeyOwner => ({
-    id,
-    keyPrefix: `t${'abcdefgh'[i]}`,
-    names: { en: `test service ${i + 1}`, de: `Testdienst ${i + 1}` },
-    scopes: ['things:read', 'things:write', 'keys:manage'],
-  }),
-);
+export const TEST_SERVICES = Object.values(Service).map((id, i): KeyOwner => ({
+  id,
+  keyPrefix: `t${'abcdefgh'[i]}`,
+  names: { en: `test service ${i + 1}`, de: `Testdienst ${i + 1}` },
+  scopes: ['things:read', 'things:write', 'keys:manage'],
+}));
 
 /** A service other than the given one, for "a key of another service" cases. */
 export function otherServiceThan(service: Pick<KeyOwner, 'id'>): KeyOwner {
@@ -39,7 +37,9 @@ export async function createTenant(
   const accountId = newId('acct');
   await prisma.account.create({ data: { id: accountId, name: `Account ${accountId}` } });
   const applicationId = newId('app');
-  await prisma.application.create({ data: { id: applicationId, account_id: accountId, service: options.service.id, name: 'test app' } });
+  await prisma.application.create({
+    data: { id: applicationId, account_id: accountId, service: options.service.id, name: 'test app' },
+  });
   const { key, plaintext } = await createApiKey(prisma, {
     applicationId,
     service: options.service,

@@ -66,9 +66,19 @@ export default async function setup(project: TestProject) {
     let appUrl = adminUrl;
     let owner = '';
     if (!adminUrl) {
-      const role: EmbeddedRole = { name: TEST_APP_ROLE, password: randomBytes(32).toString('base64url'), createDatabases: true };
+      const role: EmbeddedRole = {
+        name: TEST_APP_ROLE,
+        password: randomBytes(32).toString('base64url'),
+        createDatabases: true,
+      };
       const port = 20_000 + Math.floor(Math.random() * 20_000);
-      const server = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), port, roles: [role], persistent: false, durable: false });
+      const server = await startEmbeddedPostgres({
+        dataDir: join(root, 'postgres'),
+        port,
+        roles: [role],
+        persistent: false,
+        durable: false,
+      });
       stops.push(() => server.stop());
       adminUrl = server.adminUrl;
       appUrl = server.urlFor('postgres', role);
@@ -106,17 +116,36 @@ async function startRedis(dir: string): Promise<{ url: string; stop: () => Promi
   const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'ignore', 'ignore'] });
   child.stdin.on('error', () => {});
   child.stdin.end(
-    [`port ${port}`, 'bind 127.0.0.1', 'protected-mode yes', `requirepass ${password}`, `dir "${dir.replace(/[\\"]/g, (c) => `\\${c}`)}"`, 'save ""', 'appendonly no', 'maxmemory-policy noeviction'].join('\n') + '\n',
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      'protected-mode yes',
+      `requirepass ${password}`,
+      `dir "${dir.replace(/[\\"]/g, (c) => `\\${c}`)}"`,
+      'save ""',
+      'appendonly no',
+      'maxmemory-policy noeviction',
+    ].join('\n') + '\n',
   );
   await new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`redis-server could not be started (${error.message}); install it (apt-get install redis-server) or set REDIS_URL.`)));
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `redis-server could not be started (${error.message}); install it (apt-get install redis-server) or set REDIS_URL.`,
+        ),
+      ),
+    );
     const started = Date.now();
     const probe = () => {
       const socket = createConnection({ host: '127.0.0.1', port }, () => {
         socket.end();
         resolve();
       });
-      socket.once('error', () => (Date.now() - started > 10_000 || child.exitCode !== null ? reject(new Error('redis-server did not start')) : setTimeout(probe, 50)));
+      socket.once('error', () =>
+        Date.now() - started > 10_000 || child.exitCode !== null
+          ? reject(new Error('redis-server did not start'))
+          : setTimeout(probe, 50),
+      );
     };
     probe();
   });

@@ -1,7 +1,13 @@
 export { createTestDatabase, adminUrl, queryAt, type TestDatabase } from './database.js';
 export { createTenant, addKey, otherServiceThan, TEST_PEPPER, TEST_SERVICES, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
-export { describeSecurity, webhookSecurityRoutes, type SecurityFixture, type SecurityRoute, type InjectResponse } from './security-suite.js';
+export {
+  describeSecurity,
+  webhookSecurityRoutes,
+  type SecurityFixture,
+  type SecurityRoute,
+  type InjectResponse,
+} from './security-suite.js';
 export { apiKeySecurityRoutes } from './api-key-security-routes.js';
 export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } from './app-harness.js';
@@ -10,7 +16,12 @@ export { startReceiver, until, type Receiver, type ReceivedRequest } from './web
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot } from './openapi-snapshot.js';
-export { findBreakingChanges, formatBreakingChanges, type BreakingChange, type BreakingRule } from './openapi-breaking.js';
+export {
+  findBreakingChanges,
+  formatBreakingChanges,
+  type BreakingChange,
+  type BreakingRule,
+} from './openapi-breaking.js';
 export { freePort } from './ports.js';
 export { startServices, type StartedServices } from './start-process.js';
 export { runScript, type ScriptRun } from './run-script.js';

@@ -1,5 +1,19 @@
-import { child, entries, escapePointer, isObject, items, type Json, type JsonObject, type Node } from './openapi-json.js';
-import { compareSchemas, type BreakingChange, type BreakingRule, type CompareContext } from './openapi-schema-compat.js';
+import {
+  child,
+  entries,
+  escapePointer,
+  isObject,
+  items,
+  type Json,
+  type JsonObject,
+  type Node,
+} from './openapi-json.js';
+import {
+  compareSchemas,
+  type BreakingChange,
+  type BreakingRule,
+  type CompareContext,
+} from './openapi-schema-compat.js';
 
 export type { BreakingChange, BreakingRule } from './openapi-schema-compat.js';
 
@@ -25,21 +39,34 @@ export function findBreakingChanges(before: unknown, after: unknown): BreakingCh
   const found = new Map<string, BreakingChange>();
   const compared = new Set<string>();
   for (const [key, old] of oldOperations) {
-    const context: CompareContext = { operation: old.label, compared, report: (change) => found.set(`${change.rule} ${change.pointer} ${change.message}`, change) };
+    const context: CompareContext = {
+      operation: old.label,
+      compared,
+      report: (change) => found.set(`${change.rule} ${change.pointer} ${change.message}`, change),
+    };
     const now = newOperations.get(key);
     if (now) compareOperations(old, now, context);
-    else context.report({ rule: 'operation-removed', operation: old.label, pointer: old.node.pointer, message: 'operation removed' });
+    else
+      context.report({
+        rule: 'operation-removed',
+        operation: old.label,
+        pointer: old.node.pointer,
+        message: 'operation removed',
+      });
   }
   return [...found.values()];
 }
 
 /** One line per change, for test failures and the command line. */
 export function formatBreakingChanges(changes: BreakingChange[]): string {
-  return changes.map((change) => `  - ${change.operation}: ${change.message} [${change.rule}] at ${change.pointer}`).join('\n');
+  return changes
+    .map((change) => `  - ${change.operation}: ${change.message} [${change.rule}] at ${change.pointer}`)
+    .join('\n');
 }
 
 function asDocument(value: unknown, which: string): JsonObject {
-  if (!isObject(value as Json) || !isObject((value as JsonObject).paths)) throw new Error(`the ${which} document is not an OpenAPI document (no paths object)`);
+  if (!isObject(value as Json) || !isObject((value as JsonObject).paths))
+    throw new Error(`the ${which} document is not an OpenAPI document (no paths object)`);
   return value as JsonObject;
 }
 
@@ -56,7 +83,10 @@ function operations(document: JsonObject): Map<string, Operation> {
       for (const parameter of [...items(item, 'parameters'), ...items(node, 'parameters')]) {
         const { in: location, name } = parameter.value;
         if (typeof location !== 'string' || typeof name !== 'string') continue;
-        const key = location === 'path' ? `path:#${variables.indexOf(name)}` : `${location}:${location === 'header' ? name.toLowerCase() : name}`;
+        const key =
+          location === 'path'
+            ? `path:#${variables.indexOf(name)}`
+            : `${location}:${location === 'header' ? name.toLowerCase() : name}`;
         parameters.set(key, parameter);
       }
       result.set(`${method} ${shape}`, { label: `${method.toUpperCase()} ${path}`, node, parameters });
@@ -66,7 +96,8 @@ function operations(document: JsonObject): Map<string, Operation> {
 }
 
 function compareOperations(old: Operation, now: Operation, context: CompareContext): void {
-  const report = (rule: BreakingRule, pointer: string, message: string) => context.report({ rule, operation: context.operation, pointer, message });
+  const report = (rule: BreakingRule, pointer: string, message: string) =>
+    context.report({ rule, operation: context.operation, pointer, message });
   for (const [key, oldParameter] of old.parameters) {
     const newParameter = now.parameters.get(key);
     const name = `${oldParameter.value.in} parameter '${String(oldParameter.value.name)}'`;
@@ -74,13 +105,18 @@ function compareOperations(old: Operation, now: Operation, context: CompareConte
       report('parameter-removed', oldParameter.pointer, `${name} removed`);
       continue;
     }
-    if (newParameter.value.required === true && oldParameter.value.required !== true) report('parameter-became-required', newParameter.pointer, `${name} became required`);
+    if (newParameter.value.required === true && oldParameter.value.required !== true)
+      report('parameter-became-required', newParameter.pointer, `${name} became required`);
     const [oldSchema, newSchema] = [child(oldParameter, 'schema'), child(newParameter, 'schema')];
     if (oldSchema && newSchema) compareSchemas(oldSchema, newSchema, 'request', context);
   }
   for (const [key, newParameter] of now.parameters) {
     if (!old.parameters.has(key) && newParameter.value.required === true) {
-      report('parameter-added-required', newParameter.pointer, `new required ${newParameter.value.in} parameter '${String(newParameter.value.name)}'`);
+      report(
+        'parameter-added-required',
+        newParameter.pointer,
+        `new required ${newParameter.value.in} parameter '${String(newParameter.value.name)}'`,
+      );
     }
   }
   compareRequestBodies(child(old.node, 'requestBody'), child(now.node, 'requestBody'), context, report);
@@ -89,8 +125,14 @@ function compareOperations(old: Operation, now: Operation, context: CompareConte
 
 type Report = (rule: BreakingRule, pointer: string, message: string) => void;
 
-function compareRequestBodies(old: Node | undefined, now: Node | undefined, context: CompareContext, report: Report): void {
-  if (now?.value.required === true && old?.value.required !== true) report('request-body-became-required', now.pointer, 'request body became required');
+function compareRequestBodies(
+  old: Node | undefined,
+  now: Node | undefined,
+  context: CompareContext,
+  report: Report,
+): void {
+  if (now?.value.required === true && old?.value.required !== true)
+    report('request-body-became-required', now.pointer, 'request body became required');
   if (old) compareContent(old, now, 'request', context, report);
 }
 
@@ -103,7 +145,9 @@ function compareResponses(old: Operation, now: Operation, context: CompareContex
       if (status.startsWith('2')) report('response-removed', oldResponse.pointer, `response ${status} removed`);
       continue;
     }
-    const newHeaders = new Map([...entries(child(newResponse, 'headers'))].map(([name, header]) => [name.toLowerCase(), header]));
+    const newHeaders = new Map(
+      [...entries(child(newResponse, 'headers'))].map(([name, header]) => [name.toLowerCase(), header]),
+    );
     for (const [name, oldHeader] of entries(child(oldResponse, 'headers'))) {
       const newHeader = newHeaders.get(name.toLowerCase());
       if (!newHeader) {
@@ -123,7 +167,11 @@ function compareContent(old: Node, now: Node | undefined, what: string, context:
   for (const [mediaType, oldMedia] of entries(child(old, 'content'))) {
     const newMedia = newContent.get(mediaType);
     if (!newMedia) {
-      report('media-type-removed', `${old.pointer}/content/${escapePointer(mediaType)}`, `${what} media type ${mediaType} removed`);
+      report(
+        'media-type-removed',
+        `${old.pointer}/content/${escapePointer(mediaType)}`,
+        `${what} media type ${mediaType} removed`,
+      );
       continue;
     }
     const [oldSchema, newSchema] = [child(oldMedia, 'schema'), child(newMedia, 'schema')];

@@ -71,5 +71,7 @@ export function entries(node: Node | undefined): Map<string, Node> {
 export function items(node: Node, key: string): Node[] {
   const list = node.value[key];
   if (!Array.isArray(list)) return [];
-  return list.flatMap((item, index) => nodeAt(node.document, item, `${node.pointer}/${escapePointer(key)}/${index}`) ?? []);
+  return list.flatMap(
+    (item, index) => nodeAt(node.document, item, `${node.pointer}/${escapePointer(key)}/${index}`) ?? [],
+  );
 }

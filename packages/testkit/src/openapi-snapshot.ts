@@ -26,7 +26,8 @@ export async function openApiSnapshot(app: FastifyInstance, url: string, file: s
   const actual = res.body;
   const name = relative(process.cwd(), file);
   const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
-  const breaking = before !== null && before !== actual ? findBreakingChanges(JSON.parse(before), JSON.parse(actual)) : [];
+  const breaking =
+    before !== null && before !== actual ? findBreakingChanges(JSON.parse(before), JSON.parse(actual)) : [];
   if (process.env.UPDATE_OPENAPI !== '1' || before === actual) {
     return { actual, committed: before, breaking, difference: describeDifference(name, before, actual, breaking) };
   }
@@ -45,7 +46,8 @@ function describeDifference(name: string, before: string | null, actual: string,
   if (before === null) return `${name} is missing; write it with UPDATE_OPENAPI=1`;
   if (before === actual) return '';
   const changed = changedEntries(JSON.parse(before), JSON.parse(actual));
-  const where = changed.length > 0 ? `\nChanged: ${changed.slice(0, 20).join(', ')}${changed.length > 20 ? ', …' : ''}` : '';
+  const where =
+    changed.length > 0 ? `\nChanged: ${changed.slice(0, 20).join(', ')}${changed.length > 20 ? ', …' : ''}` : '';
   if (breaking.length === 0) {
     return `${name} differs from the generated document; the change is additive (not breaking).${where}\nReview it and commit it: UPDATE_OPENAPI=1 pnpm test:only <this test file>`;
   }
@@ -56,11 +58,18 @@ function describeDifference(name: string, before: string | null, actual: string,
 }
 
 /** Paths and component schemas whose text differs, so a reviewer knows where to look. */
-function changedEntries(before: Record<string, Record<string, unknown>>, after: Record<string, Record<string, unknown>>): string[] {
+function changedEntries(
+  before: Record<string, Record<string, unknown>>,
+  after: Record<string, Record<string, unknown>>,
+): string[] {
   const differs = (scope: string, old: Record<string, unknown> | undefined, now: Record<string, unknown> | undefined) =>
     [...new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})])]
       .filter((key) => JSON.stringify(old?.[key]) !== JSON.stringify(now?.[key]))
       .map((key) => `${scope}${key}`);
-  const schemas = (document: Record<string, Record<string, unknown>>) => (document.components?.schemas ?? undefined) as Record<string, unknown> | undefined;
-  return [...differs('', before.paths, after.paths), ...differs('components.schemas.', schemas(before), schemas(after))];
+  const schemas = (document: Record<string, Record<string, unknown>>) =>
+    (document.components?.schemas ?? undefined) as Record<string, unknown> | undefined;
+  return [
+    ...differs('', before.paths, after.paths),
+    ...differs('components.schemas.', schemas(before), schemas(after)),
+  ];
 }

@@ -33,4 +33,6 @@ export async function walkPagesLikePrisma<R extends Row>(
 
 /** Ids newest first, the id breaking ties (descending): the order of the kit's lists. */
 export const newestFirstIds = (rows: Row[]) =>
-  [...rows].sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((row) => row.id);
+  [...rows]
+    .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map((row) => row.id);

@@ -27,7 +27,13 @@ export function testRedis(): {
  */
 export async function limiterRedis(port?: number): Promise<Redis> {
   const { connection } = testRedis();
-  const redis = new Redis({ ...connection, ...(port ? { host: '127.0.0.1', port } : {}), enableOfflineQueue: false, connectTimeout: 1_000, maxRetriesPerRequest: 1 });
+  const redis = new Redis({
+    ...connection,
+    ...(port ? { host: '127.0.0.1', port } : {}),
+    enableOfflineQueue: false,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+  });
   redis.on('error', () => {});
   if (!port) await new Promise((resolve) => redis.once('ready', resolve));
   return redis;

@@ -12,14 +12,20 @@ const isParam = (segment: string) => segment.startsWith(':');
 
 /** Whether a concrete path fits a pattern: a `:param` segment stands for any one segment. */
 function fits(pattern: string[], path: string[]): boolean {
-  return pattern.length === path.length && pattern.every((segment, i) => (isParam(segment) ? path[i] !== '' : segment === path[i]));
+  return (
+    pattern.length === path.length &&
+    pattern.every((segment, i) => (isParam(segment) ? path[i] !== '' : segment === path[i]))
+  );
 }
 
 /**
  * Which registered routes the entries call, the way a router would pick them: by method and path
  * (query removed), preferring the pattern with the most static segments where several fit.
  */
-export function routeCoverage(registered: readonly AuthenticatedRoute[], entries: readonly { method: string; url: string }[]): RouteCoverage {
+export function routeCoverage(
+  registered: readonly AuthenticatedRoute[],
+  entries: readonly { method: string; url: string }[],
+): RouteCoverage {
   const patterns = registered.map((route) => ({ route, segments: segments(route.url) }));
   const covered = new Set<AuthenticatedRoute>();
   const stale: string[] = [];

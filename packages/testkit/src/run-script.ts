@@ -13,7 +13,11 @@ export interface ScriptRun {
 /** A TypeScript script of the repository run with tsx from its root, as `pnpm <script>` would: exit code and output once it ends. */
 export function runScript(script: string, args: string[], env?: NodeJS.ProcessEnv): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], { cwd: ROOT, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], {
+      cwd: ROOT,
+      env: env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -27,7 +27,12 @@ export interface SecurityFixture {
   /** The service under test (its descriptor). */
   service: KeyOwner;
   dialect: 'en' | 'de';
-  inject(request: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }): Promise<InjectResponse>;
+  inject(request: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: unknown;
+  }): Promise<InjectResponse>;
   /** A tenant with every scope of the service; `routes` point at its records. */
   tenant: Tenant;
   routes: SecurityRoute[];
@@ -40,8 +45,20 @@ export interface SecurityFixture {
 }
 
 const CODES = {
-  en: { missing: 'api_key_missing', invalid: 'api_key_invalid', scope: 'scope_missing', query: 'api_key_in_query', notFound: 'not_found' },
-  de: { missing: 'api_key_fehlt', invalid: 'api_key_ungueltig', scope: 'scope_fehlt', query: 'api_key_in_url', notFound: 'nicht_gefunden' },
+  en: {
+    missing: 'api_key_missing',
+    invalid: 'api_key_invalid',
+    scope: 'scope_missing',
+    query: 'api_key_in_query',
+    notFound: 'not_found',
+  },
+  de: {
+    missing: 'api_key_fehlt',
+    invalid: 'api_key_ungueltig',
+    scope: 'scope_fehlt',
+    query: 'api_key_in_url',
+    notFound: 'nicht_gefunden',
+  },
 };
 
 /**
@@ -57,7 +74,13 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
       fx = setup();
       keys.unknown = generateKey(fx.service.keyPrefix, 'sandbox').plaintext;
       keys.otherService = (await createTenant(fx.prisma, { service: otherServiceThan(fx.service) })).key;
-      keys.otherEnvironment = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: fx.service.scopes, environment: 'production' })).key;
+      keys.otherEnvironment = (
+        await addKey(fx.prisma, fx.tenant, {
+          service: fx.service,
+          scopes: fx.service.scopes,
+          environment: 'production',
+        })
+      ).key;
       const revoked = await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: fx.service.scopes });
       await revokeApiKey(fx.prisma, { id: revoked.id });
       keys.revoked = revoked.key;
@@ -65,14 +88,22 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
 
     it('calls every authenticated route the app registers, and no other', () => {
       expect(fx.routes.length).toBeGreaterThan(0);
-      const registered = fx.prefix === undefined ? fx.registeredRoutes : fx.registeredRoutes.filter((route) => route.url.startsWith(`${fx.prefix}/`));
+      const registered =
+        fx.prefix === undefined
+          ? fx.registeredRoutes
+          : fx.registeredRoutes.filter((route) => route.url.startsWith(`${fx.prefix}/`));
       const { missing, stale } = routeCoverage(registered, fx.routes);
       expect.soft(missing, `registered routes that no entry of \`routes\` calls: ${missing.join(', ')}`).toEqual([]);
       expect.soft(stale, `entries of \`routes\` that call no registered route: ${stale.join(', ')}`).toEqual([]);
     });
 
     const call = (route: SecurityRoute, headers: Record<string, string>, url = route.url) =>
-      fx.inject({ method: route.method, url, headers: { 'content-type': 'application/json', ...headers }, payload: route.body === undefined ? undefined : JSON.stringify(route.body) });
+      fx.inject({
+        method: route.method,
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: route.body === undefined ? undefined : JSON.stringify(route.body),
+      });
 
     it('refuses every route without a key (401)', async () => {
       for (const route of fx.routes) {
@@ -84,15 +115,24 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
 
     it('refuses malformed, unknown, revoked, other-service and other-environment keys (401)', async () => {
       const tampered = fx.tenant.key.slice(0, -1) + (fx.tenant.key.endsWith('a') ? 'b' : 'a');
-      const bad = { malformed: 'not-a-key', tampered, unknown: keys.unknown, revoked: keys.revoked, otherService: keys.otherService, otherEnvironment: keys.otherEnvironment };
+      const bad = {
+        malformed: 'not-a-key',
+        tampered,
+        unknown: keys.unknown,
+        revoked: keys.revoked,
+        otherService: keys.otherService,
+        otherEnvironment: keys.otherEnvironment,
+      };
       for (const route of fx.routes) {
         for (const [kind, key] of Object.entries(bad)) {
           const res = await call(route, { apikey: key });
           expect(res.statusCode, `${kind} key on ${route.method} ${route.url}`).toBe(401);
           const body = res.json() as { code: string; message: string };
           expect(body.code).toBe(CODES[fx.dialect].invalid);
-          if (kind === 'otherEnvironment') expect(body.message).toMatch(fx.dialect === 'de' ? /Produktions-Schlüssel/ : /production key/);
-          if (fx.dialect === 'de') expect(body.message, `${kind} key: German message`).not.toMatch(/\b(the|key|is|not)\b/);
+          if (kind === 'otherEnvironment')
+            expect(body.message).toMatch(fx.dialect === 'de' ? /Produktions-Schlüssel/ : /production key/);
+          if (fx.dialect === 'de')
+            expect(body.message, `${kind} key: German message`).not.toMatch(/\b(the|key|is|not)\b/);
         }
       }
     });
@@ -112,11 +152,18 @@ export function describeSecurity(name: string, setup: () => SecurityFixture) {
       for (const route of fx.routes.filter((r): r is SecurityRoute & { scope: string } => r.scope !== undefined)) {
         const others = fx.service.scopes.filter((scope) => scope !== route.scope);
         let key = lacking.get(route.scope);
-        if (!key) lacking.set(route.scope, (key = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others })).key));
+        if (!key)
+          lacking.set(
+            route.scope,
+            (key = (await addKey(fx.prisma, fx.tenant, { service: fx.service, scopes: others })).key),
+          );
         const res = await call(route, { apikey: key });
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
         const body = res.json() as Record<string, unknown>;
-        const detail = fx.dialect === 'en' ? { field: route.scope, reason: 'not_granted' } : { feld: route.scope, grund: 'nicht_erteilt' };
+        const detail =
+          fx.dialect === 'en'
+            ? { field: route.scope, reason: 'not_granted' }
+            : { feld: route.scope, grund: 'nicht_erteilt' };
         expect(body).toEqual({ code: CODES[fx.dialect].scope, message: expect.any(String), details: [detail] });
       }
     });
@@ -146,14 +193,20 @@ async function databaseSnapshot(prisma: PrismaClient): Promise<Record<string, st
   );
   const snapshot: Record<string, string[]> = {};
   for (const { name } of tables) {
-    const rows = await prisma.$queryRawUnsafe<{ row: string }[]>(`SELECT (to_jsonb(t) - 'last_used_at')::text AS row FROM "${name}" t`);
+    const rows = await prisma.$queryRawUnsafe<{ row: string }[]>(
+      `SELECT (to_jsonb(t) - 'last_used_at')::text AS row FROM "${name}" t`,
+    );
     snapshot[name] = rows.map((r) => r.row).sort();
   }
   return snapshot;
 }
 
 /** The webhook routes for the suite, on an endpoint of the tenant and one of another account. */
-export function webhookSecurityRoutes(mine: string, theirs: string, newEndpoint: { url: string; events: string[] }): SecurityRoute[] {
+export function webhookSecurityRoutes(
+  mine: string,
+  theirs: string,
+  newEndpoint: { url: string; events: string[] },
+): SecurityRoute[] {
   const on = (method: SecurityRoute['method'], suffix: string, body?: unknown): SecurityRoute => ({
     method,
     url: `/v1/webhooks/${mine}${suffix}`,

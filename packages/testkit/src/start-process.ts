@@ -25,7 +25,11 @@ export interface StartedServices {
  * test run's database and on the Redis given — or, without one, on a private redis-server, so that
  * no other test file's worker takes this one's jobs — on free ports; resolves once both services listen.
  */
-export async function startServices(options: { databaseUrl: string; redisUrl?: string; env?: Record<string, string> }): Promise<StartedServices> {
+export async function startServices(options: {
+  databaseUrl: string;
+  redisUrl?: string;
+  env?: Record<string, string>;
+}): Promise<StartedServices> {
   const ports = { property: await freePort(), agents: await freePort(), metrics: await freePort() };
   const privateRedis = options.redisUrl === undefined ? await startPrivateRedis() : undefined;
   const redisUrl = options.redisUrl ?? privateRedis!.url;
@@ -73,7 +77,22 @@ export async function startServices(options: { databaseUrl: string; redisUrl?: s
 /** A redis-server of its own (loopback, no persistence) for one start of the services. */
 async function startPrivateRedis(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const server = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: 'ignore' },
+  );
   const stop = () => void (server.exitCode === null && server.kill('SIGTERM'));
   process.once('exit', stop);
   await until(

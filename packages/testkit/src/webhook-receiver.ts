@@ -8,7 +8,9 @@ export interface ReceivedRequest {
 }
 
 /** A real HTTP receiver on loopback that keeps every raw body; `respond` decides each answer. */
-export async function startReceiver(respond: (req: ReceivedRequest, res: ServerResponse) => void = (_r, res) => res.writeHead(200).end('ok')) {
+export async function startReceiver(
+  respond: (req: ReceivedRequest, res: ServerResponse) => void = (_r, res) => res.writeHead(200).end('ok'),
+) {
   const received: ReceivedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

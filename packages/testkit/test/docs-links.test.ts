@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** Targets of inline links `[text](target)` outside code, relative ones only, with their anchor. */
 function relativeTargets(markdown: string): { path: string; anchor: string | undefined }[] {
@@ -19,7 +24,9 @@ function relativeTargets(markdown: string): { path: string; anchor: string | und
 }
 
 function relativeLinks(markdown: string): string[] {
-  return relativeTargets(markdown).filter((t) => t.path !== '').map((t) => t.path);
+  return relativeTargets(markdown)
+    .filter((t) => t.path !== '')
+    .map((t) => t.path);
 }
 
 /** The anchors GitHub gives a document's headings (lower case, punctuation dropped, spaces as hyphens). */
@@ -27,7 +34,11 @@ function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const headings = markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6}\s+(.+)$/gm);
   for (const [, heading] of headings) {
-    const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     let unique = slug;
     for (let n = 1; anchors.has(unique); n++) unique = `${slug}-${n}`;
     anchors.add(unique);
@@ -60,11 +71,11 @@ it.each(documents)('%s sends readers to nothing outside the repository', (docume
 });
 
 it('finds links and anchors at all (a broken pattern would pass every document)', () => {
-  expect(relativeLinks('[a](docs/x.md) [b](https://example.com) `[c](y.md)` [d](#top) [e](z.md#part)')).toEqual(['docs/x.md', 'z.md']);
-  expect([...anchorsOf('# Errors and codes\n## Listings: PDF exposé, channels\n### `webhook.test`\n## Errors and codes')]).toEqual([
-    'errors-and-codes',
-    'listings-pdf-exposé-channels',
-    'webhooktest',
-    'errors-and-codes-1',
+  expect(relativeLinks('[a](docs/x.md) [b](https://example.com) `[c](y.md)` [d](#top) [e](z.md#part)')).toEqual([
+    'docs/x.md',
+    'z.md',
   ]);
+  expect([
+    ...anchorsOf('# Errors and codes\n## Listings: PDF exposé, channels\n### `webhook.test`\n## Errors and codes'),
+  ]).toEqual(['errors-and-codes', 'listings-pdf-exposé-channels', 'webhooktest', 'errors-and-codes-1']);
 });

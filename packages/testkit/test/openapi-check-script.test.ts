@@ -14,11 +14,23 @@ const document = (properties: Record<string, unknown>) =>
   JSON.stringify({
     openapi: '3.1.0',
     info: { title: 'Listings', version: '1.0.0' },
-    paths: { '/v1/listings': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } } } } },
+    paths: {
+      '/v1/listings': {
+        get: {
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } },
+          },
+        },
+      },
+    },
   });
 
 let scratch: string;
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: scratch, stdio: 'pipe' });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], {
+    cwd: scratch,
+    stdio: 'pipe',
+  });
 const write = (name: string, text: string) => writeFileSync(join(scratch, 'openapi', name), text);
 const check = (...args: string[]) => {
   const result = spawnSync(tsx, [script, ...args], { cwd: scratch, encoding: 'utf8' });
@@ -41,14 +53,19 @@ describe('pnpm openapi:check', () => {
     write('listings-api.json', document({ id: { type: 'string' }, city: { type: 'string' } }));
     write('leads-api.json', document({}));
     const { status, output } = check();
-    expect([status, output]).toEqual([0, expect.stringMatching(/leads-api\.json: new\n.*listings-api\.json: changed, additive only\nno breaking change/)]);
+    expect([status, output]).toEqual([
+      0,
+      expect.stringMatching(/leads-api\.json: new\n.*listings-api\.json: changed, additive only\nno breaking change/),
+    ]);
   });
 
   it('exits 1 on a breaking change and names it', () => {
     write('listings-api.json', document({ key: { type: 'string' } }));
     const { status, output } = check();
     expect(status).toBe(1);
-    expect(output).toContain("GET /v1/listings: response field 'id' removed [field-removed] at /paths/~1v1~1listings/get/responses/200/content/application~1json/schema/properties/id");
+    expect(output).toContain(
+      "GET /v1/listings: response field 'id' removed [field-removed] at /paths/~1v1~1listings/get/responses/200/content/application~1json/schema/properties/id",
+    );
   });
 
   it('compares with the ref given by --base', () => {
@@ -60,11 +77,17 @@ describe('pnpm openapi:check', () => {
 
   it('counts a removed document as breaking', () => {
     rmSync(join(scratch, 'openapi', 'listings-api.json'));
-    expect(check()).toEqual({ status: 1, output: expect.stringContaining('openapi/listings-api.json: BREAKING: the document was removed') });
+    expect(check()).toEqual({
+      status: 1,
+      output: expect.stringContaining('openapi/listings-api.json: BREAKING: the document was removed'),
+    });
   });
 
   it('refuses an unknown ref or option with exit 2', () => {
-    expect(check('--base', 'no-such-ref')).toEqual({ status: 2, output: expect.stringContaining('no-such-ref is not a commit of this repository') });
+    expect(check('--base', 'no-such-ref')).toEqual({
+      status: 2,
+      output: expect.stringContaining('no-such-ref is not a commit of this repository'),
+    });
     expect(check('--bse', 'HEAD').status).toBe(2);
   });
 });

@@ -8,7 +8,18 @@ import { openApiSnapshot } from '../src/openapi-snapshot.js';
 const committed = JSON.stringify({
   openapi: '3.1.0',
   info: { title: 'Listings', version: '1.0.0' },
-  paths: { '/v1/listings': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } } } } } },
+  paths: {
+    '/v1/listings': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } },
+          },
+        },
+      },
+    },
+  },
 });
 const additive = committed.replace('"id":{"type":"string"}', '"id":{"type":"string"},"city":{"type":"string"}');
 const breaking = committed.replace('"id":{"type":"string"}', '"key":{"type":"string"}');
@@ -54,13 +65,18 @@ describe('the regeneration check', () => {
     served = breaking;
     const snapshot = await openApiSnapshot(app, '/openapi.json', file);
     expect(snapshot.difference).toContain('with 1 BREAKING change(s)');
-    expect(snapshot.difference).toContain("GET /v1/listings: response field 'id' removed [field-removed] at /paths/~1v1~1listings/get/responses/200/content/application~1json/schema/properties/id");
+    expect(snapshot.difference).toContain(
+      "GET /v1/listings: response field 'id' removed [field-removed] at /paths/~1v1~1listings/get/responses/200/content/application~1json/schema/properties/id",
+    );
   });
 
   it('says how to write a missing document', async () => {
     rmSync(file);
     const snapshot = await openApiSnapshot(app, '/openapi.json', file);
-    expect([snapshot.committed, snapshot.difference]).toEqual([null, expect.stringContaining('is missing; write it with UPDATE_OPENAPI=1')]);
+    expect([snapshot.committed, snapshot.difference]).toEqual([
+      null,
+      expect.stringContaining('is missing; write it with UPDATE_OPENAPI=1'),
+    ]);
   });
 });
 
@@ -75,7 +91,9 @@ describe('UPDATE_OPENAPI=1', () => {
   it('refuses to overwrite the document with a breaking change, and leaves it as it was', async () => {
     process.env.UPDATE_OPENAPI = '1';
     served = breaking;
-    await expect(openApiSnapshot(app, '/openapi.json', file)).rejects.toThrow(/refusing to overwrite .*listings-api\.json: the generated document has 1 breaking change\(s\):\n.*response field 'id' removed/);
+    await expect(openApiSnapshot(app, '/openapi.json', file)).rejects.toThrow(
+      /refusing to overwrite .*listings-api\.json: the generated document has 1 breaking change\(s\):\n.*response field 'id' removed/,
+    );
     expect(readFileSync(file, 'utf8')).toBe(committed);
   });
 

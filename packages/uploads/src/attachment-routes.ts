@@ -11,11 +11,20 @@ export interface AttachmentRouteService {
   upload(request: FastifyRequest, accountId: string, parentId: string): Promise<unknown>;
   list(accountId: string, parentId: string, query: { limit: number; cursor?: string }): Promise<unknown>;
   get(accountId: string, parentId: string, id: string): Promise<unknown>;
-  content(accountId: string, parentId: string, id: string): Promise<{ sha256: string; content_type: string; filename: string }>;
+  content(
+    accountId: string,
+    parentId: string,
+    id: string,
+  ): Promise<{ sha256: string; content_type: string; filename: string }>;
   update(accountId: string, parentId: string, id: string, patch: never): Promise<unknown>;
   remove(accountId: string, parentId: string, id: string): Promise<void>;
   /** A rendition's file (kinds with renditions only). */
-  rendition?(accountId: string, parentId: string, id: string, variant: string): Promise<{ sha256: string; content_type: string; filename: string }>;
+  rendition?(
+    accountId: string,
+    parentId: string,
+    id: string,
+    variant: string,
+  ): Promise<{ sha256: string; content_type: string; filename: string }>;
 }
 
 /** One kind of attachment's routes: its paths, scopes, schemas and texts (the operations are the same for every kind). */
@@ -29,7 +38,14 @@ export interface AttachmentRoutesOptions {
   /** Operation ids of upload, list, get, download, update, delete. */
   operationIds: { upload: string; list: string; get: string; download: string; update: string; delete: string };
   descriptions: { upload: string; file: string; list: string; update: string; delete: string };
-  schemas: { collectionParams: TSchema; params: TSchema; fields: TObject; listQuery: TSchema; patch: TSchema; view: TSchema };
+  schemas: {
+    collectionParams: TSchema;
+    params: TSchema;
+    fields: TObject;
+    listQuery: TSchema;
+    patch: TSchema;
+    view: TSchema;
+  };
   service: AttachmentRouteService;
   storage: BlobStorage;
   /** Changes and deletions may be refused (409) in a state of the parent (the definition's `frozen`). */
@@ -66,7 +82,10 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         response: { 201: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
-    async (request, reply) => reply.status(201).send(await o.service.upload(request, request.auth.accountId, (request.params as Params)[o.parentParam])),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await o.service.upload(request, request.auth.accountId, (request.params as Params)[o.parentParam])),
   );
 
   app.get(
@@ -82,12 +101,25 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         response: { 200: PageSchema(o.schemas.view), ...errorResponses([...AUTH_ERRORS, 404, 422]) },
       },
     },
-    async (request) => o.service.list(request.auth.accountId, (request.params as Params)[o.parentParam], request.query as { limit: number; cursor?: string }),
+    async (request) =>
+      o.service.list(
+        request.auth.accountId,
+        (request.params as Params)[o.parentParam],
+        request.query as { limit: number; cursor?: string },
+      ),
   );
 
   app.get(
     record,
-    { config: { scope: read }, schema: { tags, operationId: o.operationIds.get, params: o.schemas.params, response: { 200: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404]) } } },
+    {
+      config: { scope: read },
+      schema: {
+        tags,
+        operationId: o.operationIds.get,
+        params: o.schemas.params,
+        response: { 200: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
+    },
     async (request) => o.service.get(...ids(request)),
   );
 
@@ -100,12 +132,20 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         operationId: o.operationIds.download,
         description: 'The file, streamed, with `ETag` (its sha256); `If-None-Match` with that ETag answers 304.',
         params: o.schemas.params,
-        response: { ...downloadResponses('The file, in its `content_type`.', Object.keys(CONTENT_TYPES)), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The file, in its `content_type`.', Object.keys(CONTENT_TYPES)),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const row = await o.service.content(...ids(request));
-      return sendDownload(request, reply, o.storage, { sha256: row.sha256, contentType: row.content_type, filename: row.filename, disposition: 'attachment' });
+      return sendDownload(request, reply, o.storage, {
+        sha256: row.sha256,
+        contentType: row.content_type,
+        filename: row.filename,
+        disposition: 'attachment',
+      });
     },
   );
 
@@ -121,12 +161,20 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
           operationId: o.renditions.operationId,
           description: o.renditions.description,
           params: o.renditions.params,
-          response: { ...downloadResponses('The rendition, a JPEG.', ['image/jpeg']), ...errorResponses([...AUTH_ERRORS, 404]) },
+          response: {
+            ...downloadResponses('The rendition, a JPEG.', ['image/jpeg']),
+            ...errorResponses([...AUTH_ERRORS, 404]),
+          },
         },
       },
       async (request, reply) => {
         const row = await rendition(...ids(request), (request.params as Params).variant);
-        return sendDownload(request, reply, o.storage, { sha256: row.sha256, contentType: row.content_type, filename: row.filename, disposition: 'inline' });
+        return sendDownload(request, reply, o.storage, {
+          sha256: row.sha256,
+          contentType: row.content_type,
+          filename: row.filename,
+          disposition: 'inline',
+        });
       },
     );
   }
@@ -156,7 +204,10 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         operationId: o.operationIds.delete,
         description: o.descriptions.delete,
         params: o.schemas.params,
-        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses([...AUTH_ERRORS, 404, ...conflict]) },
+        response: {
+          204: Type.Null({ description: 'Deleted.' }),
+          ...errorResponses([...AUTH_ERRORS, 404, ...conflict]),
+        },
       },
     },
     async (request, reply) => {

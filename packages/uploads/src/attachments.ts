@@ -22,7 +22,10 @@ export interface AttachmentParent<P> {
 export interface AttachmentsDefinition<P, Row extends { sha256: string }, F> extends Omit<UploadSpec<F>, 'maxBytes'> {
   parent: AttachmentParent<P>;
   /** Writes the record, in the transaction that holds the parent's lock and the blob's claim. */
-  insert(tx: Db, c: { accountId: string; parentId: string; parent: P; file: ReceivedFile; fields: F; at: Date }): Promise<Row>;
+  insert(
+    tx: Db,
+    c: { accountId: string; parentId: string; parent: P; file: ReceivedFile; fields: F; at: Date },
+  ): Promise<Row>;
   /** The account's record of this parent, or its 404. */
   find(db: Db, accountId: string, parentId: string, id: string): Promise<Row>;
   /** Deletes the record (and closes gaps it leaves), in the transaction that holds the parent's lock; returns the keys of further blobs it referenced (renditions). */
@@ -46,7 +49,10 @@ export interface AttachmentsDeps {
  * storage and checked, then recorded under the parent's row lock with the count and the event; a
  * removal deletes the record the same way and then its blob, unless another record uses it.
  */
-export function attachments<P, Row extends { sha256: string }, F>({ db, storage, sandbox, now, maxBytes }: AttachmentsDeps, definition: AttachmentsDefinition<P, Row, F>) {
+export function attachments<P, Row extends { sha256: string }, F>(
+  { db, storage, sandbox, now, maxBytes }: AttachmentsDeps,
+  definition: AttachmentsDefinition<P, Row, F>,
+) {
   const { parent } = definition;
   const refuse = (p: P) => {
     const refusal = parent.refuses(p);
@@ -57,7 +63,13 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
     async upload(request: FastifyRequest, accountId: string, parentId: string): Promise<Row> {
       refuse(await parent.find(db, accountId, parentId)); // answered before the body is read
       try {
-        const spec = { maxBytes, fields: definition.fields, allowed: definition.allowed, content: definition.content, group: accountId };
+        const spec = {
+          maxBytes,
+          fields: definition.fields,
+          allowed: definition.allowed,
+          content: definition.content,
+          group: accountId,
+        };
         return await receiveUpload(request, { db, storage, sandbox }, spec, (file, fields) =>
           inTransaction(db, async (tx) => {
             const locked = await parent.lock(tx, accountId, parentId);
@@ -70,7 +82,10 @@ export function attachments<P, Row extends { sha256: string }, F>({ db, storage,
           }),
         );
       } catch (error) {
-        if (error instanceof BlobVanishedError) throw new ApiError('conflict', { message: 'The same content was being deleted at this moment; upload it again.' });
+        if (error instanceof BlobVanishedError)
+          throw new ApiError('conflict', {
+            message: 'The same content was being deleted at this moment; upload it again.',
+          });
         throw error;
       }
     },

@@ -68,7 +68,9 @@ export async function releaseBlob(tx: Db, storage: BlobStorage, key: string): Pr
 export async function blobRecords(db: Db): Promise<{ table: string; id: string; key: string; size: number }[]> {
   const rows: { table: string; id: string; key: string; size: number }[] = [];
   for (const table of await blobTables(db)) {
-    const found = await db.$queryRawUnsafe<{ id: string; key: string; size: bigint | number }[]>(`SELECT id, sha256 AS key, size FROM "${table}" WHERE sha256 IS NOT NULL ORDER BY id`);
+    const found = await db.$queryRawUnsafe<{ id: string; key: string; size: bigint | number }[]>(
+      `SELECT id, sha256 AS key, size FROM "${table}" WHERE sha256 IS NOT NULL ORDER BY id`,
+    );
     rows.push(...found.map((row) => ({ table, id: row.id, key: row.key, size: Number(row.size) })));
   }
   return rows;

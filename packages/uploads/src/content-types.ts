@@ -40,7 +40,10 @@ export interface TypeEvidence {
  * bytes say (and must agree with a declared type); a text type has no signature, so it must be
  * declared and the content valid UTF-8. Either way it must be on the allow-list.
  */
-export function judgeType({ declared, sniffed, utf8 }: TypeEvidence, allowed: readonly ContentType[]): ContentType | null {
+export function judgeType(
+  { declared, sniffed, utf8 }: TypeEvidence,
+  allowed: readonly ContentType[],
+): ContentType | null {
   const claimed = canonicalType(declared);
   const detected = sniffed === undefined ? null : canonicalType(sniffed);
   let type: string | null;

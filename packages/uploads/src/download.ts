@@ -29,12 +29,18 @@ export function contentDisposition(filename: string, disposition: Download['disp
  * Streams a stored file: `Content-Type`, `Content-Length`, `ETag` (the quoted sha256) and
  * `Content-Disposition`; `If-None-Match` with the ETag answers 304 without touching storage.
  */
-export async function sendDownload(request: FastifyRequest, reply: FastifyReply, storage: BlobStorage, file: Download): Promise<FastifyReply> {
+export async function sendDownload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  storage: BlobStorage,
+  file: Download,
+): Promise<FastifyReply> {
   const etag = `"${file.sha256}"`;
   reply.header('etag', etag);
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
   const content = await storage.get(file.sha256);
-  if (!content) throw new Error(`The blob ${file.sha256} of a record is missing from storage (run \`pnpm cli storage check\`).`);
+  if (!content)
+    throw new Error(`The blob ${file.sha256} of a record is missing from storage (run \`pnpm cli storage check\`).`);
   const text = file.contentType in CONTENT_TYPES && !CONTENT_TYPES[file.contentType as ContentType].signature;
   reply
     .header('content-length', content.size)

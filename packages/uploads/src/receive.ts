@@ -62,7 +62,9 @@ export async function receiveUpload<F, R>(
   save: (file: ReceivedFile, fields: F) => Promise<R>,
 ): Promise<R> {
   if (!request.isMultipart()) {
-    throw new ApiError('unsupported_media_type', { message: 'Send the upload as multipart/form-data with the file in a part named `file`.' });
+    throw new ApiError('unsupported_media_type', {
+      message: 'Send the upload as multipart/form-data with the file in a part named `file`.',
+    });
   }
   const raw: Record<string, string> = {};
   const problems: ErrorDetail[] = [];
@@ -78,13 +80,19 @@ export async function receiveUpload<F, R>(
       }
       if (part.fieldname !== FILE_FIELD || stored || tooLarge) {
         part.file.resume(); // drain a refused part, or the request never ends
-        problems.push({ field: part.fieldname, reason: part.fieldname === FILE_FIELD ? 'not_allowed' : 'unknown_field' });
+        problems.push({
+          field: part.fieldname,
+          reason: part.fieldname === FILE_FIELD ? 'not_allowed' : 'unknown_field',
+        });
         continue;
       }
       const inspector = new ContentInspector();
       let blob: StoredBlob;
       try {
-        blob = await storage.put(pipeline(part.file, inspector, () => {}), { maxBytes: spec.maxBytes });
+        blob = await storage.put(
+          pipeline(part.file, inspector, () => {}),
+          { maxBytes: spec.maxBytes },
+        );
       } catch (error) {
         if (!(error instanceof BlobTooLargeError)) throw error;
         tooLarge = true;
@@ -98,31 +106,52 @@ export async function receiveUpload<F, R>(
         stored = undefined;
       }
     }
-    if (tooLarge) throw new ApiError('payload_too_large', { message: `The file is larger than the limit of ${spec.maxBytes} bytes.` });
+    if (tooLarge)
+      throw new ApiError('payload_too_large', {
+        message: `The file is larger than the limit of ${spec.maxBytes} bytes.`,
+      });
     if (!stored) problems.push({ field: FILE_FIELD, reason: 'missing' });
     if (problems.length > 0) throw validationError(problems);
     const fields = spec.fields(raw);
     const contentType = await judge(stored!, spec.allowed(fields));
-    const content = await checkContent({ sandbox, storage }, stored!.blob, contentType, spec.content(fields), spec.group);
+    const content = await checkContent(
+      { sandbox, storage },
+      stored!.blob,
+      contentType,
+      spec.content(fields),
+      spec.group,
+    );
     renditions = content.renditions;
     return await save({ ...stored!.blob, contentType, filename: safeFilename(stored!.filename), ...content }, fields);
   } catch (error) {
     for (const key of [...(stored ? [stored.blob.key] : []), ...renditions.map((r) => r.key)]) {
-      await release(db, storage, key).catch((cleanup: unknown) => request.log.error({ error: String(cleanup) }, 'upload cleanup failed'));
+      await release(db, storage, key).catch((cleanup: unknown) =>
+        request.log.error({ error: String(cleanup) }, 'upload cleanup failed'),
+      );
     }
     // A client that went away mid-body is no fault of ours: no 500, no "unexpected error" in the log.
-    if (request.raw.readableAborted) throw new ApiError('invalid_json', { message: 'The upload was cut off before the end of its body.' });
-    throw isMalformedMultipart(error) ? new ApiError('invalid_json', { message: 'The multipart/form-data body is malformed.' }) : error;
+    if (request.raw.readableAborted)
+      throw new ApiError('invalid_json', { message: 'The upload was cut off before the end of its body.' });
+    throw isMalformedMultipart(error)
+      ? new ApiError('invalid_json', { message: 'The multipart/form-data body is malformed.' })
+      : error;
   }
 }
 
 /** The parser's errors for a body that is not well-formed multipart (a 400, like malformed JSON). */
 function isMalformedMultipart(error: unknown): boolean {
-  return error instanceof Error && !(error instanceof ApiError) && /^(Multipart: |Unexpected end of (multipart data|form)|Boundary required|Malformed part header)/.test(error.message);
+  return (
+    error instanceof Error &&
+    !(error instanceof ApiError) &&
+    /^(Multipart: |Unexpected end of (multipart data|form)|Boundary required|Malformed part header)/.test(error.message)
+  );
 }
 
 /** The content's type from its bytes and its declaration, or 422 when it is not allowed. */
-async function judge({ inspector, declared }: { inspector: ContentInspector; declared: string }, allowed: readonly ContentType[]): Promise<ContentType> {
+async function judge(
+  { inspector, declared }: { inspector: ContentInspector; declared: string },
+  allowed: readonly ContentType[],
+): Promise<ContentType> {
   const sniffed = (await fileTypeFromBuffer(inspector.head()))?.mime;
   const contentType = judgeType({ declared, sniffed, utf8: inspector.utf8 }, allowed);
   if (contentType === null) {
@@ -140,7 +169,12 @@ function release(db: Db, storage: BlobStorage, key: string): Promise<boolean> {
 
 /** The last path segment, without control characters, at most 200 characters; `file` when empty. */
 export function safeFilename(name: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  const base = (name ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const base = (name ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
   return base === '' ? 'file' : base;
 }

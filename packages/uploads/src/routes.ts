@@ -33,7 +33,10 @@ export const multipartValidator: FastifySchemaCompiler<object> = (route) =>
 /** The 200 response of a download route in the content types it may have (and its 304), for the OpenAPI document. */
 export function downloadResponses(description: string, contentTypes: readonly string[]) {
   return {
-    200: { description, content: Object.fromEntries(contentTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])) },
+    200: {
+      description,
+      content: Object.fromEntries(contentTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])),
+    },
     304: Type.Null({ description: 'Not modified: the `If-None-Match` header named the current ETag.' }),
   };
 }

@@ -4,4 +4,8 @@ import { decodeImage } from './content/image-task.js';
 import { inspectPdf, renderPdf } from './content/pdf-task.js';
 import { DECODE_IMAGE, INSPECT_PDF, RENDER_PDF } from './content/tasks.js';
 
-export const UPLOAD_TASKS: readonly TaskHandler[] = [implement(DECODE_IMAGE, decodeImage), implement(INSPECT_PDF, inspectPdf), implement(RENDER_PDF, renderPdf)];
+export const UPLOAD_TASKS: readonly TaskHandler[] = [
+  implement(DECODE_IMAGE, decodeImage),
+  implement(INSPECT_PDF, inspectPdf),
+  implement(RENDER_PDF, renderPdf),
+];

@@ -22,8 +22,19 @@ afterAll(async () => {
 
 describe('blob references', () => {
   it('finds every table that records a blob, also one added later (each table with a sha256 column)', async () => {
-    expect(await blobTables(db.prisma)).toEqual(['agent_artifacts', 'catalog_entries', 'internal_invoices', 'invoices', 'listing_media', 'listings', 'media_renditions', 'property_media']);
-    await db.prisma.$executeRawUnsafe('CREATE TABLE later_files (id text PRIMARY KEY, sha256 text NOT NULL, size int NOT NULL)');
+    expect(await blobTables(db.prisma)).toEqual([
+      'agent_artifacts',
+      'catalog_entries',
+      'internal_invoices',
+      'invoices',
+      'listing_media',
+      'listings',
+      'media_renditions',
+      'property_media',
+    ]);
+    await db.prisma.$executeRawUnsafe(
+      'CREATE TABLE later_files (id text PRIMARY KEY, sha256 text NOT NULL, size int NOT NULL)',
+    );
     await db.prisma.$executeRawUnsafe(`INSERT INTO later_files VALUES ('f1', '${'a'.repeat(64)}', 1)`);
     forgetBlobTables(); // as after a migration
     expect(await blobTables(db.prisma)).toContain('later_files');
@@ -35,21 +46,49 @@ describe('blob references', () => {
   it('keeps a blob while a record of either table uses it, and removes it with the last one', async () => {
     const prisma = db.prisma;
     await prisma.account.create({ data: { id: 'acct_blobs', name: 'Blobs' } });
-    await prisma.property.create({ data: { id: 'prop_b', account_id: 'acct_blobs', type: 'house', title: 'House', address_postal_code: '10115', address_city: 'Berlin' } });
+    await prisma.property.create({
+      data: {
+        id: 'prop_b',
+        account_id: 'acct_blobs',
+        type: 'house',
+        title: 'House',
+        address_postal_code: '10115',
+        address_city: 'Berlin',
+      },
+    });
     await prisma.agentDeployment.create({
-      data: { id: 'agt_b', account_id: 'acct_blobs', name: 'Agent', owning_team: 'Team', capabilities: [], chargeback_amount_cents: 1, chargeback_unit: 'per_request' },
+      data: {
+        id: 'agt_b',
+        account_id: 'acct_blobs',
+        name: 'Agent',
+        owning_team: 'Team',
+        capabilities: [],
+        chargeback_amount_cents: 1,
+        chargeback_unit: 'per_request',
+      },
     });
     const blob = await storage.put(Readable.from([Buffer.from('shared content')]));
-    const common = { account_id: 'acct_blobs', content_type: 'application/pdf', size: blob.size, sha256: blob.sha256, filename: 'a.pdf' };
+    const common = {
+      account_id: 'acct_blobs',
+      content_type: 'application/pdf',
+      size: blob.size,
+      sha256: blob.sha256,
+      filename: 'a.pdf',
+    };
     await prisma.$transaction(async (tx) => {
       await claimBlob(tx, storage, blob.key);
-      await tx.propertyMedia.create({ data: { ...common, id: 'med_b', property_id: 'prop_b', kind: 'document', position: 0 } });
+      await tx.propertyMedia.create({
+        data: { ...common, id: 'med_b', property_id: 'prop_b', kind: 'document', position: 0 },
+      });
     });
     await prisma.$transaction(async (tx) => {
       await claimBlob(tx, storage, blob.key);
       await tx.agentArtifact.create({ data: { ...common, id: 'art_b', agent_id: 'agt_b', kind: 'other' } });
     });
-    expect((await blobRecords(prisma)).map((r) => `${r.table}:${r.id}`)).toEqual(['agent_artifacts:art_b', 'property_media:med_b']);
+    expect((await blobRecords(prisma)).map((r) => `${r.table}:${r.id}`)).toEqual([
+      'agent_artifacts:art_b',
+      'property_media:med_b',
+    ]);
 
     await prisma.propertyMedia.delete({ where: { id: 'med_b' } });
     expect(await prisma.$transaction((tx) => releaseBlob(tx, storage, blob.key))).toBe(false);

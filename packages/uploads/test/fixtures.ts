@@ -66,7 +66,12 @@ function segment(marker: number, payload: Buffer | number[]): Buffer {
  * into a comment (COM), making its bytes and sha256 unique; `segments` are inserted after JFIF
  * (EXIF, XMP... for the metadata tests).
  */
-export function jpeg(width: number, height: number, salt = randomBytes(8).toString('hex'), segments: readonly Buffer[] = []): Buffer {
+export function jpeg(
+  width: number,
+  height: number,
+  salt = randomBytes(8).toString('hex'),
+  segments: readonly Buffer[] = [],
+): Buffer {
   const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
   const bits = '001010'.repeat(blocks);
   const padded = bits + '1'.repeat((8 - (bits.length % 8)) % 8);
@@ -93,7 +98,7 @@ class BitWriter {
   write(value: number, count: number): this {
     for (let i = 0; i < count; i++) {
       if (this.bit % 8 === 0) this.bytes.push(0);
-      if ((value >> i) & 1) this.bytes[this.bytes.length - 1] |= 1 << this.bit % 8;
+      if ((value >> i) & 1) this.bytes[this.bytes.length - 1] |= 1 << (this.bit % 8);
       this.bit += 1;
     }
     return this;
@@ -108,8 +113,18 @@ class BitWriter {
  * prefix codes are "simple" with a single symbol, so every pixel takes 0 bits. `chunks` (EXIF,
  * XMP...) follow the image data in a VP8X container.
  */
-export function webp(width: number, height: number, chunks: readonly { fourcc: string; data: Buffer }[] = [], [r, g, b] = [0x80, 0x80, 0x80]): Buffer {
-  const bits = new BitWriter().write(0x2f, 8).write(width - 1, 14).write(height - 1, 14).write(0, 1).write(0, 3);
+export function webp(
+  width: number,
+  height: number,
+  chunks: readonly { fourcc: string; data: Buffer }[] = [],
+  [r, g, b] = [0x80, 0x80, 0x80],
+): Buffer {
+  const bits = new BitWriter()
+    .write(0x2f, 8)
+    .write(width - 1, 14)
+    .write(height - 1, 14)
+    .write(0, 1)
+    .write(0, 3);
   bits.write(0, 1); // no transform
   bits.write(0, 1); // no colour cache
   bits.write(0, 1); // no meta prefix codes
@@ -117,14 +132,20 @@ export function webp(width: number, height: number, chunks: readonly { fourcc: s
   const riffChunk = (fourcc: string, data: Buffer) => {
     const size = Buffer.alloc(4);
     size.writeUInt32LE(data.length);
-    return Buffer.concat([Buffer.from(fourcc, 'latin1'), size, data, data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+    return Buffer.concat([
+      Buffer.from(fourcc, 'latin1'),
+      size,
+      data,
+      data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0),
+    ]);
   };
   const image = riffChunk('VP8L', bits.buffer());
   let body: Buffer;
   if (chunks.length === 0) body = image;
   else {
     const vp8x = Buffer.alloc(10);
-    vp8x[0] = (chunks.some((c) => c.fourcc === 'EXIF') ? 0x08 : 0) | (chunks.some((c) => c.fourcc === 'XMP ') ? 0x04 : 0);
+    vp8x[0] =
+      (chunks.some((c) => c.fourcc === 'EXIF') ? 0x08 : 0) | (chunks.some((c) => c.fourcc === 'XMP ') ? 0x04 : 0);
     vp8x.writeUIntLE(width - 1, 4, 3);
     vp8x.writeUIntLE(height - 1, 7, 3);
     body = Buffer.concat([riffChunk('VP8X', vp8x), image, ...chunks.map((c) => riffChunk(c.fourcc, c.data))]);
@@ -184,7 +205,8 @@ export function zip(name = 'a.txt', content = 'hello'): Buffer {
   return Buffer.concat([local, file, data, central, file, end]);
 }
 
-export type FormPart = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
+export type FormPart =
+  { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer };
 
 /** A multipart/form-data body and its content type. */
 export function multipart(parts: readonly FormPart[], boundary = `----test${randomBytes(8).toString('hex')}`) {
@@ -194,7 +216,11 @@ export function multipart(parts: readonly FormPart[], boundary = `----test${rand
     if ('value' in part) {
       chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
     } else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       chunks.push(part.data, Buffer.from('\r\n'));
     }
   }
@@ -207,7 +233,16 @@ export function multipart(parts: readonly FormPart[], boundary = `----test${rand
  * `SOS`...), and how many bytes follow its EOI: what a published rendition may carry besides pixels.
  */
 export function jpegStructure(data: Buffer): { segments: string[]; trailing: number } {
-  const names: Record<number, string> = { 0xc0: 'SOF0', 0xc1: 'SOF1', 0xc2: 'SOF2', 0xc4: 'DHT', 0xdb: 'DQT', 0xdd: 'DRI', 0xda: 'SOS', 0xfe: 'COM' };
+  const names: Record<number, string> = {
+    0xc0: 'SOF0',
+    0xc1: 'SOF1',
+    0xc2: 'SOF2',
+    0xc4: 'DHT',
+    0xdb: 'DQT',
+    0xdd: 'DRI',
+    0xda: 'SOS',
+    0xfe: 'COM',
+  };
   if (data[0] !== 0xff || data[1] !== 0xd8) throw new Error('not a JPEG');
   const segments: string[] = [];
   let pos = 2;

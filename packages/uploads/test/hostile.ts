@@ -33,7 +33,12 @@ function ihdr(width: number, height: number, bitDepth: number, colourType: numbe
 
 /** The review's 85-byte PNG: RGBA, a valid signature and IHDR, an IDAT that is not zlib data. */
 export function pngWithBrokenZlib(): Buffer {
-  return Buffer.concat([PNG_SIGNATURE, ihdr(16, 16, 8, 6), pngChunk('IDAT', Buffer.from('this is not zlib data at all', 'latin1')), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(16, 16, 8, 6),
+    pngChunk('IDAT', Buffer.from('this is not zlib data at all', 'latin1')),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An all-zero RGBA PNG of the given size, its rows deflated one at a time (8000 × 8000 is 256 MB of pixels in about 250 KB). */
@@ -43,15 +48,26 @@ export async function zeroPng(width: number, height: number): Promise<Buffer> {
   deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise((resolve) => deflate.on('end', resolve));
   const row = Buffer.alloc(width * 4 + 1);
-  for (let y = 0; y < height; y++) if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  for (let y = 0; y < height; y++)
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
   deflate.end();
   await done;
-  return Buffer.concat([PNG_SIGNATURE, ihdr(width, height, 8, 6), pngChunk('IDAT', Buffer.concat(chunks)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(width, height, 8, 6),
+    pngChunk('IDAT', Buffer.concat(chunks)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A PNG whose header claims `width` × `height` (1-bit grey) over a few bytes of pixels: a decompression bomb in its smallest form. */
 export function pngBombHeader(width: number, height: number): Buffer {
-  return Buffer.concat([PNG_SIGNATURE, ihdr(width, height, 1, 0), pngChunk('IDAT', deflateSync(Buffer.alloc(64))), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(width, height, 1, 0),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A JPEG whose frame header claims `width` × `height` over the scan of an 8 × 8 image. */
@@ -65,11 +81,16 @@ export function jpegBombHeader(width: number, height: number): Buffer {
 }
 
 /** The first `fraction` of a file. */
-export const truncated = (data: Buffer, fraction = 0.6) => data.subarray(0, Math.max(16, Math.floor(data.length * fraction)));
+export const truncated = (data: Buffer, fraction = 0.6) =>
+  data.subarray(0, Math.max(16, Math.floor(data.length * fraction)));
 
 /** An EXIF APP1 segment whose TIFF carries `text` where a camera puts GPS coordinates (the payload is not parsed further). */
 export function exifSegment(text: string, declaredLength?: number): Buffer {
-  const tiff = Buffer.concat([Buffer.from('MM\0*\0\0\0\x08\0\0', 'latin1'), Buffer.alloc(4), Buffer.from(text, 'latin1')]);
+  const tiff = Buffer.concat([
+    Buffer.from('MM\0*\0\0\0\x08\0\0', 'latin1'),
+    Buffer.alloc(4),
+    Buffer.from(text, 'latin1'),
+  ]);
   const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
   const header = Buffer.from([0xff, 0xe1, 0, 0]);
   header.writeUInt16BE(declaredLength ?? payload.length + 2, 2);
@@ -86,36 +107,69 @@ export function jpegWithExifAfterScan(): Buffer {
 export async function phonePhoto(width = 64, height = 48): Promise<Buffer> {
   const withMetadata = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 40 } } })
     .withMetadata({ orientation: 6 })
-    .withExifMerge({ IFD0: { Make: MARKERS.serial, Copyright: MARKERS.owner, ImageDescription: MARKERS.gps }, IFD3: { GPSLatitudeRef: 'N' } })
-    .withXmp(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="${MARKERS.xmp}"/></rdf:RDF></x:xmpmeta>`)
+    .withExifMerge({
+      IFD0: { Make: MARKERS.serial, Copyright: MARKERS.owner, ImageDescription: MARKERS.gps },
+      IFD3: { GPSLatitudeRef: 'N' },
+    })
+    .withXmp(
+      `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="${MARKERS.xmp}"/></rdf:RDF></x:xmpmeta>`,
+    )
     .jpeg({ quality: 90 })
     .toBuffer();
-  const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, MARKERS.comment.length + 2]), Buffer.from(MARKERS.comment, 'latin1')]);
-  return Buffer.concat([withMetadata.subarray(0, 2), comment, withMetadata.subarray(2), Buffer.from(`trailing ${MARKERS.serial}`, 'latin1')]);
+  const comment = Buffer.concat([
+    Buffer.from([0xff, 0xfe, 0, MARKERS.comment.length + 2]),
+    Buffer.from(MARKERS.comment, 'latin1'),
+  ]);
+  return Buffer.concat([
+    withMetadata.subarray(0, 2),
+    comment,
+    withMetadata.subarray(2),
+    Buffer.from(`trailing ${MARKERS.serial}`, 'latin1'),
+  ]);
 }
 
 /** A CMYK JPEG (Adobe APP14) with an embedded ICC profile. */
 export function cmykJpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).toColourspace('cmyk').withIccProfile('cmyk').jpeg().toBuffer();
+  return sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+    .toColourspace('cmyk')
+    .withIccProfile('cmyk')
+    .jpeg()
+    .toBuffer();
 }
 
 /** A 16-bit RGBA PNG with a text chunk. */
 export async function png16(): Promise<Buffer> {
-  const data = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 10, g: 200, b: 90, alpha: 0.5 } } }).toColourspace('rgb16').png().toBuffer();
+  const data = await sharp({
+    create: { width: 32, height: 24, channels: 4, background: { r: 10, g: 200, b: 90, alpha: 0.5 } },
+  })
+    .toColourspace('rgb16')
+    .png()
+    .toBuffer();
   const iend = data.length - 12;
-  return Buffer.concat([data.subarray(0, iend), pngChunk('tEXt', Buffer.from(`Author\0${MARKERS.owner}`, 'latin1')), data.subarray(iend)]);
+  return Buffer.concat([
+    data.subarray(0, iend),
+    pngChunk('tEXt', Buffer.from(`Author\0${MARKERS.owner}`, 'latin1')),
+    data.subarray(iend),
+  ]);
 }
 
 /** A PNG with an HTML page in a chunk of its own (a polyglot a browser might sniff as HTML). */
 export function pngWithHtml(): Buffer {
   const data = png(12, 12, 'html');
   const iend = data.length - 12;
-  return Buffer.concat([data.subarray(0, iend), pngChunk('htMl', Buffer.from(`<html><body>${MARKERS.html}</body></html>`, 'latin1')), data.subarray(iend), Buffer.from(MARKERS.html, 'latin1')]);
+  return Buffer.concat([
+    data.subarray(0, iend),
+    pngChunk('htMl', Buffer.from(`<html><body>${MARKERS.html}</body></html>`, 'latin1')),
+    data.subarray(iend),
+    Buffer.from(MARKERS.html, 'latin1'),
+  ]);
 }
 
 /** A GIF (not a type a photo may have, however many frames it has). */
 export function gif(): Promise<Buffer> {
-  return sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).gif().toBuffer();
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
+    .gif()
+    .toBuffer();
 }
 
 /** An animated WebP of `frames` frames of 16 × 16 (ANIM and ANMF chunks around VP8L frames), with an EXIF chunk. */
@@ -123,7 +177,12 @@ export function manyFramesWebp(frames = 1000): Buffer {
   const chunk = (fourcc: string, data: Buffer) => {
     const size = Buffer.alloc(4);
     size.writeUInt32LE(data.length);
-    return Buffer.concat([Buffer.from(fourcc, 'latin1'), size, data, data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+    return Buffer.concat([
+      Buffer.from(fourcc, 'latin1'),
+      size,
+      data,
+      data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0),
+    ]);
   };
   const frame = webp(16, 16).subarray(12); // the VP8L chunk of a 16 × 16 image
   const vp8x = Buffer.alloc(10);
@@ -138,7 +197,12 @@ export function manyFramesWebp(frames = 1000): Buffer {
     header.writeUIntLE(10 + (i % 3), 12, 3); // duration
     return chunk('ANMF', Buffer.concat([header, frame]));
   };
-  const body = Buffer.concat([chunk('VP8X', vp8x), chunk('ANIM', anim), ...Array.from({ length: frames }, (_, i) => anmf(i)), chunk('EXIF', Buffer.from(`Exif\0\0${MARKERS.gps}`, 'latin1'))]);
+  const body = Buffer.concat([
+    chunk('VP8X', vp8x),
+    chunk('ANIM', anim),
+    ...Array.from({ length: frames }, (_, i) => anmf(i)),
+    chunk('EXIF', Buffer.from(`Exif\0\0${MARKERS.gps}`, 'latin1')),
+  ]);
   const size = Buffer.alloc(4);
   size.writeUInt32LE(4 + body.length);
   return Buffer.concat([Buffer.from('RIFF'), size, Buffer.from('WEBP'), body]);
@@ -173,9 +237,18 @@ export async function floorPlanWithSecrets(pages = 1): Promise<Buffer> {
     { Type: 'Metadata', Subtype: 'XML' },
   );
   document.catalog.set(PDFName.of('Metadata'), document.context.register(xmp));
-  await document.attach(Buffer.from(MARKERS.attachment, 'latin1'), 'kaufvertrag.txt', { mimeType: 'text/plain', description: MARKERS.attachment });
+  await document.attach(Buffer.from(MARKERS.attachment, 'latin1'), 'kaufvertrag.txt', {
+    mimeType: 'text/plain',
+    description: MARKERS.attachment,
+  });
   document.addJavaScript('main', `app.alert("${MARKERS.javascript}");`);
-  const annotation = document.context.obj({ Type: 'Annot', Subtype: 'Text', Rect: [100, 100, 120, 120], Contents: PDFString.of(MARKERS.comment), T: PDFString.of(MARKERS.owner) });
+  const annotation = document.context.obj({
+    Type: 'Annot',
+    Subtype: 'Text',
+    Rect: [100, 100, 120, 120],
+    Contents: PDFString.of(MARKERS.comment),
+    T: PDFString.of(MARKERS.owner),
+  });
   document.getPage(0).node.set(PDFName.of('Annots'), document.context.obj([document.context.register(annotation)]));
   return Buffer.from(await document.save({ useObjectStreams: false }));
 }
@@ -183,7 +256,10 @@ export async function floorPlanWithSecrets(pages = 1): Promise<Buffer> {
 /** An encrypted PDF's trailer (pdf-lib refuses to read one without a password). */
 export function encryptedPdf(): Buffer {
   const plain = pdf('encrypted').toString('latin1');
-  return Buffer.from(plain.replace('trailer\n<< ', 'trailer\n<< /Encrypt << /Filter /Standard /V 1 /R 2 /O (x) /U (y) /P -4 >> '), 'latin1');
+  return Buffer.from(
+    plain.replace('trailer\n<< ', 'trailer\n<< /Encrypt << /Filter /Standard /V 1 /R 2 /O (x) /U (y) /P -4 >> '),
+    'latin1',
+  );
 }
 
 /** Every marker found in the bytes (none is the answer for anything published). */

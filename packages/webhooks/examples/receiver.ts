@@ -25,7 +25,9 @@ export function createReceiver(options: {
   return createServer((req, res) => {
     const tooLarge = () => {
       // Answer and close: the rest of the body is neither read nor kept.
-      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('payload too large', () => req.destroy());
+      res
+        .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+        .end('payload too large', () => req.destroy());
     };
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const chunks: Buffer[] = [];
@@ -40,7 +42,9 @@ export function createReceiver(options: {
     });
     req.on('end', () => {
       const raw = Buffer.concat(chunks); // the exact bytes: re-serialised JSON would not verify
-      const check = verifySignature(raw, req.headers[header] as string | undefined, options.secrets, { toleranceSeconds: 300 });
+      const check = verifySignature(raw, req.headers[header] as string | undefined, options.secrets, {
+        toleranceSeconds: 300,
+      });
       if (!check.valid) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end(check.reason);
         return;
@@ -51,7 +55,10 @@ export function createReceiver(options: {
       for (const [id, forgetAt] of seen) if (forgetAt < now) seen.delete(id);
       if (seen.has(event.id)) return; // deliveries may repeat: same event id, handled already
       seen.set(event.id, now + SEVEN_DAYS_MS);
-      setImmediate(() => void Promise.resolve(options.handle(event)).catch((error) => console.error('webhook handler failed', error)));
+      setImmediate(
+        () =>
+          void Promise.resolve(options.handle(event)).catch((error) => console.error('webhook handler failed', error)),
+      );
     });
   });
 }

@@ -33,7 +33,10 @@ export class Batcher<In, Out> {
     this.pending = [];
     if (batch.length === 0) return;
     this.run(batch.map((b) => b.input)).then(
-      (results) => batch.forEach((b, i) => (results[i] instanceof BatchItemError ? b.reject(results[i].error) : b.resolve(results[i] as Out))),
+      (results) =>
+        batch.forEach((b, i) =>
+          results[i] instanceof BatchItemError ? b.reject(results[i].error) : b.resolve(results[i] as Out),
+        ),
       (error: unknown) => batch.forEach((b) => b.reject(error)),
     );
   }

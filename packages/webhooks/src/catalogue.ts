@@ -17,7 +17,9 @@ export type EventCatalogue = readonly EventDefinition[];
 export type EventType<C extends EventCatalogue> = C[number]['type'];
 
 /** The `data` of one event type, as its schema in the catalogue says. */
-export type EventData<C extends EventCatalogue, T extends EventType<C>> = Static<Extract<C[number], { type: T }>['data']>;
+export type EventData<C extends EventCatalogue, T extends EventType<C>> = Static<
+  Extract<C[number], { type: T }>['data']
+>;
 
 /**
  * Writes an event of the catalogue into the outbox, in the caller's transaction. Type and `data`
@@ -30,7 +32,8 @@ export type EventEmitter<C extends EventCatalogue> = <T extends EventType<C>>(
 
 /** The typed `emit` of one service's catalogue. */
 export function eventEmitter<const C extends EventCatalogue>(service: Service, _catalogue: C): EventEmitter<C> {
-  return (tx, { accountId, type, data, at }) => recordEvent(tx, { accountId, service, type, data: data as Record<string, unknown>, now: at });
+  return (tx, { accountId, type, data, at }) =>
+    recordEvent(tx, { accountId, service, type, data: data as Record<string, unknown>, now: at });
 }
 
 /** How a service names its delivery headers, e.g. prefix `Service` → `X-Service-Event`. */

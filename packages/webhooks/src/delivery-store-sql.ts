@@ -57,7 +57,14 @@ async function recordMany(db: PrismaClient, records: AttemptRecord[]): Promise<(
     return records.map(() => undefined);
   } catch (error) {
     if (records.length === 1) throw error;
-    return Promise.all(records.map((record) => recordStatement(db, [record]).then(() => undefined, (failure: unknown) => new BatchItemError(failure))));
+    return Promise.all(
+      records.map((record) =>
+        recordStatement(db, [record]).then(
+          () => undefined,
+          (failure: unknown) => new BatchItemError(failure),
+        ),
+      ),
+    );
   }
 }
 
@@ -100,20 +107,40 @@ async function recordStatement(db: PrismaClient, records: AttemptRecord[]): Prom
 export async function recordPause(db: PrismaClient, r: AttemptRecord): Promise<void> {
   await db.$transaction([
     db.deliveryAttempt.create({
-      data: { id: r.attemptId, delivery_id: r.deliveryId, attempted_at: r.startedAt, status_code: r.statusCode, duration_ms: r.durationMs, error_class: r.errorClass, response_excerpt: r.excerpt },
+      data: {
+        id: r.attemptId,
+        delivery_id: r.deliveryId,
+        attempted_at: r.startedAt,
+        status_code: r.statusCode,
+        duration_ms: r.durationMs,
+        error_class: r.errorClass,
+        response_excerpt: r.excerpt,
+      },
     }),
-    db.webhookDelivery.update({ where: { id: r.deliveryId }, data: { status: 'held', attempt_count: { increment: 1 }, next_attempt_at: null, updated_at: r.at } }),
-    db.webhookEndpoint.update({ where: { id: r.endpointId }, data: { status: 'paused', paused_at: r.at, updated_at: r.at } }),
+    db.webhookDelivery.update({
+      where: { id: r.deliveryId },
+      data: { status: 'held', attempt_count: { increment: 1 }, next_attempt_at: null, updated_at: r.at },
+    }),
+    db.webhookEndpoint.update({
+      where: { id: r.endpointId },
+      data: { status: 'paused', paused_at: r.at, updated_at: r.at },
+    }),
   ]);
 }
 
-const stores = new WeakMap<PrismaClient, { load: Batcher<string, DeliveryRow | undefined>; record: Batcher<AttemptRecord, void> }>();
+const stores = new WeakMap<
+  PrismaClient,
+  { load: Batcher<string, DeliveryRow | undefined>; record: Batcher<AttemptRecord, void> }
+>();
 
 /** One read and one write round trip serve all deliveries attempted within a couple of milliseconds. */
 export function storeFor(db: PrismaClient) {
   let store = stores.get(db);
   if (!store) {
-    store = { load: new Batcher((ids) => loadMany(db, ids)), record: new Batcher((records) => recordMany(db, records)) };
+    store = {
+      load: new Batcher((ids) => loadMany(db, ids)),
+      record: new Batcher((records) => recordMany(db, records)),
+    };
     stores.set(db, store);
   }
   return store;

@@ -50,7 +50,12 @@ interface AttemptResult {
   excerpt: string | null;
 }
 
-async function send(deps: DeliveryDeps, url: string, payload: string, headers: Record<string, string>): Promise<AttemptResult> {
+async function send(
+  deps: DeliveryDeps,
+  url: string,
+  payload: string,
+  headers: Record<string, string>,
+): Promise<AttemptResult> {
   try {
     const res = await request(url, {
       method: 'POST',
@@ -73,7 +78,11 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
     const err = error as { name?: string; code?: string; cause?: { code?: string } };
     const code = err.code ?? err.cause?.code;
     const errorClass =
-      err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT'
+      err.name === 'TimeoutError' ||
+      err.name === 'AbortError' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'UND_ERR_CONNECT_TIMEOUT'
         ? 'timeout'
         : code === 'EBLOCKED'
           ? 'blocked_address'
@@ -88,7 +97,9 @@ async function send(deps: DeliveryDeps, url: string, payload: string, headers: R
  * a character cut at the byte limit is left out. Null for an empty body.
  */
 export function responseExcerpt(body: Buffer): string | null {
-  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body.subarray(0, EXCERPT_BYTES), { stream: true });
+  const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body.subarray(0, EXCERPT_BYTES), {
+    stream: true,
+  });
   return text.replaceAll('\u0000', '\uFFFD') || null;
 }
 
@@ -110,17 +121,28 @@ function decryptCached(box: SecretBox, ciphertext: string): string {
  * (BullMQ is at-least-once): finished deliveries are skipped. The hot path is one read and one
  * write statement.
  */
-export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attempt: number): Promise<DeliveryOutcome> {
+export async function attemptDelivery(
+  deps: DeliveryDeps,
+  deliveryId: string,
+  attempt: number,
+): Promise<DeliveryOutcome> {
   const store = storeFor(deps.db);
   const delivery = await store.load.call(deliveryId);
   if (!delivery || delivery.status !== 'pending' || delivery.endpoint_deleted) return 'skipped'; // a deleted endpoint's deliveries are removed by the sweep
   if (delivery.endpoint_status === 'paused') {
-    await deps.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'held', next_attempt_at: null, updated_at: deps.now() } });
+    await deps.db.webhookDelivery.update({
+      where: { id: deliveryId },
+      data: { status: 'held', next_attempt_at: null, updated_at: deps.now() },
+    });
     return 'held';
   }
   const startedAt = deps.now();
   const secrets = [decryptCached(deps.secrets, delivery.secret_encrypted)];
-  if (delivery.previous_secret_encrypted && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > startedAt) {
+  if (
+    delivery.previous_secret_encrypted &&
+    delivery.previous_secret_expires_at &&
+    delivery.previous_secret_expires_at > startedAt
+  ) {
     secrets.push(decryptCached(deps.secrets, delivery.previous_secret_encrypted));
   }
   const names = deps.headersFor(delivery.service);
@@ -150,11 +172,21 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
   };
   if (outcome === 'held') await recordPause(deps.db, record);
   else await store.record.call(record);
-  deps.onAttempt?.({ service: delivery.service, outcome, sinceEventSeconds: (at.getTime() - delivery.event_created_at.getTime()) / 1000 });
+  deps.onAttempt?.({
+    service: delivery.service,
+    outcome,
+    sinceEventSeconds: (at.getTime() - delivery.event_created_at.getTime()) / 1000,
+  });
   return outcome;
 }
 
-function decide(deps: DeliveryDeps, result: AttemptResult, attempt: number, failingSince: Date, at: Date): Exclude<DeliveryOutcome, 'skipped'> {
+function decide(
+  deps: DeliveryDeps,
+  result: AttemptResult,
+  attempt: number,
+  failingSince: Date,
+  at: Date,
+): Exclude<DeliveryOutcome, 'skipped'> {
   if (result.errorClass === null) return 'succeeded';
   if (at.getTime() - failingSince.getTime() >= PAUSE_AFTER_MS) return 'held'; // 24 h without success: pause the endpoint
   return retryDelay(attempt, deps.retryDelaysMs ?? RETRY_DELAYS_MS) === undefined ? 'failed' : 'retry';

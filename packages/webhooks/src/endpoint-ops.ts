@@ -8,15 +8,24 @@ import type { PrismaClient } from '@platform/db';
  */
 export async function resumeEndpoint(db: PrismaClient, endpointId: string, now: Date): Promise<number> {
   const [, resumed] = await db.$transaction([
-    db.webhookEndpoint.update({ where: { id: endpointId }, data: { status: 'active', paused_at: null, failing_since: null, updated_at: now } }),
-    db.webhookDelivery.updateMany({ where: { endpoint_id: endpointId, status: 'held' }, data: { status: 'pending', next_attempt_at: now, requeue_at: now, updated_at: now } }),
+    db.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: { status: 'active', paused_at: null, failing_since: null, updated_at: now },
+    }),
+    db.webhookDelivery.updateMany({
+      where: { endpoint_id: endpointId, status: 'held' },
+      data: { status: 'pending', next_attempt_at: now, requeue_at: now, updated_at: now },
+    }),
   ]);
   return resumed.count;
 }
 
 /** Pauses an endpoint by hand: no attempts until it is resumed. */
 export async function pauseEndpoint(db: PrismaClient, endpointId: string, now: Date): Promise<void> {
-  await db.webhookEndpoint.update({ where: { id: endpointId }, data: { status: 'paused', paused_at: now, updated_at: now } });
+  await db.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { status: 'paused', paused_at: now, updated_at: now },
+  });
 }
 
 /**

@@ -4,7 +4,11 @@ import { advisoryXactLock, type Db, type PrismaClient, type Service } from '@pla
  * Serialises the registrations of one account in one service until the transaction ends, so
  * that two concurrent requests cannot both pass the endpoint cap.
  */
-export function lockEndpointRegistrations(tx: Pick<Db, '$executeRaw'>, accountId: string, service: Service): Promise<void> {
+export function lockEndpointRegistrations(
+  tx: Pick<Db, '$executeRaw'>,
+  accountId: string,
+  service: Service,
+): Promise<void> {
   return advisoryXactLock(tx, `webhook-endpoints:${accountId}:${service}`);
 }
 
@@ -41,7 +45,10 @@ export async function takeTestEventSlot(
  * again). The endpoint row goes last; its cascade takes what a relay added meanwhile. Returns the
  * number of deliveries removed.
  */
-export async function purgeDeletedEndpoints(db: PrismaClient, { batchSize = 1000, maxBatches = 20 } = {}): Promise<number> {
+export async function purgeDeletedEndpoints(
+  db: PrismaClient,
+  { batchSize = 1000, maxBatches = 20 } = {},
+): Promise<number> {
   let removed = 0;
   let batches = 0;
   const endpoints = await db.$queryRaw<{ id: string }[]>`
@@ -60,7 +67,10 @@ export async function purgeDeletedEndpoints(db: PrismaClient, { batchSize = 1000
 }
 
 /** Deliveries marked for a new job (resume), oldest mark first, locked until the transaction ends. */
-export function claimRequeueRequests(tx: Pick<Db, '$queryRaw'>, batchSize: number): Promise<{ id: string; status: string }[]> {
+export function claimRequeueRequests(
+  tx: Pick<Db, '$queryRaw'>,
+  batchSize: number,
+): Promise<{ id: string; status: string }[]> {
   return tx.$queryRaw<{ id: string; status: string }[]>`
     SELECT id, status::text AS status FROM webhook_deliveries
     WHERE requeue_at IS NOT NULL ORDER BY requeue_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;

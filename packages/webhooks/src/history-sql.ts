@@ -9,7 +9,11 @@ export const DELIVERY_HISTORY_DAYS = 30;
  * held deliveries (paused endpoints) are never removed, nor are events not yet relayed.
  * Returns the number of events removed.
  */
-export async function pruneDeliveryHistory(db: PrismaClient, now: Date, { days = DELIVERY_HISTORY_DAYS, batchSize = 10_000 } = {}): Promise<number> {
+export async function pruneDeliveryHistory(
+  db: PrismaClient,
+  now: Date,
+  { days = DELIVERY_HISTORY_DAYS, batchSize = 10_000 } = {},
+): Promise<number> {
   const before = new Date(now.getTime() - days * 86_400_000);
   let total = 0;
   for (;;) {

@@ -1,12 +1,49 @@
-export { computeSignature, signatureHeader, verifySignature, type VerifyOptions, type VerifyResult, type VerifyFailure } from './signature.js';
+export {
+  computeSignature,
+  signatureHeader,
+  verifySignature,
+  type VerifyOptions,
+  type VerifyResult,
+  type VerifyFailure,
+} from './signature.js';
 export { checkTargetUrl, guardedLookup, isBlockedAddress, type SsrfPolicy, type Resolver } from './ssrf.js';
-export { headerNames, eventEmitter, type EventCatalogue, type EventDefinition, type EventData, type EventEmitter, type EventType, type HeaderNames } from './catalogue.js';
+export {
+  headerNames,
+  eventEmitter,
+  type EventCatalogue,
+  type EventDefinition,
+  type EventData,
+  type EventEmitter,
+  type EventType,
+  type HeaderNames,
+} from './catalogue.js';
 export { SecretBox, generateSigningSecret } from './secret-box.js';
 export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS, retryDelay } from './schedule.js';
 export { recordEvent, type EventInput } from './outbox.js';
-export { DELIVERY_QUEUE, createDeliveryQueue, enqueueDeliveries, removeJob, deliveryJobOptions, type DeliveryJob } from './queue.js';
-export { relayOnce, enqueueRequestedDeliveries, requeueStaleDeliveries, failDelivery, type RelayDeps, type SweepResult } from './relay.js';
-export { attemptDelivery, deliveryDispatcher, responseExcerpt, type DeliveryDeps, type DeliveryOutcome, type AttemptReport } from './delivery.js';
+export {
+  DELIVERY_QUEUE,
+  createDeliveryQueue,
+  enqueueDeliveries,
+  removeJob,
+  deliveryJobOptions,
+  type DeliveryJob,
+} from './queue.js';
+export {
+  relayOnce,
+  enqueueRequestedDeliveries,
+  requeueStaleDeliveries,
+  failDelivery,
+  type RelayDeps,
+  type SweepResult,
+} from './relay.js';
+export {
+  attemptDelivery,
+  deliveryDispatcher,
+  responseExcerpt,
+  type DeliveryDeps,
+  type DeliveryOutcome,
+  type AttemptReport,
+} from './delivery.js';
 export { startDeliveryWorker, startRelay, type WorkerOptions } from './worker.js';
 export { resumeEndpoint, pauseEndpoint, deleteEndpoint } from './endpoint-ops.js';
 export { purgeDeletedEndpoints } from './endpoint-sql.js';

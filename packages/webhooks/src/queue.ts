@@ -23,9 +23,19 @@ export function createDeliveryQueue(connection: ConnectionOptions, prefix?: stri
   return new Queue<DeliveryJob>(DELIVERY_QUEUE, { connection, prefix });
 }
 
-export async function enqueueDeliveries(queue: Queue<DeliveryJob>, deliveryIds: readonly string[], delays?: readonly number[]): Promise<void> {
+export async function enqueueDeliveries(
+  queue: Queue<DeliveryJob>,
+  deliveryIds: readonly string[],
+  delays?: readonly number[],
+): Promise<void> {
   if (deliveryIds.length === 0) return;
-  await queue.addBulk(deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: deliveryJobOptions(deliveryId, delays) })));
+  await queue.addBulk(
+    deliveryIds.map((deliveryId) => ({
+      name: 'deliver',
+      data: { deliveryId },
+      opts: deliveryJobOptions(deliveryId, delays),
+    })),
+  );
 }
 
 /**

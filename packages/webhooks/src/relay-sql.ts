@@ -58,6 +58,10 @@ export async function insertDeliveries(tx: SqlRunner, deliveries: NewDelivery[],
 
 /** Whether any delivery waits for a job by hand (`requeue_at`): the relay's cheap check on every pass. */
 export async function anyRequeueRequested(db: Parameters<typeof readRows>[0]): Promise<boolean> {
-  const rows = await readRows<{ one: number }>(db, 'SELECT 1 AS one FROM webhook_deliveries WHERE requeue_at IS NOT NULL LIMIT 1', []);
+  const rows = await readRows<{ one: number }>(
+    db,
+    'SELECT 1 AS one FROM webhook_deliveries WHERE requeue_at IS NOT NULL LIMIT 1',
+    [],
+  );
   return rows.length > 0;
 }

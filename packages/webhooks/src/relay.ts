@@ -88,7 +88,8 @@ export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batch
         }),
       );
       await enqueueDeliveries(queue, add);
-      if (cleared.length > 0) await tx.webhookDelivery.updateMany({ where: { id: { in: cleared } }, data: { requeue_at: null } });
+      if (cleared.length > 0)
+        await tx.webhookDelivery.updateMany({ where: { id: { in: cleared } }, data: { requeue_at: null } });
       return cleared.length;
     },
     { timeout: 30_000 },
@@ -99,7 +100,13 @@ export async function enqueueRequestedDeliveries({ db, queue }: RelayDeps, batch
  * Marks a pending delivery `failed` with a reason (the worker's own errors used up its retry
  * schedule). With `unchangedSince`, only if nobody changed the row since it was read.
  */
-export async function failDelivery(db: PrismaClient, deliveryId: string, at: Date, reason: string, unchangedSince?: Date): Promise<boolean> {
+export async function failDelivery(
+  db: PrismaClient,
+  deliveryId: string,
+  at: Date,
+  reason: string,
+  unchangedSince?: Date,
+): Promise<boolean> {
   const { count } = await db.webhookDelivery.updateMany({
     where: { id: deliveryId, status: 'pending', ...(unchangedSince ? { updated_at: unchangedSince } : {}) },
     data: { status: 'failed', next_attempt_at: null, failure_reason: reason.slice(0, 500), updated_at: at },
@@ -126,7 +133,12 @@ export interface SweepResult {
  */
 export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, graceMs = 60_000): Promise<SweepResult> {
   const stale = await db.webhookDelivery.findMany({
-    where: { status: 'pending', requeue_at: null, next_attempt_at: { lt: new Date(now().getTime() - graceMs) }, endpoint: { deleted_at: null } }, // a deleted endpoint's are purged
+    where: {
+      status: 'pending',
+      requeue_at: null,
+      next_attempt_at: { lt: new Date(now().getTime() - graceMs) },
+      endpoint: { deleted_at: null },
+    }, // a deleted endpoint's are purged
     select: { id: true, updated_at: true },
     orderBy: { next_attempt_at: 'asc' },
     take: 1000,
@@ -140,7 +152,10 @@ export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, grac
       enqueue.push(delivery.id);
     } else if (state === 'completed' || state === 'failed') {
       // The job finished before this read; only a row nobody changed since the first read is inconsistent.
-      const unchanged = await db.webhookDelivery.findFirst({ where: { id: delivery.id, status: 'pending', updated_at: delivery.updated_at }, select: { id: true } });
+      const unchanged = await db.webhookDelivery.findFirst({
+        where: { id: delivery.id, status: 'pending', updated_at: delivery.updated_at },
+        select: { id: true },
+      });
       if (!unchanged) continue;
       if (state === 'completed') {
         if (await removeJob(queue, delivery.id, 0)) enqueue.push(delivery.id);

@@ -48,8 +48,11 @@ export function verifySignature(
     else if (key === 'v1' && /^[0-9a-f]{64}$/.test(value ?? '')) signatures.push(value!);
   }
   if (timestamp === undefined || signatures.length === 0) return { valid: false, reason: 'malformed_header' };
-  if (Math.abs(now() / 1000 - timestamp) > toleranceSeconds) return { valid: false, reason: 'timestamp_outside_tolerance', timestamp };
-  const candidates = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) => Buffer.from(computeSignature(secret, timestamp!, rawBody)));
+  if (Math.abs(now() / 1000 - timestamp) > toleranceSeconds)
+    return { valid: false, reason: 'timestamp_outside_tolerance', timestamp };
+  const candidates = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    Buffer.from(computeSignature(secret, timestamp!, rawBody)),
+  );
   const match = signatures.some((signature) => {
     const given = Buffer.from(signature);
     return candidates.some((expected) => expected.length === given.length && timingSafeEqual(expected, given));

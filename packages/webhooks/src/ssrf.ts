@@ -51,7 +51,8 @@ function ipv6Bytes(address: string): number[] {
   const groups = (part: string | undefined) => (part ? part.split(':') : []);
   const left = groups(head);
   const right = groups(tail);
-  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const all =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return all.flatMap((group) => {
     const value = parseInt(group, 16);
     return [value >> 8, value & 255];
@@ -102,10 +103,18 @@ export interface SsrfPolicy {
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 const systemResolver: Resolver = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
 
 /** Why a URL may not receive webhooks, or null when it may. */
-export async function checkTargetUrl(raw: string, policy: SsrfPolicy, resolve: Resolver = systemResolver): Promise<string | null> {
+export async function checkTargetUrl(
+  raw: string,
+  policy: SsrfPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -113,7 +122,8 @@ export async function checkTargetUrl(raw: string, policy: SsrfPolicy, resolve: R
     return 'not a valid absolute URL';
   }
   const allowedSchemes = policy.allowPrivateTargets ? ['https:', 'http:'] : ['https:'];
-  if (!allowedSchemes.includes(url.protocol)) return policy.allowPrivateTargets ? 'must be an http or https URL' : 'must be an https URL';
+  if (!allowedSchemes.includes(url.protocol))
+    return policy.allowPrivateTargets ? 'must be an http or https URL' : 'must be an https URL';
   if (url.username || url.password) return 'must not contain credentials';
   if (policy.allowPrivateTargets) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -125,7 +135,9 @@ export async function checkTargetUrl(raw: string, policy: SsrfPolicy, resolve: R
     return 'host name does not resolve';
   }
   if (addresses.length === 0) return 'host name does not resolve';
-  return addresses.some((a) => isBlockedAddress(a.address)) ? 'resolves to a private, loopback or reserved address' : null;
+  return addresses.some((a) => isBlockedAddress(a.address))
+    ? 'resolves to a private, loopback or reserved address'
+    : null;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -3,7 +3,14 @@ import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { attemptDelivery, type DeliveryDeps } from './delivery.js';
 import { purgeDeletedEndpoints } from './endpoint-sql.js';
 import { DELIVERY_QUEUE, enqueueDeliveries, type DeliveryJob } from './queue.js';
-import { EnqueueFailed, enqueueRequestedDeliveries, failDelivery, relayOnce, requeueStaleDeliveries, type RelayDeps } from './relay.js';
+import {
+  EnqueueFailed,
+  enqueueRequestedDeliveries,
+  failDelivery,
+  relayOnce,
+  requeueStaleDeliveries,
+  type RelayDeps,
+} from './relay.js';
 import { RETRY_DELAYS_MS } from './schedule.js';
 
 export interface WorkerOptions {
@@ -99,7 +106,10 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
  * (resume), then polls; now and then repairs lost or failed jobs and removes deleted endpoints'
  * history in batches.
  */
-export function startRelay(deps: RelayDeps, options: { intervalMs?: number; sweepEveryMs?: number; onError?: (error: unknown) => void } = {}) {
+export function startRelay(
+  deps: RelayDeps,
+  options: { intervalMs?: number; sweepEveryMs?: number; onError?: (error: unknown) => void } = {},
+) {
   let running = true;
   let lastSweep = 0;
   // Committed deliveries whose jobs were lost with a Redis connection: added again at once when it is

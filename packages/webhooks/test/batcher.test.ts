@@ -14,11 +14,14 @@ describe('Batcher', () => {
 
   it('flushes at the size limit and passes errors to every caller of the batch', async () => {
     let calls = 0;
-    const batcher = new Batcher<number, number>(async (inputs) => {
-      calls++;
-      if (inputs.includes(99)) throw new Error('boom');
-      return inputs;
-    }, { maxSize: 2 });
+    const batcher = new Batcher<number, number>(
+      async (inputs) => {
+        calls++;
+        if (inputs.includes(99)) throw new Error('boom');
+        return inputs;
+      },
+      { maxSize: 2 },
+    );
     const results = await Promise.allSettled([batcher.call(1), batcher.call(2), batcher.call(99), batcher.call(4)]);
     expect(calls).toBe(2);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
@@ -27,7 +30,9 @@ describe('Batcher', () => {
 
 describe('Batcher with per-caller failures', () => {
   it('rejects only the callers whose place holds a BatchItemError', async () => {
-    const batcher = new Batcher<number, number>(async (inputs) => inputs.map((n) => (n < 0 ? new BatchItemError(new Error(`bad ${n}`)) : n)));
+    const batcher = new Batcher<number, number>(async (inputs) =>
+      inputs.map((n) => (n < 0 ? new BatchItemError(new Error(`bad ${n}`)) : n)),
+    );
     const results = await Promise.allSettled([batcher.call(1), batcher.call(-2), batcher.call(3)]);
     expect(results).toEqual([
       { status: 'fulfilled', value: 1 },

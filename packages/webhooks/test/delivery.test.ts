@@ -24,7 +24,15 @@ afterAll(async () => {
 });
 
 const emit = (data: Record<string, unknown> = { property_id: 'prop_1' }) =>
-  p.db.prisma.$transaction((tx) => recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data, now: p.clock.now }));
+  p.db.prisma.$transaction((tx) =>
+    recordEvent(tx, {
+      accountId: p.tenant.accountId,
+      service: 'property',
+      type: 'property.created',
+      data,
+      now: p.clock.now,
+    }),
+  );
 const relay = () => relayOnce({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now });
 
 describe('delivery', () => {
@@ -35,16 +43,30 @@ describe('delivery', () => {
     const [got] = await receiver.waitFor(1);
     const header = String(got.headers['x-service-signature']);
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
-    const independent = createHmac('sha256', endpoint.secret).update(Buffer.concat([Buffer.from(`${t}.`), got.raw])).digest('hex');
+    const independent = createHmac('sha256', endpoint.secret)
+      .update(Buffer.concat([Buffer.from(`${t}.`), got.raw]))
+      .digest('hex');
     expect(v1).toBe(independent);
     const body = JSON.parse(got.raw.toString());
-    expect(body).toEqual({ id: eventId, type: 'property.created', created_at: p.clock.now.toISOString(), data: { property_id: 'prop_1' } });
+    expect(body).toEqual({
+      id: eventId,
+      type: 'property.created',
+      created_at: p.clock.now.toISOString(),
+      data: { property_id: 'prop_1' },
+    });
     expect(got.headers['x-service-event']).toBe('property.created');
-    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId, endpoint_id: endpoint.id } });
+    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({
+      where: { event_id: eventId, endpoint_id: endpoint.id },
+    });
     expect(got.headers['x-service-delivery']).toBe(delivery.id);
-    await until(async () => (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded');
+    await until(
+      async () =>
+        (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded',
+    );
     const attempts = await p.db.prisma.deliveryAttempt.findMany({ where: { delivery_id: delivery.id } });
-    expect(attempts).toEqual([expect.objectContaining({ status_code: 200, error_class: null, response_excerpt: 'ok' })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ status_code: 200, error_class: null, response_excerpt: 'ok' }),
+    ]);
     await p.db.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
   });
 
@@ -57,7 +79,9 @@ describe('delivery', () => {
     const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpoint.id } });
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await until(async () => (await p.db.prisma.deliveryAttempt.count({ where: { delivery_id: delivery.id } })) === attempt);
+      await until(
+        async () => (await p.db.prisma.deliveryAttempt.count({ where: { delivery_id: delivery.id } })) === attempt,
+      );
       const job = await until(async () => {
         const j = await p.queue.getJob(delivery.id);
         return j && (await j.getState()) === 'delayed' && j.attemptsMade === attempt ? j : undefined;
@@ -65,7 +89,9 @@ describe('delivery', () => {
       delays.push(job.delay);
       await job.promote(); // as if the delay had passed
     }
-    await until(async () => (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'failed');
+    await until(
+      async () => (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'failed',
+    );
     expect(delays).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]);
     expect(await p.db.prisma.deliveryAttempt.count({ where: { delivery_id: delivery.id } })).toBe(6);
     const received = receiver.received.filter((r) => r.path === '/hooks/b');
@@ -76,11 +102,14 @@ describe('delivery', () => {
   });
 
   it('counts a 302 as a failure and does not follow it', async () => {
-    receiver.respond = (req, res) => (req.path === '/hooks/c' ? res.writeHead(302, { location: '/elsewhere' }).end() : res.writeHead(200).end());
+    receiver.respond = (req, res) =>
+      req.path === '/hooks/c' ? res.writeHead(302, { location: '/elsewhere' }).end() : res.writeHead(200).end();
     const endpoint = await p.addEndpoint(`${receiver.url}/hooks/c`);
     await emit();
     await relay();
-    const attempt = await until(() => p.db.prisma.deliveryAttempt.findFirst({ where: { delivery: { endpoint_id: endpoint.id } } }));
+    const attempt = await until(() =>
+      p.db.prisma.deliveryAttempt.findFirst({ where: { delivery: { endpoint_id: endpoint.id } } }),
+    );
     expect(attempt).toMatchObject({ status_code: 302, error_class: 'redirect' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received.map((r) => r.path)).toEqual(['/hooks/c']);
@@ -94,7 +123,13 @@ describe('outbox and relay', () => {
     const before = await p.db.prisma.outboxEvent.count();
     await expect(
       p.db.prisma.$transaction(async (tx) => {
-        await recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data: {}, now: p.clock.now });
+        await recordEvent(tx, {
+          accountId: p.tenant.accountId,
+          service: 'property',
+          type: 'property.created',
+          data: {},
+          now: p.clock.now,
+        });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');

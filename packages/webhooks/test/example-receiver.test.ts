@@ -20,7 +20,12 @@ const deliver = (body: string, header: string) =>
 
 describe('the README receiver', () => {
   it('accepts a signed delivery with 202, handles it once, and drops the repeat', async () => {
-    const body = JSON.stringify({ id: 'evt_1', type: 'property.created', created_at: new Date().toISOString(), data: { property_id: 'prop_1' } });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'property.created',
+      created_at: new Date().toISOString(),
+      data: { property_id: 'prop_1' },
+    });
     const header = signatureHeader([secret], Math.floor(Date.now() / 1000), body);
     expect((await deliver(body, header)).status).toBe(202);
     expect((await deliver(body, header)).status).toBe(202);
@@ -29,7 +34,12 @@ describe('the README receiver', () => {
   });
 
   it('refuses a tampered body, a wrong secret and a replay older than 300 s', async () => {
-    const body = JSON.stringify({ id: 'evt_2', type: 'property.created', created_at: new Date().toISOString(), data: {} });
+    const body = JSON.stringify({
+      id: 'evt_2',
+      type: 'property.created',
+      created_at: new Date().toISOString(),
+      data: {},
+    });
     const now = Math.floor(Date.now() / 1000);
     expect((await deliver(body.replace('evt_2', 'evt_3'), signatureHeader([secret], now, body))).status).toBe(400);
     expect((await deliver(body, signatureHeader(['other'], now, body))).status).toBe(400);
@@ -50,7 +60,9 @@ function post(chunks: Buffer[], headers: Record<string, string | number>): Promi
       res.on('error', () => resolve({ status: status!, body: Buffer.concat(parts).toString() }));
     });
     // The receiver closes the connection after its 413 while the body is still being sent.
-    req.on('error', (error) => (status === undefined ? reject(error) : resolve({ status, body: Buffer.concat(parts).toString() })));
+    req.on('error', (error) =>
+      status === undefined ? reject(error) : resolve({ status, body: Buffer.concat(parts).toString() }),
+    );
     const write = (i: number): void => {
       if (i === chunks.length) return void req.end();
       if (req.destroyed) return;
@@ -70,13 +82,22 @@ describe('the README receiver bounds what it buffers', () => {
 
   it('answers 413 to a streamed body once it passes 1 MiB, and handles nothing', async () => {
     const chunks = Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20)); // 2.5 MiB, chunked
-    const res = await post(chunks, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'x-service-signature': 't=1,v1=' + 'a'.repeat(64) });
+    const res = await post(chunks, {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+      'x-service-signature': 't=1,v1=' + 'a'.repeat(64),
+    });
     expect(res.status).toBe(413);
     expect(handled.map((e) => e.id)).not.toContain('evt_big');
   }, 5_000);
 
   it('still accepts a signed delivery of almost 1 MiB', async () => {
-    const body = JSON.stringify({ id: 'evt_big', type: 'property.created', created_at: new Date().toISOString(), data: { padding: 'x'.repeat(MiB - 200) } });
+    const body = JSON.stringify({
+      id: 'evt_big',
+      type: 'property.created',
+      created_at: new Date().toISOString(),
+      data: { padding: 'x'.repeat(MiB - 200) },
+    });
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MiB);
     const res = await deliver(body, signatureHeader([secret], Math.floor(Date.now() / 1000), body));
     expect(res.status).toBe(202);

@@ -14,14 +14,39 @@ const daysAgo = (n: number) => new Date(now.getTime() - n * DAY);
 async function event(relayedAt: Date | null, statuses: ('pending' | 'succeeded' | 'failed' | 'held')[]) {
   const id = newId('evt');
   await db.prisma.outboxEvent.create({
-    data: { id, account_id: tenant.accountId, service: 'property', type: 'property.created', payload: '{}', created_at: relayedAt ?? now, relayed_at: relayedAt },
+    data: {
+      id,
+      account_id: tenant.accountId,
+      service: 'property',
+      type: 'property.created',
+      payload: '{}',
+      created_at: relayedAt ?? now,
+      relayed_at: relayedAt,
+    },
   });
   for (const status of statuses) {
     const endpoint = await db.prisma.webhookEndpoint.create({
-      data: { id: newId('whk'), account_id: tenant.accountId, service: 'property', url: 'https://hooks.example.com/x', events: ['property.created'], secret_encrypted: new SecretBox('0'.repeat(64)).encrypt('s') },
+      data: {
+        id: newId('whk'),
+        account_id: tenant.accountId,
+        service: 'property',
+        url: 'https://hooks.example.com/x',
+        events: ['property.created'],
+        secret_encrypted: new SecretBox('0'.repeat(64)).encrypt('s'),
+      },
     });
-    const delivery = await db.prisma.webhookDelivery.create({ data: { id: newId('dlv'), event_id: id, endpoint_id: endpoint.id, account_id: tenant.accountId, status } });
-    await db.prisma.deliveryAttempt.create({ data: { id: newId('att'), delivery_id: delivery.id, attempted_at: relayedAt ?? now, duration_ms: 5, status_code: 200 } });
+    const delivery = await db.prisma.webhookDelivery.create({
+      data: { id: newId('dlv'), event_id: id, endpoint_id: endpoint.id, account_id: tenant.accountId, status },
+    });
+    await db.prisma.deliveryAttempt.create({
+      data: {
+        id: newId('att'),
+        delivery_id: delivery.id,
+        attempted_at: relayedAt ?? now,
+        duration_ms: 5,
+        status_code: 200,
+      },
+    });
   }
   return id;
 }
@@ -34,7 +59,11 @@ afterAll(() => db.drop());
 
 describe('pruneDeliveryHistory', () => {
   it('removes finished history older than 30 days with its deliveries and attempts, and keeps everything else', async () => {
-    const old = [await event(daysAgo(31), ['succeeded']), await event(daysAgo(45), ['succeeded', 'failed']), await event(daysAgo(60), [])];
+    const old = [
+      await event(daysAgo(31), ['succeeded']),
+      await event(daysAgo(45), ['succeeded', 'failed']),
+      await event(daysAgo(60), []),
+    ];
     const kept = [
       await event(daysAgo(29), ['succeeded']), // too young
       await event(daysAgo(40), ['succeeded', 'pending']), // still being retried

@@ -20,9 +20,18 @@ afterAll(async () => {
 });
 
 const emit = () =>
-  p.db.prisma.$transaction((tx) => recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data: { property_id: 'prop_1' }, now: p.clock.now }));
+  p.db.prisma.$transaction((tx) =>
+    recordEvent(tx, {
+      accountId: p.tenant.accountId,
+      service: 'property',
+      type: 'property.created',
+      data: { property_id: 'prop_1' },
+      now: p.clock.now,
+    }),
+  );
 const relay = () => relayOnce({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now });
-const deliveryOf = (endpointId: string) => p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId }, orderBy: { created_at: 'asc' } });
+const deliveryOf = (endpointId: string) =>
+  p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId }, orderBy: { created_at: 'asc' } });
 
 describe('endpoint pause', () => {
   it('pauses after 24 h without success, holds new events, and delivers them after a resume', async () => {
@@ -33,7 +42,9 @@ describe('endpoint pause', () => {
     await relay();
     const first = await deliveryOf(endpoint.id);
     expect(await attemptDelivery(p.deps, first.id, 1)).toBe('retry');
-    expect((await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).failing_since).toEqual(start);
+    expect((await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).failing_since).toEqual(
+      start,
+    );
 
     p.clock.now = new Date(start.getTime() + 23 * HOUR);
     expect(await attemptDelivery(p.deps, first.id, 2)).toBe('retry');
@@ -51,7 +62,10 @@ describe('endpoint pause', () => {
     expect(await resumeEndpoint(p.db.prisma, endpoint.id, p.clock.now)).toBe(2);
     expect(await enqueueRequestedDeliveries({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now })).toBe(2); // the relay's part
     const worker = p.startWorker();
-    await until(async () => (await p.db.prisma.webhookDelivery.count({ where: { endpoint_id: endpoint.id, status: 'succeeded' } })) === 2);
+    await until(
+      async () =>
+        (await p.db.prisma.webhookDelivery.count({ where: { endpoint_id: endpoint.id, status: 'succeeded' } })) === 2,
+    );
     expect(receiver.received.length).toBe(requestsWhilePaused + 2);
     const resumed = await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(resumed).toMatchObject({ status: 'active', failing_since: null, paused_at: null });
@@ -77,7 +91,9 @@ describe('endpoint pause', () => {
     p.clock.now = new Date(start.getTime() + 30 * HOUR); // 30 h after the first failure, 10 h after the success
     await emit();
     await relay();
-    const next = await p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpoint.id, status: 'pending' } });
+    const next = await p.db.prisma.webhookDelivery.findFirstOrThrow({
+      where: { endpoint_id: endpoint.id, status: 'pending' },
+    });
     await p.queue.remove(next.id);
     expect(await attemptDelivery(p.deps, next.id, 1)).toBe('retry');
     expect((await p.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).status).toBe('active');

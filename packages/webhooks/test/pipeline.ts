@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Worker, Queue } from 'bullmq';
 import { newId } from '@platform/db';
-import { createTenant, createTestDatabase, testRedis, TEST_SERVICES, type Tenant, type TestDatabase } from '@platform/testkit';
+import {
+  createTenant,
+  createTestDatabase,
+  testRedis,
+  TEST_SERVICES,
+  type Tenant,
+  type TestDatabase,
+} from '@platform/testkit';
 import { headerNames } from '../src/catalogue.js';
 import { deliveryDispatcher, type DeliveryDeps } from '../src/delivery.js';
 import { createDeliveryQueue, type DeliveryJob } from '../src/queue.js';
@@ -35,15 +42,28 @@ export async function startPipeline() {
     clock,
     deps,
     /** A delivery worker; `deps` replace parts of the pipeline's (e.g. short retry delays). */
-    startWorker(options: { lockDurationMs?: number; stalledIntervalMs?: number } = {}, overrides: Partial<DeliveryDeps> = {}) {
-      const worker = startDeliveryWorker({ ...deps, ...overrides }, { connection: redis.connection, prefix: redis.prefix, ...options });
+    startWorker(
+      options: { lockDurationMs?: number; stalledIntervalMs?: number } = {},
+      overrides: Partial<DeliveryDeps> = {},
+    ) {
+      const worker = startDeliveryWorker(
+        { ...deps, ...overrides },
+        { connection: redis.connection, prefix: redis.prefix, ...options },
+      );
       workers.push(worker);
       return worker;
     },
     async addEndpoint(url: string, events: string[] = ['property.created'], accountId = tenant.accountId) {
       const secret = generateSigningSecret();
       const endpoint = await db.prisma.webhookEndpoint.create({
-        data: { id: newId('whk'), account_id: accountId, service: 'property', url, events, secret_encrypted: secrets.encrypt(secret) },
+        data: {
+          id: newId('whk'),
+          account_id: accountId,
+          service: 'property',
+          url,
+          events,
+          secret_encrypted: secrets.encrypt(secret),
+        },
       });
       return { ...endpoint, secret };
     },

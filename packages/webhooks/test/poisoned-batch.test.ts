@@ -25,7 +25,15 @@ afterAll(async () => {
 });
 
 const emit = (accountId: string) =>
-  p.db.prisma.$transaction((tx) => recordEvent(tx, { accountId, service: 'property', type: 'property.created', data: { property_id: 'prop_1' }, now: new Date() }));
+  p.db.prisma.$transaction((tx) =>
+    recordEvent(tx, {
+      accountId,
+      service: 'property',
+      type: 'property.created',
+      data: { property_id: 'prop_1' },
+      now: new Date(),
+    }),
+  );
 
 describe('response excerpts', () => {
   it('are text PostgreSQL accepts: NUL and invalid UTF-8 become U+FFFD', () => {
@@ -49,12 +57,29 @@ describe('one bad attempt record in a batch', () => {
     for (const accountId of [p.tenant.accountId, neighbour.accountId]) {
       const endpoint = await p.addEndpoint('http://127.0.0.1:9/unused', ['property.created'], accountId);
       const eventId = await emit(accountId);
-      deliveries.push(await p.db.prisma.webhookDelivery.create({ data: { id: newId('dlv'), event_id: eventId, endpoint_id: endpoint.id, account_id: accountId } }));
+      deliveries.push(
+        await p.db.prisma.webhookDelivery.create({
+          data: { id: newId('dlv'), event_id: eventId, endpoint_id: endpoint.id, account_id: accountId },
+        }),
+      );
     }
     await p.db.prisma.outboxEvent.updateMany({ data: { relayed_at: new Date() } });
     const record = (deliveryId: string, endpointId: string, excerpt: string): AttemptRecord => {
       const at = new Date();
-      return { attemptId: newId('att'), deliveryId, endpointId, startedAt: at, at, statusCode: 200, durationMs: 3, errorClass: null, excerpt, status: 'succeeded', nextAttemptAt: null, ok: true };
+      return {
+        attemptId: newId('att'),
+        deliveryId,
+        endpointId,
+        startedAt: at,
+        at,
+        statusCode: 200,
+        durationMs: 3,
+        errorClass: null,
+        excerpt,
+        status: 'succeeded',
+        nextAttemptAt: null,
+        ok: true,
+      };
     };
     const store = storeFor(p.db.prisma);
     // Called in the same tick: one batch. The first excerpt is refused by PostgreSQL as it stands.
@@ -64,8 +89,16 @@ describe('one bad attempt record in a batch', () => {
     ]);
     expect(bad.status).toBe('rejected');
     expect(good.status).toBe('fulfilled');
-    expect(await p.db.prisma.deliveryAttempt.findMany({ where: { delivery_id: deliveries[1].id }, select: { response_excerpt: true } })).toEqual([{ response_excerpt: 'fine' }]);
-    expect(await p.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[1].id } })).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    expect(
+      await p.db.prisma.deliveryAttempt.findMany({
+        where: { delivery_id: deliveries[1].id },
+        select: { response_excerpt: true },
+      }),
+    ).toEqual([{ response_excerpt: 'fine' }]);
+    expect(await p.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[1].id } })).toMatchObject({
+      status: 'succeeded',
+      attempt_count: 1,
+    });
     expect(await p.db.prisma.deliveryAttempt.count({ where: { delivery_id: deliveries[0].id } })).toBe(0);
   });
 });
@@ -75,7 +108,11 @@ describe('a receiver answering with a NUL byte', () => {
     // Both requests are answered together, so that both attempts are recorded in one batch.
     const waiting: (() => void)[] = [];
     receiver.respond = (req, res) => {
-      waiting.push(() => (req.path === '/poison' ? res.writeHead(200).end(Buffer.from([0x6f, 0x6b, 0x00, 0x62, 0x61, 0x64, 0xff])) : res.writeHead(200).end('fine')));
+      waiting.push(() =>
+        req.path === '/poison'
+          ? res.writeHead(200).end(Buffer.from([0x6f, 0x6b, 0x00, 0x62, 0x61, 0x64, 0xff]))
+          : res.writeHead(200).end('fine'),
+      );
       if (waiting.length === 2) waiting.splice(0).forEach((answer) => answer());
     };
     const poisoned = await p.addEndpoint(`${receiver.url}/poison`, ['property.created'], p.tenant.accountId);
@@ -85,13 +122,18 @@ describe('a receiver answering with a NUL byte', () => {
     await emit(neighbour.accountId);
     await relayOnce({ db: p.db.prisma, queue: p.queue, now: () => new Date() });
 
-    const deliveryOf = (endpointId: string) => p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId }, include: { attempts: true } });
+    const deliveryOf = (endpointId: string) =>
+      p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId }, include: { attempts: true } });
     const bad = await until(async () => {
       const d = await deliveryOf(poisoned.id);
       return d.attempts.length === 1 && d.status !== 'pending' ? d : undefined; // the attempt row and the status are written apart
     });
     expect(bad).toMatchObject({ status: 'succeeded', attempt_count: 1 });
-    expect(bad.attempts[0]).toMatchObject({ status_code: 200, error_class: null, response_excerpt: 'ok\uFFFDbad\uFFFD' });
+    expect(bad.attempts[0]).toMatchObject({
+      status_code: 200,
+      error_class: null,
+      response_excerpt: 'ok\uFFFDbad\uFFFD',
+    });
     const good = await until(async () => {
       const d = await deliveryOf(healthy.id);
       return d.attempts.length === 1 && d.status !== 'pending' ? d : undefined; // the attempt row and the status are written apart

@@ -33,7 +33,16 @@ async function startRedis(): Promise<void> {
   const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'ignore', 'ignore'] });
   child.stdin!.on('error', () => {});
   child.stdin!.end(
-    [`port ${port}`, 'bind 127.0.0.1', `requirepass ${password}`, `dir "${dir}"`, 'save ""', 'appendonly yes', 'appendfsync always', 'maxmemory-policy noeviction'].join('\n') + '\n',
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `requirepass ${password}`,
+      `dir "${dir}"`,
+      'save ""',
+      'appendonly yes',
+      'appendfsync always',
+      'maxmemory-policy noeviction',
+    ].join('\n') + '\n',
   );
   redis = child;
   await until(async () => {
@@ -64,7 +73,10 @@ async function shutdownRedis(): Promise<void> {
 
 async function startDelivery(): Promise<void> {
   queue = createDeliveryQueue(connection(), 'aof');
-  worker = startDeliveryWorker({ ...p.deps, now: () => new Date(), retryDelaysMs: [RETRY_MS] }, { connection: connection(), prefix: 'aof' });
+  worker = startDeliveryWorker(
+    { ...p.deps, now: () => new Date(), retryDelaysMs: [RETRY_MS] },
+    { connection: connection(), prefix: 'aof' },
+  );
 }
 
 async function stopDelivery(): Promise<void> {
@@ -77,7 +89,9 @@ async function stopDelivery(): Promise<void> {
 beforeAll(async () => {
   p = await startPipeline();
   let calls = 0;
-  receiver = await startReceiver((_req, res) => (++calls === 1 ? res.writeHead(503).end('later') : res.writeHead(200).end('ok')));
+  receiver = await startReceiver((_req, res) =>
+    ++calls === 1 ? res.writeHead(503).end('later') : res.writeHead(200).end('ok'),
+  );
   dir = mkdtempSync(join(tmpdir(), 'webhooks-aof-'));
   port = await freePort();
   await startRedis();
@@ -95,10 +109,18 @@ describe('a delayed retry across a Redis restart (AOF)', () => {
     await startDelivery();
     const endpoint = await p.addEndpoint(`${receiver.url}/aof`);
     const eventId = await p.db.prisma.$transaction((tx) =>
-      recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data: { property_id: 'prop_1' }, now: new Date() }),
+      recordEvent(tx, {
+        accountId: p.tenant.accountId,
+        service: 'property',
+        type: 'property.created',
+        data: { property_id: 'prop_1' },
+        now: new Date(),
+      }),
     );
     await relayOnce({ db: p.db.prisma, queue: queue!, now: () => new Date() });
-    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId, endpoint_id: endpoint.id } });
+    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({
+      where: { event_id: eventId, endpoint_id: endpoint.id },
+    });
     await until(async () => (await queue!.getJobState(delivery.id)) === 'delayed'); // failed once; the retry waits in Redis
     expect((await queue!.getJob(delivery.id))!.attemptsMade).toBe(1);
 

@@ -17,14 +17,19 @@ describe('SecretBox', () => {
     expect(box.encrypt('whsec_abc')).not.toBe(a);
   });
 
-  it.each([12, 8, 4])('refuses the right tag truncated to %i bytes (GCM would accept it without authTagLength)', (bytes) => {
-    const stored = box.encrypt('whsec_abc');
-    expect(() => box.decrypt(withTag(stored, (tag) => tag.subarray(0, bytes)))).toThrow();
-  });
+  it.each([12, 8, 4])(
+    'refuses the right tag truncated to %i bytes (GCM would accept it without authTagLength)',
+    (bytes) => {
+      const stored = box.encrypt('whsec_abc');
+      expect(() => box.decrypt(withTag(stored, (tag) => tag.subarray(0, bytes)))).toThrow();
+    },
+  );
 
   it('refuses a changed tag, a changed ciphertext and another key', () => {
     const stored = box.encrypt('whsec_abc');
-    expect(() => box.decrypt(withTag(stored, (tag) => Buffer.from(tag.map((b, i) => (i === 0 ? b ^ 1 : b)))))).toThrow();
+    expect(() =>
+      box.decrypt(withTag(stored, (tag) => Buffer.from(tag.map((b, i) => (i === 0 ? b ^ 1 : b))))),
+    ).toThrow();
     const [version, iv, tag, ciphertext] = stored.split('.');
     const flipped = Buffer.from(ciphertext, 'base64url');
     flipped[0] ^= 1;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { computeSignature, signatureHeader, verifySignature } from '../src/signature.js';
 
 const secret = 'whsec_test_secret';
-const body = '{"id":"evt_1","type":"property.created","created_at":"2026-11-22T10:00:00.000Z","data":{"property_id":"prop_1"}}';
+const body =
+  '{"id":"evt_1","type":"property.created","created_at":"2026-11-22T10:00:00.000Z","data":{"property_id":"prop_1"}}';
 const t = 1_795_000_000;
 const at = (seconds: number) => () => seconds * 1000;
 
@@ -23,10 +24,21 @@ describe('signatures', () => {
 
   it('rejects a tampered body, a wrong secret and a timestamp 301 s old', () => {
     const header = signatureHeader([secret], t, body);
-    expect(verifySignature(body.replace('prop_1', 'prop_2'), header, secret, { now: at(t) })).toMatchObject({ valid: false, reason: 'signature_mismatch' });
-    expect(verifySignature(JSON.stringify(JSON.parse(body), null, 1), header, secret, { now: at(t) }).valid).toBe(false);
-    expect(verifySignature(body, header, 'another secret', { now: at(t) })).toMatchObject({ valid: false, reason: 'signature_mismatch' });
-    expect(verifySignature(body, header, secret, { now: at(t + 301) })).toMatchObject({ valid: false, reason: 'timestamp_outside_tolerance' });
+    expect(verifySignature(body.replace('prop_1', 'prop_2'), header, secret, { now: at(t) })).toMatchObject({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
+    expect(verifySignature(JSON.stringify(JSON.parse(body), null, 1), header, secret, { now: at(t) }).valid).toBe(
+      false,
+    );
+    expect(verifySignature(body, header, 'another secret', { now: at(t) })).toMatchObject({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
+    expect(verifySignature(body, header, secret, { now: at(t + 301) })).toMatchObject({
+      valid: false,
+      reason: 'timestamp_outside_tolerance',
+    });
   });
 
   it('rejects a header with a forged timestamp (the signature covers t)', () => {
@@ -42,7 +54,13 @@ describe('signatures', () => {
     expect(verifySignature(body, signatureHeader(['new'], t, body), ['old', 'new'], { now: at(t) }).valid).toBe(true);
   });
 
-  it.each([undefined, '', 'v1=abc', `t=${t}`, 't=x,v1=' + 'a'.repeat(64)])('refuses a malformed header %j', (header) => {
-    expect(verifySignature(body, header, secret, { now: at(t) })).toMatchObject({ valid: false, reason: 'malformed_header' });
-  });
+  it.each([undefined, '', 'v1=abc', `t=${t}`, 't=x,v1=' + 'a'.repeat(64)])(
+    'refuses a malformed header %j',
+    (header) => {
+      expect(verifySignature(body, header, secret, { now: at(t) })).toMatchObject({
+        valid: false,
+        reason: 'malformed_header',
+      });
+    },
+  );
 });

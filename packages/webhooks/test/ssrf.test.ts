@@ -3,11 +3,13 @@ import { checkTargetUrl, guardedLookup, isBlockedAddress, type Resolver } from '
 
 const production = { allowPrivateTargets: false };
 const sandbox = { allowPrivateTargets: true };
-const fakeDns = (table: Record<string, string[]>): Resolver => async (host) => {
-  const addresses = table[host];
-  if (!addresses) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const fakeDns =
+  (table: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const addresses = table[host];
+    if (!addresses) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('SSRF guard (production configuration)', () => {
   it.each([
@@ -45,7 +47,13 @@ describe('SSRF guard (production configuration)', () => {
   });
 
   it('accepts an https URL resolving to public addresses', async () => {
-    expect(await checkTargetUrl('https://hooks.example.com/x', production, fakeDns({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] }))).toBeNull();
+    expect(
+      await checkTargetUrl(
+        'https://hooks.example.com/x',
+        production,
+        fakeDns({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'] }),
+      ),
+    ).toBeNull();
   });
 
   it('sandbox configuration allows loopback http targets explicitly', async () => {
@@ -68,12 +76,16 @@ describe('SSRF guard (production configuration)', () => {
     expect(await checkTargetUrl(url, production, fakeDns({}))).toMatch(/private, loopback or reserved/);
   });
 
-  it.each(['::808:808', '2002:808:808::1', '64:ff9b::808:808', '64:ff9b:1::808:808', '64:ff9b::8.8.8.8', '::ffff:8.8.8.8'])(
-    'allows %s: the IPv4 address inside is public',
-    (address) => {
-      expect(isBlockedAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '::808:808',
+    '2002:808:808::1',
+    '64:ff9b::808:808',
+    '64:ff9b:1::808:808',
+    '64:ff9b::8.8.8.8',
+    '::ffff:8.8.8.8',
+  ])('allows %s: the IPv4 address inside is public', (address) => {
+    expect(isBlockedAddress(address)).toBe(false);
+  });
 
   it('refuses a host name whose DNS answer is such an IPv6 address', async () => {
     const dns = fakeDns({ 'sixtofour.example': ['2002:7f00:1::1'], 'nat64.example': ['64:ff9b:1::a9fe:a9fe'] });
@@ -107,7 +119,9 @@ describe('guardedLookup (used for the connection itself)', () => {
   });
 
   it('drops IPv6 addresses that carry a blocked IPv4 address', async () => {
-    const { error, address } = await lookup('embedded.example', { 'embedded.example': ['::7f00:1', '2002:7f00:1::', '64:ff9b:1::7f00:1', '2606:4700::1111'] });
+    const { error, address } = await lookup('embedded.example', {
+      'embedded.example': ['::7f00:1', '2002:7f00:1::', '64:ff9b:1::7f00:1', '2606:4700::1111'],
+    });
     expect(error).toBeNull();
     expect(address).toEqual([{ address: '2606:4700::1111', family: 6 }]);
   });

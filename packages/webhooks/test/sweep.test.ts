@@ -35,9 +35,27 @@ async function staleDelivery(path: string) {
   const at = new Date(Date.now() - 5 * 60_000);
   const eventId = newId('evt');
   const payload = JSON.stringify({ id: eventId, type: 'property.created', created_at: at.toISOString(), data: {} });
-  await p.db.prisma.outboxEvent.create({ data: { id: eventId, account_id: p.tenant.accountId, service: 'property', type: 'property.created', payload, created_at: at, relayed_at: at } });
+  await p.db.prisma.outboxEvent.create({
+    data: {
+      id: eventId,
+      account_id: p.tenant.accountId,
+      service: 'property',
+      type: 'property.created',
+      payload,
+      created_at: at,
+      relayed_at: at,
+    },
+  });
   return p.db.prisma.webhookDelivery.create({
-    data: { id: newId('dlv'), event_id: eventId, endpoint_id: endpoint.id, account_id: p.tenant.accountId, next_attempt_at: at, created_at: at, updated_at: at },
+    data: {
+      id: newId('dlv'),
+      event_id: eventId,
+      endpoint_id: endpoint.id,
+      account_id: p.tenant.accountId,
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+    },
   });
 }
 
@@ -46,16 +64,27 @@ describe('job id = delivery id: nothing is enqueued twice', () => {
     // No worker yet: the jobs stay waiting (or delayed).
     const endpoint = await p.addEndpoint(`${receiver.url}/dedupe`);
     const eventId = await p.db.prisma.$transaction((tx) =>
-      recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data: { property_id: 'prop_1' }, now: new Date() }),
+      recordEvent(tx, {
+        accountId: p.tenant.accountId,
+        service: 'property',
+        type: 'property.created',
+        data: { property_id: 'prop_1' },
+        now: new Date(),
+      }),
     );
     await relayOnce(deps());
-    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { event_id: eventId, endpoint_id: endpoint.id } });
+    const delivery = await p.db.prisma.webhookDelivery.findFirstOrThrow({
+      where: { event_id: eventId, endpoint_id: endpoint.id },
+    });
     const first = (await p.queue.getJob(delivery.id))!;
     expect(await first.getState()).toBe('waiting');
 
     await p.db.prisma.outboxEvent.update({ where: { id: eventId }, data: { relayed_at: null } }); // the mark was lost
     expect(await relayOnce(deps())).toBe(1);
-    await p.db.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { next_attempt_at: new Date(Date.now() - 5 * 60_000) } }); // and it is stale
+    await p.db.prisma.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { next_attempt_at: new Date(Date.now() - 5 * 60_000) },
+    }); // and it is stale
     expect(await requeueStaleDeliveries(deps())).toEqual({ enqueued: 0, failed: 0 });
     const again = (await p.queue.getJob(delivery.id))!;
     expect(again.timestamp).toBe(first.timestamp); // the same job, not a new one
@@ -132,13 +161,20 @@ describe('jobs that BullMQ failed on errors that are not delivery failures', () 
     const delivery = await staleDelivery('/bookkeeping');
     await enqueueDeliveries(p.queue, [delivery.id], [20, 20]); // three runs
     // A worker whose own step fails: the wrong key for the signing secret.
-    const worker = p.startWorker({}, { secrets: new SecretBox(randomBytes(32).toString('hex')), retryDelaysMs: [20, 20] });
+    const worker = p.startWorker(
+      {},
+      { secrets: new SecretBox(randomBytes(32).toString('hex')), retryDelaysMs: [20, 20] },
+    );
     await until(async () => (await p.queue.getJobState(delivery.id)) === 'failed');
     const failed = await until(async () => {
       const d = await row(delivery.id);
       return d.status === 'failed' ? d : undefined;
     });
-    expect(failed).toMatchObject({ attempt_count: 0, next_attempt_at: null, failure_reason: expect.stringMatching(/^The worker could not complete the delivery: .+/) });
+    expect(failed).toMatchObject({
+      attempt_count: 0,
+      next_attempt_at: null,
+      failure_reason: expect.stringMatching(/^The worker could not complete the delivery: .+/),
+    });
     expect((await p.queue.getJob(delivery.id))!.attemptsMade).toBe(3);
     expect(received('/bookkeeping')).toBe(0);
     await worker.close();
@@ -148,15 +184,23 @@ describe('jobs that BullMQ failed on errors that are not delivery failures', () 
     const delivery = await staleDelivery('/db-down');
     // A processor that dies before any bookkeeping, on its only run (the database is down).
     await p.queue.add('deliver', { deliveryId: delivery.id }, { jobId: delivery.id, attempts: 1 });
-    const broken = new Worker(DELIVERY_QUEUE, async () => {
-      throw new Error('database is down');
-    }, { connection: p.redis.connection, prefix: p.redis.prefix });
+    const broken = new Worker(
+      DELIVERY_QUEUE,
+      async () => {
+        throw new Error('database is down');
+      },
+      { connection: p.redis.connection, prefix: p.redis.prefix },
+    );
     await until(async () => (await p.queue.getJobState(delivery.id)) === 'failed');
     await broken.close();
     expect((await row(delivery.id)).status).toBe('pending'); // what used to stay for seven days
 
     expect(await requeueStaleDeliveries(deps())).toEqual({ enqueued: 0, failed: 1 });
-    expect(await row(delivery.id)).toMatchObject({ status: 'failed', next_attempt_at: null, failure_reason: 'The worker could not complete the delivery: database is down.' });
+    expect(await row(delivery.id)).toMatchObject({
+      status: 'failed',
+      next_attempt_at: null,
+      failure_reason: 'The worker could not complete the delivery: database is down.',
+    });
     expect(await requeueStaleDeliveries(deps())).toEqual({ enqueued: 0, failed: 0 });
   });
 });

@@ -21,9 +21,18 @@ afterAll(async () => {
 });
 
 const emit = () =>
-  p.db.prisma.$transaction((tx) => recordEvent(tx, { accountId: p.tenant.accountId, service: 'property', type: 'property.created', data: { property_id: 'prop_1' }, now: p.clock.now }));
+  p.db.prisma.$transaction((tx) =>
+    recordEvent(tx, {
+      accountId: p.tenant.accountId,
+      service: 'property',
+      type: 'property.created',
+      data: { property_id: 'prop_1' },
+      now: p.clock.now,
+    }),
+  );
 const relay = () => relayOnce({ db: p.db.prisma, queue: p.queue, now: () => p.clock.now });
-const deliveryOf = (endpointId: string) => p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId } });
+const deliveryOf = (endpointId: string) =>
+  p.db.prisma.webhookDelivery.findFirstOrThrow({ where: { endpoint_id: endpointId } });
 
 describe('a worker killed during an attempt', () => {
   it('the delivery is retried by another worker with the same event and delivery id', async () => {
@@ -37,19 +46,23 @@ describe('a worker killed during an attempt', () => {
     const endpoint = await p.addEndpoint(`${receiver.url}/crash`);
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     // One process (node --import tsx), so that SIGKILL really ends the worker mid-attempt.
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/worker-child.ts', import.meta.url))], {
-      cwd: root,
-      env: {
-        ...process.env,
-        TEST_DATABASE_URL: p.db.url,
-        TEST_SECRET_KEY: p.secretKey,
-        TEST_REDIS_HOST: p.redis.connection.host,
-        TEST_REDIS_PORT: String(p.redis.connection.port),
-        TEST_REDIS_PASSWORD: (p.redis.connection as { password?: string }).password ?? '',
-        TEST_REDIS_PREFIX: p.redis.prefix,
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/worker-child.ts', import.meta.url))],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          TEST_DATABASE_URL: p.db.url,
+          TEST_SECRET_KEY: p.secretKey,
+          TEST_REDIS_HOST: p.redis.connection.host,
+          TEST_REDIS_PORT: String(p.redis.connection.port),
+          TEST_REDIS_PASSWORD: (p.redis.connection as { password?: string }).password ?? '',
+          TEST_REDIS_PREFIX: p.redis.prefix,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    );
     cleanup.push(() => child.kill('SIGKILL')); // never leave it running if the test fails early
     await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the child's worker connects
@@ -61,7 +74,11 @@ describe('a worker killed during an attempt', () => {
 
     p.startWorker({ lockDurationMs: 1000, stalledIntervalMs: 500 });
     const delivery = await deliveryOf(endpoint.id);
-    await until(async () => (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded', 20_000);
+    await until(
+      async () =>
+        (await p.db.prisma.webhookDelivery.findUnique({ where: { id: delivery.id } }))?.status === 'succeeded',
+      20_000,
+    );
     const got = receiver.received.filter((r) => r.path === '/crash');
     expect(got).toHaveLength(2);
     expect(got.map((r) => JSON.parse(r.raw.toString()).id)).toEqual([eventId, eventId]);

@@ -3,7 +3,9 @@
 import { parseArgs } from 'node:util';
 import { schemaSql } from './index.js';
 
-const { values } = parseArgs({ options: { from: { type: 'string' }, schema: { type: 'string', default: 'prisma/schema' } } });
+const { values } = parseArgs({
+  options: { from: { type: 'string' }, schema: { type: 'string', default: 'prisma/schema' } },
+});
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
   console.error('DATABASE_URL must point at a running PostgreSQL (any database; nothing is written).');

@@ -48,7 +48,10 @@ export default {
 function copyForPrisma6(source: string, target: string): string {
   const schema = readSchema(source)
     .replace(/datasource db \{([^}]*)\}/, (_m, body: string) => `datasource db {${body}  url = env("DATABASE_URL")\n}`)
-    .replace(/generator client \{([^}]*)\}/, (_m, body: string) => `generator client {${body}  engineType = "client"\n}`);
+    .replace(
+      /generator client \{([^}]*)\}/,
+      (_m, body: string) => `generator client {${body}  engineType = "client"\n}`,
+    );
   writeFileSync(target, schema);
   return target;
 }

@@ -1,14 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
-import { AccessRequestInputSchema, AccessRequestListQuerySchema, AccessRequestParamsSchema, AccessRequestSchema, ScoreSchema } from './schemas.js';
+import {
+  AccessRequestInputSchema,
+  AccessRequestListQuerySchema,
+  AccessRequestParamsSchema,
+  AccessRequestSchema,
+  ScoreSchema,
+} from './schemas.js';
 import type { AccessRequestService } from './service.js';
 
 const READ = 'requests:read';
 const WRITE = 'requests:write';
 const tags = ['Access requests'];
 
-export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestService }> = async (plugin, { requests }) => {
+export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestService }> = async (
+  plugin,
+  { requests },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -48,7 +57,12 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
     '/access-requests/:requestId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getAccessRequest', params: AccessRequestParamsSchema, response: { 200: AccessRequestSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getAccessRequest',
+        params: AccessRequestParamsSchema,
+        response: { 200: AccessRequestSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => requests.get(request.auth.accountId, request.params.requestId),
   );
@@ -60,7 +74,8 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'getAccessRequestScore',
-        description: 'The latest score with its explanation: every criterion with weight, points, outcome and reason, and the version of the weights.',
+        description:
+          'The latest score with its explanation: every criterion with weight, points, outcome and reason, and the version of the weights.',
         params: AccessRequestParamsSchema,
         response: { 200: ScoreSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -75,7 +90,8 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'scoreAccessRequest',
-        description: 'Scores the request again with the agent and the capability profile as they are now, replaces the stored score and emits `request.scored`.',
+        description:
+          'Scores the request again with the agent and the capability profile as they are now, replaces the stored score and emits `request.scored`.',
         params: AccessRequestParamsSchema,
         body: EmptyBodySchema,
         response: { 200: ScoreSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },

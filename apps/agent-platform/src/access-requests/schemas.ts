@@ -10,11 +10,18 @@ export const AccessRequestInputSchema = withReadOnly(
   Type.Object(
     {
       agent_id: Id,
-      team: Type.String({ minLength: 1, maxLength: 120, description: 'The requesting team; it must be the team of the capability profile.' }),
+      team: Type.String({
+        minLength: 1,
+        maxLength: 120,
+        description: 'The requesting team; it must be the team of the capability profile.',
+      }),
       purpose: Type.String({ minLength: 1, maxLength: 2000, description: 'What the team wants to use the agent for.' }),
       profile_id: Type.Optional({ ...Id, description: 'An existing capability profile of the team …' }),
       profile: Type.Optional(
-        Type.Object(inlineProfileFields, { additionalProperties: false, description: '… or a new one, saved for the request’s `team` (exactly one of both).' }),
+        Type.Object(inlineProfileFields, {
+          additionalProperties: false,
+          description: '… or a new one, saved for the request’s `team` (exactly one of both).',
+        }),
       ),
     },
     { additionalProperties: false },

@@ -57,7 +57,9 @@ export const ACCESS_MODEL = defineModel<AccessSubject>({
         const covered = required.length - missing.length;
         return {
           fraction: covered / required.length,
-          reason: `Offers ${covered} of ${required.length} required capabilities` + (missing.length > 0 ? `; missing: ${missing.join(', ')}.` : '.'),
+          reason:
+            `Offers ${covered} of ${required.length} required capabilities` +
+            (missing.length > 0 ? `; missing: ${missing.join(', ')}.` : '.'),
         };
       },
     },
@@ -68,7 +70,10 @@ export const ACCESS_MODEL = defineModel<AccessSubject>({
         const { agent, profile } = subject;
         const cost = estimatedMonthlyCents(subject);
         if (cost === null) {
-          return { fraction: 0, reason: `Cost cannot be estimated: the agent charges ${agent.chargeback_unit}, the expected usage is given ${profile.usage_unit}.` };
+          return {
+            fraction: 0,
+            reason: `Cost cannot be estimated: the agent charges ${agent.chargeback_unit}, the expected usage is given ${profile.usage_unit}.`,
+          };
         }
         const budget = profile.budget_monthly_cents;
         const basis = `${cents(agent.chargeback_amount_cents)} ${agent.chargeback_unit} × ${profile.usage_quantity.toLocaleString('en-US')}`;
@@ -88,7 +93,13 @@ export function explain(result: ScoreResult) {
     weights_version: result.weights_version,
     knocked_out: result.knocked_out,
     knockouts: result.knockouts.map((k) => ({ criterion: k.key, reason: k.reason })),
-    criteria: result.criteria.map((c) => ({ criterion: c.key, weight: c.weight, points: c.points, outcome: c.outcome, reason: c.reason })),
+    criteria: result.criteria.map((c) => ({
+      criterion: c.key,
+      weight: c.weight,
+      points: c.points,
+      outcome: c.outcome,
+      reason: c.reason,
+    })),
   };
 }
 

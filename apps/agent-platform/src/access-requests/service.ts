@@ -26,7 +26,11 @@ function toAccessRequest(row: AccessRequestRow): AccessRequest {
 }
 
 function toScore(row: AccessRequestRow): Score {
-  return { request_id: row.id, ...(row.score_details as unknown as Explanation), scored_at: row.scored_at.toISOString() };
+  return {
+    request_id: row.id,
+    ...(row.score_details as unknown as Explanation),
+    scored_at: row.scored_at.toISOString(),
+  };
 }
 
 export type AccessRequestService = ReturnType<typeof createAccessRequestService>;
@@ -35,19 +39,29 @@ export type AccessRequestService = ReturnType<typeof createAccessRequestService>
 export function createAccessRequestService({ db, scoredCursors, now, emit }: AccessRequestServiceDeps) {
   return {
     create(accountId: string, body: AccessRequestInput): Promise<AccessRequest> {
-      if (body.profile_id === undefined && body.profile === undefined) throw validationError([{ field: 'profile_id', reason: 'missing' }]);
-      if (body.profile_id !== undefined && body.profile !== undefined) throw validationError([{ field: 'profile', reason: 'not_allowed' }]);
+      if (body.profile_id === undefined && body.profile === undefined)
+        throw validationError([{ field: 'profile_id', reason: 'missing' }]);
+      if (body.profile_id !== undefined && body.profile !== undefined)
+        throw validationError([{ field: 'profile', reason: 'not_allowed' }]);
       const at = now();
       return inTransaction(db, async (tx) => {
         // FOR SHARE: a concurrent retire waits until the request is stored (and so is never lost to it).
-        const agent = await agentRepository.lock(tx, accountId, body.agent_id, 'share', () => notFound('No agent with the agent_id.'));
-        if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; access cannot be requested.` });
+        const agent = await agentRepository.lock(tx, accountId, body.agent_id, 'share', () =>
+          notFound('No agent with the agent_id.'),
+        );
+        if (agent.status !== 'active')
+          throw new ApiError('conflict', { message: `The agent is ${agent.status}; access cannot be requested.` });
         const profile = body.profile
           ? await insertCapabilityProfile(tx, accountId, { ...body.profile, team: body.team }, at)
           : // FOR SHARE: a concurrent change of the profile's team waits until the request is stored.
-            await capabilityProfileRepository.lock(tx, accountId, body.profile_id!, 'share', () => notFound('No capability profile with the profile_id.'));
+            await capabilityProfileRepository.lock(tx, accountId, body.profile_id!, 'share', () =>
+              notFound('No capability profile with the profile_id.'),
+            );
         if (profile.team !== body.team) {
-          throw validationError([{ field: 'team', reason: 'not_allowed' }], `The capability profile belongs to team "${profile.team}", not to "${body.team}".`);
+          throw validationError(
+            [{ field: 'team', reason: 'not_allowed' }],
+            `The capability profile belongs to team "${profile.team}", not to "${body.team}".`,
+          );
         }
         const row = await tx.accessRequest.create({
           data: {
@@ -62,7 +76,12 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
           },
         });
         await emit(tx, { accountId, type: 'request.received', data: { request_id: row.id, agent_id: agent.id }, at });
-        await emit(tx, { accountId, type: 'request.scored', data: { request_id: row.id, agent_id: agent.id, score: row.score }, at });
+        await emit(tx, {
+          accountId,
+          type: 'request.scored',
+          data: { request_id: row.id, agent_id: agent.id, score: row.score },
+          at,
+        });
         return toAccessRequest(row);
       });
     },
@@ -83,19 +102,35 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
           await rescoreUnderLock(tx, accessRequestRepository, {
             accountId,
             id,
-            load: (t, requestId) => t.accessRequest.findUniqueOrThrow({ where: { id: requestId }, include: { agent: true, profile: true } }),
+            load: (t, requestId) =>
+              t.accessRequest.findUniqueOrThrow({ where: { id: requestId }, include: { agent: true, profile: true } }),
             explain: ({ agent, profile }) => scoreAccessRequest({ agent, profile }),
             reading: ACCESS_SCORE,
             at,
-            announce: (row) => emit(tx, { accountId, type: 'request.scored', data: { request_id: id, agent_id: row.agent_id, score: row.score }, at }),
+            announce: (row) =>
+              emit(tx, {
+                accountId,
+                type: 'request.scored',
+                data: { request_id: id, agent_id: row.agent_id, score: row.score },
+                at,
+              }),
           }),
         ),
       );
     },
 
     /** Best score first (then newest), optionally for one agent and/or one team. */
-    list(accountId: string, { agent_id, team, limit, cursor }: { limit: number; cursor?: string; agent_id?: string; team?: string }) {
-      return scoredPage(db, accessRequestRepository, accountId, { cursors: scoredCursors, cursor, limit, filters: { agent_id, team }, map: toAccessRequest });
+    list(
+      accountId: string,
+      { agent_id, team, limit, cursor }: { limit: number; cursor?: string; agent_id?: string; team?: string },
+    ) {
+      return scoredPage(db, accessRequestRepository, accountId, {
+        cursors: scoredCursors,
+        cursor,
+        limit,
+        filters: { agent_id, team },
+        map: toAccessRequest,
+      });
     },
   };
 }

@@ -2,5 +2,12 @@
 export { agentRoutes } from './routes.js';
 export { createAgentService, type AgentService, type AgentServiceDeps } from './service.js';
 export { agentRepository, type AgentRow } from './repository.js';
-export { AgentSchema, CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS, type Agent, type DataClassification } from './schemas.js';
+export {
+  AgentSchema,
+  CAPABILITY_NAME_PATTERN,
+  CHARGEBACK_UNITS,
+  DATA_CLASSIFICATIONS,
+  type Agent,
+  type DataClassification,
+} from './schemas.js';
 export { toAgent } from './mapping.js';

@@ -2,7 +2,10 @@ import type { Prisma } from '@platform/db';
 import type { Agent, AgentInput } from './schemas.js';
 
 type Row = Prisma.AgentDeploymentGetPayload<object>;
-export type Columns = Omit<Prisma.AgentDeploymentUncheckedCreateInput, 'id' | 'account_id' | 'status' | 'created_at' | 'updated_at' | 'retired_at' | 'artifact_count'>;
+export type Columns = Omit<
+  Prisma.AgentDeploymentUncheckedCreateInput,
+  'id' | 'account_id' | 'status' | 'created_at' | 'updated_at' | 'retired_at' | 'artifact_count'
+>;
 
 /**
  * The columns a complete input sets. Absent optional fields become NULL (or `[]`), so writing

@@ -10,7 +10,10 @@ export interface RateStart {
 }
 
 /** Opens the agent's first rate (valid from its creation, open-ended): inside the creating transaction. */
-export async function openRate(tx: SqlRunner, { accountId, agentId, amount_cents, unit, at }: RateStart): Promise<void> {
+export async function openRate(
+  tx: SqlRunner,
+  { accountId, agentId, amount_cents, unit, at }: RateStart,
+): Promise<void> {
   await tx.$executeRawUnsafe(
     'INSERT INTO agent_rates (id, account_id, agent_id, amount_cents, unit, valid_from) VALUES ($1, $2, $3, $4, $5::"ChargebackUnit", $6::timestamptz)',
     newId('rate', at.getTime()),
@@ -28,9 +31,15 @@ export async function openRate(tx: SqlRunner, { accountId, agentId, amount_cents
  * changes of one agent never interleave.
  */
 export async function changeRate(tx: SqlRunner, rate: RateStart): Promise<void> {
-  await tx.$executeRawUnsafe('UPDATE agent_rates SET valid_to = $3::timestamptz WHERE agent_id = $1 AND account_id = $2 AND valid_to IS NULL', rate.agentId, rate.accountId, rate.at);
+  await tx.$executeRawUnsafe(
+    'UPDATE agent_rates SET valid_to = $3::timestamptz WHERE agent_id = $1 AND account_id = $2 AND valid_to IS NULL',
+    rate.agentId,
+    rate.accountId,
+    rate.at,
+  );
   await openRate(tx, rate);
 }
 
 /** Whether the changed paths of an agent's PATCH include its chargeback rate (amount or unit). */
-export const rateChanged = (changed: readonly string[]) => changed.some((path) => path === 'chargeback_rate' || path.startsWith('chargeback_rate.'));
+export const rateChanged = (changed: readonly string[]) =>
+  changed.some((path) => path === 'chargeback_rate' || path.startsWith('chargeback_rate.'));

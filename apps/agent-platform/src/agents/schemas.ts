@@ -19,7 +19,11 @@ export const ChargebackRateSchema = Type.Object(
 const inputFields = {
   name: Type.String({ minLength: 1, maxLength: 120 }),
   description: Type.Optional(Type.String({ maxLength: 5000 })),
-  owning_team: Type.String({ minLength: 1, maxLength: 120, description: 'The team that runs the agent and pays its chargeback.' }),
+  owning_team: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    description: 'The team that runs the agent and pays its chargeback.',
+  }),
   capabilities: Type.Optional(
     Type.Array(Type.String({ pattern: CAPABILITY_NAME_PATTERN }), {
       maxItems: 50,
@@ -32,14 +36,18 @@ const inputFields = {
   data_classification: Type.Optional(
     StringEnum(DATA_CLASSIFICATIONS, {
       default: 'internal',
-      description: 'The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.',
+      description:
+        'The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.',
     }),
   ),
 };
 
 export const READ_ONLY_FIELDS = ['id', 'status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'] as const;
 
-export const AgentInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS);
+export const AgentInputSchema = withReadOnly(
+  Type.Object(inputFields, { additionalProperties: false }),
+  READ_ONLY_FIELDS,
+);
 export type AgentInput = Static<typeof AgentInputSchema>;
 
 /**
@@ -47,7 +55,10 @@ export type AgentInput = Static<typeof AgentInputSchema>;
  * ones (`name`, `owning_team`, `chargeback_rate` and its members) may be changed, not cleared;
  * `chargeback_rate` merges field by field; `capabilities` is replaced as a whole.
  */
-export const AgentPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS);
+export const AgentPatchSchema = PatchSchemaOf(
+  Type.Object(inputFields, { additionalProperties: false }),
+  READ_ONLY_FIELDS,
+);
 export type AgentPatch = Patch<AgentInput>;
 
 export const AgentSchema = Type.Object(
@@ -60,10 +71,14 @@ export const AgentSchema = Type.Object(
     capabilities: Type.Array(Type.String()),
     chargeback_rate: Type.Object({ amount_cents: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
     data_classification: StringEnum(DATA_CLASSIFICATIONS),
-    artifact_count: Type.Integer({ description: 'How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`).' }),
+    artifact_count: Type.Integer({
+      description: 'How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`).',
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
-    retired_at: Nullable(Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' })),
+    retired_at: Nullable(
+      Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' }),
+    ),
   },
   { description: 'An agent deployment.' },
 );
@@ -71,4 +86,7 @@ export type Agent = Static<typeof AgentSchema>;
 
 export const AgentParamsSchema = Type.Object({ agentId: Type.String() });
 
-export const AgentListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ status: Type.Optional(StringEnum(AGENT_STATUSES)) })]);
+export const AgentListQuerySchema = Type.Composite([
+  PageQuerySchema,
+  Type.Object({ status: Type.Optional(StringEnum(AGENT_STATUSES)) }),
+]);

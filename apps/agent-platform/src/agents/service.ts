@@ -36,9 +36,21 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
       const at = now();
       return inTransaction(db, async (tx) => {
         const row = await tx.agentDeployment.create({
-          data: { id: newId('agt', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at },
+          data: {
+            id: newId('agt', at.getTime()),
+            account_id: accountId,
+            ...toColumns(input),
+            created_at: at,
+            updated_at: at,
+          },
         });
-        await openRate(tx, { accountId, agentId: row.id, amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit, at });
+        await openRate(tx, {
+          accountId,
+          agentId: row.id,
+          amount_cents: row.chargeback_amount_cents,
+          unit: row.chargeback_unit,
+          at,
+        });
         await emit(tx, { accountId, type: 'agent.created', data: { agent_id: row.id, status: row.status }, at });
         return toAgent(row);
       });
@@ -64,10 +76,18 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
           patch,
           now,
           guard: (row) => {
-            if (row.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });
+            if (row.status === 'retired')
+              throw new ApiError('conflict', { message: 'A retired agent cannot be changed.' });
           },
           afterWrite: async (changed, row, at) => {
-            if (rateChanged(changed)) await changeRate(tx, { accountId, agentId: id, amount_cents: row.chargeback_amount_cents, unit: row.chargeback_unit, at });
+            if (rateChanged(changed))
+              await changeRate(tx, {
+                accountId,
+                agentId: id,
+                amount_cents: row.chargeback_amount_cents,
+                unit: row.chargeback_unit,
+                at,
+              });
             await emit(tx, { accountId, type: 'agent.updated', data: { agent_id: id, changed_fields: changed }, at });
           },
         }),

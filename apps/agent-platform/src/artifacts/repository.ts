@@ -13,13 +13,23 @@ export const artifactRepository = {
     return row;
   },
 
-  page<Item>(db: Db, accountId: string, agentId: string, request: { cursors: CursorCodec; cursor?: string; limit: number; map: (row: ArtifactRow) => Item }) {
+  page<Item>(
+    db: Db,
+    accountId: string,
+    agentId: string,
+    request: { cursors: CursorCodec; cursor?: string; limit: number; map: (row: ArtifactRow) => Item },
+  ) {
     return cursorPage({
       cursors: request.cursors,
       scope: scopeOf('agent_artifacts', accountId, { agentId }),
       cursor: request.cursor,
       limit: request.limit,
-      fetch: (after, take) => db.agentArtifact.findMany({ where: { account_id: accountId, agent_id: agentId, ...after }, orderBy: NEWEST_FIRST, take }),
+      fetch: (after, take) =>
+        db.agentArtifact.findMany({
+          where: { account_id: accountId, agent_id: agentId, ...after },
+          orderBy: NEWEST_FIRST,
+          take,
+        }),
       map: request.map,
     });
   },

@@ -12,7 +12,11 @@ import {
 import type { ArtifactService } from './service.js';
 
 /** `/agents/{agentId}/artifacts`: the attachment routes (packages/uploads) with the artifacts' words. */
-export const artifactRoutes: FastifyPluginAsync<{ artifacts: ArtifactService; storage: BlobStorage; maxBytes: number }> = async (app, { artifacts, storage, maxBytes }) =>
+export const artifactRoutes: FastifyPluginAsync<{
+  artifacts: ArtifactService;
+  storage: BlobStorage;
+  maxBytes: number;
+}> = async (app, { artifacts, storage, maxBytes }) =>
   attachmentRoutes(app, {
     path: '/agents/:agentId/artifacts',
     parentParam: 'agentId',

@@ -5,7 +5,14 @@ import type { ContentType, PdfLimits } from '@platform/uploads';
 export const ARTIFACT_KINDS = ['model_card', 'prompt', 'configuration', 'evaluation_report', 'other'] as const;
 
 /** Judged from the bytes where the format has a signature (PDF, ZIP); text types must be valid UTF-8. */
-export const ARTIFACT_TYPES: readonly ContentType[] = ['application/json', 'text/markdown', 'text/plain', 'application/pdf', 'application/yaml', 'application/zip'];
+export const ARTIFACT_TYPES: readonly ContentType[] = [
+  'application/json',
+  'text/markdown',
+  'text/plain',
+  'application/pdf',
+  'application/yaml',
+  'application/zip',
+];
 
 /** Per-file limit by default: 50 MiB. */
 export const ARTIFACT_MAX_BYTES = 50 * 1024 * 1024;
@@ -23,7 +30,11 @@ export const ArtifactFieldsSchema = Type.Object(
 export type ArtifactFields = Static<typeof ArtifactFieldsSchema>;
 
 export const ArtifactPatchSchema = Type.Object(
-  { title: Type.Optional(Nullable(Title)), version: Type.Optional(Nullable(Version)), kind: Type.Optional(StringEnum(ARTIFACT_KINDS)) },
+  {
+    title: Type.Optional(Nullable(Title)),
+    version: Type.Optional(Nullable(Version)),
+    kind: Type.Optional(StringEnum(ARTIFACT_KINDS)),
+  },
   { additionalProperties: false, description: 'Title, version label and kind; `null` clears title or version.' },
 );
 export type ArtifactPatch = Static<typeof ArtifactPatchSchema>;
@@ -35,7 +46,9 @@ export const ArtifactSchema = Type.Object(
     kind: StringEnum(ARTIFACT_KINDS),
     title: Nullable(Type.String()),
     version: Nullable(Type.String()),
-    content_type: Type.String({ description: 'Judged from the bytes (or, for text, declared and checked to be UTF-8).' }),
+    content_type: Type.String({
+      description: 'Judged from the bytes (or, for text, declared and checked to be UTF-8).',
+    }),
     size: Type.Integer({ description: 'Bytes.' }),
     sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
     filename: Type.String(),

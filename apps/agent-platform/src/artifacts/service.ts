@@ -7,9 +7,19 @@ import { agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { toArtifact } from './mapping.js';
 import { artifactRepository } from './repository.js';
-import { ARTIFACT_PDF_LIMITS, ARTIFACT_TYPES, ArtifactFieldsSchema, type Artifact, type ArtifactFields, type ArtifactPatch } from './schemas.js';
+import {
+  ARTIFACT_PDF_LIMITS,
+  ARTIFACT_TYPES,
+  ArtifactFieldsSchema,
+  type Artifact,
+  type ArtifactFields,
+  type ArtifactPatch,
+} from './schemas.js';
 
-export type ArtifactServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'storage' | 'sandbox' | 'decodeTimeoutMs'> & {
+export type ArtifactServiceDeps = Pick<
+  ApiContext<AgentPlatformEvents>,
+  'db' | 'cursors' | 'now' | 'emit' | 'storage' | 'sandbox' | 'decodeTimeoutMs'
+> & {
   /** Per-file limit in bytes. */
   maxBytes: number;
 };
@@ -18,19 +28,37 @@ export type ArtifactService = ReturnType<typeof createArtifactService>;
 
 const validateFields = compileBodyValidator<ArtifactFields>(ArtifactFieldsSchema);
 /** Files of an agent; `artifact_count` is kept under the agent's row lock. */
-export function createArtifactService({ db, cursors, now, emit, storage, sandbox, decodeTimeoutMs, maxBytes }: ArtifactServiceDeps) {
+export function createArtifactService({
+  db,
+  cursors,
+  now,
+  emit,
+  storage,
+  sandbox,
+  decodeTimeoutMs,
+  maxBytes,
+}: ArtifactServiceDeps) {
   const files = attachments(
     { db, storage, sandbox, now, maxBytes },
     {
       parent: {
         find: (d, accountId, id) => agentRepository.find(d, accountId, id),
         lock: (tx, accountId, id) => agentRepository.lock(tx, accountId, id),
-        refuses: (agent) => (agent.status === 'retired' ? new ApiError('conflict', { message: 'A retired agent takes no new artifacts.' }) : null),
+        refuses: (agent) =>
+          agent.status === 'retired'
+            ? new ApiError('conflict', { message: 'A retired agent takes no new artifacts.' })
+            : null,
       },
       fields: (raw) => assertValid(validateFields, raw),
       allowed: () => ARTIFACT_TYPES,
       // A PDF is parsed within limits (an artifact is never published, so nothing is rendered); no image type is allowed.
-      content: () => ({ maxPixels: 0, pdf: ARTIFACT_PDF_LIMITS, renditions: [], maxRenderedPages: 0, timeoutMs: decodeTimeoutMs }),
+      content: () => ({
+        maxPixels: 0,
+        pdf: ARTIFACT_PDF_LIMITS,
+        renditions: [],
+        maxRenderedPages: 0,
+        timeoutMs: decodeTimeoutMs,
+      }),
       insert: (tx, { accountId, parentId, file, fields, at }) =>
         tx.agentArtifact.create({
           data: {
@@ -54,8 +82,16 @@ export function createArtifactService({ db, cursors, now, emit, storage, sandbox
         return [];
       },
       async counted(tx, { accountId, parentId, delta, at }) {
-        await tx.agentDeployment.update({ where: { id: parentId }, data: { artifact_count: { increment: delta }, updated_at: at } });
-        await emit(tx, { accountId, type: 'agent.updated', data: { agent_id: parentId, changed_fields: ['artifacts'] }, at });
+        await tx.agentDeployment.update({
+          where: { id: parentId },
+          data: { artifact_count: { increment: delta }, updated_at: at },
+        });
+        await emit(tx, {
+          accountId,
+          type: 'agent.updated',
+          data: { agent_id: parentId, changed_fields: ['artifacts'] },
+          at,
+        });
       },
     },
   );

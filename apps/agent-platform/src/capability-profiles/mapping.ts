@@ -2,7 +2,10 @@ import type { Prisma } from '@platform/db';
 import type { CapabilityProfile, CapabilityProfileInput } from './schemas.js';
 
 export type CapabilityProfileRow = Prisma.CapabilityProfileGetPayload<object>;
-export type Columns = Omit<Prisma.CapabilityProfileUncheckedCreateInput, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
+export type Columns = Omit<
+  Prisma.CapabilityProfileUncheckedCreateInput,
+  'id' | 'account_id' | 'created_at' | 'updated_at'
+>;
 
 export function toColumns(input: CapabilityProfileInput): Columns {
   return {
@@ -23,7 +26,10 @@ export function toCapabilityProfile(row: CapabilityProfileRow): CapabilityProfil
     name: row.name,
     required_capabilities: row.required_capabilities ?? [],
     data_classification: row.data_classification,
-    budget: { monthly_limit_cents: row.budget_monthly_cents, expected_usage: { quantity: row.usage_quantity, unit: row.usage_unit } },
+    budget: {
+      monthly_limit_cents: row.budget_monthly_cents,
+      expected_usage: { quantity: row.usage_quantity, unit: row.usage_unit },
+    },
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

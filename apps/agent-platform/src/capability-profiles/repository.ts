@@ -12,6 +12,19 @@ export const capabilityProfileRepository = tenantRepository<CapabilityProfileRow
 });
 
 /** Stores a new profile (also inline, inside an access request's transaction). */
-export function insertCapabilityProfile(db: Db, accountId: string, input: CapabilityProfileInput, at: Date): Promise<CapabilityProfileRow> {
-  return db.capabilityProfile.create({ data: { id: newId('cap', at.getTime()), account_id: accountId, ...toColumns(input), created_at: at, updated_at: at } });
+export function insertCapabilityProfile(
+  db: Db,
+  accountId: string,
+  input: CapabilityProfileInput,
+  at: Date,
+): Promise<CapabilityProfileRow> {
+  return db.capabilityProfile.create({
+    data: {
+      id: newId('cap', at.getTime()),
+      account_id: accountId,
+      ...toColumns(input),
+      created_at: at,
+      updated_at: at,
+    },
+  });
 }

@@ -1,14 +1,23 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
-import { CapabilityProfileInputSchema, CapabilityProfileListQuerySchema, CapabilityProfileParamsSchema, CapabilityProfilePatchSchema, CapabilityProfileSchema } from './schemas.js';
+import {
+  CapabilityProfileInputSchema,
+  CapabilityProfileListQuerySchema,
+  CapabilityProfileParamsSchema,
+  CapabilityProfilePatchSchema,
+  CapabilityProfileSchema,
+} from './schemas.js';
 import type { CapabilityProfileService } from './service.js';
 
 const READ = 'requests:read';
 const WRITE = 'requests:write';
 const tags = ['Capability profiles'];
 
-export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityProfileService }> = async (plugin, { profiles }) => {
+export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityProfileService }> = async (
+  plugin,
+  { profiles },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -45,7 +54,12 @@ export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityP
     '/capability-profiles/:profileId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getCapabilityProfile', params: CapabilityProfileParamsSchema, response: { 200: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getCapabilityProfile',
+        params: CapabilityProfileParamsSchema,
+        response: { 200: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => profiles.get(request.auth.accountId, request.params.profileId),
   );

@@ -6,13 +6,27 @@ const MAX_INT = 2_147_483_647;
 
 export const BudgetSchema = Type.Object(
   {
-    monthly_limit_cents: Type.Integer({ minimum: 0, maximum: MAX_INT, description: 'What the team may spend on the agent per month, in whole cents.' }),
+    monthly_limit_cents: Type.Integer({
+      minimum: 0,
+      maximum: MAX_INT,
+      description: 'What the team may spend on the agent per month, in whole cents.',
+    }),
     expected_usage: Type.Object(
       {
-        quantity: Type.Integer({ minimum: 1, maximum: MAX_INT, description: 'Units per month (for `per_1k_tokens`: thousands of tokens).' }),
-        unit: StringEnum(CHARGEBACK_UNITS, { description: 'The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.' }),
+        quantity: Type.Integer({
+          minimum: 1,
+          maximum: MAX_INT,
+          description: 'Units per month (for `per_1k_tokens`: thousands of tokens).',
+        }),
+        unit: StringEnum(CHARGEBACK_UNITS, {
+          description:
+            'The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.',
+        }),
       },
-      { additionalProperties: false, description: 'Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost.' },
+      {
+        additionalProperties: false,
+        description: 'Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost.',
+      },
     ),
   },
   { additionalProperties: false },
@@ -29,17 +43,25 @@ const inputFields = {
       description: 'Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`.',
     }),
   ),
-  data_classification: StringEnum(DATA_CLASSIFICATIONS, { description: 'The most sensitive data the team will pass to the agent.' }),
+  data_classification: StringEnum(DATA_CLASSIFICATIONS, {
+    description: 'The most sensitive data the team will pass to the agent.',
+  }),
   budget: BudgetSchema,
 };
 
 export const CAPABILITY_PROFILE_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at'] as const;
 
-export const CapabilityProfileInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS);
+export const CapabilityProfileInputSchema = withReadOnly(
+  Type.Object(inputFields, { additionalProperties: false }),
+  CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+);
 export type CapabilityProfileInput = Static<typeof CapabilityProfileInputSchema>;
 
 /** Merge patch: `required_capabilities` is replaced as a whole (`null` → `[]`), `budget` merges field by field. */
-export const CapabilityProfilePatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS);
+export const CapabilityProfilePatchSchema = PatchSchemaOf(
+  Type.Object(inputFields, { additionalProperties: false }),
+  CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+);
 export type CapabilityProfilePatch = Patch<CapabilityProfileInput>;
 
 export const CapabilityProfileSchema = Type.Object(
@@ -62,4 +84,7 @@ export type CapabilityProfile = Static<typeof CapabilityProfileSchema>;
 
 export const CapabilityProfileParamsSchema = Type.Object({ profileId: Type.String() });
 
-export const CapabilityProfileListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ team: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })) })]);
+export const CapabilityProfileListQuerySchema = Type.Composite([
+  PageQuerySchema,
+  Type.Object({ team: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })) }),
+]);

@@ -4,7 +4,13 @@ import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { toColumns, toCapabilityProfile } from './mapping.js';
 import { insertCapabilityProfile, capabilityProfileRepository } from './repository.js';
-import { CAPABILITY_PROFILE_READ_ONLY_FIELDS, CapabilityProfileInputSchema, type CapabilityProfile, type CapabilityProfileInput, type CapabilityProfilePatch } from './schemas.js';
+import {
+  CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+  CapabilityProfileInputSchema,
+  type CapabilityProfile,
+  type CapabilityProfileInput,
+  type CapabilityProfilePatch,
+} from './schemas.js';
 
 export type CapabilityProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'>;
 
@@ -29,7 +35,13 @@ export function createCapabilityProfileService({ db, cursors, now }: CapabilityP
     },
 
     list(accountId: string, { team, limit, cursor }: { team?: string; limit: number; cursor?: string }) {
-      return capabilityProfileRepository.page(db, accountId, { cursors, cursor, limit, filters: { team }, map: toCapabilityProfile });
+      return capabilityProfileRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { team },
+        map: toCapabilityProfile,
+      });
     },
 
     /** Merge patch under a row lock. Scores already given stay as they were until the request is scored again. */

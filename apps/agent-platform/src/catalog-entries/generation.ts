@@ -15,7 +15,10 @@ export const catalogEntryDocument: DocumentKind<CatalogEntrySnapshot> = {
   },
   renderer: RENDER_CATALOG_RECORD,
   async completed(tx, document, at) {
-    const row = await tx.catalogEntry.findUniqueOrThrow({ where: { id: document.id }, select: { agent_id: true, record_url: true } });
+    const row = await tx.catalogEntry.findUniqueOrThrow({
+      where: { id: document.id },
+      select: { agent_id: true, record_url: true },
+    });
     await emit(tx, {
       accountId: document.account_id,
       type: 'catalog_entry.completed',

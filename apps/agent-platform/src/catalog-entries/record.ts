@@ -1,4 +1,17 @@
-import { contentWidth, ensureSpace, factsTable, FONTS, heading, MUTED, paragraph, renderPdf, renderTask, tableRow, type PdfDocument, type TableCell } from '@platform/documents/pdf';
+import {
+  contentWidth,
+  ensureSpace,
+  factsTable,
+  FONTS,
+  heading,
+  MUTED,
+  paragraph,
+  renderPdf,
+  renderTask,
+  tableRow,
+  type PdfDocument,
+  type TableCell,
+} from '@platform/documents/pdf';
 import type { CatalogAgentSnapshot, CatalogArtifactSnapshot, CatalogEntrySnapshot } from './snapshot.js';
 
 /** The catalog record's renderer in the sandbox (`./sandbox.ts` serves it). */
@@ -11,22 +24,25 @@ export const RENDER_CATALOG_RECORD = renderTask<CatalogEntrySnapshot>('agent-pla
  */
 export async function renderCatalogRecord(snapshot: CatalogEntrySnapshot): Promise<Buffer> {
   const { agent } = snapshot;
-  return renderPdf({ title: agent.name, subject: 'Agent catalog record', language: 'en', createdAt: new Date(snapshot.taken_at) }, (doc) => {
-    heading(doc, agent.name, { level: 1 });
-    paragraph(doc, `Agent catalog record · ${agent.id}`, { size: 9, color: MUTED });
-    heading(doc, 'Overview');
-    factsTable(doc, [
-      ['Owning team', agent.owning_team],
-      ['Data classification', CLASSIFICATION_LABELS[agent.data_classification]],
-      ['Chargeback rate', formatChargebackRate(agent.chargeback_rate)],
-      ['Capabilities', agent.capabilities.length > 0 ? agent.capabilities.join(', ') : 'None'],
-    ]);
-    heading(doc, 'Description');
-    paragraph(doc, agent.description ?? 'No description.');
-    heading(doc, 'Artifacts', { keepWith: 60 });
-    if (snapshot.artifacts.length === 0) paragraph(doc, 'No artifacts.');
-    else artifactTable(doc, snapshot.artifacts);
-  });
+  return renderPdf(
+    { title: agent.name, subject: 'Agent catalog record', language: 'en', createdAt: new Date(snapshot.taken_at) },
+    (doc) => {
+      heading(doc, agent.name, { level: 1 });
+      paragraph(doc, `Agent catalog record · ${agent.id}`, { size: 9, color: MUTED });
+      heading(doc, 'Overview');
+      factsTable(doc, [
+        ['Owning team', agent.owning_team],
+        ['Data classification', CLASSIFICATION_LABELS[agent.data_classification]],
+        ['Chargeback rate', formatChargebackRate(agent.chargeback_rate)],
+        ['Capabilities', agent.capabilities.length > 0 ? agent.capabilities.join(', ') : 'None'],
+      ]);
+      heading(doc, 'Description');
+      paragraph(doc, agent.description ?? 'No description.');
+      heading(doc, 'Artifacts', { keepWith: 60 });
+      if (snapshot.artifacts.length === 0) paragraph(doc, 'No artifacts.');
+      else artifactTable(doc, snapshot.artifacts);
+    },
+  );
 }
 
 const CLASSIFICATION_LABELS: Record<CatalogAgentSnapshot['data_classification'], string> = {
@@ -61,9 +77,22 @@ function artifactTable(doc: PdfDocument, artifacts: readonly CatalogArtifactSnap
   tableRow(doc, columns(['Kind', 'Title', 'Version', 'Filename', 'Size'], { font: FONTS.bold, size: 9 }));
   for (const artifact of artifacts) {
     ensureSpace(doc, 45); // the two rows of an artifact stay together
-    tableRow(doc, columns([KIND_LABELS[artifact.kind], artifact.title ?? '—', artifact.version ?? '—', artifact.filename, formatBytes(artifact.size)], { size: 9 }), {
-      rule: false,
-    });
+    tableRow(
+      doc,
+      columns(
+        [
+          KIND_LABELS[artifact.kind],
+          artifact.title ?? '—',
+          artifact.version ?? '—',
+          artifact.filename,
+          formatBytes(artifact.size),
+        ],
+        { size: 9 },
+      ),
+      {
+        rule: false,
+      },
+    );
     tableRow(doc, [
       { text: 'SHA-256', width: widths[0], size: 8, color: MUTED },
       { text: artifact.sha256, width: contentWidth(doc) - widths[0], font: FONTS.mono, size: 8 },

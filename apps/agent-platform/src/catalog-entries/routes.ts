@@ -3,14 +3,22 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
 import { downloadResponses, sendDownload } from '@platform/uploads';
-import { AgentCatalogEntryParamsSchema, CatalogEntryListQuerySchema, CatalogEntryParamsSchema, CatalogEntrySchema } from './schemas.js';
+import {
+  AgentCatalogEntryParamsSchema,
+  CatalogEntryListQuerySchema,
+  CatalogEntryParamsSchema,
+  CatalogEntrySchema,
+} from './schemas.js';
 import type { CatalogEntryService } from './service.js';
 
 const READ = 'catalog:read';
 const WRITE = 'catalog:write';
 const tags = ['Catalog entries'];
 
-export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryService; storage: BlobStorage }> = async (plugin, { entries, storage }) => {
+export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryService; storage: BlobStorage }> = async (
+  plugin,
+  { entries, storage },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -21,7 +29,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
         tags,
         operationId: 'generateCatalogEntry',
         description:
-          'Copies the agent and its artifacts into a new catalog entry (status `generating`, the agent\'s next `version`) and renders its record ' +
+          "Copies the agent and its artifacts into a new catalog entry (status `generating`, the agent's next `version`) and renders its record " +
           '(PDF) in the background: `completed` with `catalog_entry.completed`, or `failed` with a reason. Later changes of the agent or its ' +
           'artifacts do not change the entry. A retired agent: 409 `conflict`.',
         params: AgentCatalogEntryParamsSchema,
@@ -29,7 +37,8 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
         response: { 202: CatalogEntrySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
-    async (request, reply) => reply.status(202).send(await entries.create(request.auth.accountId, request.params.agentId, request.log)),
+    async (request, reply) =>
+      reply.status(202).send(await entries.create(request.auth.accountId, request.params.agentId, request.log)),
   );
 
   app.get(
@@ -39,7 +48,8 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'listCatalogEntries',
-        description: 'Catalog entries of the account in any status, newest first, optionally of one agent (`agent_id`) or in one `status`.',
+        description:
+          'Catalog entries of the account in any status, newest first, optionally of one agent (`agent_id`) or in one `status`.',
         querystring: CatalogEntryListQuerySchema,
         response: { 200: PageSchema(CatalogEntrySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -68,15 +78,24 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'downloadCatalogEntryRecord',
-        description: 'The record (PDF), streamed, with `ETag`; 404 until the entry is `completed` (and for a `failed` one).',
+        description:
+          'The record (PDF), streamed, with `ETag`; 404 until the entry is `completed` (and for a `failed` one).',
         params: CatalogEntryParamsSchema,
-        response: { ...downloadResponses('The record (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The record (`application/pdf`).', ['application/pdf']),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const { catalogEntryId } = request.params;
       const { sha256 } = await entries.record(request.auth.accountId, catalogEntryId);
-      return sendDownload(request, reply, storage, { sha256, contentType: 'application/pdf', filename: `catalog-record-${catalogEntryId}.pdf`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256,
+        contentType: 'application/pdf',
+        filename: `catalog-record-${catalogEntryId}.pdf`,
+        disposition: 'inline',
+      });
     },
   );
 
@@ -107,7 +126,8 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'withdrawCatalogEntry',
-        description: 'Takes a `published` entry out of the internal catalog (status `withdrawn`; again a no-op). Any other status: 409 `invalid_transition`.',
+        description:
+          'Takes a `published` entry out of the internal catalog (status `withdrawn`; again a no-op). Any other status: 409 `invalid_transition`.',
         params: CatalogEntryParamsSchema,
         body: EmptyBodySchema,
         response: { 200: CatalogEntrySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },

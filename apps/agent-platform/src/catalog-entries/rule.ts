@@ -26,5 +26,8 @@ export const CATALOG_REQUIREMENTS: readonly Requirement[] = [
  * (a blank description counts as missing). Pure: it reads the snapshot only.
  */
 export function catalogRuleProblems(snapshot: CatalogEntrySnapshot): ErrorDetail[] {
-  return CATALOG_REQUIREMENTS.filter((requirement) => requirement.unmet(snapshot)).map(({ field }) => ({ field, reason: 'missing' as const }));
+  return CATALOG_REQUIREMENTS.filter((requirement) => requirement.unmet(snapshot)).map(({ field }) => ({
+    field,
+    reason: 'missing' as const,
+  }));
 }

@@ -21,18 +21,26 @@ export const CatalogEntrySchema = Type.Object(
   {
     id: Type.String(),
     agent_id: Type.String(),
-    version: Type.Integer({ minimum: 1, description: '1, 2, 3, … per agent, in the order the entries were generated.' }),
+    version: Type.Integer({
+      minimum: 1,
+      description: '1, 2, 3, … per agent, in the order the entries were generated.',
+    }),
     status: StringEnum(CATALOG_ENTRY_STATUSES, {
       description:
-        '`generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent\'s entry in the ' +
+        "`generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the " +
         'internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).',
     }),
     agent: Type.Omit(AgentSchema, ['status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'], {
       description: 'The agent as it was when the entry was generated; later updates of the agent do not change it.',
     }),
-    artifacts: Type.Array(CatalogArtifactSchema, { description: 'The agent\'s artifacts as they were, oldest first.' }),
+    artifacts: Type.Array(CatalogArtifactSchema, { description: "The agent's artifacts as they were, oldest first." }),
     record_url: Type.String({ description: 'Where the record (PDF) is downloaded once `completed`.' }),
-    record: Nullable(Type.Object({ size: Type.Integer({ description: 'Bytes.' }), sha256: Type.String({ description: 'The download ETag.' }) })),
+    record: Nullable(
+      Type.Object({
+        size: Type.Integer({ description: 'Bytes.' }),
+        sha256: Type.String({ description: 'The download ETag.' }),
+      }),
+    ),
     failure_reason: Nullable(Type.String()),
     created_at: Type.String({ format: 'date-time', description: 'When the entry was generated (its snapshot taken).' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -48,6 +56,9 @@ export const AgentCatalogEntryParamsSchema = Type.Object({ agentId: Type.String(
 
 export const CatalogEntryListQuerySchema = Type.Composite([
   PageQuerySchema,
-  Type.Object({ agent_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(StringEnum(CATALOG_ENTRY_STATUSES)) }),
+  Type.Object({
+    agent_id: Type.Optional(Type.String({ maxLength: 64 })),
+    status: Type.Optional(StringEnum(CATALOG_ENTRY_STATUSES)),
+  }),
 ]);
 export type CatalogEntryListQuery = Static<typeof CatalogEntryListQuerySchema>;

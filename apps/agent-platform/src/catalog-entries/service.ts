@@ -1,4 +1,11 @@
-import { assertPublishable, assertRulePasses, markPublished, markWithdrawn, requestGeneration, storedFile } from '@platform/documents';
+import {
+  assertPublishable,
+  assertRulePasses,
+  markPublished,
+  markWithdrawn,
+  requestGeneration,
+  storedFile,
+} from '@platform/documents';
 import { advisoryXactLock, inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
@@ -12,7 +19,10 @@ import { CATALOG_RULE_VERSION, catalogRuleProblems } from './rule.js';
 import type { CatalogEntry, CatalogEntryListQuery } from './schemas.js';
 import type { CatalogEntrySnapshot } from './snapshot.js';
 
-export type CatalogEntryServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'jobs' | 'publicBaseUrl'>;
+export type CatalogEntryServiceDeps = Pick<
+  ApiContext<AgentPlatformEvents>,
+  'db' | 'cursors' | 'now' | 'emit' | 'jobs' | 'publicBaseUrl'
+>;
 export type CatalogEntryService = ReturnType<typeof createCatalogEntryService>;
 
 const TABLE = 'catalog_entries';
@@ -29,7 +39,12 @@ async function withdrawPublished(tx: Db, accountId: string, agentId: string, at:
 }
 
 /** Takes the agent's entries out of the catalog (the agent was retired): inside the retiring transaction. */
-export async function withdrawCatalogEntriesOfAgent(tx: Db, accountId: string, agentId: string, at: Date): Promise<void> {
+export async function withdrawCatalogEntriesOfAgent(
+  tx: Db,
+  accountId: string,
+  agentId: string,
+  at: Date,
+): Promise<void> {
   await withdrawPublished(tx, accountId, agentId, at);
 }
 
@@ -50,12 +65,32 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
       const entry = await inTransaction(db, async (tx) => {
         // Shared lock: the agent and its artifacts (uploads lock the agent row) cannot change while they are copied.
         const agent = await agentRepository.lock(tx, accountId, agentId, 'share');
-        if (agent.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent gets no new catalog entries.' });
-        const artifacts = await tx.agentArtifact.findMany({ where: { account_id: accountId, agent_id: agentId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
-        const { status: _status, artifact_count: _count, created_at: _created, updated_at: _updated, retired_at: _retired, ...view } = toAgent(agent);
+        if (agent.status === 'retired')
+          throw new ApiError('conflict', { message: 'A retired agent gets no new catalog entries.' });
+        const artifacts = await tx.agentArtifact.findMany({
+          where: { account_id: accountId, agent_id: agentId },
+          orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+        });
+        const {
+          status: _status,
+          artifact_count: _count,
+          created_at: _created,
+          updated_at: _updated,
+          retired_at: _retired,
+          ...view
+        } = toAgent(agent);
         const snapshot: CatalogEntrySnapshot = {
           agent: view,
-          artifacts: artifacts.map((a) => ({ id: a.id, kind: a.kind, title: a.title, version: a.version, content_type: a.content_type, size: a.size, sha256: a.sha256, filename: a.filename })),
+          artifacts: artifacts.map((a) => ({
+            id: a.id,
+            kind: a.kind,
+            title: a.title,
+            version: a.version,
+            content_type: a.content_type,
+            size: a.size,
+            sha256: a.sha256,
+            filename: a.filename,
+          })),
           taken_at: at.toISOString(),
         };
         return tx.catalogEntry.create({
@@ -75,7 +110,8 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
       });
       await requestGeneration(
         () => catalogEntryJobs.enqueue(jobs, id),
-        (error) => log.warn({ err: error, catalog_entry_id: id }, 'catalog entry generation not enqueued; the sweeper will'),
+        (error) =>
+          log.warn({ err: error, catalog_entry_id: id }, 'catalog entry generation not enqueued; the sweeper will'),
       );
       return toCatalogEntry(entry);
     },
@@ -85,7 +121,13 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
     },
 
     list(accountId: string, { agent_id, status, limit, cursor }: CatalogEntryListQuery) {
-      return catalogEntryRepository.page(db, accountId, { cursors, cursor, limit, filters: { agent_id, status }, map: toCatalogEntry });
+      return catalogEntryRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { agent_id, status },
+        map: toCatalogEntry,
+      });
     },
 
     /** The stored record's address (404 until the entry is completed). */
@@ -106,7 +148,8 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
         const agent = await agentRepository.lock(tx, accountId, agent_id, 'update');
         const row = await catalogEntryRepository.lock(tx, accountId, id);
         assertPublishable(row.status, 'catalog entry');
-        if (agent.status === 'retired') throw new ApiError('conflict', { message: 'The agent is retired: its catalog entries cannot be published.' });
+        if (agent.status === 'retired')
+          throw new ApiError('conflict', { message: 'The agent is retired: its catalog entries cannot be published.' });
         assertRulePasses(
           catalogRuleProblems(snapshotOf(row)),
           `The catalog entry cannot be published (rule ${CATALOG_RULE_VERSION}): it needs a description, at least one capability and a model card.`,
@@ -114,7 +157,12 @@ export function createCatalogEntryService({ db, cursors, now, emit, jobs, public
         await withdrawPublished(tx, accountId, agent_id, at, id);
         if (row.status !== 'published') {
           await markPublished(tx, TABLE, id, at);
-          await emit(tx, { accountId, type: 'catalog_entry.published', data: { catalog_entry_id: id, agent_id, version: row.version, status: 'published' }, at });
+          await emit(tx, {
+            accountId,
+            type: 'catalog_entry.published',
+            data: { catalog_entry_id: id, agent_id, version: row.version, status: 'published' },
+            at,
+          });
         }
         return toCatalogEntry(await load(tx, id));
       });

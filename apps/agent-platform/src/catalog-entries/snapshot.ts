@@ -13,7 +13,10 @@ export interface CatalogArtifactSnapshot {
 }
 
 /** The agent's data copied into the catalog entry when it is generated: later updates of the agent never change it. */
-export type CatalogAgentSnapshot = Omit<Agent, 'status' | 'artifact_count' | 'created_at' | 'updated_at' | 'retired_at'>;
+export type CatalogAgentSnapshot = Omit<
+  Agent,
+  'status' | 'artifact_count' | 'created_at' | 'updated_at' | 'retired_at'
+>;
 
 export interface CatalogEntrySnapshot {
   agent: CatalogAgentSnapshot;

@@ -16,8 +16,8 @@ export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = as
         tags: ['Catalog entries'],
         operationId: 'listCatalog',
         description:
-          'The internal catalog: the account\'s `published` catalog entries, newest first, one per agent (the entry published last; ' +
-          'publishing another takes the previous one out). Filter by `capability` (the entry\'s capabilities contain it) and `data_classification`.',
+          "The internal catalog: the account's `published` catalog entries, newest first, one per agent (the entry published last; " +
+          "publishing another takes the previous one out). Filter by `capability` (the entry's capabilities contain it) and `data_classification`.",
         querystring: CatalogQuerySchema,
         response: { 200: PageSchema(CatalogEntrySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },

@@ -5,8 +5,14 @@ import { CAPABILITY_NAME_PATTERN, DATA_CLASSIFICATIONS } from '../agents/index.j
 export const CatalogQuerySchema = Type.Composite([
   PageQuerySchema,
   Type.Object({
-    capability: Type.Optional(Type.String({ pattern: CAPABILITY_NAME_PATTERN, description: 'Only agents with this capability (exact name).' })),
-    data_classification: Type.Optional(StringEnum(DATA_CLASSIFICATIONS, { description: 'Only agents of this data classification (exactly this level).' })),
+    capability: Type.Optional(
+      Type.String({ pattern: CAPABILITY_NAME_PATTERN, description: 'Only agents with this capability (exact name).' }),
+    ),
+    data_classification: Type.Optional(
+      StringEnum(DATA_CLASSIFICATIONS, {
+        description: 'Only agents of this data classification (exactly this level).',
+      }),
+    ),
   }),
 ]);
 export type CatalogQuery = Static<typeof CatalogQuerySchema>;

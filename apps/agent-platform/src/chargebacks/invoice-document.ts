@@ -9,8 +9,18 @@ const lastDayOf = (period: string) => {
 };
 
 /** UN/ECE Recommendation 20 codes of the chargeback units; tokens are priced per thousand (`C62`, one block). */
-const UNIT_CODES: Record<ChargebackUnit, string> = { per_request: 'C62', per_1k_tokens: 'C62', per_hour: 'HUR', per_month: 'MON' };
-const UNIT_TEXTS: Record<ChargebackUnit, string> = { per_request: 'je Anfrage', per_1k_tokens: 'je 1.000 Tokens', per_hour: 'je Stunde', per_month: 'je Monat' };
+const UNIT_CODES: Record<ChargebackUnit, string> = {
+  per_request: 'C62',
+  per_1k_tokens: 'C62',
+  per_hour: 'HUR',
+  per_month: 'MON',
+};
+const UNIT_TEXTS: Record<ChargebackUnit, string> = {
+  per_request: 'je Anfrage',
+  per_1k_tokens: 'je 1.000 Tokens',
+  per_hour: 'je Stunde',
+  per_month: 'je Monat',
+};
 
 /**
  * What the PDF of an internal invoice says, from its row, the settlement's lines and the agents' names:
@@ -19,9 +29,18 @@ const UNIT_TEXTS: Record<ChargebackUnit, string> = { per_request: 'je Anfrage', 
 export async function internalInvoiceData(db: Db, id: string): Promise<InvoiceDocumentData> {
   const invoice = await db.internalInvoice.findUniqueOrThrow({ where: { id } });
   const account_id = invoice.account_id;
-  const lines = await db.chargebackLine.findMany({ where: { settlement_id: invoice.settlement_id, account_id }, orderBy: { position: 'asc' } });
-  const agents = await db.agentDeployment.findMany({ where: { id: { in: [...new Set(lines.map((l) => l.agent_id))] }, account_id }, select: { id: true, name: true } });
-  const rates = await db.agentRate.findMany({ where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id }, select: { id: true, unit: true } });
+  const lines = await db.chargebackLine.findMany({
+    where: { settlement_id: invoice.settlement_id, account_id },
+    orderBy: { position: 'asc' },
+  });
+  const agents = await db.agentDeployment.findMany({
+    where: { id: { in: [...new Set(lines.map((l) => l.agent_id))] }, account_id },
+    select: { id: true, name: true },
+  });
+  const rates = await db.agentRate.findMany({
+    where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id },
+    select: { id: true, unit: true },
+  });
   const names = new Map(agents.map((a) => [a.id, a.name]));
   const rateUnits = new Map(rates.map((r) => [r.id, r.unit]));
   const issuer = invoice.issuer as unknown as InvoiceParty;

@@ -9,14 +9,27 @@ import { settleChargebacks, SettlementRefused, type SettlementOutcome } from './
 
 export const ChargebacksPayloadSchema = Type.Object(
   {
-    period: Type.Optional(Type.String({ pattern: PERIOD_PATTERN, description: 'Settle this month (`YYYY-MM`, closed in the account’s zone) instead of the due previous month.' })),
-    account_id: Type.Optional(Type.String({ minLength: 1, description: 'Only this account (default: every account with agents).' })),
+    period: Type.Optional(
+      Type.String({
+        pattern: PERIOD_PATTERN,
+        description: 'Settle this month (`YYYY-MM`, closed in the account’s zone) instead of the due previous month.',
+      }),
+    ),
+    account_id: Type.Optional(
+      Type.String({ minLength: 1, description: 'Only this account (default: every account with agents).' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 /** Settles and, after the commit, enqueues the invoices' PDFs (a queue that cannot be reached: the sweeper enqueues them). */
-async function settleAndEnqueue(db: PrismaClient, jobs: JobQueue, accountId: string, period: string, now: Date): Promise<SettlementOutcome & { not_enqueued: number }> {
+async function settleAndEnqueue(
+  db: PrismaClient,
+  jobs: JobQueue,
+  accountId: string,
+  period: string,
+  now: Date,
+): Promise<SettlementOutcome & { not_enqueued: number }> {
   const outcome = await settleChargebacks(db, { accountId, period, now });
   let notEnqueued = 0;
   for (const id of outcome.internal_invoice_ids) {
@@ -47,7 +60,8 @@ export const CHARGEBACKS_JOB = defineJob({
     const work = period
       ? (await platformAccounts(db, account_id)).map((id) => ({ account_id: id, period }))
       : await dueAccounts(db, now, account_id);
-    if (account_id && !(await db.account.findUnique({ where: { id: account_id }, select: { id: true } }))) throw new SettlementRefused(`No account with the id ${account_id}.`);
+    if (account_id && !(await db.account.findUnique({ where: { id: account_id }, select: { id: true } })))
+      throw new SettlementRefused(`No account with the id ${account_id}.`);
     const settled: (SettlementOutcome & { not_enqueued: number })[] = [];
     const refused: { account_id: string; period: string; reason: string }[] = [];
     const failed: { account_id: string; period: string; error: string }[] = [];
@@ -59,7 +73,10 @@ export const CHARGEBACKS_JOB = defineJob({
         else failed.push({ ...item, error: error instanceof Error ? error.message : String(error) });
       }
     }
-    if (failed.length > 0) throw new Error(`Chargebacks failed for ${failed.map((f) => `${f.account_id} (${f.period}): ${f.error}`).join('; ')}`);
+    if (failed.length > 0)
+      throw new Error(
+        `Chargebacks failed for ${failed.map((f) => `${f.account_id} (${f.period}): ${f.error}`).join('; ')}`,
+      );
     // A period asked for by hand that no account could settle (not closed yet): the refusal is the answer.
     if (settled.length === 0 && refused.length > 0) throw new SettlementRefused(refused[0].reason);
     return { settled, refused };

@@ -1,7 +1,12 @@
 import { documentFile } from '@platform/documents';
 import type { ChargebackUnit, Prisma } from '@platform/db';
 import type { InternalInvoiceRow, SettlementRow } from './repository.js';
-import { LINE_METHOD, type ChargebackSettlement, type ChargebackSettlementSummary, type InternalInvoice } from './schemas.js';
+import {
+  LINE_METHOD,
+  type ChargebackSettlement,
+  type ChargebackSettlementSummary,
+  type InternalInvoice,
+} from './schemas.js';
 
 type LineRow = Prisma.ChargebackLineGetPayload<object>;
 export interface RateOfLine {
@@ -16,12 +21,18 @@ export function toSettlementSummary(row: SettlementRow): ChargebackSettlementSum
     period: row.period,
     team: row.team,
     net_cents: Number(row.net_cents),
-    internal_invoice: row.internal_invoice ? { id: row.internal_invoice.id, number: row.internal_invoice.number } : null,
+    internal_invoice: row.internal_invoice
+      ? { id: row.internal_invoice.id, number: row.internal_invoice.number }
+      : null,
     created_at: row.created_at.toISOString(),
   };
 }
 
-export function toSettlement(row: SettlementRow, lines: LineRow[], rates: Map<string, RateOfLine>): ChargebackSettlement {
+export function toSettlement(
+  row: SettlementRow,
+  lines: LineRow[],
+  rates: Map<string, RateOfLine>,
+): ChargebackSettlement {
   const late = lines.filter((l) => l.late).reduce((sum, l) => sum + l.amount_cents, 0n);
   return {
     ...toSettlementSummary(row),
@@ -38,7 +49,11 @@ export function toSettlement(row: SettlementRow, lines: LineRow[], rates: Map<st
         records: line.records,
         quantity: line.quantity.toString(),
         unit: line.unit,
-        rate: { amount_cents: line.rate_amount_cents, unit: rateUnit, valid_from: rate?.valid_from.toISOString() ?? row.created_at.toISOString() },
+        rate: {
+          amount_cents: line.rate_amount_cents,
+          unit: rateUnit,
+          valid_from: rate?.valid_from.toISOString() ?? row.created_at.toISOString(),
+        },
         priced: rateUnit === line.unit,
         amount_cents: Number(line.amount_cents),
       };

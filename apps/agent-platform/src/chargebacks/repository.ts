@@ -20,7 +20,10 @@ export const settlementRepository = tenantRepository<SettlementRow, Prisma.Charg
   notFound: () => notFound('No chargeback settlement with this id.'),
 });
 
-export const internalInvoiceRepository = tenantRepository<InternalInvoiceRow, Prisma.InternalInvoiceUncheckedUpdateInput>({
+export const internalInvoiceRepository = tenantRepository<
+  InternalInvoiceRow,
+  Prisma.InternalInvoiceUncheckedUpdateInput
+>({
   table: 'internal_invoices',
   list: 'internal_invoices',
   model: (db) => db.internalInvoice,

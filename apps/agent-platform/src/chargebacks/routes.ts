@@ -16,9 +16,13 @@ import type { ChargebackService } from './service.js';
 
 const READ = 'chargebacks:read';
 const tags = ['Chargebacks'];
-const MADE_BY = 'Made once per closed month by the monthly chargeback run (1st of the month, 02:00 in the account’s time zone).';
+const MADE_BY =
+  'Made once per closed month by the monthly chargeback run (1st of the month, 02:00 in the account’s time zone).';
 
-export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackService; storage: BlobStorage }> = async (plugin, { chargebacks, storage }) => {
+export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackService; storage: BlobStorage }> = async (
+  plugin,
+  { chargebacks, storage },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -87,14 +91,23 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'downloadInternalInvoicePdf',
-        description: 'The invoice’s PDF, streamed, with `ETag`; 404 until the invoice is `completed` (and for a `failed` one).',
+        description:
+          'The invoice’s PDF, streamed, with `ETag`; 404 until the invoice is `completed` (and for a `failed` one).',
         params: InternalInvoiceParamsSchema,
-        response: { ...downloadResponses('The PDF (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The PDF (`application/pdf`).', ['application/pdf']),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const { sha256, number } = await chargebacks.pdf(request.auth.accountId, request.params.invoiceId);
-      return sendDownload(request, reply, storage, { sha256, contentType: 'application/pdf', filename: `internal-invoice-${number}.pdf`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256,
+        contentType: 'application/pdf',
+        filename: `internal-invoice-${number}.pdf`,
+        disposition: 'inline',
+      });
     },
   );
 };

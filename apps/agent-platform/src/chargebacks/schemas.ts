@@ -14,7 +14,10 @@ export const INTERNAL_INVOICE_STATUSES = ['generating', 'completed', 'failed'] a
 
 const InvoiceRef = Nullable(
   Type.Object(
-    { id: Type.String(), number: Type.String({ description: 'Gapless per account and year, series `chargeback`: `2026-000001`.' }) },
+    {
+      id: Type.String(),
+      number: Type.String({ description: 'Gapless per account and year, series `chargeback`: `2026-000001`.' }),
+    },
     { description: 'The internal invoice of the settlement.' },
   ),
 );
@@ -38,7 +41,10 @@ export const ChargebackLineSchema = Type.Object(
     position: Type.Integer({ minimum: 1, description: 'Ordered by agent, month of use and the rate’s start.' }),
     agent_id: Type.String(),
     usage_period: Period('The month the usage occurred in; earlier than the settlement’s period for late usage.'),
-    late: Type.Boolean({ description: 'Usage of a month before the settled period: reported after that month was settled, or of a month no run settled.' }),
+    late: Type.Boolean({
+      description:
+        'Usage of a month before the settled period: reported after that month was settled, or of a month no run settled.',
+    }),
     records: Type.Integer({ description: 'How many usage records the line sums.' }),
     quantity: Type.String({ description: 'Sum of the records’ quantities in `unit` (decimal text).' }),
     unit: Unit,
@@ -46,14 +52,21 @@ export const ChargebackLineSchema = Type.Object(
       {
         amount_cents: Type.Integer(),
         unit: Unit,
-        valid_from: Type.String({ format: 'date-time', description: 'When this rate of the agent took effect (its first rate also prices usage reported for a time before).' }),
+        valid_from: Type.String({
+          format: 'date-time',
+          description:
+            'When this rate of the agent took effect (its first rate also prices usage reported for a time before).',
+        }),
       },
       { description: 'The agent’s rate valid when the usage occurred.' },
     ),
     priced: Type.Boolean({
-      description: '`false` when the records’ unit is not the rate’s unit (the unit changed and the records were received after the change): amount 0, not priced.',
+      description:
+        '`false` when the records’ unit is not the rate’s unit (the unit changed and the records were received after the change): amount 0, not priced.',
     }),
-    amount_cents: Type.Integer({ description: 'quantity × rate.amount_cents, rounded half up once (0 when not priced).' }),
+    amount_cents: Type.Integer({
+      description: 'quantity × rate.amount_cents, rounded half up once (0 when not priced).',
+    }),
   },
   { description: 'A team’s usage of one agent at one rate in one month of use.' },
 );
@@ -61,8 +74,12 @@ export const ChargebackLineSchema = Type.Object(
 export const ChargebackSettlementSchema = Type.Object(
   {
     ...settlementFields,
-    late_cents: Type.Integer({ description: 'The part of `net_cents` for usage of months before the period (lines with `late`).' }),
-    method: Type.String({ description: 'How each line’s amount is computed.' }), lines: Type.Array(ChargebackLineSchema) },
+    late_cents: Type.Integer({
+      description: 'The part of `net_cents` for usage of months before the period (lines with `late`).',
+    }),
+    method: Type.String({ description: 'How each line’s amount is computed.' }),
+    lines: Type.Array(ChargebackLineSchema),
+  },
   { description: 'A settlement with its lines.' },
 );
 export type ChargebackSettlement = Static<typeof ChargebackSettlementSchema>;
@@ -76,9 +93,16 @@ export const InternalInvoiceSchema = Type.Object(
     issue_date: Type.String({ format: 'date', description: 'The run’s date in the account’s time zone.' }),
     net_cents: Type.Integer({ description: 'The settlement’s net amount; no VAT (within one organisation).' }),
     settlement_id: Type.String(),
-    status: StringEnum(INTERNAL_INVOICE_STATUSES, { description: '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).' }),
+    status: StringEnum(INTERNAL_INVOICE_STATUSES, {
+      description: '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).',
+    }),
     pdf_url: Type.String({ description: 'Where the PDF is downloaded once `completed`.' }),
-    pdf: Nullable(Type.Object({ size: Type.Integer({ description: 'Bytes.' }), sha256: Type.String({ description: 'The download ETag.' }) })),
+    pdf: Nullable(
+      Type.Object({
+        size: Type.Integer({ description: 'Bytes.' }),
+        sha256: Type.String({ description: 'The download ETag.' }),
+      }),
+    ),
     failure_reason: Nullable(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
     completed_at: Nullable(Type.String({ format: 'date-time' })),
@@ -91,7 +115,9 @@ export const ChargebackListQuerySchema = Type.Composite([
   PageQuerySchema,
   Type.Object({
     period: Type.Optional(Period('Only this period.')),
-    team: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Only this consuming team (exact name).' })),
+    team: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 120, description: 'Only this consuming team (exact name).' }),
+    ),
   }),
 ]);
 export type ChargebackListQuery = Static<typeof ChargebackListQuerySchema>;

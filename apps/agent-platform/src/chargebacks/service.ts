@@ -12,18 +12,36 @@ export type ChargebackService = ReturnType<typeof createChargebackService>;
 export function createChargebackService({ db, cursors, publicBaseUrl }: ChargebackServiceDeps) {
   return {
     listSettlements(accountId: string, { period, team, limit, cursor }: ChargebackListQuery) {
-      return settlementRepository.page(db, accountId, { cursors, cursor, limit, filters: { period, team }, map: toSettlementSummary });
+      return settlementRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { period, team },
+        map: toSettlementSummary,
+      });
     },
 
     async getSettlement(accountId: string, id: string): Promise<ChargebackSettlement> {
       const row = await settlementRepository.find(db, accountId, id);
-      const lines = await db.chargebackLine.findMany({ where: { settlement_id: id, account_id: accountId }, orderBy: { position: 'asc' } });
-      const rates = await db.agentRate.findMany({ where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id: accountId }, select: { id: true, unit: true, valid_from: true } });
+      const lines = await db.chargebackLine.findMany({
+        where: { settlement_id: id, account_id: accountId },
+        orderBy: { position: 'asc' },
+      });
+      const rates = await db.agentRate.findMany({
+        where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id: accountId },
+        select: { id: true, unit: true, valid_from: true },
+      });
       return toSettlement(row, lines, new Map(rates.map((r) => [r.id, r])));
     },
 
     listInvoices(accountId: string, { period, team, limit, cursor }: ChargebackListQuery) {
-      return internalInvoiceRepository.page(db, accountId, { cursors, cursor, limit, filters: { period, team }, map: (row) => toInternalInvoice(row, publicBaseUrl) });
+      return internalInvoiceRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { period, team },
+        map: (row) => toInternalInvoice(row, publicBaseUrl),
+      });
     },
 
     async getInvoice(accountId: string, id: string): Promise<InternalInvoice> {

@@ -5,7 +5,16 @@ import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { PERIOD_PATTERN } from './schemas.js';
-import { claimAndAggregate, finishRun, insertLines, insertRun, laterRun, unclaimedBefore, type AggregatedLine, type LineRow } from './settlement-sql.js';
+import {
+  claimAndAggregate,
+  finishRun,
+  insertLines,
+  insertRun,
+  laterRun,
+  unclaimedBefore,
+  type AggregatedLine,
+  type LineRow,
+} from './settlement-sql.js';
 
 const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
 /** A settlement of 1,000,000 records takes seconds; the transaction may take this long. */
@@ -72,36 +81,66 @@ function byTeam(lines: AggregatedLine[], period: string, at: number): TeamSettle
  * issue date) and `settlement.created`. Teams without usage get nothing. The invoices' PDFs are the
  * caller's to enqueue after the commit (their ids are returned).
  */
-export async function settleChargebacks(db: PrismaClient, { accountId, period, now }: SettleRequest): Promise<SettlementOutcome> {
-  if (!new RegExp(PERIOD_PATTERN).test(period)) throw new SettlementRefused(`The period must be a month as YYYY-MM, not "${period}".`);
+export async function settleChargebacks(
+  db: PrismaClient,
+  { accountId, period, now }: SettleRequest,
+): Promise<SettlementOutcome> {
+  if (!new RegExp(PERIOD_PATTERN).test(period))
+    throw new SettlementRefused(`The period must be a month as YYYY-MM, not "${period}".`);
   const account = await db.account.findUnique({ where: { id: accountId }, select: { name: true } });
   if (!account) throw new SettlementRefused(`No account with the id ${accountId}.`);
   const timeZone = await accountTimeZone(db, accountId);
   const bounds = localMonth(period, timeZone);
   if (bounds.end.getTime() > now.getTime()) {
-    throw new SettlementRefused(`The period ${period} is not closed yet: it ends at ${bounds.end.toISOString()} (${timeZone}); only a closed period is settled.`);
+    throw new SettlementRefused(
+      `The period ${period} is not closed yet: it ends at ${bounds.end.toISOString()} (${timeZone}); only a closed period is settled.`,
+    );
   }
   const issuer = await issuerOf(db, accountId, account.name);
   const issueDate = localDate(now, timeZone);
-  const base = { account_id: accountId, period, unpriced_records: 0, unclaimed_records: 0, internal_invoice_ids: [] as string[] };
+  const base = {
+    account_id: accountId,
+    period,
+    unpriced_records: 0,
+    unclaimed_records: 0,
+    internal_invoice_ids: [] as string[],
+  };
   return db.$transaction(
     async (tx): Promise<SettlementOutcome> => {
       // Runs of one account queue here: an earlier period must see a later period's run (and be refused), not its uncommitted row.
       await advisoryXactLock(tx, `chargebacks:${accountId}`);
       if (!(await insertRun(tx, accountId, period, bounds, now))) {
-        const run = await tx.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
+        const run = await tx.chargebackRun.findUniqueOrThrow({
+          where: { account_id_period: { account_id: accountId, period } },
+        });
         return { ...base, outcome: 'already_settled', records: run.records, settlements: run.settlements };
       }
       const later = await laterRun(tx, accountId, period);
-      if (later) throw new SettlementRefused(`The period ${period} cannot be settled: the later period ${later} is settled already (its run took the earlier unsettled usage).`);
+      if (later)
+        throw new SettlementRefused(
+          `The period ${period} cannot be settled: the later period ${later} is settled already (its run took the earlier unsettled usage).`,
+        );
       const lines = await claimAndAggregate(tx, accountId, period, bounds, timeZone);
       const teams = byTeam(lines, period, now.getTime());
       await tx.chargebackSettlement.createMany({
-        data: teams.map((t) => ({ id: t.id, account_id: accountId, period, team: t.team, net_cents: t.net, created_at: now })),
+        data: teams.map((t) => ({
+          id: t.id,
+          account_id: accountId,
+          period,
+          team: t.team,
+          net_cents: t.net,
+          created_at: now,
+        })),
       });
       const lineIds = newIds('cbl', lines.length, now.getTime());
       const rows: LineRow[] = teams.flatMap((t) =>
-        t.lines.map((line, i) => ({ id: lineIds.pop()!, settlement_id: t.id, position: i + 1, late: line.usage_period < period, line })),
+        t.lines.map((line, i) => ({
+          id: lineIds.pop()!,
+          settlement_id: t.id,
+          position: i + 1,
+          late: line.usage_period < period,
+          line,
+        })),
       );
       if (rows.length > 0) await insertLines(tx, accountId, rows);
       const invoiceIds: string[] = [];
@@ -110,8 +149,17 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
         const id = newId('iinv', now.getTime());
         await tx.internalInvoice.create({
           data: {
-            id, account_id: accountId, settlement_id: t.id, team: t.team, number, issue_date: new Date(`${issueDate}T00:00:00Z`), period,
-            issuer: issuer as object, net_cents: t.net, created_at: now, updated_at: now,
+            id,
+            account_id: accountId,
+            settlement_id: t.id,
+            team: t.team,
+            number,
+            issue_date: new Date(`${issueDate}T00:00:00Z`),
+            period,
+            issuer: issuer as object,
+            net_cents: t.net,
+            created_at: now,
+            updated_at: now,
           },
         });
         invoiceIds.push(id);
@@ -119,8 +167,13 @@ export async function settleChargebacks(db: PrismaClient, { accountId, period, n
           accountId,
           type: 'settlement.created',
           data: {
-            settlement_id: t.id, team: t.team, amount_cents: Number(t.net), period,
-            internal_invoice_id: id, internal_invoice_number: number, late_amount_cents: Number(t.late),
+            settlement_id: t.id,
+            team: t.team,
+            amount_cents: Number(t.net),
+            period,
+            internal_invoice_id: id,
+            internal_invoice_number: number,
+            late_amount_cents: Number(t.late),
           },
           at: now,
         });

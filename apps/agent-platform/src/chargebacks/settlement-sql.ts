@@ -4,7 +4,13 @@ import type { ChargebackUnit, Db } from '@platform/db';
  * The run row first: it is the settlement's "exactly once". A concurrent run of the same account and
  * period waits on the primary key until this transaction ends, then inserts nothing. False: settled already.
  */
-export async function insertRun(tx: Db, accountId: string, period: string, bounds: { start: Date; end: Date }, at: Date): Promise<boolean> {
+export async function insertRun(
+  tx: Db,
+  accountId: string,
+  period: string,
+  bounds: { start: Date; end: Date },
+  at: Date,
+): Promise<boolean> {
   const inserted = await tx.$executeRaw`
     INSERT INTO chargeback_runs (account_id, period, period_start, period_end, records, settlements, created_at)
     VALUES (${accountId}, ${period}, ${bounds.start}, ${bounds.end}, 0, 0, ${at})
@@ -39,7 +45,13 @@ export interface AggregatedLine {
  * any rate row is not claimed (it stays for a later run). A record whose unit is not its rate's unit (the
  * unit changed and the record was received after the change) is claimed on a line of amount 0.
  */
-export async function claimAndAggregate(tx: Db, accountId: string, period: string, bounds: { start: Date; end: Date }, timeZone: string): Promise<AggregatedLine[]> {
+export async function claimAndAggregate(
+  tx: Db,
+  accountId: string,
+  period: string,
+  bounds: { start: Date; end: Date },
+  timeZone: string,
+): Promise<AggregatedLine[]> {
   // The sums of ~10,000 groups fit in memory: hashed, not sorted on disk. A million records take ~25 s
   // (bench/RESULTS.md): the claim may run longer than the pool's 60 s statement limit, up to the transaction's.
   await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`);
@@ -104,7 +116,13 @@ export function insertLines(tx: Db, accountId: string, rows: LineRow[]): Promise
 }
 
 /** The run's counts once its settlements are written. */
-export async function finishRun(tx: Db, accountId: string, period: string, records: number, settlements: number): Promise<void> {
+export async function finishRun(
+  tx: Db,
+  accountId: string,
+  period: string,
+  records: number,
+  settlements: number,
+): Promise<void> {
   await tx.$executeRaw`UPDATE chargeback_runs SET records = ${records}, settlements = ${settlements} WHERE account_id = ${accountId} AND period = ${period}`;
 }
 

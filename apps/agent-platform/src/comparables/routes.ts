@@ -4,7 +4,10 @@ import { AUTH_ERRORS, errorResponses } from '@platform/http';
 import { ComparablesParamsSchema, ComparablesSchema } from './schemas.js';
 import { SELECTION, type ComparablesService } from './service.js';
 
-export const comparablesRoutes: FastifyPluginAsync<{ comparables: ComparablesService }> = async (plugin, { comparables }) => {
+export const comparablesRoutes: FastifyPluginAsync<{ comparables: ComparablesService }> = async (
+  plugin,
+  { comparables },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(

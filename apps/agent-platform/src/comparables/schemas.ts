@@ -7,14 +7,24 @@ const Unit = StringEnum(CHARGEBACK_UNITS);
 export const ComparableSchema = Type.Object({
   agent_id: Type.String(),
   name: Type.String(),
-  similarity: Type.Number({ description: 'Jaccard similarity of the capabilities, |A ∩ B| / |A ∪ B|, rounded to four decimals (the exact fraction ranks).' }),
+  similarity: Type.Number({
+    description:
+      'Jaccard similarity of the capabilities, |A ∩ B| / |A ∪ B|, rounded to four decimals (the exact fraction ranks).',
+  }),
   shared_capabilities: Type.Array(Type.String()),
   data_classification: StringEnum(DATA_CLASSIFICATIONS),
   rate: Type.Object({ amount_cents: Type.Integer(), unit: Unit }),
   normalised: Nullable(
     Type.Object(
-      { unit: Unit, amount_cents: Type.Integer(), difference_cents: Type.Integer({ description: 'This rate minus the agent’s rate.' }) },
-      { description: 'The rate in the agent’s unit; `null` when the unit differs (no conversion is defined; the reason says so).' },
+      {
+        unit: Unit,
+        amount_cents: Type.Integer(),
+        difference_cents: Type.Integer({ description: 'This rate minus the agent’s rate.' }),
+      },
+      {
+        description:
+          'The rate in the agent’s unit; `null` when the unit differs (no conversion is defined; the reason says so).',
+      },
     ),
   ),
   reason: Type.String(),

@@ -21,7 +21,14 @@ export function createComparablesService({ db }: ComparablesServiceDeps) {
       const others =
         capabilities.length === 0
           ? []
-          : await db.agentDeployment.findMany({ where: { account_id: accountId, status: 'active', id: { not: agent.id }, capabilities: { hasSome: capabilities } } });
+          : await db.agentDeployment.findMany({
+              where: {
+                account_id: accountId,
+                status: 'active',
+                id: { not: agent.id },
+                capabilities: { hasSome: capabilities },
+              },
+            });
       return {
         agent_id: agent.id,
         method_version: COMPARABLES_METHOD_VERSION,

@@ -58,7 +58,13 @@ export function estimateExpected(rate: Rate, quantity: string, unit: ChargebackU
   const mismatch = unitMismatch(rate, unit);
   if (mismatch) return { estimable: false, quantity: text, unit, monthly_cents: null, reason: mismatch };
   const cents = roundHalfUp(BigInt(rate.amount_cents) * toMicro(quantity));
-  return { estimable: true, quantity: text, unit, monthly_cents: cents, reason: `${rate.amount_cents} cents ${unit} × ${text} = ${cents} cents a month.` };
+  return {
+    estimable: true,
+    quantity: text,
+    unit,
+    monthly_cents: cents,
+    reason: `${rate.amount_cents} cents ${unit} × ${text} = ${cents} cents a month.`,
+  };
 }
 
 export interface MonthQuantity {
@@ -83,7 +89,9 @@ export interface RecordedEstimate {
 export function trailingMonths(now: Date, count = 3): { from: Date; to: Date; months: string[] } {
   const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - count, 1));
-  const months = Array.from({ length: count }, (_, i) => new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + i, 1)).toISOString().slice(0, 7));
+  const months = Array.from({ length: count }, (_, i) =>
+    new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + i, 1)).toISOString().slice(0, 7),
+  );
   return { from, to, months };
 }
 
@@ -91,16 +99,35 @@ export function trailingMonths(now: Date, count = 3): { from: Date; to: Date; mo
  * The recorded usage of each month of the window × the rate: mean (a month without usage counts as
  * 0) and range min–max. No usage at all in the window → not estimable.
  */
-export function estimateRecorded(rate: Rate, window: { from: Date; to: Date; months: string[] }, usage: MonthQuantity[]): RecordedEstimate {
+export function estimateRecorded(
+  rate: Rate,
+  window: { from: Date; to: Date; months: string[] },
+  usage: MonthQuantity[],
+): RecordedEstimate {
   const byMonth = new Map(usage.map((u) => [u.month, toMicro(u.quantity)]));
   const base = { from: window.from.toISOString(), to: window.to.toISOString() };
   if (![...byMonth.values()].some((q) => q > 0n)) {
-    return { estimable: false, ...base, months: [], mean_monthly_cents: null, min_monthly_cents: null, max_monthly_cents: null, reason: `No usage recorded in ${rate.unit} in ${window.months.join(', ')}.` };
+    return {
+      estimable: false,
+      ...base,
+      months: [],
+      mean_monthly_cents: null,
+      min_monthly_cents: null,
+      max_monthly_cents: null,
+      reason: `No usage recorded in ${rate.unit} in ${window.months.join(', ')}.`,
+    };
   }
   const micros = window.months.map((month) => BigInt(rate.amount_cents) * (byMonth.get(month) ?? 0n));
-  const months = window.months.map((month, i) => ({ month, quantity: microToText(byMonth.get(month) ?? 0n), cost_cents: roundHalfUp(micros[i]!) }));
+  const months = window.months.map((month, i) => ({
+    month,
+    quantity: microToText(byMonth.get(month) ?? 0n),
+    cost_cents: roundHalfUp(micros[i]!),
+  }));
   const costs = months.map((m) => m.cost_cents);
-  const mean = roundHalfUp(micros.reduce((a, b) => a + b, 0n), BigInt(window.months.length));
+  const mean = roundHalfUp(
+    micros.reduce((a, b) => a + b, 0n),
+    BigInt(window.months.length),
+  );
   const [min, max] = [Math.min(...costs), Math.max(...costs)];
   return {
     estimable: true,
@@ -116,8 +143,23 @@ export function estimateRecorded(rate: Rate, window: { from: Date; to: Date; mon
 /** The steps of the method, in order, for the explanation. */
 export const COST_STEPS = [
   { step: 'rate', description: 'The agent’s current chargeback rate: whole cents per unit.' },
-  { step: 'unit', description: 'The usage must be in the rate’s unit; no conversion between per_request, per_1k_tokens, per_hour and per_month is defined, so a different unit is not estimated.' },
-  { step: 'expected', description: 'Expected cost a month = rate × expected quantity a month, rounded half up to whole cents.' },
-  { step: 'recorded', description: 'Recorded usage of the three full calendar months (UTC) before the current one, summed per month in the rate’s unit; each month × rate, rounded half up.' },
-  { step: 'mean_and_range', description: 'Mean = the three months’ unrounded total ÷ 3 (a month without usage counts as 0), rounded half up; range = the lowest and highest monthly cost.' },
+  {
+    step: 'unit',
+    description:
+      'The usage must be in the rate’s unit; no conversion between per_request, per_1k_tokens, per_hour and per_month is defined, so a different unit is not estimated.',
+  },
+  {
+    step: 'expected',
+    description: 'Expected cost a month = rate × expected quantity a month, rounded half up to whole cents.',
+  },
+  {
+    step: 'recorded',
+    description:
+      'Recorded usage of the three full calendar months (UTC) before the current one, summed per month in the rate’s unit; each month × rate, rounded half up.',
+  },
+  {
+    step: 'mean_and_range',
+    description:
+      'Mean = the three months’ unrounded total ÷ 3 (a month without usage counts as 0), rounded half up; range = the lowest and highest monthly cost.',
+  },
 ] as const;

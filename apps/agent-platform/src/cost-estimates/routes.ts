@@ -1,7 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, errorResponses } from '@platform/http';
-import { CostEstimateParamsSchema, CostEstimateQuerySchema, CostEstimateSchema, ProfileCostEstimatesSchema, ProfileEstimateQuerySchema } from './schemas.js';
+import {
+  CostEstimateParamsSchema,
+  CostEstimateQuerySchema,
+  CostEstimateSchema,
+  ProfileCostEstimatesSchema,
+  ProfileEstimateQuerySchema,
+} from './schemas.js';
 import type { CostEstimateService } from './service.js';
 
 const READ = 'estimates:read';
@@ -11,7 +17,10 @@ const METHOD =
   'before the current one × rate, with the mean and the range. Integer cents, rounded half up once. Units are never converted: ' +
   'usage in another unit than the rate’s is answered with `estimable: false` and the reason.';
 
-export const costEstimateRoutes: FastifyPluginAsync<{ estimates: CostEstimateService }> = async (plugin, { estimates }) => {
+export const costEstimateRoutes: FastifyPluginAsync<{ estimates: CostEstimateService }> = async (
+  plugin,
+  { estimates },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(

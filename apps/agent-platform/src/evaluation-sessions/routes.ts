@@ -15,14 +15,18 @@ import type { EvaluationSessionService } from './service.js';
 
 // The specification names no read scope for sessions: reading needs `sessions:write` as well.
 const SCOPE = 'sessions:write';
-const READING = 'Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.';
+const READING =
+  'Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.';
 const OVERLAP =
   'A time overlapping an open (`proposed` or `confirmed`) session of the same agent or of the same team is 409 `conflict` with the detail ' +
   '`{field: "agent_id" | "team", reason: "overlaps", conflicting_id}` naming the session already booked.';
 const TIMES = 'A start in the past, an end not after the start or more than 8 hours: 422 `validation_failed`.';
 const tags = ['Evaluation sessions'];
 
-export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationSessionService }> = async (plugin, { sessions }) => {
+export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationSessionService }> = async (
+  plugin,
+  { sessions },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const actionErrors = errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]);
 
@@ -34,7 +38,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
         tags,
         operationId: 'createEvaluationSession',
         description:
-          'Proposes an evaluation session of an active agent with a team (status `proposed`), optionally for the team\'s access request. The evaluators are ' +
+          "Proposes an evaluation session of an active agent with a team (status `proposed`), optionally for the team's access request. The evaluators are " +
           'given as roles (`evaluator_roles`), as a number (`evaluator_count`) or both. An agent of another account or none: 404; a retired agent: 409 `conflict`. ' +
           `${TIMES} ${OVERLAP} ${READING}`,
         body: EvaluationSessionInputSchema,
@@ -82,7 +86,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
         tags,
         operationId: 'getEvaluationSessionCalendarEvent',
         description:
-          'The session as an iCalendar event (`text/calendar`) in the account\'s time zone: `UID` stays the same across reschedules, `SEQUENCE` ' +
+          "The session as an iCalendar event (`text/calendar`) in the account's time zone: `UID` stays the same across reschedules, `SEQUENCE` " +
           `rises with each reschedule and the cancellation, and a cancelled session is a \`METHOD:CANCEL\`. ${READING}`,
         params: SessionParamsSchema,
         response: {
@@ -151,7 +155,8 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
         response: { 200: EvaluationSessionSchema, ...actionErrors },
       },
     },
-    async (request) => sessions.cancel(request.auth.accountId, request.params.sessionId, request.body.by, request.body.reason),
+    async (request) =>
+      sessions.cancel(request.auth.accountId, request.params.sessionId, request.body.by, request.body.reason),
   );
 
   app.post(

@@ -1,6 +1,13 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, notFound, validationError } from '@platform/http';
-import { accountTimeZone, applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
+import {
+  accountTimeZone,
+  applyScheduleAction,
+  calendarEvent,
+  checkTimeRange,
+  withoutDoubleBooking,
+  type ScheduleAction,
+} from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import { agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
@@ -17,9 +24,16 @@ export type EvaluationSessionService = ReturnType<typeof createEvaluationSession
 function evaluatorsOf(input: Pick<EvaluationSessionInput, 'evaluator_roles' | 'evaluator_count'>) {
   const roles = input.evaluator_roles ?? [];
   const count = input.evaluator_count ?? roles.length;
-  if (count === 0) throw validationError([{ field: 'evaluator_count', reason: 'missing' }], 'Give the roles of the evaluators or their number.');
+  if (count === 0)
+    throw validationError(
+      [{ field: 'evaluator_count', reason: 'missing' }],
+      'Give the roles of the evaluators or their number.',
+    );
   if (count < roles.length) {
-    throw validationError([{ field: 'evaluator_count', reason: 'out_of_range' }], `evaluator_count must be at least the number of evaluator_roles (${roles.length}).`);
+    throw validationError(
+      [{ field: 'evaluator_count', reason: 'out_of_range' }],
+      `evaluator_count must be at least the number of evaluator_roles (${roles.length}).`,
+    );
   }
   return { evaluator_roles: roles, evaluator_count: count };
 }
@@ -38,11 +52,19 @@ const load = (db: Db, id: string) => db.evaluationSession.findUniqueOrThrow({ wh
 /** Evaluation sessions of an agent with a team, on the shared scheduling mechanism; every query is scoped by `account_id`. */
 export function createEvaluationSessionService({ db, cursors, now, emit }: EvaluationSessionServiceDeps) {
   /** Applies one action under the session's row lock and emits its event in the same transaction. */
-  async function act(tx: Db, accountId: string, id: string, action: ScheduleAction, at: Date): Promise<EvaluationSessionRow> {
+  async function act(
+    tx: Db,
+    accountId: string,
+    id: string,
+    action: ScheduleAction,
+    at: Date,
+  ): Promise<EvaluationSessionRow> {
     await applyScheduleAction(tx, SESSION_KIND, id, action, at);
     const row = await load(tx, id);
-    if (action.action === 'confirm') await emit(tx, { accountId, type: 'session.confirmed', data: confirmedEvent(row), at });
-    if (action.action === 'cancel') await emit(tx, { accountId, type: 'session.cancelled', data: cancelledEvent(row), at });
+    if (action.action === 'confirm')
+      await emit(tx, { accountId, type: 'session.confirmed', data: confirmedEvent(row), at });
+    if (action.action === 'cancel')
+      await emit(tx, { accountId, type: 'session.cancelled', data: cancelledEvent(row), at });
     return row;
   }
 
@@ -65,13 +87,19 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
       return withoutDoubleBooking(db, SESSION_KIND, { range, participants }, (booking) =>
         inTransaction(booking, async (tx) => {
           // FOR SHARE: a concurrent retirement waits until the session is stored (and then cancels it).
-          const agent = await agentRepository.lock(tx, accountId, input.agent_id, 'share', () => notFound('No agent with the agent_id.'));
-          if (agent.status !== 'active') throw new ApiError('conflict', { message: `The agent is ${agent.status}; it cannot be evaluated.` });
+          const agent = await agentRepository.lock(tx, accountId, input.agent_id, 'share', () =>
+            notFound('No agent with the agent_id.'),
+          );
+          if (agent.status !== 'active')
+            throw new ApiError('conflict', { message: `The agent is ${agent.status}; it cannot be evaluated.` });
           if (input.access_request_id !== undefined) {
             const request = await findAccessRequest(tx, accountId, input.access_request_id);
             if (!request) throw notFound('No access request with the access_request_id.');
             if (request.agent_id !== input.agent_id || request.team !== input.team) {
-              throw validationError([{ field: 'access_request_id', reason: 'not_allowed' }], 'The access request is for another agent or team.');
+              throw validationError(
+                [{ field: 'access_request_id', reason: 'not_allowed' }],
+                'The access request is for another agent or team.',
+              );
             }
           }
           const row = await tx.evaluationSession.create({
@@ -102,26 +130,43 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
     async list(accountId: string, { agent_id, status, from, to, limit, cursor }: SessionListQuery) {
       const timeZone = await accountTimeZone(db, accountId);
       const filters = { agent_id, status, starts_at: startsBetween(from, to) };
-      return sessionRepository.page(db, accountId, { cursors, cursor, limit, filters, map: (row) => toEvaluationSession(row, timeZone) });
+      return sessionRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters,
+        map: (row) => toEvaluationSession(row, timeZone),
+      });
     },
 
     confirm: (accountId: string, id: string, by: SessionSide) => transition(accountId, id, { action: 'confirm', by }),
     complete: (accountId: string, id: string) => transition(accountId, id, { action: 'complete' }),
-    cancel: (accountId: string, id: string, by: SessionSide, reason: SessionCancelReason) => transition(accountId, id, { action: 'cancel', by, reason }),
+    cancel: (accountId: string, id: string, by: SessionSide, reason: SessionCancelReason) =>
+      transition(accountId, id, { action: 'cancel', by, reason }),
 
     /** A new time (the old one into the history, back to `proposed`); an overlap with another open session is 409. */
-    async reschedule(accountId: string, id: string, input: { starts_at: string; ends_at: string }): Promise<EvaluationSession> {
+    async reschedule(
+      accountId: string,
+      id: string,
+      input: { starts_at: string; ends_at: string },
+    ): Promise<EvaluationSession> {
       const { agent_id, team } = await sessionRepository.find(db, accountId, id);
       const range = checkTimeRange(input, now());
-      return withoutDoubleBooking(db, SESSION_KIND, { range, participants: { agent_id, account_id: accountId, team }, exceptId: id }, (tx) =>
-        transition(accountId, id, { action: 'reschedule', range }, tx),
+      return withoutDoubleBooking(
+        db,
+        SESSION_KIND,
+        { range, participants: { agent_id, account_id: accountId, team }, exceptId: id },
+        (tx) => transition(accountId, id, { action: 'reschedule', range }, tx),
       );
     },
 
     /** The session as an iCalendar event in the account's time zone (a CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await sessionRepository.find(db, accountId, id);
-      const { name } = await db.agentDeployment.findUniqueOrThrow({ where: { id: row.agent_id }, select: { name: true } });
+      const { name } = await db.agentDeployment.findUniqueOrThrow({
+        where: { id: row.agent_id },
+        select: { name: true },
+      });
       const roles = row.evaluator_roles.length > 0 ? ` (${row.evaluator_roles.join(', ')})` : '';
       return calendarEvent({
         uid: `${row.id}@agent-platform`,

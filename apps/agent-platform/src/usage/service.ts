@@ -22,20 +22,31 @@ export function createUsageService({ db, now }: UsageServiceDeps) {
       return inTransaction(db, async (tx) => {
         const agent = await lockAgentForUsage(tx, accountId, agentId);
         if (!agent) throw notFound('No agent with this id.');
-        if (agent.status === 'retired') throw new ApiError('conflict', { message: 'A retired agent accepts no usage.' });
+        if (agent.status === 'retired')
+          throw new ApiError('conflict', { message: 'A retired agent accepts no usage.' });
         const details: ErrorDetail[] = [];
         const latest = at.getTime() + USAGE_CLOCK_SKEW_MS;
         const ids = newIds('use', records.length, at.getTime());
         const rows: UsageRow[] = records.map((record, i) => {
           const quantity = fixedQuantity(record.quantity);
           if (quantity === null) details.push({ field: `records.${i}.quantity`, reason: 'invalid_format' });
-          if (record.unit !== agent.chargeback_unit) details.push({ field: `records.${i}.unit`, reason: 'not_allowed' });
+          if (record.unit !== agent.chargeback_unit)
+            details.push({ field: `records.${i}.unit`, reason: 'not_allowed' });
           const occurred = Date.parse(record.occurred_at);
           if (!(occurred <= latest)) details.push({ field: `records.${i}.occurred_at`, reason: 'out_of_range' });
-          return { id: ids[i], client_id: record.client_id, team: record.team, quantity: quantity ?? '0', occurred_at: record.occurred_at };
+          return {
+            id: ids[i],
+            client_id: record.client_id,
+            team: record.team,
+            quantity: quantity ?? '0',
+            occurred_at: record.occurred_at,
+          };
         });
         if (details.length > 0) {
-          throw validationError(details, `Invalid usage records: quantities need at most six decimals, the unit must be the agent’s chargeback unit (${agent.chargeback_unit}), occurred_at at most 5 minutes in the future.`);
+          throw validationError(
+            details,
+            `Invalid usage records: quantities need at most six decimals, the unit must be the agent’s chargeback unit (${agent.chargeback_unit}), occurred_at at most 5 minutes in the future.`,
+          );
         }
         const accepted = await insertUsage(tx, accountId, agentId, agent.chargeback_unit, at, rows);
         return { accepted, duplicates: rows.length - accepted };

@@ -10,7 +10,11 @@ export interface UsageRow {
 }
 
 /** The agent's status and unit under a share lock, so a concurrent retirement waits for the batch. */
-export async function lockAgentForUsage(tx: Db, accountId: string, agentId: string): Promise<{ status: string; chargeback_unit: ChargebackUnit } | null> {
+export async function lockAgentForUsage(
+  tx: Db,
+  accountId: string,
+  agentId: string,
+): Promise<{ status: string; chargeback_unit: ChargebackUnit } | null> {
   const rows = await tx.$queryRaw<{ status: string; chargeback_unit: ChargebackUnit }[]>`
     SELECT status::text AS status, chargeback_unit FROM agent_deployments WHERE id = ${agentId} AND account_id = ${accountId} FOR SHARE`;
   return rows[0] ?? null;
@@ -20,7 +24,14 @@ export async function lockAgentForUsage(tx: Db, accountId: string, agentId: stri
  * The whole batch in one statement: `unnest` of one array per column; a `client_id` already stored
  * for the agent (or repeated in the batch) is skipped. Resolves to the number of rows inserted.
  */
-export function insertUsage(tx: Db, accountId: string, agentId: string, unit: ChargebackUnit, receivedAt: Date, rows: UsageRow[]): Promise<number> {
+export function insertUsage(
+  tx: Db,
+  accountId: string,
+  agentId: string,
+  unit: ChargebackUnit,
+  receivedAt: Date,
+  rows: UsageRow[],
+): Promise<number> {
   const col = (pick: (r: UsageRow) => string) => rows.map(pick);
   return tx.$executeRaw`
     INSERT INTO usage_records (id, account_id, agent_id, client_id, team, quantity, unit, occurred_at, received_at)
@@ -41,7 +52,13 @@ export interface MonthlyUsage {
 }
 
 /** Sums of the agents' usage in each agent's current chargeback unit per calendar month (UTC) in [from, to). */
-export function monthlyUsage(db: Db, accountId: string, agentIds: string[], from: Date, to: Date): Promise<MonthlyUsage[]> {
+export function monthlyUsage(
+  db: Db,
+  accountId: string,
+  agentIds: string[],
+  from: Date,
+  to: Date,
+): Promise<MonthlyUsage[]> {
   return db.$queryRaw<MonthlyUsage[]>`
     SELECT u.agent_id, to_char(date_trunc('month', u.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, sum(u.quantity)::text AS quantity
     FROM usage_records u

@@ -13,7 +13,12 @@ export async function accessRequestSecurityRoutes(ctx: AgentPlatformTestContext)
   const mine = await accessRequest(ctx.tenant.key);
   const theirs = await accessRequest(ctx.other.key);
   return [
-    { method: 'POST', url: '/v1/access-requests', scope: 'requests:write', body: { agent_id: mine.agent_id, profile_id: mine.profile_id, team: validProfile().team, purpose: 'x' } },
+    {
+      method: 'POST',
+      url: '/v1/access-requests',
+      scope: 'requests:write',
+      body: { agent_id: mine.agent_id, profile_id: mine.profile_id, team: validProfile().team, purpose: 'x' },
+    },
     { method: 'GET', url: '/v1/access-requests', scope: 'requests:read' },
     {
       method: 'GET',

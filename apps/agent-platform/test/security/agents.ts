@@ -12,7 +12,13 @@ export async function agentSecurityRoutes(ctx: AgentPlatformTestContext): Promis
   return [
     { method: 'POST', url: '/v1/agents', scope: 'agents:write', body: validAgent() },
     { method: 'GET', url: '/v1/agents', scope: 'agents:read' },
-    { method: 'GET', url: `/v1/agents/${mine}`, scope: 'agents:read', otherTenantUrl: `/v1/agents/${theirs}`, missingUrl: '/v1/agents/agt_doesnotexist' },
+    {
+      method: 'GET',
+      url: `/v1/agents/${mine}`,
+      scope: 'agents:read',
+      otherTenantUrl: `/v1/agents/${theirs}`,
+      missingUrl: '/v1/agents/agt_doesnotexist',
+    },
     {
       method: 'PATCH',
       url: `/v1/agents/${mine}`,

@@ -17,7 +17,12 @@ export async function artifactSecurityRoutes(ctx: AgentPlatformTestContext): Pro
     missingUrl: '/v1/agents/agt_doesnotexist/artifacts',
     scope,
   });
-  const onArtifact = (method: SecurityRoute['method'], suffix: string, scope: string, body?: unknown): SecurityRoute => ({
+  const onArtifact = (
+    method: SecurityRoute['method'],
+    suffix: string,
+    scope: string,
+    body?: unknown,
+  ): SecurityRoute => ({
     method,
     url: `/v1/agents/${mine}/artifacts/${myArtifact}${suffix}`,
     otherTenantUrl: `/v1/agents/${theirs}/artifacts/${theirArtifact}${suffix}`,

@@ -3,7 +3,17 @@ import type { AgentPlatformTestContext } from '../helpers.js';
 import { createAgent } from './agents.js';
 import { createProfile } from './capability-profiles.js';
 
-const usage = { records: [{ client_id: 'security-1', team: 'Accounts payable', quantity: 1, unit: 'per_1k_tokens', occurred_at: '2026-01-01T00:00:00Z' }] };
+const usage = {
+  records: [
+    {
+      client_id: 'security-1',
+      team: 'Accounts payable',
+      quantity: 1,
+      unit: 'per_1k_tokens',
+      occurred_at: '2026-01-01T00:00:00Z',
+    },
+  ],
+};
 
 /** Usage, cost-estimate and comparables routes, on an agent and a profile of the tenant and of another account. */
 export async function estimateSecurityRoutes(ctx: AgentPlatformTestContext): Promise<SecurityRoute[]> {

@@ -7,7 +7,13 @@ import type { TimeRange } from '@platform/scheduling';
  * constraint spans: a booking of either kind checks the other under a lock of the host (taken
  * after the participant locks, always last, so the order stays fixed).
  */
-export async function assertHostFree(tx: Db, accountId: string, host: string | null, range: TimeRange, against: 'slots' | 'single appointments'): Promise<void> {
+export async function assertHostFree(
+  tx: Db,
+  accountId: string,
+  host: string | null,
+  range: TimeRange,
+  against: 'slots' | 'single appointments',
+): Promise<void> {
   if (host === null) return;
   await advisoryXactLock(tx, `host-time:${accountId}|${host}`);
   const rows =

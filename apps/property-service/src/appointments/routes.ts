@@ -17,9 +17,13 @@ import type { AppointmentService } from './service.js';
 const SCOPE = 'appointments:write';
 const READS = ' Reading needs `appointments:write` as well (the spec names no read scope).';
 const tags = ['Appointments'];
-const OVERLAP = '409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).';
+const OVERLAP =
+  '409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).';
 
-export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentService }> = async (plugin, { appointments }) => {
+export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentService }> = async (
+  plugin,
+  { appointments },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const one = { params: AppointmentParamsSchema };
 
@@ -55,7 +59,16 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
 
   app.get(
     '/appointments/:appointmentId',
-    { config: { scope: SCOPE }, schema: { tags, operationId: 'getAppointment', description: READS.trim(), ...one, response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404]) } } },
+    {
+      config: { scope: SCOPE },
+      schema: {
+        tags,
+        operationId: 'getAppointment',
+        description: READS.trim(),
+        ...one,
+        response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
+    },
     async (request) => appointments.get(request.auth.accountId, request.params.appointmentId),
   );
 
@@ -68,13 +81,19 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
         operationId: 'getAppointmentIcs',
         description: `The appointment as an iCalendar event (\`text/calendar\`) in the account's time zone; the UID stays across reschedules, SEQUENCE rises, a cancelled one is \`METHOD:CANCEL\`.${READS}`,
         ...one,
-        response: { 200: { description: 'An iCalendar file.', content: { 'text/calendar': { schema: Type.String() } } }, ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          200: { description: 'An iCalendar file.', content: { 'text/calendar': { schema: Type.String() } } },
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const { appointmentId } = request.params;
       const ics = await appointments.ics(request.auth.accountId, appointmentId);
-      return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${appointmentId}.ics"`).send(ics);
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${appointmentId}.ics"`)
+        .send(ics);
     },
   );
 
@@ -85,7 +104,8 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'confirmAppointment',
-        description: '`proposed` → `confirmed`, recording the side; emits `appointment.confirmed`. Otherwise 409 `invalid_transition`.',
+        description:
+          '`proposed` → `confirmed`, recording the side; emits `appointment.confirmed`. Otherwise 409 `invalid_transition`.',
         ...one,
         body: ConfirmBodySchema,
         response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
@@ -117,13 +137,15 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'cancelAppointment',
-        description: '`proposed` or `confirmed` → `cancelled` by a side with a reason code; emits `appointment.cancelled`.',
+        description:
+          '`proposed` or `confirmed` → `cancelled` by a side with a reason code; emits `appointment.cancelled`.',
         ...one,
         body: CancelBodySchema,
         response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
-    async (request) => appointments.cancel(request.auth.accountId, request.params.appointmentId, request.body.by, request.body.reason),
+    async (request) =>
+      appointments.cancel(request.auth.accountId, request.params.appointmentId, request.body.by, request.body.reason),
   );
 
   app.post(

@@ -3,15 +3,26 @@ import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { SCHEDULE_STATUSES, TimeRangeFields, scheduleViewFields } from '@platform/scheduling';
 import { APPOINTMENT_SIDES, CANCEL_REASONS } from './kind.js';
 
-const Host = Type.String({ minLength: 1, maxLength: 120, description: 'The agent who shows the property (no two open appointments of a host overlap).' });
+const Host = Type.String({
+  minLength: 1,
+  maxLength: 120,
+  description: 'The agent who shows the property (no two open appointments of a host overlap).',
+});
 
 export const AppointmentInputSchema = Type.Object(
-  { inquiry_id: Type.String({ maxLength: 64, description: 'The inquiry whose prospect views the property.' }), ...TimeRangeFields, host: Type.Optional(Host) },
+  {
+    inquiry_id: Type.String({ maxLength: 64, description: 'The inquiry whose prospect views the property.' }),
+    ...TimeRangeFields,
+    host: Type.Optional(Host),
+  },
   { additionalProperties: false },
 );
 export type AppointmentInput = Static<typeof AppointmentInputSchema>;
 
-export const ConfirmBodySchema = Type.Object({ by: StringEnum(APPOINTMENT_SIDES, { description: 'Who confirmed.' }) }, { additionalProperties: false });
+export const ConfirmBodySchema = Type.Object(
+  { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who confirmed.' }) },
+  { additionalProperties: false },
+);
 export const CancelBodySchema = Type.Object(
   { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who cancelled.' }), reason: StringEnum(CANCEL_REASONS) },
   { additionalProperties: false },
@@ -40,8 +51,12 @@ export const AppointmentListQuerySchema = Type.Composite([
   Type.Object({
     property_id: Type.Optional(Type.String({ maxLength: 64 })),
     status: Type.Optional(StringEnum(SCHEDULE_STATUSES)),
-    from: Type.Optional(Type.String({ format: 'date-time', description: 'Only appointments starting at or after this time.' })),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'Only appointments starting before this time.' })),
+    from: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only appointments starting at or after this time.' }),
+    ),
+    to: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only appointments starting before this time.' }),
+    ),
   }),
 ]);
 export type AppointmentListQuery = Static<typeof AppointmentListQuerySchema>;

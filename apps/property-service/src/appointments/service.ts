@@ -1,6 +1,13 @@
 import { inTransaction, lockOwnRow, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
-import { accountTimeZone, applyScheduleAction, calendarEvent, checkTimeRange, withoutDoubleBooking, type ScheduleAction } from '@platform/scheduling';
+import {
+  accountTimeZone,
+  applyScheduleAction,
+  calendarEvent,
+  checkTimeRange,
+  withoutDoubleBooking,
+  type ScheduleAction,
+} from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
@@ -34,23 +41,48 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
  */
 async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
   // The row lock directly, not through the prospects resource: erasure (leads) cancels appointments, so that import would run in a circle.
-  if (!(await lockOwnRow(tx, 'prospects', prospectId, accountId, 'share'))) throw new ApiError('not_found', { message: 'No prospect of this inquiry.' });
+  if (!(await lockOwnRow(tx, 'prospects', prospectId, accountId, 'share')))
+    throw new ApiError('not_found', { message: 'No prospect of this inquiry.' });
   const prospect = await tx.prospect.findUniqueOrThrow({ where: { id: prospectId }, select: { anonymised_at: true } });
-  if (prospect.anonymised_at) throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
+  if (prospect.anonymised_at)
+    throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
 }
 
-async function cancelled(tx: Db, emit: AppointmentServiceDeps['emit'], row: AppointmentRow, by: AppointmentSide, reason: CancelReason, at: Date) {
+async function cancelled(
+  tx: Db,
+  emit: AppointmentServiceDeps['emit'],
+  row: AppointmentRow,
+  by: AppointmentSide,
+  reason: CancelReason,
+  at: Date,
+) {
   await emit(tx, {
     accountId: row.account_id,
     type: 'appointment.cancelled',
-    data: { appointment_id: row.id, property_id: row.property_id, starts_at: row.starts_at.toISOString(), ends_at: row.ends_at.toISOString(), cancelled_by: by, reason },
+    data: {
+      appointment_id: row.id,
+      property_id: row.property_id,
+      starts_at: row.starts_at.toISOString(),
+      ends_at: row.ends_at.toISOString(),
+      cancelled_by: by,
+      reason,
+    },
     at,
   });
 }
 
 /** Cancels the given open appointments (each with its event) in the caller's transaction. */
-async function cancelOpen(tx: Db, where: { account_id?: string; property_id?: string; prospect_id?: { in: string[] }; slot_id?: string }, by: AppointmentSide, reason: CancelReason, at: Date) {
-  const open = await tx.appointment.findMany({ where: { ...where, status: { in: ['proposed', 'confirmed'] } }, orderBy: { starts_at: 'asc' } });
+async function cancelOpen(
+  tx: Db,
+  where: { account_id?: string; property_id?: string; prospect_id?: { in: string[] }; slot_id?: string },
+  by: AppointmentSide,
+  reason: CancelReason,
+  at: Date,
+) {
+  const open = await tx.appointment.findMany({
+    where: { ...where, status: { in: ['proposed', 'confirmed'] } },
+    orderBy: { starts_at: 'asc' },
+  });
   for (const row of open) {
     await applyScheduleAction(tx, APPOINTMENTS, row.id, { action: 'cancel', by, reason }, at);
     await cancelled(tx, emitFromHooks, row, by, reason, at);
@@ -64,7 +96,13 @@ export function cancelAppointmentsOfProperty(tx: Db, accountId: string, property
 }
 
 /** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
-export function cancelAppointmentsOfProspects(tx: Db, prospectIds: string[], by: AppointmentSide, reason: CancelReason, at: Date): Promise<number> {
+export function cancelAppointmentsOfProspects(
+  tx: Db,
+  prospectIds: string[],
+  by: AppointmentSide,
+  reason: CancelReason,
+  at: Date,
+): Promise<number> {
   if (prospectIds.length === 0) return Promise.resolve(0);
   return cancelOpen(tx, { prospect_id: { in: prospectIds } }, by, reason, at);
 }
@@ -80,7 +118,13 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
 
   /** Applies a state-machine action to the account's appointment, then what follows in the same transaction. */
   /** In a new transaction, or in `on` (a booking's, with its participants locked). */
-  const act = (accountId: string, id: string, action: ScheduleAction, after?: (tx: Db, row: AppointmentRow, at: Date) => Promise<void>, on: Db = db) => {
+  const act = (
+    accountId: string,
+    id: string,
+    action: ScheduleAction,
+    after?: (tx: Db, row: AppointmentRow, at: Date) => Promise<void>,
+    on: Db = db,
+  ) => {
     const at = now();
     return inTransaction(on, async (tx) => {
       await appointmentRepository.hold(tx, accountId, id);
@@ -98,26 +142,30 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
       const inquiry = await db.inquiry.findFirst({ where: { id: input.inquiry_id, account_id: accountId } });
       if (!inquiry) throw new ApiError('not_found', { message: 'No inquiry with this inquiry_id.' });
       const host = input.host ?? null;
-      const row = await withoutDoubleBooking(db, APPOINTMENTS, { range, participants: { account_id: accountId, host, prospect_id: inquiry.prospect_id } }, (booking) =>
-        inTransaction(booking, async (tx) => {
-          await holdViewableProperty(tx, accountId, inquiry.property_id);
-          await holdContactableProspect(tx, accountId, inquiry.prospect_id);
-          await assertHostFree(tx, accountId, host, range, 'slots');
-          return tx.appointment.create({
-            data: {
-              id: newId('apt', at.getTime()),
-              account_id: accountId,
-              property_id: inquiry.property_id,
-              inquiry_id: inquiry.id,
-              prospect_id: inquiry.prospect_id,
-              host,
-              starts_at: range.start,
-              ends_at: range.end,
-              created_at: at,
-              updated_at: at,
-            },
-          });
-        }),
+      const row = await withoutDoubleBooking(
+        db,
+        APPOINTMENTS,
+        { range, participants: { account_id: accountId, host, prospect_id: inquiry.prospect_id } },
+        (booking) =>
+          inTransaction(booking, async (tx) => {
+            await holdViewableProperty(tx, accountId, inquiry.property_id);
+            await holdContactableProspect(tx, accountId, inquiry.prospect_id);
+            await assertHostFree(tx, accountId, host, range, 'slots');
+            return tx.appointment.create({
+              data: {
+                id: newId('apt', at.getTime()),
+                account_id: accountId,
+                property_id: inquiry.property_id,
+                inquiry_id: inquiry.id,
+                prospect_id: inquiry.prospect_id,
+                host,
+                starts_at: range.start,
+                ends_at: range.end,
+                created_at: at,
+                updated_at: at,
+              },
+            });
+          }),
       );
       return view(row);
     },
@@ -127,9 +175,16 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     },
 
     async list(accountId: string, { property_id, status, from, to, limit, cursor }: AppointmentListQuery) {
-      const startsAt = from || to ? { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lt: new Date(to) } : {}) } : undefined;
+      const startsAt =
+        from || to ? { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lt: new Date(to) } : {}) } : undefined;
       const timeZone = await accountTimeZone(db, accountId);
-      return appointmentRepository.page(db, accountId, { cursors, cursor, limit, filters: { property_id, status, starts_at: startsAt }, map: (row) => toAppointment(row, timeZone) });
+      return appointmentRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { property_id, status, starts_at: startsAt },
+        map: (row) => toAppointment(row, timeZone),
+      });
     },
 
     async confirm(accountId: string, id: string, by: AppointmentSide): Promise<Appointment> {
@@ -137,7 +192,13 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
         await emit(tx, {
           accountId,
           type: 'appointment.confirmed',
-          data: { appointment_id: r.id, property_id: r.property_id, starts_at: r.starts_at.toISOString(), ends_at: r.ends_at.toISOString(), confirmed_by: by },
+          data: {
+            appointment_id: r.id,
+            property_id: r.property_id,
+            starts_at: r.starts_at.toISOString(),
+            ends_at: r.ends_at.toISOString(),
+            confirmed_by: by,
+          },
           at,
         });
       });
@@ -145,7 +206,11 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     },
 
     async cancel(accountId: string, id: string, by: AppointmentSide, reason: CancelReason): Promise<Appointment> {
-      return view(await act(accountId, id, { action: 'cancel', by, reason }, (tx, r, at) => cancelled(tx, emit, r, by, reason, at)));
+      return view(
+        await act(accountId, id, { action: 'cancel', by, reason }, (tx, r, at) =>
+          cancelled(tx, emit, r, by, reason, at),
+        ),
+      );
     },
 
     async complete(accountId: string, id: string): Promise<Appointment> {
@@ -153,7 +218,11 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     },
 
     /** A new time: back to `proposed`, the old time in the history; an appointment of a slot leaves it. */
-    async reschedule(accountId: string, id: string, input: { starts_at: string; ends_at: string }): Promise<Appointment> {
+    async reschedule(
+      accountId: string,
+      id: string,
+      input: { starts_at: string; ends_at: string },
+    ): Promise<Appointment> {
       const range = checkTimeRange(input, now());
       const current = await appointmentRepository.find(db, accountId, id);
       const participants = { account_id: accountId, host: current.host, prospect_id: current.prospect_id };
@@ -176,7 +245,10 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     /** The appointment as an iCalendar event in the account's time zone (METHOD:CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await appointmentRepository.find(db, accountId, id);
-      const property = await db.property.findUniqueOrThrow({ where: { id: row.property_id }, select: { title: true, address_postal_code: true, address_city: true } });
+      const property = await db.property.findUniqueOrThrow({
+        where: { id: row.property_id },
+        select: { title: true, address_postal_code: true, address_city: true },
+      });
       return calendarEvent({
         uid: `${row.id}@property-service`,
         sequence: row.sequence,

@@ -13,7 +13,9 @@ export const channelRepository = tenantRepository<ChannelRow, Prisma.ChannelUnch
 });
 
 /** The channel's agency contact, or null when none is set. */
-export function contactOf(row: Pick<ChannelRow, 'contact_name' | 'contact_company' | 'contact_email' | 'contact_phone'>): AgencyContact | null {
+export function contactOf(
+  row: Pick<ChannelRow, 'contact_name' | 'contact_company' | 'contact_email' | 'contact_phone'>,
+): AgencyContact | null {
   if (!row.contact_name) return null;
   return { name: row.contact_name, company: row.contact_company, email: row.contact_email, phone: row.contact_phone };
 }

@@ -2,7 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
-import { ChannelInputSchema, ChannelListQuerySchema, ChannelParamsSchema, ChannelPatchSchema, ChannelSchema } from './schemas.js';
+import {
+  ChannelInputSchema,
+  ChannelListQuerySchema,
+  ChannelParamsSchema,
+  ChannelPatchSchema,
+  ChannelSchema,
+} from './schemas.js';
 import type { ChannelService } from './service.js';
 
 const READ = 'listings:read';
@@ -20,7 +26,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
         tags,
         operationId: 'createChannel',
         description:
-          'Adds a publication channel: the website feed or an OpenImmo feed, with the agency\'s business `contact` the feed shows (an `openimmo` ' +
+          "Adds a publication channel: the website feed or an OpenImmo feed, with the agency's business `contact` the feed shows (an `openimmo` " +
           'channel needs one to publish); its `feed_url` is public (the token in it is the secret).',
         body: ChannelInputSchema,
         response: { 201: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
@@ -33,7 +39,12 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
     '/channels',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'listChannels', querystring: ChannelListQuerySchema, response: { 200: PageSchema(ChannelSchema), ...errorResponses([...AUTH_ERRORS, 422]) } },
+      schema: {
+        tags,
+        operationId: 'listChannels',
+        querystring: ChannelListQuerySchema,
+        response: { 200: PageSchema(ChannelSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
+      },
     },
     async (request) => channels.list(request.auth.accountId, request.query),
   );
@@ -42,7 +53,12 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
     '/channels/:channelId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getChannel', params: ChannelParamsSchema, response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getChannel',
+        params: ChannelParamsSchema,
+        response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => channels.get(request.auth.accountId, request.params.channelId),
   );
@@ -75,7 +91,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
         operationId: 'rotateChannelFeedToken',
         description:
           'Gives the channel a new feed token and answers the channel with its new `feed_url`; the old token is refused (404) from this moment ' +
-          'on, also for cached feeds. Hand the new URL to the feed\'s consumer. Event `channel.feed_token_rotated` (never with the token).',
+          "on, also for cached feeds. Hand the new URL to the feed's consumer. Event `channel.feed_token_rotated` (never with the token).",
         params: ChannelParamsSchema,
         body: EmptyBodySchema,
         response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },

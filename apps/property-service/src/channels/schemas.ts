@@ -4,10 +4,14 @@ import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum } from '@platform/
 export const CHANNEL_TYPES = ['website', 'openimmo'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
-const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`.' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`.',
+});
 
 const CONTACT_DESCRIPTION =
-  'The agency\'s business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent ' +
+  "The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent " +
   'in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); ' +
   'an `openimmo` channel needs one before listings can be published on it.';
 /** Digits, spaces, `( ) / -`, an optional leading `+`, and at least three digits. */
@@ -15,10 +19,33 @@ const PHONE_PATTERN = '^\\+?(?=(?:[^0-9]*[0-9]){3})[0-9 ()/-]+$';
 
 export const AgencyContactSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`.' }),
-    company: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The agency\'s company name, e.g. `Berger Immobilien GmbH`.' })),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 200, description: 'A business address, e.g. `vermietung@berger-immobilien.de`.' })),
-    phone: Type.Optional(Type.String({ maxLength: 40, pattern: PHONE_PATTERN, description: 'A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`.' })),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      description: 'The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`.',
+    }),
+    company: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The agency's company name, e.g. `Berger Immobilien GmbH`.",
+      }),
+    ),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 200,
+        description: 'A business address, e.g. `vermietung@berger-immobilien.de`.',
+      }),
+    ),
+    phone: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        pattern: PHONE_PATTERN,
+        description: 'A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -35,7 +62,8 @@ export type AgencyContactInput = Static<typeof AgencyContactSchema>;
 export const ChannelInputSchema = Type.Object(
   {
     type: StringEnum(CHANNEL_TYPES, {
-      description: '`website`: a JSON feed of the live listings for the account\'s own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.',
+      description:
+        "`website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.",
     }),
     name: Name,
     contact: Type.Optional(AgencyContactSchema),
@@ -49,7 +77,8 @@ export const ChannelFieldsSchema = Type.Object(
   { name: Name, contact: Type.Optional(AgencyContactSchema) },
   {
     additionalProperties: false,
-    description: 'A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact.',
+    description:
+      'A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact.',
   },
 );
 export type ChannelFields = Static<typeof ChannelFieldsSchema>;
@@ -63,7 +92,8 @@ export const ChannelSchema = Type.Object(
     type: StringEnum(CHANNEL_TYPES),
     name: Type.String(),
     feed_url: Type.String({
-      description: 'The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer.',
+      description:
+        'The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer.',
     }),
     contact: Nullable(
       Type.Object(

@@ -4,7 +4,14 @@ import { ApiError, applyMergePatch, compileBodyValidator } from '@platform/http'
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { channelRepository, contactOf, type ChannelRow } from './repository.js';
-import { ChannelFieldsSchema, type AgencyContactInput, type Channel, type ChannelFields, type ChannelInput, type ChannelPatch } from './schemas.js';
+import {
+  ChannelFieldsSchema,
+  type AgencyContactInput,
+  type Channel,
+  type ChannelFields,
+  type ChannelInput,
+  type ChannelPatch,
+} from './schemas.js';
 
 export type ChannelServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'publicBaseUrl' | 'emit'>;
 export type ChannelService = ReturnType<typeof createChannelService>;
@@ -32,7 +39,11 @@ function contactColumns(contact: AgencyContactInput | null | undefined) {
 
 async function liveCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.listingPublication.groupBy({ by: ['channel_id'], where: { channel_id: { in: ids }, state: 'live' }, _count: { _all: true } });
+  const rows = await db.listingPublication.groupBy({
+    by: ['channel_id'],
+    where: { channel_id: { in: ids }, state: 'live' },
+    _count: { _all: true },
+  });
   return new Map(rows.map((row) => [row.channel_id, row._count._all]));
 }
 
@@ -84,7 +95,10 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
 
     async list(accountId: string, { limit, cursor }: { limit: number; cursor?: string }) {
       const page = await channelRepository.page(db, accountId, { cursors, cursor, limit, map: (row) => row });
-      const counts = await liveCounts(db, page.data.map((row) => row.id));
+      const counts = await liveCounts(
+        db,
+        page.data.map((row) => row.id),
+      );
       return { ...page, data: page.data.map((row) => toChannel(row, counts.get(row.id) ?? 0)) };
     },
 
@@ -98,10 +112,15 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
           if (current.type === 'openimmo' && contactOf(current) && !next.contact) {
             // Without a contact the OpenImmo document lists nothing, and a portal's full import would delist every listing.
             const live = (await liveCounts(tx, [id])).get(id) ?? 0;
-            if (live > 0) throw new ApiError('conflict', { message: `${live} listing(s) are live on this OpenImmo channel, which portals show only with its contact; change the contact instead, or withdraw them first.` });
+            if (live > 0)
+              throw new ApiError('conflict', {
+                message: `${live} listing(s) are live on this OpenImmo channel, which portals show only with its contact; change the contact instead, or withdraw them first.`,
+              });
           }
           const columns = { name: next.name, ...contactColumns(next.contact) };
-          const changed = (Object.keys(columns) as (keyof typeof columns)[]).some((column) => columns[column] !== current[column]);
+          const changed = (Object.keys(columns) as (keyof typeof columns)[]).some(
+            (column) => columns[column] !== current[column],
+          );
           return changed ? tx.channel.update({ where: { id }, data: { ...columns, updated_at: now() } }) : current;
         }),
       );
@@ -116,7 +135,10 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
       const row = await inTransaction(db, async (tx) => {
         await channelRepository.hold(tx, accountId, id);
         const at = now();
-        const rotated = await tx.channel.update({ where: { id }, data: { feed_token: newFeedToken(), updated_at: at } });
+        const rotated = await tx.channel.update({
+          where: { id },
+          data: { feed_token: newFeedToken(), updated_at: at },
+        });
         await emit(tx, {
           accountId,
           type: 'channel.feed_token_rotated',
@@ -133,10 +155,12 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
       return inTransaction(db, async (tx) => {
         await channelRepository.hold(tx, accountId, id);
         const live = (await liveCounts(tx, [id])).get(id) ?? 0;
-        if (live > 0) throw new ApiError('conflict', { message: `${live} listing(s) are live on this channel; withdraw them first (POST /v1/listings/{id}/withdraw).` });
+        if (live > 0)
+          throw new ApiError('conflict', {
+            message: `${live} listing(s) are live on this channel; withdraw them first (POST /v1/listings/{id}/withdraw).`,
+          });
         await tx.channel.delete({ where: { id } });
       });
     },
   };
 }
-

@@ -11,18 +11,40 @@ type PropertyRow = Prisma.PropertyGetPayload<object>;
 /** The recipients given with `mark-sold` / `mark-rented`, by paying party. */
 export type InvoiceRecipients = Partial<Record<string, InvoiceRecipient>>;
 
-const PARTY_NAMES: Record<string, string> = { seller: 'Verkäuferanteil', buyer: 'Käuferanteil', landlord: 'Vermieteranteil', tenant: 'Mieteranteil' };
-const TYPE_NAMES: Record<string, string> = { apartment: 'der Wohnung', house: 'des Hauses', land: 'des Grundstücks', commercial: 'der Gewerbeeinheit', parking: 'des Stellplatzes' };
+const PARTY_NAMES: Record<string, string> = {
+  seller: 'Verkäuferanteil',
+  buyer: 'Käuferanteil',
+  landlord: 'Vermieteranteil',
+  tenant: 'Mieteranteil',
+};
+const TYPE_NAMES: Record<string, string> = {
+  apartment: 'der Wohnung',
+  house: 'des Hauses',
+  land: 'des Grundstücks',
+  commercial: 'der Gewerbeeinheit',
+  parking: 'des Stellplatzes',
+};
 const day = (value: string) => new Date(`${value}T00:00:00Z`);
 
 function description(settlement: SettlementRow, property: PropertyRow, line: SettlementRow['lines'][number]): string {
-  const address = [property.address_street, `${property.address_postal_code} ${property.address_city}`].filter(Boolean).join(', ');
+  const address = [property.address_street, `${property.address_postal_code} ${property.address_city}`]
+    .filter(Boolean)
+    .join(', ');
   const deal = settlement.kind === 'sale' ? 'den Verkauf' : 'die Vermietung';
   const rate =
     line.percent_milli !== null
-      ? `${(line.percent_milli / 1000).toFixed(3).replace(/\.?0+$/, '').replace('.', ',')} % von ${euros(line.base_cents)}`
-      : `${((line.months_hundredths ?? 0) / 100).toFixed(2).replace(/\.?0+$/, '').replace('.', ',')} Monatskaltmieten à ${euros(line.base_cents)}`;
-  return `Maklerprovision für ${deal} ${TYPE_NAMES[property.type] ?? ''} ${address} am ${germanDate(isoDay(settlement.transaction_date))} (${PARTY_NAMES[line.party] ?? line.party}: ${rate})`.replace(/\s+/g, ' ');
+      ? `${(line.percent_milli / 1000)
+          .toFixed(3)
+          .replace(/\.?0+$/, '')
+          .replace('.', ',')} % von ${euros(line.base_cents)}`
+      : `${((line.months_hundredths ?? 0) / 100)
+          .toFixed(2)
+          .replace(/\.?0+$/, '')
+          .replace('.', ',')} Monatskaltmieten à ${euros(line.base_cents)}`;
+  return `Maklerprovision für ${deal} ${TYPE_NAMES[property.type] ?? ''} ${address} am ${germanDate(isoDay(settlement.transaction_date))} (${PARTY_NAMES[line.party] ?? line.party}: ${rate})`.replace(
+    /\s+/g,
+    ' ',
+  );
 }
 
 const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
@@ -42,7 +64,13 @@ const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
  * invoice held by §656d BGB has no due date until that one is paid. Returns the new invoices (their PDFs are enqueued after the commit).
  * No recipients given: no invoices. Given, but not for every paying party: 422; no billing profile: 409.
  */
-export async function issueInvoices(tx: Db, settlement: SettlementRow, property: PropertyRow, recipients: InvoiceRecipients | undefined, at: Date): Promise<{ id: string; party: string }[]> {
+export async function issueInvoices(
+  tx: Db,
+  settlement: SettlementRow,
+  property: PropertyRow,
+  recipients: InvoiceRecipients | undefined,
+  at: Date,
+): Promise<{ id: string; party: string }[]> {
   if (!recipients || Object.keys(recipients).length === 0) return [];
   const missing = settlement.lines.filter((line) => !recipients[line.party]);
   if (missing.length > 0) {
@@ -52,11 +80,17 @@ export async function issueInvoices(tx: Db, settlement: SettlementRow, property:
     );
   }
   const issuer = await findIssuer(tx, settlement.account_id);
-  if (!issuer) throw new ApiError('conflict', { message: 'The account has no billing profile, so no invoice can be issued: an operator sets it with `pnpm cli account set-billing`.' });
+  if (!issuer)
+    throw new ApiError('conflict', {
+      message:
+        'The account has no billing profile, so no invoice can be issued: an operator sets it with `pnpm cli account set-billing`.',
+    });
 
   const issueDate = localDate(at, await accountTimeZone(tx, settlement.account_id)); // the account's calendar day
   const year = Number(issueDate.slice(0, 4));
-  const ordered = [...settlement.lines].sort((a, b) => Number(a.due_after_party !== null) - Number(b.due_after_party !== null) || a.position - b.position);
+  const ordered = [...settlement.lines].sort(
+    (a, b) => Number(a.due_after_party !== null) - Number(b.due_after_party !== null) || a.position - b.position,
+  );
   const byParty = new Map<string, { id: string; number: string }>();
   for (const line of ordered) {
     const { number } = await nextInvoiceNumber(tx, settlement.account_id, 'commission', year);
@@ -96,4 +130,3 @@ export async function issueInvoices(tx: Db, settlement: SettlementRow, property:
   }
   return [...byParty].map(([party, invoice]) => ({ id: invoice.id, party }));
 }
-

@@ -68,7 +68,16 @@ export function toDocumentData(row: Omit<InvoiceRow, 'settlement'>): InvoiceDocu
     recipient,
     buyer_reference: row.number,
     payment: issuer.payment,
-    lines: [{ position: 1, description: line.description, quantity: '1', unit_code: 'C62', unit_price_cents: String(net), net_cents: net }],
+    lines: [
+      {
+        position: 1,
+        description: line.description,
+        quantity: '1',
+        unit_code: 'C62',
+        unit_price_cents: String(net),
+        net_cents: net,
+      },
+    ],
     vat_category: 'S',
     vat_rate_bp: row.vat_rate_bp,
     net_cents: net,

@@ -11,9 +11,12 @@ const READ = 'commissions:read';
 const tags = ['Invoices'];
 const HOW =
   'Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, ' +
-  'numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account\'s billing profile).';
+  "numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).";
 
-export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; storage: BlobStorage }> = async (plugin, { invoices, storage }) => {
+export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; storage: BlobStorage }> = async (
+  plugin,
+  { invoices, storage },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -35,7 +38,13 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
     '/invoices/:invoiceId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getInvoice', description: `One commission invoice. ${HOW}`, params: InvoiceParamsSchema, response: { 200: InvoiceSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getInvoice',
+        description: `One commission invoice. ${HOW}`,
+        params: InvoiceParamsSchema,
+        response: { 200: InvoiceSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => invoices.get(request.auth.accountId, request.params.invoiceId),
   );
@@ -65,14 +74,23 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'downloadInvoicePdf',
-        description: 'The invoice\'s PDF, streamed, with `ETag`; 404 until it is rendered (`document_status` `completed`).',
+        description:
+          "The invoice's PDF, streamed, with `ETag`; 404 until it is rendered (`document_status` `completed`).",
         params: InvoiceParamsSchema,
-        response: { ...downloadResponses('The invoice (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The invoice (`application/pdf`).', ['application/pdf']),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const { sha256, number } = await invoices.pdf(request.auth.accountId, request.params.invoiceId);
-      return sendDownload(request, reply, storage, { sha256, contentType: 'application/pdf', filename: `rechnung-${number}.pdf`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256,
+        contentType: 'application/pdf',
+        filename: `rechnung-${number}.pdf`,
+        disposition: 'inline',
+      });
     },
   );
 
@@ -85,9 +103,12 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
         operationId: 'downloadInvoiceXml',
         description:
           'The invoice as UN/CEFACT Cross Industry Invoice XML (D16B, EN 16931 profile: the syntax of XRechnung CII and ZUGFeRD/Factur-X), ' +
-          'checked in the project\'s tests against the official schema and the EN 16931 business rules. With `ETag`.',
+          "checked in the project's tests against the official schema and the EN 16931 business rules. With `ETag`.",
         params: InvoiceParamsSchema,
-        response: { ...downloadResponses('The invoice (`application/xml`).', ['application/xml']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The invoice (`application/xml`).', ['application/xml']),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
@@ -95,7 +116,10 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       const etag = `"${createHash('sha256').update(xml).digest('hex')}"`;
       reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
-      return reply.type('application/xml; charset=utf-8').header('Content-Disposition', `attachment; filename="rechnung-${number}.xml"`).send(xml);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="rechnung-${number}.xml"`)
+        .send(xml);
     },
   );
 };

@@ -11,7 +11,12 @@ export const InvoiceRecipientSchema = Type.Object(
     postal_code: Text(16, 'Postal code.'),
     city: Text(120, 'City.'),
     country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2; default `DE`.' })),
-    vat_id: Type.Optional(Type.String({ pattern: '^[A-Z]{2}[A-Z0-9]{2,12}$', description: 'The recipient\'s VAT id, when it has one (businesses).' })),
+    vat_id: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{2}[A-Z0-9]{2,12}$',
+        description: "The recipient's VAT id, when it has one (businesses).",
+      }),
+    ),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 200 })),
   },
   { additionalProperties: false },
@@ -51,11 +56,15 @@ export const InvoiceSchema = Type.Object(
     settlement_id: Type.String(),
     property_id: Type.String(),
     party: StringEnum(PARTIES, { description: 'The paying party of the settlement the invoice is for.' }),
-    state: StringEnum(['issued', 'paid'], { description: '`issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).' }),
+    state: StringEnum(['issued', 'paid'], {
+      description: '`issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).',
+    }),
     issue_date: Day('Rechnungsdatum.'),
     service_date: Day('Leistungsdatum: the day of the sale or letting.'),
     due_date: Nullable(Day('When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.')),
-    due_after_invoice_id: Nullable(Type.String({ description: '§656d BGB: this invoice falls due only after that one is paid.' })),
+    due_after_invoice_id: Nullable(
+      Type.String({ description: '§656d BGB: this invoice falls due only after that one is paid.' }),
+    ),
     paid_on: Nullable(Day('The day it was paid.')),
     issuer: PartySchema,
     recipient: PartySchema,
@@ -64,13 +73,24 @@ export const InvoiceSchema = Type.Object(
     vat_rate_basis_points: Type.Integer({ description: 'VAT rate in hundredths of a percent (19 % = 1900).' }),
     vat_cents: Cents('VAT in cents.'),
     gross_cents: Cents('Gross amount in cents.'),
-    notes: Type.Array(Type.String(), { description: 'Printed on the invoice, e.g. the §656d condition and the payment terms.' }),
-    document_status: StringEnum(['generating', 'completed', 'failed'], { description: 'The PDF: `generating` until rendered.' }),
-    pdf_url: Type.String({ description: 'The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`.' }),
-    xml_url: Type.String({ description: 'The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible).' }),
+    notes: Type.Array(Type.String(), {
+      description: 'Printed on the invoice, e.g. the §656d condition and the payment terms.',
+    }),
+    document_status: StringEnum(['generating', 'completed', 'failed'], {
+      description: 'The PDF: `generating` until rendered.',
+    }),
+    pdf_url: Type.String({
+      description: 'The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`.',
+    }),
+    xml_url: Type.String({
+      description: 'The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible).',
+    }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false, description: 'A commission invoice with the §14 UStG particulars; amounts in integer cents.' },
+  {
+    additionalProperties: false,
+    description: 'A commission invoice with the §14 UStG particulars; amounts in integer cents.',
+  },
 );
 export type Invoice = Static<typeof InvoiceSchema>;
 

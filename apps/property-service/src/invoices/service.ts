@@ -19,7 +19,13 @@ export function createInvoiceService({ db, cursors, now, publicBaseUrl }: Invoic
     },
 
     list(accountId: string, { settlement_id, state, limit, cursor }: InvoiceListQuery & { limit: number }) {
-      return invoiceRepository.page(db, accountId, { cursors, cursor, limit, filters: { settlement_id, state }, map: view });
+      return invoiceRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { settlement_id, state },
+        map: view,
+      });
     },
 
     /**
@@ -31,15 +37,34 @@ export function createInvoiceService({ db, cursors, now, publicBaseUrl }: Invoic
       return inTransaction(db, async (tx) => {
         const today = localDate(at, await accountTimeZone(tx, accountId));
         const paidOn = body?.paid_on ?? today;
-        if (paidOn > today) throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be in the future.');
+        if (paidOn > today)
+          throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be in the future.');
         const invoice = await invoiceRepository.lock(tx, accountId, id);
-        if (invoice.state === 'paid') throw new ApiError('conflict', { message: `Invoice ${invoice.number} was already marked paid on ${isoDay(invoice.paid_on!)}.` });
-        if (paidOn < isoDay(invoice.issue_date)) throw validationError([{ field: 'paid_on', reason: 'out_of_range' }], '`paid_on` cannot be before the issue date.');
-        const held = await tx.invoice.findMany({ where: { due_after_invoice_id: id, due_date: null }, select: { id: true, payment_terms_days: true } });
+        if (invoice.state === 'paid')
+          throw new ApiError('conflict', {
+            message: `Invoice ${invoice.number} was already marked paid on ${isoDay(invoice.paid_on!)}.`,
+          });
+        if (paidOn < isoDay(invoice.issue_date))
+          throw validationError(
+            [{ field: 'paid_on', reason: 'out_of_range' }],
+            '`paid_on` cannot be before the issue date.',
+          );
+        const held = await tx.invoice.findMany({
+          where: { due_after_invoice_id: id, due_date: null },
+          select: { id: true, payment_terms_days: true },
+        });
         for (const other of held) {
-          await tx.invoice.update({ where: { id: other.id }, data: { due_date: new Date(`${addDays(paidOn, other.payment_terms_days)}T00:00:00Z`), updated_at: at } });
+          await tx.invoice.update({
+            where: { id: other.id },
+            data: { due_date: new Date(`${addDays(paidOn, other.payment_terms_days)}T00:00:00Z`), updated_at: at },
+          });
         }
-        return view(await invoiceRepository.model(tx).update({ where: { id }, data: { state: 'paid', paid_on: new Date(`${paidOn}T00:00:00Z`), updated_at: at } }));
+        return view(
+          await invoiceRepository.model(tx).update({
+            where: { id },
+            data: { state: 'paid', paid_on: new Date(`${paidOn}T00:00:00Z`), updated_at: at },
+          }),
+        );
       });
     },
 

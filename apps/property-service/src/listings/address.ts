@@ -19,8 +19,14 @@ export interface PublicAddress {
  * "2. OG links") never. A snapshot taken before the number was stored apart is split here.
  */
 export function publicAddress(address: ListingPropertySnapshot['address']): PublicAddress {
-  const base = { postal_code: address.postal_code, city: address.city, country: address.country, precision: address.location_precision };
-  if (address.location_precision === 'neighborhood' || !address.street) return { ...base, street: null, house_number: null };
+  const base = {
+    postal_code: address.postal_code,
+    city: address.city,
+    country: address.country,
+    precision: address.location_precision,
+  };
+  if (address.location_precision === 'neighborhood' || !address.street)
+    return { ...base, street: null, house_number: null };
   const parts = splitStreet(address.street);
   if (address.location_precision === 'street') return { ...base, street: parts.name, house_number: null };
   return { ...base, street: parts.name, house_number: address.house_number ?? parts.number };

@@ -59,17 +59,15 @@ function websiteListing(listing: LiveListing, context: FeedContext) {
     service_charges_eur: p.service_charges_eur,
     buyer_commission_percent: p.commission?.buyer_percent ?? null,
     energy_certificate: p.energy_certificate,
-    media: listing.snapshot.media
-      .filter(isPublished)
-      .map((m) => ({
-        kind: m.kind,
-        title: m.title,
-        content_type: m.content_type,
-        width: m.width,
-        height: m.height,
-        url: mediaUrl(context, m.sha256),
-        thumbnail_url: m.thumbnail ? mediaUrl(context, m.thumbnail.sha256) : null,
-      })),
+    media: listing.snapshot.media.filter(isPublished).map((m) => ({
+      kind: m.kind,
+      title: m.title,
+      content_type: m.content_type,
+      width: m.width,
+      height: m.height,
+      url: mediaUrl(context, m.sha256),
+      thumbnail_url: m.thumbnail ? mediaUrl(context, m.thumbnail.sha256) : null,
+    })),
     expose_url: `${context.feedBase}/listings/${listing.id}/pdf`,
   };
 }
@@ -77,7 +75,8 @@ function websiteListing(listing: LiveListing, context: FeedContext) {
 export const websiteAdapter: ChannelAdapter = {
   refuses: () => null,
   contentType: 'application/json; charset=utf-8',
-  feed: (listings, context) => JSON.stringify({ generated_at: context.generatedAt, listings: listings.map((l) => websiteListing(l, context)) }),
+  feed: (listings, context) =>
+    JSON.stringify({ generated_at: context.generatedAt, listings: listings.map((l) => websiteListing(l, context)) }),
   item: (listing, context) => JSON.stringify(websiteListing(listing, context)),
 };
 
@@ -85,7 +84,8 @@ export const openImmoAdapter: ChannelAdapter = {
   refuses(snapshot) {
     const p = snapshot.property;
     if (marketing(p) === null) return 'OpenImmo needs a purchase price or a cold rent (vermarktungsart).';
-    if (!ISO_ALPHA3[p.address.country]) return `OpenImmo needs a country it can name; ${p.address.country} is not one of ${Object.keys(ISO_ALPHA3).join(', ')}.`;
+    if (!ISO_ALPHA3[p.address.country])
+      return `OpenImmo needs a country it can name; ${p.address.country} is not one of ${Object.keys(ISO_ALPHA3).join(', ')}.`;
     return null;
   },
   contentType: 'application/xml; charset=utf-8',
@@ -101,8 +101,15 @@ function document(listings: LiveListing[], context: FeedContext) {
     generatedAt: context.generatedAt,
     // Publishing needs the contact; a channel that lost it (or went live before it was asked for)
     // offers nothing rather than a document a portal's import refuses.
-    listings: (context.contact ? listings : []).map((l) => ({ listingId: l.id, snapshot: l.snapshot, mediaUrl: (m: { sha256: string }) => mediaUrl(context, m.sha256) })),
+    listings: (context.contact ? listings : []).map((l) => ({
+      listingId: l.id,
+      snapshot: l.snapshot,
+      mediaUrl: (m: { sha256: string }) => mediaUrl(context, m.sha256),
+    })),
   };
 }
 
-export const CHANNEL_ADAPTERS: Record<ChannelType, ChannelAdapter> = { website: websiteAdapter, openimmo: openImmoAdapter };
+export const CHANNEL_ADAPTERS: Record<ChannelType, ChannelAdapter> = {
+  website: websiteAdapter,
+  openimmo: openImmoAdapter,
+};

@@ -17,9 +17,15 @@ interface RequiredField {
 }
 
 const CERTIFICATE_TYPE: RequiredField = { field: 'energy_certificate.type', value: (_, c) => c?.type };
-const ENERGY_VALUE: RequiredField = { field: 'energy_certificate.final_energy_demand_kwh', value: (_, c) => c?.final_energy_demand_kwh };
+const ENERGY_VALUE: RequiredField = {
+  field: 'energy_certificate.final_energy_demand_kwh',
+  value: (_, c) => c?.final_energy_demand_kwh,
+};
 const ENERGY_SOURCE: RequiredField = { field: 'energy_certificate.energy_source', value: (_, c) => c?.energy_source };
-const EFFICIENCY_CLASS: RequiredField = { field: 'energy_certificate.efficiency_class', value: (_, c) => c?.efficiency_class };
+const EFFICIENCY_CLASS: RequiredField = {
+  field: 'energy_certificate.efficiency_class',
+  value: (_, c) => c?.efficiency_class,
+};
 const YEAR_BUILT: RequiredField = { field: 'year_built', value: (p) => p.year_built };
 
 /** What the ad must state, per property type, in the order the details are reported. */
@@ -33,7 +39,8 @@ export const REQUIRED_ENERGY_FIELDS: Readonly<Record<PropertyType, readonly Requ
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const isMissing = (value: unknown): boolean => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+const isMissing = (value: unknown): boolean =>
+  value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /**
  * Every reason the property may not be advertised yet: one `missing` detail per required field
@@ -64,8 +71,10 @@ export function assertPublishable(property: ListingPropertySnapshot, today: stri
   const details = energyCertificateProblems(property, today);
   if (details.length > 0) {
     throw new ApiError('validation_failed', {
-      message: 'The listing cannot be published: the energy-certificate information required by GEG §87 is incomplete or expired.',
-      messageDe: 'Das Inserat kann nicht veröffentlicht werden: die nach GEG §87 vorgeschriebenen Angaben zum Energieausweis fehlen oder sind abgelaufen.',
+      message:
+        'The listing cannot be published: the energy-certificate information required by GEG §87 is incomplete or expired.',
+      messageDe:
+        'Das Inserat kann nicht veröffentlicht werden: die nach GEG §87 vorgeschriebenen Angaben zum Energieausweis fehlen oder sind abgelaufen.',
       details,
     });
   }

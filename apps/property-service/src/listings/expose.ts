@@ -1,6 +1,24 @@
-import { contentWidth, ensureSpace, factsTable, fitImage, heading, imageGrid, MUTED, paragraph, renderPdf, renderTask, type FileReader, type PdfDocument } from '@platform/documents/pdf';
+import {
+  contentWidth,
+  ensureSpace,
+  factsTable,
+  fitImage,
+  heading,
+  imageGrid,
+  MUTED,
+  paragraph,
+  renderPdf,
+  renderTask,
+  type FileReader,
+  type PdfDocument,
+} from '@platform/documents/pdf';
 import { formatPublicAddress, publicAddress } from './address.js';
-import { isPublished, type ListingMediaSnapshot, type ListingPropertySnapshot, type ListingSnapshot } from './snapshot.js';
+import {
+  isPublished,
+  type ListingMediaSnapshot,
+  type ListingPropertySnapshot,
+  type ListingSnapshot,
+} from './snapshot.js';
 
 const COVER_HEIGHT = 300;
 const GRID_HEIGHT = 180;
@@ -40,37 +58,40 @@ export async function renderExpose(snapshot: ListingSnapshot, read: FileReader):
   const images = exposeImages(snapshot);
   const sources = (shas: readonly string[]) => shas.map((sha256) => () => read(sha256));
 
-  return renderPdf({ title: property.title, subject: 'Exposé', language: 'de-DE', createdAt: new Date(snapshot.taken_at) }, async (doc) => {
-    heading(doc, property.title, { level: 1 });
-    paragraph(doc, formatPublicAddress(publicAddress(property.address)), { size: 11, color: MUTED });
-    const cover = images.cover ? await read(images.cover) : null;
-    if (cover) drawCover(doc, cover);
+  return renderPdf(
+    { title: property.title, subject: 'Exposé', language: 'de-DE', createdAt: new Date(snapshot.taken_at) },
+    async (doc) => {
+      heading(doc, property.title, { level: 1 });
+      paragraph(doc, formatPublicAddress(publicAddress(property.address)), { size: 11, color: MUTED });
+      const cover = images.cover ? await read(images.cover) : null;
+      if (cover) drawCover(doc, cover);
 
-    heading(doc, 'Objektdaten');
-    factsTable(doc, facts(property));
-    heading(doc, 'Preise');
-    const prices = priceRows(property);
-    if (prices.length > 0) factsTable(doc, prices);
-    else paragraph(doc, 'Preis auf Anfrage');
-    const commission = commissionRows(property);
-    if (commission.some(([, value]) => value !== null)) {
-      heading(doc, 'Provision');
-      factsTable(doc, commission);
-    }
-    energyBlock(doc, property);
-    if (property.description) {
-      heading(doc, 'Beschreibung');
-      paragraph(doc, property.description);
-    }
-    if (images.photos.length > 0) {
-      heading(doc, 'Weitere Bilder', { keepWith: GRID_HEIGHT });
-      await imageGrid(doc, sources(images.photos), { columns: 2, height: GRID_HEIGHT });
-    }
-    if (images.floorPlans.length > 0) {
-      heading(doc, 'Grundrisse', { keepWith: PLAN_HEIGHT });
-      await imageGrid(doc, sources(images.floorPlans), { columns: 1, height: PLAN_HEIGHT });
-    }
-  });
+      heading(doc, 'Objektdaten');
+      factsTable(doc, facts(property));
+      heading(doc, 'Preise');
+      const prices = priceRows(property);
+      if (prices.length > 0) factsTable(doc, prices);
+      else paragraph(doc, 'Preis auf Anfrage');
+      const commission = commissionRows(property);
+      if (commission.some(([, value]) => value !== null)) {
+        heading(doc, 'Provision');
+        factsTable(doc, commission);
+      }
+      energyBlock(doc, property);
+      if (property.description) {
+        heading(doc, 'Beschreibung');
+        paragraph(doc, property.description);
+      }
+      if (images.photos.length > 0) {
+        heading(doc, 'Weitere Bilder', { keepWith: GRID_HEIGHT });
+        await imageGrid(doc, sources(images.photos), { columns: 2, height: GRID_HEIGHT });
+      }
+      if (images.floorPlans.length > 0) {
+        heading(doc, 'Grundrisse', { keepWith: PLAN_HEIGHT });
+        await imageGrid(doc, sources(images.floorPlans), { columns: 1, height: PLAN_HEIGHT });
+      }
+    },
+  );
 }
 
 function drawCover(doc: PdfDocument, image: Buffer): void {
@@ -133,7 +154,10 @@ function energyBlock(doc: PdfDocument, p: ListingPropertySnapshot): void {
   const valueLabel = e.type === 'consumption' ? 'Endenergieverbrauch' : 'Endenergiebedarf';
   factsTable(doc, [
     ['Art des Energieausweises', e.type === null ? null : CERTIFICATE_TYPES[e.type]],
-    [valueLabel, e.final_energy_demand_kwh === null ? null : `${formatNumber(e.final_energy_demand_kwh, 1)} kWh/(m²·a)`],
+    [
+      valueLabel,
+      e.final_energy_demand_kwh === null ? null : `${formatNumber(e.final_energy_demand_kwh, 1)} kWh/(m²·a)`,
+    ],
     ['Wesentlicher Energieträger', e.energy_source],
     ['Baujahr der Heizung', e.system_year === null ? null : String(e.system_year)],
     ['Energieeffizienzklasse', e.efficiency_class],

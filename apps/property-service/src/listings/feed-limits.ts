@@ -44,7 +44,9 @@ export function limitFeeds(app: FastifyInstance, limits: FeedRateLimits): void {
     if (now - lastWarnedAt < RATE_LIMIT_WINDOW_MS) return;
     lastWarnedAt = now;
     const reason = error instanceof Error ? error.message : String(error);
-    limits.warn?.(`Feed rate limits are not applied: Redis is unreachable (${reason}). Feed requests pass without a limit.`);
+    limits.warn?.(
+      `Feed rate limits are not applied: Redis is unreachable (${reason}). Feed requests pass without a limit.`,
+    );
   }
 
   async function spend(budget: string, max: number, what: string): Promise<void> {

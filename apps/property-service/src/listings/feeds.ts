@@ -15,7 +15,9 @@ import { LISTING_PARTS } from './repository.js';
 
 /** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
 const FEED_CONTENT = {
-  'application/json': { schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }) },
+  'application/json': {
+    schema: Type.Object({}, { additionalProperties: true, description: 'A website channel: the listings as JSON.' }),
+  },
   'application/xml': { schema: Type.String({ description: 'An openimmo channel: an OpenImmo 1.2.7 document.' }) },
 };
 
@@ -25,7 +27,10 @@ export const FEED_CACHE_SECONDS = 30;
 export const FEED_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 const tags = ['Public feeds'];
-const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{20,64}$', description: 'The channel\'s feed token (from its `feed_url`).' });
+const Token = Type.String({
+  pattern: '^[A-Za-z0-9_-]{20,64}$',
+  description: "The channel's feed token (from its `feed_url`).",
+});
 const FeedParams = Type.Object({ feedToken: Token });
 const ListingParams = Type.Object({ feedToken: Token, listingId: Type.String({ maxLength: 64 }) });
 const MediaParams = Type.Object({ feedToken: Token, sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
@@ -35,7 +40,8 @@ const FEED_ERRORS = {
   ...errorResponses([400, 404, 429]),
   429: {
     ...errorResponses([429])[429],
-    description: 'Too many requests to this feed token, or from this client address, in this minute; retry after `Retry-After` seconds.',
+    description:
+      'Too many requests to this feed token, or from this client address, in this minute; retry after `Retry-After` seconds.',
   },
 };
 
@@ -57,16 +63,24 @@ export interface FeedRouteOptions {
  * token up first, so a rotated token (or a deleted channel) is refused at once on every instance,
  * and a cached feed is found only under the channel's current token.
  */
-export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, { db, storage, publicBaseUrl, now, cacheMaxBytes, limits }) => {
+export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
+  plugin,
+  { db, storage, publicBaseUrl, now, cacheMaxBytes, limits },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const cache = new FeedCache({ maxBytes: cacheMaxBytes ?? FEED_CACHE_MAX_BYTES, ttlMs: FEED_CACHE_SECONDS * 1000, now: () => now().getTime() });
+  const cache = new FeedCache({
+    maxBytes: cacheMaxBytes ?? FEED_CACHE_MAX_BYTES,
+    ttlMs: FEED_CACHE_SECONDS * 1000,
+    now: () => now().getTime(),
+  });
   if (limits) limitFeeds(plugin, limits);
   // The service-wide onSend hook marks every answer `no-store`; this plugin's own hook runs after it
   // and gives the built feeds (200 and 304) their public lifetime back.
   const cacheable = new WeakSet<FastifyReply>();
   const cacheControl = `public, max-age=${FEED_CACHE_SECONDS}`;
   plugin.addHook('onSend', async (_request, reply) => {
-    if (cacheable.has(reply) && (reply.statusCode === 200 || reply.statusCode === 304)) reply.header('cache-control', cacheControl);
+    if (cacheable.has(reply) && (reply.statusCode === 200 || reply.statusCode === 304))
+      reply.header('cache-control', cacheControl);
   });
   // A token, listing id or content address that cannot exist is answered like a missing one (404),
   // not as invalid input: the routes declare no 422.
@@ -75,17 +89,25 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
   });
 
   async function channelOf(token: string) {
-    const channel = await db.channel.findUnique({ where: { feed_token: token }, include: { account: { select: { name: true } } } });
+    const channel = await db.channel.findUnique({
+      where: { feed_token: token },
+      include: { account: { select: { name: true } } },
+    });
     if (!channel) throw feedNotFound();
     return channel;
   }
   type FeedChannel = Awaited<ReturnType<typeof channelOf>>;
   /** Cached under the channel's current token and last change: a rotated token or a changed contact never finds an older feed. */
-  const cacheKey = (channel: FeedChannel, part: string) => `${channel.id}:${channel.updated_at.getTime()}:${channel.feed_token}:${part}`;
+  const cacheKey = (channel: FeedChannel, part: string) =>
+    `${channel.id}:${channel.updated_at.getTime()}:${channel.feed_token}:${part}`;
 
   async function liveListings(channel: ChannelRow, listingId?: string): Promise<LiveListing[]> {
     const rows = await db.listing.findMany({
-      where: { account_id: channel.account_id, ...(listingId ? { id: listingId } : {}), publications: { some: { channel_id: channel.id, state: 'live' } } },
+      where: {
+        account_id: channel.account_id,
+        ...(listingId ? { id: listingId } : {}),
+        publications: { some: { channel_id: channel.id, state: 'live' } },
+      },
       include: LISTING_PARTS,
       orderBy: [{ published_at: 'desc' }, { id: 'desc' }],
     });
@@ -100,7 +122,12 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
     generatedAt: now().toISOString(),
   });
 
-  async function answer(request: FastifyRequest, reply: FastifyReply, key: string, build: () => Promise<{ body: string; contentType: string }>) {
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    build: () => Promise<{ body: string; contentType: string }>,
+  ) {
     let built = cache.get(key);
     if (!built) {
       const { body, contentType } = await build();
@@ -122,9 +149,14 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
         tags,
         security: [],
         operationId: 'readFeed',
-        description: 'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
+        description:
+          'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
         params: FeedParams,
-        response: { 200: { description: 'The feed.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
+        response: {
+          200: { description: 'The feed.', content: FEED_CONTENT },
+          304: Type.Null({ description: 'Not modified.' }),
+          ...FEED_ERRORS,
+        },
       },
     },
     async (request, reply) => {
@@ -144,9 +176,13 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
         tags,
         security: [],
         operationId: 'readFeedListing',
-        description: 'One listing live on the channel, in the channel\'s format. No key.',
+        description: "One listing live on the channel, in the channel's format. No key.",
         params: ListingParams,
-        response: { 200: { description: 'The listing.', content: FEED_CONTENT }, 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
+        response: {
+          200: { description: 'The listing.', content: FEED_CONTENT },
+          304: Type.Null({ description: 'Not modified.' }),
+          ...FEED_ERRORS,
+        },
       },
     },
     async (request, reply) => {
@@ -170,17 +206,30 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
         operationId: 'readFeedListingPdf',
         description: 'The PDF exposé of a listing live on the channel. No key.',
         params: ListingParams,
-        response: { ...downloadResponses('The PDF exposé.', ['application/pdf']), 304: Type.Null({ description: 'Not modified.' }), ...FEED_ERRORS },
+        response: {
+          ...downloadResponses('The PDF exposé.', ['application/pdf']),
+          304: Type.Null({ description: 'Not modified.' }),
+          ...FEED_ERRORS,
+        },
       },
     },
     async (request, reply) => {
       const channel = await channelOf(request.params.feedToken);
       const listing = await db.listing.findFirst({
-        where: { id: request.params.listingId, account_id: channel.account_id, publications: { some: { channel_id: channel.id, state: 'live' } } },
+        where: {
+          id: request.params.listingId,
+          account_id: channel.account_id,
+          publications: { some: { channel_id: channel.id, state: 'live' } },
+        },
         select: { sha256: true },
       });
       if (!listing?.sha256) throw notFound('No live listing with this id on this feed.');
-      return sendDownload(request, reply, storage, { sha256: listing.sha256, contentType: 'application/pdf', filename: `expose-${request.params.listingId}.pdf`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256: listing.sha256,
+        contentType: 'application/pdf',
+        filename: `expose-${request.params.listingId}.pdf`,
+        disposition: 'inline',
+      });
     },
   );
 
@@ -210,13 +259,21 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (plugin, {
         where: {
           sha256: request.params.sha256,
           variant: { in: [...PUBLISHED_VARIANTS] }, // renditions only, never an `original` of an older listing
-          listing: { account_id: channel.account_id, publications: { some: { channel_id: channel.id, state: 'live' } } },
+          listing: {
+            account_id: channel.account_id,
+            publications: { some: { channel_id: channel.id, state: 'live' } },
+          },
         },
         select: { content_type: true, sha256: true, position: true },
       });
       if (!medium) throw notFound('No medium with this address on this feed.');
       const extension = medium.content_type.split('/')[1] ?? 'bin';
-      return sendDownload(request, reply, storage, { sha256: medium.sha256, contentType: medium.content_type, filename: `${medium.sha256.slice(0, 12)}.${extension}`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256: medium.sha256,
+        contentType: medium.content_type,
+        filename: `${medium.sha256.slice(0, 12)}.${extension}`,
+        disposition: 'inline',
+      });
     },
   );
 };

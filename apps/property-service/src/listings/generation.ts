@@ -20,7 +20,10 @@ export const listingDocument: DocumentKind<ListingSnapshot> = {
   },
   renderer: RENDER_EXPOSE,
   async completed(tx, document, at) {
-    const row = await tx.listing.findUniqueOrThrow({ where: { id: document.id }, select: { property_id: true, pdf_url: true } });
+    const row = await tx.listing.findUniqueOrThrow({
+      where: { id: document.id },
+      select: { property_id: true, pdf_url: true },
+    });
     await emit(tx, {
       accountId: document.account_id,
       type: 'listing.completed',
@@ -30,6 +33,11 @@ export const listingDocument: DocumentKind<ListingSnapshot> = {
   },
 };
 
-export const listingJobs = documentJobs(listingDocument, { name: 'listing', plural: 'listings', idField: 'listing_id', renders: 'the PDF exposé of a listing' });
+export const listingJobs = documentJobs(listingDocument, {
+  name: 'listing',
+  plural: 'listings',
+  idField: 'listing_id',
+  renders: 'the PDF exposé of a listing',
+});
 export const GENERATE_LISTING_JOB = listingJobs.generate;
 export const SWEEP_LISTINGS_JOB = listingJobs.sweep;

@@ -21,7 +21,10 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 /** Fields the property view gained after a snapshot was taken read as their defaults (a snapshot is never rewritten). */
 function withLaterFields(stored: ListingPropertySnapshot): ListingPropertySnapshot {
   const { address } = stored;
-  const property = address.house_number === undefined ? { ...stored, address: { ...address, house_number: address.street ? splitStreet(address.street).number : null } } : stored;
+  const property =
+    address.house_number === undefined
+      ? { ...stored, address: { ...address, house_number: address.street ? splitStreet(address.street).number : null } }
+      : stored;
   if (!property.commission) return property;
   const defaults = { engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null };
   return { ...property, commission: Object.assign(defaults, property.commission) };
@@ -48,7 +51,14 @@ function mediaOf(rows: readonly MediaRow[]): ListingMediaSnapshot[] {
           sha256: main.sha256,
           width: main.width,
           height: main.height,
-          thumbnail: thumbnail ? { sha256: thumbnail.sha256, size: thumbnail.size, width: thumbnail.width ?? 0, height: thumbnail.height ?? 0 } : null,
+          thumbnail: thumbnail
+            ? {
+                sha256: thumbnail.sha256,
+                size: thumbnail.size,
+                width: thumbnail.width ?? 0,
+                height: thumbnail.height ?? 0,
+              }
+            : null,
           published: main.variant === LARGE,
         },
       ];

@@ -2,7 +2,12 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { AgencyContact } from '../channels/index.js';
 import { publicAddress } from './address.js';
-import { isPublished, type ListingMediaSnapshot, type ListingPropertySnapshot, type ListingSnapshot } from './snapshot.js';
+import {
+  isPublished,
+  type ListingMediaSnapshot,
+  type ListingPropertySnapshot,
+  type ListingSnapshot,
+} from './snapshot.js';
 
 /*
  * OpenImmo 1.2.7 export: pure functions from listing snapshots to the XML document portals pull.
@@ -47,8 +52,21 @@ export interface OpenImmoDocumentInput {
 
 /** ISO 3166-1 alpha-2 → alpha-3 (`land iso_land`); a country not listed is left out of `geo`. */
 export const ISO_ALPHA3: Readonly<Record<string, string>> = {
-  AT: 'AUT', BE: 'BEL', CH: 'CHE', CZ: 'CZE', DE: 'DEU', DK: 'DNK', ES: 'ESP', FR: 'FRA', GB: 'GBR',
-  IT: 'ITA', LI: 'LIE', LU: 'LUX', NL: 'NLD', PL: 'POL', US: 'USA',
+  AT: 'AUT',
+  BE: 'BEL',
+  CH: 'CHE',
+  CZ: 'CZE',
+  DE: 'DEU',
+  DK: 'DNK',
+  ES: 'ESP',
+  FR: 'FRA',
+  GB: 'GBR',
+  IT: 'ITA',
+  LI: 'LIE',
+  LU: 'LUX',
+  NL: 'NLD',
+  PL: 'POL',
+  US: 'USA',
 };
 
 type Property = ListingPropertySnapshot;
@@ -80,7 +98,8 @@ export function openImmoDocument(input: OpenImmoDocumentInput): string {
   text(anbieter, 'anbieternr', input.anbieterId);
   text(anbieter, 'firma', input.firma);
   text(anbieter, 'openimmo_anid', input.anbieterId);
-  if (input.listings.length > 0 && !input.contact) throw new TypeError('an OpenImmo listing needs the agency contact (kontaktperson)');
+  if (input.listings.length > 0 && !input.contact)
+    throw new TypeError('an OpenImmo listing needs the agency contact (kontaktperson)');
   for (const listing of input.listings) immobilie(anbieter.ele('immobilie'), listing, input.contact!, date);
   return root.end({ prettyPrint: true });
 }

@@ -6,7 +6,10 @@ export type ListingRow = Prisma.ListingGetPayload<object>;
 export type ListingWithParts = Prisma.ListingGetPayload<{ include: typeof LISTING_PARTS }>;
 
 /** Channels in the order they were created (ids break ties of the same millisecond). */
-export const PUBLICATION_ORDER: Prisma.ListingPublicationOrderByWithRelationInput[] = [{ channel: { created_at: 'asc' } }, { channel_id: 'asc' }];
+export const PUBLICATION_ORDER: Prisma.ListingPublicationOrderByWithRelationInput[] = [
+  { channel: { created_at: 'asc' } },
+  { channel_id: 'asc' },
+];
 
 /** What a listing's view needs besides its row: the media as they were and where it is published. */
 export const LISTING_PARTS = {

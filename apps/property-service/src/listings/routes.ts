@@ -17,7 +17,10 @@ const READ = 'listings:read';
 const WRITE = 'listings:write';
 const tags = ['Listings'];
 
-export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; storage: BlobStorage }> = async (plugin, { listings, storage }) => {
+export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; storage: BlobStorage }> = async (
+  plugin,
+  { listings, storage },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -30,12 +33,13 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
         description:
           'Copies the property and its media into a new listing (status `generating`) and renders its PDF exposé in the background: ' +
           '`completed` with `listing.completed`, or `failed` with a reason. Later changes of the property do not change the listing. ' +
-          'An archived property: 409; no photo or no price (the exposé\'s title page): 422.',
+          "An archived property: 409; no photo or no price (the exposé's title page): 422.",
         params: PropertyListingParamsSchema,
         response: { 202: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, 422]) },
       },
     },
-    async (request, reply) => reply.status(202).send(await listings.create(request.auth.accountId, request.params.propertyId, request.log)),
+    async (request, reply) =>
+      reply.status(202).send(await listings.create(request.auth.accountId, request.params.propertyId, request.log)),
   );
 
   app.get(
@@ -45,7 +49,8 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'listListings',
-        description: 'Listings of the account, newest first, optionally of one property (`property_id`) or in one `status`.',
+        description:
+          'Listings of the account, newest first, optionally of one property (`property_id`) or in one `status`.',
         querystring: ListingListQuerySchema,
         response: { 200: PageSchema(ListingSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -57,7 +62,12 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
     '/listings/:listingId',
     {
       config: { scope: READ },
-      schema: { tags, operationId: 'getListing', params: ListingParamsSchema, response: { 200: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getListing',
+        params: ListingParamsSchema,
+        response: { 200: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => listings.get(request.auth.accountId, request.params.listingId),
   );
@@ -71,13 +81,21 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
         operationId: 'downloadListingPdf',
         description: 'The PDF exposé, streamed, with `ETag`; 404 until the listing is `completed`.',
         params: ListingParamsSchema,
-        response: { ...downloadResponses('The PDF exposé (`application/pdf`).', ['application/pdf']), ...errorResponses([...AUTH_ERRORS, 404]) },
+        response: {
+          ...downloadResponses('The PDF exposé (`application/pdf`).', ['application/pdf']),
+          ...errorResponses([...AUTH_ERRORS, 404]),
+        },
       },
     },
     async (request, reply) => {
       const { listingId } = request.params;
       const { sha256 } = await listings.pdf(request.auth.accountId, listingId);
-      return sendDownload(request, reply, storage, { sha256, contentType: 'application/pdf', filename: `expose-${listingId}.pdf`, disposition: 'inline' });
+      return sendDownload(request, reply, storage, {
+        sha256,
+        contentType: 'application/pdf',
+        filename: `expose-${listingId}.pdf`,
+        disposition: 'inline',
+      });
     },
   );
 
@@ -91,7 +109,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
         description:
           'Publishes a `completed` listing on channels of the account. First the energy-certificate rule (GEG §87): every missing ' +
           'mandatory disclosure is one detail `{field, reason: "missing"}` of one 422 `validation_failed`, an expired certificate ' +
-          '`out_of_range`. Then per channel: `live`, or `failed` with the channel\'s reason. `listing.published` when it went live.',
+          "`out_of_range`. Then per channel: `live`, or `failed` with the channel's reason. `listing.published` when it went live.",
         params: ListingParamsSchema,
         body: PublishBodySchema,
         response: { 200: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
@@ -107,7 +125,8 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'withdrawListing',
-        description: 'Takes the listing off the given channels (every channel without `channels`); live nowhere any more: status `withdrawn`.',
+        description:
+          'Takes the listing off the given channels (every channel without `channels`); live nowhere any more: status `withdrawn`.',
         params: ListingParamsSchema,
         body: WithdrawBodySchema,
         response: { 200: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },

@@ -7,13 +7,16 @@ export const PUBLICATION_STATES = ['pending', 'live', 'failed', 'withdrawn'] as 
 
 const ListingMediaSchema = Type.Object({
   id: Type.String({ description: 'The medium it was copied from (it may since have been changed or deleted).' }),
-  kind: StringEnum(['photo', 'floor_plan', 'document'], { description: 'Photos and floor plans only: documents are never published.' }),
+  kind: StringEnum(['photo', 'floor_plan', 'document'], {
+    description: 'Photos and floor plans only: documents are never published.',
+  }),
   title: Nullable(Type.String()),
   position: Type.Integer(),
   content_type: Type.String({ description: 'Of the published rendition: `image/jpeg`.' }),
   size: Type.Integer({ description: 'Bytes of the published rendition.' }),
   sha256: Type.String({
-    description: 'Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original.',
+    description:
+      'Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original.',
   }),
   width: Nullable(Type.Integer()),
   height: Nullable(Type.Integer()),
@@ -24,7 +27,8 @@ const ListingMediaSchema = Type.Object({
     ),
   ),
   published: Type.Boolean({
-    description: 'False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing.',
+    description:
+      'False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing.',
   }),
 });
 
@@ -32,7 +36,9 @@ export const ListingPublicationSchema = Type.Object({
   channel_id: Type.String(),
   channel_name: Type.String(),
   channel_type: StringEnum(['website', 'openimmo']),
-  state: StringEnum(PUBLICATION_STATES, { description: '`pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.' }),
+  state: StringEnum(PUBLICATION_STATES, {
+    description: '`pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.',
+  }),
   reason: Nullable(Type.String()),
   live_at: Nullable(Type.String({ format: 'date-time' })),
   withdrawn_at: Nullable(Type.String({ format: 'date-time' })),
@@ -47,13 +53,23 @@ export const ListingSchema = Type.Object(
         '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.',
     }),
     property: Type.Omit(PropertySchema, ['status', 'transaction', 'media_count', 'created_at', 'updated_at'], {
-      description: 'The property as it was when the listing was generated; later updates of the property do not change it.',
+      description:
+        'The property as it was when the listing was generated; later updates of the property do not change it.',
     }),
-    media: Type.Array(ListingMediaSchema, { description: 'The media as they were, in position order (the first photo is the cover).' }),
+    media: Type.Array(ListingMediaSchema, {
+      description: 'The media as they were, in position order (the first photo is the cover).',
+    }),
     pdf_url: Type.String({ description: 'Where the PDF exposé is downloaded (once `completed`).' }),
-    pdf: Nullable(Type.Object({ size: Type.Integer({ description: 'Bytes.' }), sha256: Type.String({ description: 'The download ETag.' }) })),
+    pdf: Nullable(
+      Type.Object({
+        size: Type.Integer({ description: 'Bytes.' }),
+        sha256: Type.String({ description: 'The download ETag.' }),
+      }),
+    ),
     failure_reason: Nullable(Type.String()),
-    channels: Type.Array(ListingPublicationSchema, { description: 'Where the listing was published and its state there.' }),
+    channels: Type.Array(ListingPublicationSchema, {
+      description: 'Where the listing was published and its state there.',
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     completed_at: Nullable(Type.String({ format: 'date-time' })),
@@ -68,23 +84,38 @@ export const PropertyListingParamsSchema = Type.Object({ propertyId: Type.String
 
 export const ListingListQuerySchema = Type.Composite([
   PageQuerySchema,
-  Type.Object({ property_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(StringEnum(LISTING_STATUSES)) }),
+  Type.Object({
+    property_id: Type.Optional(Type.String({ maxLength: 64 })),
+    status: Type.Optional(StringEnum(LISTING_STATUSES)),
+  }),
 ]);
 
 export const PublishBodySchema = Type.Object(
   {
-    channels: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Ids of the account\'s channels.' }),
+    channels: Type.Array(Type.String({ maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+      description: "Ids of the account's channels.",
+    }),
   },
   { additionalProperties: false },
 );
 export type PublishBody = Static<typeof PublishBodySchema>;
 
-export const WithdrawBodySchema = Nullable(Type.Object(
-  {
-    channels: Type.Optional(
-      Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Channel ids; absent: every channel.' }),
-    ),
-  },
-  { additionalProperties: false, description: 'No body: off every channel.' },
-));
+export const WithdrawBodySchema = Nullable(
+  Type.Object(
+    {
+      channels: Type.Optional(
+        Type.Array(Type.String({ maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 20,
+          uniqueItems: true,
+          description: 'Channel ids; absent: every channel.',
+        }),
+      ),
+    },
+    { additionalProperties: false, description: 'No body: off every channel.' },
+  ),
+);
 export type WithdrawBody = NonNullable<Static<typeof WithdrawBodySchema>>;

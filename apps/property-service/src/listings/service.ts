@@ -1,4 +1,10 @@
-import { assertPublishable as assertDocumentPublishable, markPublished, markWithdrawn, requestGeneration, storedFile } from '@platform/documents';
+import {
+  assertPublishable as assertDocumentPublishable,
+  markPublished,
+  markWithdrawn,
+  requestGeneration,
+  storedFile,
+} from '@platform/documents';
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
@@ -15,7 +21,10 @@ import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
 import { LISTING_PARTS, PUBLICATION_ORDER, listingRepository } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';
 
-export type ListingServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'jobs' | 'publicBaseUrl'>;
+export type ListingServiceDeps = Pick<
+  ApiContext<PropertyEvents>,
+  'db' | 'cursors' | 'now' | 'emit' | 'jobs' | 'publicBaseUrl'
+>;
 export type ListingService = ReturnType<typeof createListingService>;
 
 export interface ListingFilter {
@@ -36,8 +45,14 @@ const today = (at: Date) => at.toISOString().slice(0, 10);
  * before they were made, and not yet made by the backfill job) is left out.
  */
 async function publishedMedia(tx: Db, propertyId: string) {
-  const media = await tx.propertyMedia.findMany({ where: { property_id: propertyId, kind: { not: 'document' } }, orderBy: { position: 'asc' } });
-  const renditions = await mediaRepository.renditionsOf(tx, media.map((m) => m.id));
+  const media = await tx.propertyMedia.findMany({
+    where: { property_id: propertyId, kind: { not: 'document' } },
+    orderBy: { position: 'asc' },
+  });
+  const renditions = await mediaRepository.renditionsOf(
+    tx,
+    media.map((m) => m.id),
+  );
   return media.flatMap((m) =>
     (renditions.get(m.id) ?? []).map((r) => ({
       position: m.position,
@@ -55,10 +70,14 @@ async function publishedMedia(tx: Db, propertyId: string) {
 }
 
 /** An exposé needs a cover photo and a price on its title page. */
-function titlePageProblems(property: { purchase_price_eur: number | null; cold_rent_eur: number | null }, photos: number): ErrorDetail[] {
+function titlePageProblems(
+  property: { purchase_price_eur: number | null; cold_rent_eur: number | null },
+  photos: number,
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   if (photos === 0) details.push({ field: 'media', reason: 'missing' });
-  if (property.purchase_price_eur === null && property.cold_rent_eur === null) details.push({ field: 'purchase_price_eur', reason: 'missing' });
+  if (property.purchase_price_eur === null && property.cold_rent_eur === null)
+    details.push({ field: 'purchase_price_eur', reason: 'missing' });
   return details;
 }
 
@@ -83,10 +102,21 @@ function assertChannelsReady(ids: readonly string[], channels: readonly ChannelR
  * Takes the listings of a property off every channel (its property was archived): inside the
  * archiving transaction.
  */
-export async function withdrawListingsOfProperty(tx: Db, accountId: string, propertyId: string, at: Date): Promise<void> {
-  const live = await tx.listing.findMany({ where: { account_id: accountId, property_id: propertyId, status: 'published' }, select: { id: true } });
+export async function withdrawListingsOfProperty(
+  tx: Db,
+  accountId: string,
+  propertyId: string,
+  at: Date,
+): Promise<void> {
+  const live = await tx.listing.findMany({
+    where: { account_id: accountId, property_id: propertyId, status: 'published' },
+    select: { id: true },
+  });
   for (const { id } of live) {
-    await tx.listingPublication.updateMany({ where: { listing_id: id, state: { in: ['pending', 'live', 'failed'] } }, data: { state: 'withdrawn', withdrawn_at: at, updated_at: at } });
+    await tx.listingPublication.updateMany({
+      where: { listing_id: id, state: { in: ['pending', 'live', 'failed'] } },
+      data: { state: 'withdrawn', withdrawn_at: at, updated_at: at },
+    });
     await markWithdrawn(tx, 'listings', id, at);
   }
 }
@@ -101,11 +131,26 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
       const listing = await inTransaction(db, async (tx) => {
         // Shared lock: the property and its media cannot change while they are copied.
         const property = await propertyRepository.lock(tx, accountId, propertyId, 'share');
-        if (property.status === 'archived') throw new ApiError('conflict', { message: 'An archived property gets no new listings; restore it first.' });
+        if (property.status === 'archived')
+          throw new ApiError('conflict', { message: 'An archived property gets no new listings; restore it first.' });
         const media = await publishedMedia(tx, propertyId);
-        const problems = titlePageProblems(property, new Set(media.filter((m) => m.kind === 'photo').map((m) => m.media_id)).size);
-        if (problems.length > 0) throw new ApiError('validation_failed', { message: 'The exposé\'s title page needs a photo and a price.', details: problems });
-        const { status: _status, transaction: _transaction, media_count: _count, created_at: _created, updated_at: _updated, ...snapshot } = toProperty(property);
+        const problems = titlePageProblems(
+          property,
+          new Set(media.filter((m) => m.kind === 'photo').map((m) => m.media_id)).size,
+        );
+        if (problems.length > 0)
+          throw new ApiError('validation_failed', {
+            message: "The exposé's title page needs a photo and a price.",
+            details: problems,
+          });
+        const {
+          status: _status,
+          transaction: _transaction,
+          media_count: _count,
+          created_at: _created,
+          updated_at: _updated,
+          ...snapshot
+        } = toProperty(property);
         const stored: StoredSnapshot = { property: snapshot, taken_at: at.toISOString() };
         await tx.listing.create({
           data: {
@@ -135,7 +180,13 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
     },
 
     async list(accountId: string, { property_id, status, limit, cursor }: ListingFilter) {
-      const page = await listingRepository.page(db, accountId, { cursors, cursor, limit, filters: { property_id, status }, map: (row) => row.id });
+      const page = await listingRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { property_id, status },
+        map: (row) => row.id,
+      });
       const rows = await db.listing.findMany({ where: { id: { in: page.data } }, include: LISTING_PARTS });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return { ...page, data: page.data.map((rowId) => toListing(byId.get(rowId)!)) };
@@ -158,12 +209,18 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         // property's listings under its row lock. A listing of an archived property stays off.
         const { property_id: propertyId } = await listingRepository.find(tx, accountId, id);
         const property = await propertyRepository.lock(tx, accountId, propertyId, 'share');
-        if (property.status === 'archived') throw new ApiError('conflict', { message: 'The listing\'s property is archived; restore it and generate a new listing.' });
+        if (property.status === 'archived')
+          throw new ApiError('conflict', {
+            message: "The listing's property is archived; restore it and generate a new listing.",
+          });
         const row = await listingRepository.lock(tx, accountId, id);
         assertDocumentPublishable(row.status, 'listing');
         const channels = await tx.channel.findMany({ where: { account_id: accountId, id: { in: body.channels } } });
-        const unknown = body.channels.flatMap((channelId, i) => (channels.some((c) => c.id === channelId) ? [] : [{ field: `channels.${i}`, reason: 'not_allowed' as const }]));
-        if (unknown.length > 0) throw new ApiError('validation_failed', { message: 'Not a channel of this account.', details: unknown });
+        const unknown = body.channels.flatMap((channelId, i) =>
+          channels.some((c) => c.id === channelId) ? [] : [{ field: `channels.${i}`, reason: 'not_allowed' as const }],
+        );
+        if (unknown.length > 0)
+          throw new ApiError('validation_failed', { message: 'Not a channel of this account.', details: unknown });
         assertChannelsReady(body.channels, channels);
         const listing = await load(tx, id);
         const snapshot = snapshotOf(listing);
@@ -176,7 +233,13 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
           const reason = CHANNEL_ADAPTERS[channel.type].refuses(snapshot);
           const state = reason === null ? 'live' : 'failed';
           if (state === 'live' && before?.state !== 'live') wentLive = true;
-          const data = { state, reason, live_at: state === 'live' ? (before?.state === 'live' ? before.live_at : at) : null, withdrawn_at: null, updated_at: at } as const;
+          const data = {
+            state,
+            reason,
+            live_at: state === 'live' ? (before?.state === 'live' ? before.live_at : at) : null,
+            withdrawn_at: null,
+            updated_at: at,
+          } as const;
           await tx.listingPublication.upsert({
             where: { listing_id_channel_id: { listing_id: id, channel_id: channel.id } },
             create: { listing_id: id, channel_id: channel.id, account_id: accountId, ...data },
@@ -185,7 +248,11 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         }
         if (wentLive) {
           await markPublished(tx, 'listings', id, at);
-          const live = await tx.listingPublication.findMany({ where: { listing_id: id, state: 'live' }, include: { channel: true }, orderBy: PUBLICATION_ORDER });
+          const live = await tx.listingPublication.findMany({
+            where: { listing_id: id, state: 'live' },
+            include: { channel: true },
+            orderBy: PUBLICATION_ORDER,
+          });
           await emit(tx, {
             accountId,
             type: 'listing.published',
@@ -204,14 +271,28 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         await listingRepository.hold(tx, accountId, id);
         if (body.channels) {
           for (const [i, channelId] of body.channels.entries()) {
-            await channelRepository.find(tx, accountId, channelId, () => new ApiError('validation_failed', { message: 'Not a channel of this account.', details: [{ field: `channels.${i}`, reason: 'not_allowed' }] }));
+            await channelRepository.find(
+              tx,
+              accountId,
+              channelId,
+              () =>
+                new ApiError('validation_failed', {
+                  message: 'Not a channel of this account.',
+                  details: [{ field: `channels.${i}`, reason: 'not_allowed' }],
+                }),
+            );
           }
         }
         await tx.listingPublication.updateMany({
-          where: { listing_id: id, state: { in: ['pending', 'live', 'failed'] }, ...(body.channels ? { channel_id: { in: body.channels } } : {}) },
+          where: {
+            listing_id: id,
+            state: { in: ['pending', 'live', 'failed'] },
+            ...(body.channels ? { channel_id: { in: body.channels } } : {}),
+          },
           data: { state: 'withdrawn', withdrawn_at: at, updated_at: at },
         });
-        if ((await tx.listingPublication.count({ where: { listing_id: id, state: 'live' } })) === 0) await markWithdrawn(tx, 'listings', id, at);
+        if ((await tx.listingPublication.count({ where: { listing_id: id, state: 'live' } })) === 0)
+          await markWithdrawn(tx, 'listings', id, at);
         return toListing(await load(tx, id));
       });
     },

@@ -29,7 +29,10 @@ export interface ListingMediaSnapshot {
 }
 
 /** The property's data copied into the listing when it is generated: later updates of the property never change it. */
-export type ListingPropertySnapshot = Omit<Property, 'status' | 'transaction' | 'media_count' | 'created_at' | 'updated_at'>;
+export type ListingPropertySnapshot = Omit<
+  Property,
+  'status' | 'transaction' | 'media_count' | 'created_at' | 'updated_at'
+>;
 
 export interface ListingSnapshot {
   property: ListingPropertySnapshot;

@@ -31,7 +31,12 @@ export const MEDIA_RENDITIONS_JOB = defineJob({
       const rules = mediaContentRules(medium.kind, { maxPixels: MEDIA_MAX_PIXELS, timeoutMs: DECODE_TIMEOUT_MS });
       let content;
       try {
-        content = await checkContent({ sandbox, storage }, { key: medium.sha256, sha256: medium.sha256, size: medium.size }, medium.content_type as ContentType, rules);
+        content = await checkContent(
+          { sandbox, storage },
+          { key: medium.sha256, sha256: medium.sha256, size: medium.size },
+          medium.content_type as ContentType,
+          rules,
+        );
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'validation_failed') throw error; // busy, storage: the next run
         await mediaRepository.recordRenditionFailure(db, medium.id, error.message);
@@ -39,7 +44,8 @@ export const MEDIA_RENDITIONS_JOB = defineJob({
         continue;
       }
       const release = async () => {
-        for (const rendition of content.renditions) await inTransaction(db, (tx) => releaseBlob(tx, storage, rendition.key));
+        for (const rendition of content.renditions)
+          await inTransaction(db, (tx) => releaseBlob(tx, storage, rendition.key));
       };
       let recorded: boolean;
       try {

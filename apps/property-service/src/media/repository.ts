@@ -21,13 +21,23 @@ export interface NewMedia {
 export const mediaRepository = {
   /** In SQL straight through the pool (readRows): every download starts here. */
   async find(db: Db, accountId: string, propertyId: string, id: string): Promise<MediaRow> {
-    const [row] = await readRows<MediaRow>(db, 'SELECT * FROM property_media WHERE id = $1 AND account_id = $2 AND property_id = $3', [id, accountId, propertyId]);
+    const [row] = await readRows<MediaRow>(
+      db,
+      'SELECT * FROM property_media WHERE id = $1 AND account_id = $2 AND property_id = $3',
+      [id, accountId, propertyId],
+    );
     if (!row) throw mediaNotFound();
     return row;
   },
 
   /** A medium's rendition of one variant (404 when the medium or the rendition is not there). */
-  async findRendition(db: Db, accountId: string, propertyId: string, id: string, variant: string): Promise<RenditionRow> {
+  async findRendition(
+    db: Db,
+    accountId: string,
+    propertyId: string,
+    id: string,
+    variant: string,
+  ): Promise<RenditionRow> {
     const [row] = await readRows<RenditionRow>(
       db,
       `SELECT r.* FROM media_renditions r JOIN property_media m ON m.id = r.media_id
@@ -40,7 +50,8 @@ export const mediaRepository = {
 
   /** The renditions of the given media, by medium. */
   async renditionsOf(db: Db, mediaIds: readonly string[]): Promise<Map<string, RenditionRow[]>> {
-    const rows = mediaIds.length === 0 ? [] : await db.mediaRendition.findMany({ where: { media_id: { in: [...mediaIds] } } });
+    const rows =
+      mediaIds.length === 0 ? [] : await db.mediaRendition.findMany({ where: { media_id: { in: [...mediaIds] } } });
     const byMedia = new Map<string, RenditionRow[]>(mediaIds.map((id) => [id, []]));
     for (const row of rows) byMedia.get(row.media_id)?.push(row);
     return byMedia;
@@ -99,7 +110,9 @@ export const mediaRepository = {
 
   /** Records the renditions made afterwards, and the decoded size; false when the medium is gone or has renditions meanwhile. */
   async addRenditions(tx: Db, medium: MediaRow, content: CheckedContent, at: Date): Promise<boolean> {
-    const locked = await readRows<{ id: string }>(tx, 'SELECT id FROM property_media WHERE id = $1 FOR UPDATE', [medium.id]);
+    const locked = await readRows<{ id: string }>(tx, 'SELECT id FROM property_media WHERE id = $1 FOR UPDATE', [
+      medium.id,
+    ]);
     if (locked.length === 0 || (await tx.mediaRendition.count({ where: { media_id: medium.id } })) > 0) return false;
     await tx.propertyMedia.update({ where: { id: medium.id }, data: { width: content.width, height: content.height } });
     await this.insertRenditions(tx, medium.account_id, medium.id, content.renditions, at);
@@ -123,11 +136,24 @@ export const mediaRepository = {
 
   /** Moves the media at positions `from..to` (inclusive; to the end without `to`) by `by` (±1), to open or close a gap. */
   shift(tx: Db, propertyId: string, from: number, to: number | undefined, by: 1 | -1) {
-    return tx.propertyMedia.updateMany({ where: { property_id: propertyId, position: { gte: from, ...(to === undefined ? {} : { lte: to }) } }, data: { position: { increment: by } } });
+    return tx.propertyMedia.updateMany({
+      where: { property_id: propertyId, position: { gte: from, ...(to === undefined ? {} : { lte: to }) } },
+      data: { position: { increment: by } },
+    });
   },
 
   /** One page in position order; the cursor carries the last position and is bound to the property's list. */
-  async page<Item>(db: Db, accountId: string, propertyId: string, request: { cursors: CursorCodec; cursor?: string; limit: number; map: (row: MediaRow, renditions: RenditionRow[]) => Item }) {
+  async page<Item>(
+    db: Db,
+    accountId: string,
+    propertyId: string,
+    request: {
+      cursors: CursorCodec;
+      cursor?: string;
+      limit: number;
+      map: (row: MediaRow, renditions: RenditionRow[]) => Item;
+    },
+  ) {
     const scope = scopeOf('property_media', accountId, { propertyId });
     let after: number | undefined;
     if (request.cursor) {
@@ -135,11 +161,23 @@ export const mediaRepository = {
       after = Number(position);
     }
     const rows = await db.propertyMedia.findMany({
-      where: { account_id: accountId, property_id: propertyId, ...(after === undefined ? {} : { position: { gt: after } }) },
+      where: {
+        account_id: accountId,
+        property_id: propertyId,
+        ...(after === undefined ? {} : { position: { gt: after } }),
+      },
       orderBy: [{ position: 'asc' }, { id: 'asc' }],
       take: request.limit + 1,
     });
-    const renditions = await this.renditionsOf(db, rows.map((row) => row.id));
-    return listBody(rows, request.limit, (row) => request.map(row, renditions.get(row.id) ?? []), (last) => request.cursors.encode({ createdAt: last.created_at, id: `${last.position}|${last.id}` }, scope));
+    const renditions = await this.renditionsOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return listBody(
+      rows,
+      request.limit,
+      (row) => request.map(row, renditions.get(row.id) ?? []),
+      (last) => request.cursors.encode({ createdAt: last.created_at, id: `${last.position}|${last.id}` }, scope),
+    );
   },
 };

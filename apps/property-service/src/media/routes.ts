@@ -13,10 +13,13 @@ import {
 import type { MediaService } from './service.js';
 
 /** `/properties/{propertyId}/media`: the attachment routes (packages/uploads) with the media's words. */
-export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: BlobStorage; maxBytes: number; maxPixels: number; maxMedia: number }> = async (
-  app,
-  { media, storage, maxBytes, maxPixels, maxMedia },
-) =>
+export const mediaRoutes: FastifyPluginAsync<{
+  media: MediaService;
+  storage: BlobStorage;
+  maxBytes: number;
+  maxPixels: number;
+  maxMedia: number;
+}> = async (app, { media, storage, maxBytes, maxPixels, maxMedia }) =>
   attachmentRoutes(app, {
     path: '/properties/:propertyId/media',
     changesMayConflict: true,
@@ -45,10 +48,11 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaService; storage: Blo
         'An archived property is 409. Emits `property.updated` with `changed_fields: ["media"]`.',
       file: 'The file: JPEG, PNG, WebP or PDF.',
       list: 'The media of a property in their order (`position`).',
-      update: 'Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ... An archived property\'s media: 409.',
+      update:
+        "Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ... An archived property's media: 409.",
       delete:
         'Deletes the media (the later ones move up) and its file, unless another record has the same content. Emits `property.updated`. ' +
-        'An archived property\'s media: 409.',
+        "An archived property's media: 409.",
     },
     schemas: {
       collectionParams: MediaCollectionParamsSchema,

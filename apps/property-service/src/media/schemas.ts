@@ -38,12 +38,18 @@ export function mediaContentRules(kind: MediaKind, limits: { maxPixels: number; 
 }
 
 const Title = Type.String({ minLength: 1, maxLength: 200 });
-const Position = Type.Integer({ minimum: 0, maximum: 100_000, description: 'Place in the order, from 0; a larger value appends.' });
+const Position = Type.Integer({
+  minimum: 0,
+  maximum: 100_000,
+  description: 'Place in the order, from 0; a larger value appends.',
+});
 
 /** The form fields next to the file. */
 export const MediaFieldsSchema = Type.Object(
   {
-    kind: StringEnum(MEDIA_KINDS, { description: 'photo: JPEG, PNG or WebP; floor_plan: those or PDF; document: PDF.' }),
+    kind: StringEnum(MEDIA_KINDS, {
+      description: 'photo: JPEG, PNG or WebP; floor_plan: those or PDF; document: PDF.',
+    }),
     title: Type.Optional(Title),
     position: Type.Optional(Position),
   },
@@ -53,13 +59,18 @@ export type MediaFields = Static<typeof MediaFieldsSchema>;
 
 export const MediaPatchSchema = Type.Object(
   { title: Type.Optional(Nullable(Title)), position: Type.Optional(Position) },
-  { additionalProperties: false, description: 'Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ...' },
+  {
+    additionalProperties: false,
+    description: 'Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ...',
+  },
 );
 export type MediaPatch = Static<typeof MediaPatchSchema>;
 
 export const RenditionSchema = Type.Object(
   {
-    variant: StringEnum(RENDITION_VARIANTS, { description: '`large`: long edge at most 1920 px; `thumbnail`: 640 px.' }),
+    variant: StringEnum(RENDITION_VARIANTS, {
+      description: '`large`: long edge at most 1920 px; `thumbnail`: 640 px.',
+    }),
     content_type: Type.Literal('image/jpeg'),
     size: Type.Integer({ description: 'Bytes.' }),
     sha256: Type.String({ description: 'Hex SHA-256; the download ETag.' }),
@@ -84,14 +95,19 @@ export const MediaSchema = Type.Object(
     filename: Type.String(),
     width: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
     height: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
-    content_url: Type.String({ description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).' }),
+    content_url: Type.String({
+      description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).',
+    }),
     renditions: Type.Array(RenditionSchema, {
       description:
         'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, ' +
         'and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload.',
     }),
     rendition_failure: Nullable(
-      Type.String({ description: 'Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise.' }),
+      Type.String({
+        description:
+          'Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise.',
+      }),
     ),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

@@ -7,9 +7,19 @@ import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
 import { toMedia, type MediaRow } from './mapping.js';
 import { mediaRepository } from './repository.js';
-import { ALLOWED_TYPES, MediaFieldsSchema, mediaContentRules, type Media, type MediaFields, type MediaPatch } from './schemas.js';
+import {
+  ALLOWED_TYPES,
+  MediaFieldsSchema,
+  mediaContentRules,
+  type Media,
+  type MediaFields,
+  type MediaPatch,
+} from './schemas.js';
 
-export type MediaServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit' | 'storage' | 'sandbox' | 'decodeTimeoutMs'> & {
+export type MediaServiceDeps = Pick<
+  ApiContext<PropertyEvents>,
+  'db' | 'cursors' | 'now' | 'emit' | 'storage' | 'sandbox' | 'decodeTimeoutMs'
+> & {
   /** Per-file limit in bytes. */
   maxBytes: number;
   /** Pixels an image may have. */
@@ -22,7 +32,10 @@ export type MediaService = ReturnType<typeof createMediaService>;
 
 const validateFields = compileBodyValidator<MediaFields>(MediaFieldsSchema);
 
-const archivedMedia = () => new ApiError('conflict', { message: 'The media of an archived property cannot be changed or removed; restore it first.' });
+const archivedMedia = () =>
+  new ApiError('conflict', {
+    message: 'The media of an archived property cannot be changed or removed; restore it first.',
+  });
 
 /** Form fields are text: `position` becomes a number when it is one, else the schema refuses it. */
 function parseFields(raw: Record<string, string>): MediaFields {
@@ -32,13 +45,25 @@ function parseFields(raw: Record<string, string>): MediaFields {
 }
 
 /** Photos, floor plans and documents of a property; `media_count` and positions are kept under the property's row lock. */
-export function createMediaService({ db, cursors, now, emit, storage, sandbox, decodeTimeoutMs, maxBytes, maxPixels, maxMedia }: MediaServiceDeps) {
+export function createMediaService({
+  db,
+  cursors,
+  now,
+  emit,
+  storage,
+  sandbox,
+  decodeTimeoutMs,
+  maxBytes,
+  maxPixels,
+  maxMedia,
+}: MediaServiceDeps) {
   const full = () =>
     new ApiError('validation_failed', {
       message: `A property has at most ${maxMedia} media; delete one before adding another.`,
       details: [{ field: 'media', reason: 'out_of_range' }],
     });
-  const view = async (row: MediaRow) => toMedia(row, (await mediaRepository.renditionsOf(db, [row.id])).get(row.id) ?? []);
+  const view = async (row: MediaRow) =>
+    toMedia(row, (await mediaRepository.renditionsOf(db, [row.id])).get(row.id) ?? []);
 
   const files = attachments(
     { db, storage, sandbox, now, maxBytes },
@@ -47,7 +72,11 @@ export function createMediaService({ db, cursors, now, emit, storage, sandbox, d
         find: (d, accountId, id) => propertyRepository.find(d, accountId, id),
         lock: (tx, accountId, id) => propertyRepository.lock(tx, accountId, id),
         refuses: (property) =>
-          property.status === 'archived' ? new ApiError('conflict', { message: 'An archived property takes no new media; restore it first.' }) : property.media_count >= maxMedia ? full() : null,
+          property.status === 'archived'
+            ? new ApiError('conflict', { message: 'An archived property takes no new media; restore it first.' })
+            : property.media_count >= maxMedia
+              ? full()
+              : null,
         frozen: (property) => (property.status === 'archived' ? archivedMedia() : null),
       },
       fields: parseFields,
@@ -57,7 +86,15 @@ export function createMediaService({ db, cursors, now, emit, storage, sandbox, d
         const count = parent.media_count;
         const position = Math.min(fields.position ?? count, count);
         if (position < count) await mediaRepository.shift(tx, parentId, position, count - 1, 1);
-        return mediaRepository.insert(tx, { accountId, propertyId: parentId, kind: fields.kind, title: fields.title ?? null, position, file, at });
+        return mediaRepository.insert(tx, {
+          accountId,
+          propertyId: parentId,
+          kind: fields.kind,
+          title: fields.title ?? null,
+          position,
+          file,
+          at,
+        });
       },
       find: (d, accountId, propertyId, id) => mediaRepository.find(d, accountId, propertyId, id),
       async delete(tx, row) {
@@ -66,8 +103,16 @@ export function createMediaService({ db, cursors, now, emit, storage, sandbox, d
         return renditions;
       },
       async counted(tx, { accountId, parentId, delta, at }) {
-        await tx.property.update({ where: { id: parentId }, data: { media_count: { increment: delta }, updated_at: at } });
-        await emit(tx, { accountId, type: 'property.updated', data: { property_id: parentId, changed_fields: ['media'] }, at });
+        await tx.property.update({
+          where: { id: parentId },
+          data: { media_count: { increment: delta }, updated_at: at },
+        });
+        await emit(tx, {
+          accountId,
+          type: 'property.updated',
+          data: { property_id: parentId, changed_fields: ['media'] },
+          at,
+        });
       },
     },
   );

@@ -5,13 +5,22 @@ import { splitStreet } from '../street.js';
 type Row = Prisma.PropertyGetPayload<object>;
 export type Columns = Omit<
   Prisma.PropertyUncheckedCreateInput,
-  'id' | 'account_id' | 'status' | 'media_count' | 'created_at' | 'updated_at' | 'transaction_price_eur' | 'transaction_date' | 'transaction_price_assumed'
+  | 'id'
+  | 'account_id'
+  | 'status'
+  | 'media_count'
+  | 'created_at'
+  | 'updated_at'
+  | 'transaction_price_eur'
+  | 'transaction_date'
+  | 'transaction_price_assumed'
 >;
 type EfficiencyClass = NonNullable<Row['energy_efficiency_class']>;
 
 const toDate = (value: string | undefined) => (value === undefined ? null : new Date(`${value}T00:00:00Z`));
 const fromDate = (value: Date | null) => (value === null ? null : value.toISOString().slice(0, 10));
-const toClass = (value: string | undefined) => (value === undefined ? null : ((value === 'A+' ? 'A_PLUS' : value) as EfficiencyClass));
+const toClass = (value: string | undefined) =>
+  value === undefined ? null : ((value === 'A+' ? 'A_PLUS' : value) as EfficiencyClass);
 const fromClass = (value: EfficiencyClass | null): (typeof EFFICIENCY_CLASSES)[number] | null =>
   value === null ? null : value === 'A_PLUS' ? 'A+' : value;
 
@@ -117,7 +126,11 @@ export function toProperty(row: Row): Property {
     transaction:
       row.transaction_price_eur === null || row.transaction_date === null
         ? null
-        : { price_eur: row.transaction_price_eur, date: fromDate(row.transaction_date)!, assumed: row.transaction_price_assumed },
+        : {
+            price_eur: row.transaction_price_eur,
+            date: fromDate(row.transaction_date)!,
+            assumed: row.transaction_price_assumed,
+          },
     media_count: row.media_count,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

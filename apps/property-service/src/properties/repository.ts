@@ -12,7 +12,9 @@ export const propertyRepository = tenantRepository<PropertyRow, Columns & { upda
   notFound: () => notFound('No property with this id.'),
   // The hottest reads of the service (bench/RESULTS.md); the database spells the class `A+`.
   directSql: {
-    fromRow: (row) => (row.energy_efficiency_class === ('A+' as string) ? { ...row, energy_efficiency_class: 'A_PLUS' } : row),
-    toDb: (columns) => (columns.energy_efficiency_class === 'A_PLUS' ? { ...columns, energy_efficiency_class: 'A+' } : columns),
+    fromRow: (row) =>
+      row.energy_efficiency_class === ('A+' as string) ? { ...row, energy_efficiency_class: 'A_PLUS' } : row,
+    toDb: (columns) =>
+      columns.energy_efficiency_class === 'A_PLUS' ? { ...columns, energy_efficiency_class: 'A+' } : columns,
   },
 });

@@ -102,7 +102,13 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
           response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
         },
       },
-      async (request) => properties.transition(request.auth.accountId, request.params.propertyId, action as PropertyAction, request.body as TransactionGiven | null),
+      async (request) =>
+        properties.transition(
+          request.auth.accountId,
+          request.params.propertyId,
+          action as PropertyAction,
+          request.body as TransactionGiven | null,
+        ),
     );
   }
 };

@@ -27,16 +27,25 @@ export const AddressSchema = Type.Object(
         minLength: 1,
         maxLength: 40,
         pattern: '^[0-9A-Za-z][0-9A-Za-z /.-]*$',
-        description: 'The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again.',
+        description:
+          'The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again.',
       }),
     ),
     postal_code: Type.String({ pattern: '^[0-9]{5}$', description: 'Exactly five digits.' }),
     city: Type.String({ minLength: 1, maxLength: 100 }),
     country: Type.Optional(
-      Type.String({ pattern: '^[A-Z]{2}$', default: 'US', description: 'ISO 3166-1 alpha-2; default `US`, or the account\'s default country when the operator set one (a Berlin agency: `DE`).' }),
+      Type.String({
+        pattern: '^[A-Z]{2}$',
+        default: 'US',
+        description:
+          "ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`).",
+      }),
     ),
     location_precision: Type.Optional(
-      StringEnum(['exact', 'street', 'neighborhood'], { default: 'street', description: 'How precisely the address appears in the listing.' }),
+      StringEnum(['exact', 'street', 'neighborhood'], {
+        default: 'street',
+        description: 'How precisely the address appears in the listing.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -50,7 +59,11 @@ export const EnergyCertificateSchema = Type.Object(
     system_year: Type.Optional(Type.Integer({ minimum: 1800, maximum: 2100 })),
     efficiency_class: Type.Optional(StringEnum(EFFICIENCY_CLASSES)),
     valid_until: Type.Optional(Type.String({ format: 'date' })),
-    exemption: Type.Optional(StringEnum(['heritage_protection', 'small_building'], { description: 'Set when no certificate is legally required.' })),
+    exemption: Type.Optional(
+      StringEnum(['heritage_protection', 'small_building'], {
+        description: 'Set when no certificate is legally required.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Figures needed to publish a listing; all optional.' },
 );
@@ -68,10 +81,18 @@ export const CommissionSchema = Type.Object(
       }),
     ),
     buyer_is_consumer: Type.Optional(
-      Type.Boolean({ default: true, description: 'Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies.' }),
+      Type.Boolean({
+        default: true,
+        description:
+          'Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies.',
+      }),
     ),
-    tenant_months: Type.Optional(Months('Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`.')),
-    landlord_months: Type.Optional(Months('Letting commission the landlord pays, in net monthly cold rents (VAT on top).')),
+    tenant_months: Type.Optional(
+      Months('Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`.'),
+    ),
+    landlord_months: Type.Optional(
+      Months('Letting commission the landlord pays, in net monthly cold rents (VAT on top).'),
+    ),
   },
   {
     additionalProperties: false,
@@ -113,7 +134,10 @@ export type PropertyInput = Static<typeof PropertyInputSchema>;
  * The PATCH body: every field optional; optional fields may be `null` (cleared); required ones
  * may be changed but not cleared; nested objects merge field by field.
  */
-export const PropertyPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS);
+export const PropertyPatchSchema = PatchSchemaOf(
+  Type.Object(inputFields, { additionalProperties: false }),
+  READ_ONLY_FIELDS,
+);
 export type PropertyPatch = Patch<PropertyInput>;
 
 const nullable = <T extends TSchema>(schema: T) => Nullable(schema);
@@ -127,7 +151,11 @@ export const PropertySchema = Type.Object(
     description: nullable(Type.String()),
     address: Type.Object({
       street: nullable(Type.String()),
-      house_number: nullable(Type.String({ description: 'The house number, given apart or split off `street`; null when the street has none.' })),
+      house_number: nullable(
+        Type.String({
+          description: 'The house number, given apart or split off `street`; null when the street has none.',
+        }),
+      ),
       postal_code: Type.String(),
       city: Type.String(),
       country: Type.String(),
@@ -158,7 +186,11 @@ export const PropertySchema = Type.Object(
         buyer_percent: nullable(Type.Number()),
         seller_percent: nullable(Type.Number()),
         note: nullable(Type.String()),
-        engaged_by: nullable(StringEnum(ENGAGED_BY, { description: 'Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.' })),
+        engaged_by: nullable(
+          StringEnum(ENGAGED_BY, {
+            description: 'Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.',
+          }),
+        ),
         buyer_is_consumer: Type.Boolean({ description: '`true` unless set to `false`.' }),
         tenant_months: nullable(Type.Number()),
         landlord_months: nullable(Type.Number()),
@@ -169,9 +201,15 @@ export const PropertySchema = Type.Object(
         {
           price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
           date: Type.String({ format: 'date' }),
-          assumed: Type.Boolean({ description: '`true` when none was given when marking it sold or rented: the asking price and that day were taken.' }),
+          assumed: Type.Boolean({
+            description:
+              '`true` when none was given when marking it sold or rented: the asking price and that day were taken.',
+          }),
         },
-        { description: 'The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known.' },
+        {
+          description:
+            'The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known.',
+        },
       ),
     ),
     media_count: Type.Integer(),
@@ -186,14 +224,24 @@ export const PropertyParamsSchema = Type.Object({ propertyId: Type.String() });
 
 export const PropertyListQuerySchema = Type.Composite([
   PageQuerySchema,
-  Type.Object({ status: Type.Optional(StringEnum(PROPERTY_STATUSES)), type: Type.Optional(StringEnum(PROPERTY_TYPES)) }),
+  Type.Object({
+    status: Type.Optional(StringEnum(PROPERTY_STATUSES)),
+    type: Type.Optional(StringEnum(PROPERTY_TYPES)),
+  }),
 ]);
 
-const TransactionDate = Type.String({ format: 'date', description: 'The day of the sale or letting (YYYY-MM-DD), not in the future.' });
+const TransactionDate = Type.String({
+  format: 'date',
+  description: 'The day of the sale or letting (YYYY-MM-DD), not in the future.',
+});
 /** `mark-sold`: the final price and day; no body, `{}` or `null` take the asking price and today (marked as assumed). */
 export const MarkSoldBodySchema = Nullable(
   Type.Object(
-    { price_eur: Type.Optional(Euros('The final sale price in whole euros.')), date: Type.Optional(TransactionDate), invoice_recipients: SaleRecipientsSchema },
+    {
+      price_eur: Type.Optional(Euros('The final sale price in whole euros.')),
+      date: Type.Optional(TransactionDate),
+      invoice_recipients: SaleRecipientsSchema,
+    },
     {
       additionalProperties: false,
       description:
@@ -207,7 +255,11 @@ export type MarkSoldBody = Static<typeof MarkSoldBodySchema>;
 /** `mark-rented`: the agreed monthly cold rent and day; none given: the asking cold rent and today (assumed). */
 export const MarkRentedBodySchema = Nullable(
   Type.Object(
-    { cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')), date: Type.Optional(TransactionDate), invoice_recipients: LettingRecipientsSchema },
+    {
+      cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')),
+      date: Type.Optional(TransactionDate),
+      invoice_recipients: LettingRecipientsSchema,
+    },
     {
       additionalProperties: false,
       description:

@@ -1,4 +1,11 @@
-import { inDirectTransaction, inTransaction, newId, type Db, type PropertyStatus, type PropertyType } from '@platform/db';
+import {
+  inDirectTransaction,
+  inTransaction,
+  newId,
+  type Db,
+  type PropertyStatus,
+  type PropertyType,
+} from '@platform/db';
 import { ApiError, compileBodyValidator, validationError, type ErrorDetail } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -7,7 +14,13 @@ import type { InvoiceRecipients } from '../invoices/index.js';
 import { assertCommissionAllowed, commissionTermsOf } from '../settlements/index.js';
 import { toColumns, toProperty } from './mapping.js';
 import { propertyRepository, type PropertyRow } from './repository.js';
-import { PropertyInputSchema, READ_ONLY_FIELDS, type Property, type PropertyInput, type PropertyPatch } from './schemas.js';
+import {
+  PropertyInputSchema,
+  READ_ONLY_FIELDS,
+  type Property,
+  type PropertyInput,
+  type PropertyPatch,
+} from './schemas.js';
 import { transitionProperty, type PropertyAction } from './transitions.js';
 
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
@@ -43,13 +56,19 @@ export interface StatusChange {
 export type AfterCommit = () => Promise<void>;
 
 /** The actions that record a transaction: the body field of the price and the asking-price column taken when none is given. */
-const TRANSACTION_ACTIONS: Partial<Record<PropertyAction, { field: 'price_eur' | 'cold_rent_eur'; asking: 'purchase_price_eur' | 'cold_rent_eur' }>> = {
+const TRANSACTION_ACTIONS: Partial<
+  Record<PropertyAction, { field: 'price_eur' | 'cold_rent_eur'; asking: 'purchase_price_eur' | 'cold_rent_eur' }>
+> = {
   'mark-sold': { field: 'price_eur', asking: 'purchase_price_eur' },
   'mark-rented': { field: 'cold_rent_eur', asking: 'cold_rent_eur' },
 };
 
 /** The given price and day, checked (both or neither, the day not after today); null when none was given. */
-function givenTransaction(field: 'price_eur' | 'cold_rent_eur', given: TransactionGiven | null | undefined, today: string) {
+function givenTransaction(
+  field: 'price_eur' | 'cold_rent_eur',
+  given: TransactionGiven | null | undefined,
+  today: string,
+) {
   const price = given?.[field];
   const date = given?.date;
   if (price === undefined && date === undefined) return null;
@@ -58,17 +77,34 @@ function givenTransaction(field: 'price_eur' | 'cold_rent_eur', given: Transacti
   if (date === undefined) details.push({ field: 'date', reason: 'missing' });
   else if (date > today) details.push({ field: 'date', reason: 'out_of_range' });
   if (price === undefined || date === undefined || details.length > 0) {
-    throw validationError(details, `Give \`${field}\` and \`date\` (not in the future) together, or neither to record the asking price and today.`);
+    throw validationError(
+      details,
+      `Give \`${field}\` and \`date\` (not in the future) together, or neither to record the asking price and today.`,
+    );
   }
   return { price, date };
 }
 
 /** The transaction columns: the given price and day, or the asking price and today (assumed); nothing when neither is known. */
-function transactionColumns(row: PropertyRow, asking: 'purchase_price_eur' | 'cold_rent_eur', given: { price: number; date: string } | null, today: string) {
-  if (given) return { transaction_price_eur: given.price, transaction_date: new Date(`${given.date}T00:00:00Z`), transaction_price_assumed: false };
+function transactionColumns(
+  row: PropertyRow,
+  asking: 'purchase_price_eur' | 'cold_rent_eur',
+  given: { price: number; date: string } | null,
+  today: string,
+) {
+  if (given)
+    return {
+      transaction_price_eur: given.price,
+      transaction_date: new Date(`${given.date}T00:00:00Z`),
+      transaction_price_assumed: false,
+    };
   const price = row[asking];
   if (price === null) return { transaction_price_eur: null, transaction_date: null, transaction_price_assumed: false };
-  return { transaction_price_eur: price, transaction_date: new Date(`${today}T00:00:00Z`), transaction_price_assumed: true };
+  return {
+    transaction_price_eur: price,
+    transaction_date: new Date(`${today}T00:00:00Z`),
+    transaction_price_assumed: true,
+  };
 }
 
 /** The fields that decide whether commission terms are allowed: the terms, the type, and the prices (sale or letting). */
@@ -78,12 +114,18 @@ const validateInput = compileBodyValidator<PropertyInput>(PropertyInputSchema);
 
 /** The patch of an account's property: a country cleared falls back to the account's default. */
 const patchProperty = (defaultCountry: string) =>
-  definePatch(propertyRepository, { readOnly: READ_ONLY_FIELDS, validate: validateInput, toView: toProperty, toColumns: (input: PropertyInput) => toColumns(input, defaultCountry) });
+  definePatch(propertyRepository, {
+    readOnly: READ_ONLY_FIELDS,
+    validate: validateInput,
+    toView: toProperty,
+    toColumns: (input: PropertyInput) => toColumns(input, defaultCountry),
+  });
 
 /** A new `street` without `house_number` is split again: the number stored for the old street must not stick. */
 function resplitStreet(patch: PropertyPatch): PropertyPatch {
   const address = patch.address;
-  if (!address || typeof address !== 'object' || address.street === undefined || 'house_number' in address) return patch;
+  if (!address || typeof address !== 'object' || address.street === undefined || 'house_number' in address)
+    return patch;
   return { ...patch, address: { ...address, house_number: null } };
 }
 
@@ -104,9 +146,20 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
       const country = input.address.country ?? (await defaultCountryOf(db, accountId));
       return inTransaction(db, async (tx) => {
         const row = await tx.property.create({
-          data: { id: newId('prop', at.getTime()), account_id: accountId, ...toColumns(input, country), created_at: at, updated_at: at },
+          data: {
+            id: newId('prop', at.getTime()),
+            account_id: accountId,
+            ...toColumns(input, country),
+            created_at: at,
+            updated_at: at,
+          },
         });
-        await emit(tx, { accountId, type: 'property.created', data: { property_id: row.id, status: row.status, type: row.type }, at });
+        await emit(tx, {
+          accountId,
+          type: 'property.created',
+          data: { property_id: row.id, status: row.status, type: row.type },
+          at,
+        });
         return toProperty(row);
       });
     },
@@ -116,7 +169,13 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
     },
 
     list(accountId: string, { status, type, limit, cursor }: ListFilter) {
-      return propertyRepository.page(db, accountId, { cursors, cursor, limit, filters: { status, type }, map: toProperty });
+      return propertyRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { status, type },
+        map: toProperty,
+      });
     },
 
     /** Merge patch, validated as a whole, under a row lock; an archived property cannot be changed. */
@@ -130,12 +189,23 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           patch: resplitStreet(patch),
           now,
           guard: (row) => {
-            if (row.status === 'archived') throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
+            if (row.status === 'archived')
+              throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
           },
           afterWrite: (changed, row, at) => {
             // Terms are checked when they (or what decides their rules) change; a refusal rolls the write back.
-            if (changed.some((field) => COMMISSION_INPUTS.some((input) => field === input || field.startsWith(`${input}.`)))) assertCommissionAllowed(row, commissionTermsOf(row));
-            return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields: changed }, at });
+            if (
+              changed.some((field) =>
+                COMMISSION_INPUTS.some((input) => field === input || field.startsWith(`${input}.`)),
+              )
+            )
+              assertCommissionAllowed(row, commissionTermsOf(row));
+            return emit(tx, {
+              accountId,
+              type: 'property.updated',
+              data: { property_id: id, changed_fields: changed },
+              at,
+            });
           },
         }),
       );
@@ -146,7 +216,12 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
      * `mark-sold` / `mark-rented` record the transaction in the same database transaction: the given
      * price and day, or the asking price and today (the app clock, UTC) marked as assumed.
      */
-    async transition(accountId: string, id: string, action: PropertyAction, given?: TransactionGiven | null): Promise<Property> {
+    async transition(
+      accountId: string,
+      id: string,
+      action: PropertyAction,
+      given?: TransactionGiven | null,
+    ): Promise<Property> {
       const at = now();
       const today = at.toISOString().slice(0, 10);
       const recording = TRANSACTION_ACTIONS[action];
@@ -160,10 +235,22 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           id,
           at,
           onChanged: async (changedRow, to) => {
-            if (recording) recorded = await tx.property.update({ where: { id }, data: transactionColumns(changedRow, recording.asking, checked, today) });
-            after.commit = (await onStatusChanged?.(tx, { accountId, propertyId: id, to, at, invoiceRecipients: given?.invoice_recipients })) ?? undefined;
+            if (recording)
+              recorded = await tx.property.update({
+                where: { id },
+                data: transactionColumns(changedRow, recording.asking, checked, today),
+              });
+            after.commit =
+              (await onStatusChanged?.(tx, {
+                accountId,
+                propertyId: id,
+                to,
+                at,
+                invoiceRecipients: given?.invoice_recipients,
+              })) ?? undefined;
             const changed_fields = recorded ? ['status', 'transaction'] : ['status'];
-            if (to !== 'archived') return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
+            if (to !== 'archived')
+              return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
             await emit(tx, { accountId, type: 'property.archived', data: { property_id: id, status: 'archived' }, at });
           },
         });

@@ -18,12 +18,20 @@ import { propertyRepository, type PropertyRow } from './repository.js';
  */
 export const PROPERTY_TRANSITIONS = {
   activate: { from: ['draft'], to: 'active', summary: 'Put a draft on the market.' },
-  reserve: { from: ['active'], to: 'reserved', summary: 'Reserve an active property for a prospective buyer or tenant.' },
+  reserve: {
+    from: ['active'],
+    to: 'reserved',
+    summary: 'Reserve an active property for a prospective buyer or tenant.',
+  },
   release: { from: ['reserved'], to: 'active', summary: 'Cancel a reservation.' },
   'mark-sold': { from: ['active', 'reserved'], to: 'sold', summary: 'Record the sale.' },
   'mark-rented': { from: ['active', 'reserved'], to: 'rented', summary: 'Record the letting.' },
   relist: { from: ['rented'], to: 'active', summary: 'Offer a rented property again.' },
-  archive: { from: ['draft', 'active', 'reserved', 'sold', 'rented'], to: 'archived', summary: 'Take the property off the market.' },
+  archive: {
+    from: ['draft', 'active', 'reserved', 'sold', 'rented'],
+    to: 'archived',
+    summary: 'Take the property off the market.',
+  },
   restore: { from: ['archived'], to: 'draft', summary: 'Bring an archived property back as a draft.' },
 } as const satisfies TransitionTable<PropertyStatus>;
 

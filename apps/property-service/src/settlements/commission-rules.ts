@@ -1,5 +1,13 @@
 import type { PropertyType } from '@platform/db';
-import { eurosToCents, monthsOf, monthsToHundredths, percentOf, percentToMilli, withVat, type VatAmounts } from './money.js';
+import {
+  eurosToCents,
+  monthsOf,
+  monthsToHundredths,
+  percentOf,
+  percentToMilli,
+  withVat,
+  type VatAmounts,
+} from './money.js';
 
 /**
  * The German commission rules of DESIGN §11, as pure functions: `judgeCommission` when terms are
@@ -89,11 +97,16 @@ export type SettlementResult =
 const RESIDENTIAL: ReadonlySet<PropertyType> = new Set(['apartment', 'house']);
 
 export const RULE_MESSAGES = {
-  equalShares: '§656c BGB: a broker engaged by both the seller and a consumer buyer of an apartment or house charges both the same commission (buyer_percent must equal seller_percent).',
-  buyerAtMostSeller: '§656d BGB: when only the seller engaged the broker, the consumer buyer of an apartment or house pays at most as much as the seller (buyer_percent at most seller_percent), due only after the seller has paid.',
-  sellerAtMostBuyer: '§656d BGB: when only the consumer buyer engaged the broker, the seller of an apartment or house pays at most as much as the buyer (seller_percent at most buyer_percent), due only after the buyer has paid.',
-  engagedByMissing: '§656c/§656d BGB: unequal shares of the seller and a consumer buyer of an apartment or house are lawful only when one side alone engaged the broker and the other pays less: say who engaged it (engaged_by).',
-  tenantOrdered: '§2 Abs. 1a WoVermittG: the tenant of an apartment or house pays commission only when the tenant alone engaged the broker (engaged_by: buyer).',
+  equalShares:
+    '§656c BGB: a broker engaged by both the seller and a consumer buyer of an apartment or house charges both the same commission (buyer_percent must equal seller_percent).',
+  buyerAtMostSeller:
+    '§656d BGB: when only the seller engaged the broker, the consumer buyer of an apartment or house pays at most as much as the seller (buyer_percent at most seller_percent), due only after the seller has paid.',
+  sellerAtMostBuyer:
+    '§656d BGB: when only the consumer buyer engaged the broker, the seller of an apartment or house pays at most as much as the buyer (seller_percent at most buyer_percent), due only after the buyer has paid.',
+  engagedByMissing:
+    '§656c/§656d BGB: unequal shares of the seller and a consumer buyer of an apartment or house are lawful only when one side alone engaged the broker and the other pays less: say who engaged it (engaged_by).',
+  tenantOrdered:
+    '§2 Abs. 1a WoVermittG: the tenant of an apartment or house pays commission only when the tenant alone engaged the broker (engaged_by: buyer).',
   tenantCap: '§3 Abs. 2 WoVermittG: the tenant pays at most two monthly cold rents plus VAT (tenant_months at most 2).',
 } as const;
 
@@ -107,22 +120,43 @@ interface Scaled {
 }
 
 /** The terms as integers, or `invalid_format` violations for rates with too many decimals or below 0. */
-function scaleTerms(marketing: Marketing, terms: CommissionTerms): { scaled: Scaled; violations: CommissionViolation[] } {
+function scaleTerms(
+  marketing: Marketing,
+  terms: CommissionTerms,
+): { scaled: Scaled; violations: CommissionViolation[] } {
   const violations: CommissionViolation[] = [];
-  const read = (key: keyof CommissionTerms & `${string}_${'percent' | 'months'}`, convert: (value: number) => number | null, unit: string): number => {
+  const read = (
+    key: keyof CommissionTerms & `${string}_${'percent' | 'months'}`,
+    convert: (value: number) => number | null,
+    unit: string,
+  ): number => {
     const value = terms[key];
     if (value === null || value === undefined) return 0;
     const scaled = convert(value);
     if (scaled === null || scaled < 0) {
-      violations.push({ field: `commission.${key}`, reason: 'invalid_format', message: `${key} must be a number of ${unit}, at least 0.` });
+      violations.push({
+        field: `commission.${key}`,
+        reason: 'invalid_format',
+        message: `${key} must be a number of ${unit}, at least 0.`,
+      });
       return 0;
     }
     return scaled;
   };
   const scaled: Scaled =
     marketing === 'sale'
-      ? { seller: read('seller_percent', percentToMilli, 'percent with at most three decimals'), buyer: read('buyer_percent', percentToMilli, 'percent with at most three decimals'), landlord: 0, tenant: 0 }
-      : { seller: 0, buyer: 0, landlord: read('landlord_months', monthsToHundredths, 'months with at most two decimals'), tenant: read('tenant_months', monthsToHundredths, 'months with at most two decimals') };
+      ? {
+          seller: read('seller_percent', percentToMilli, 'percent with at most three decimals'),
+          buyer: read('buyer_percent', percentToMilli, 'percent with at most three decimals'),
+          landlord: 0,
+          tenant: 0,
+        }
+      : {
+          seller: 0,
+          buyer: 0,
+          landlord: read('landlord_months', monthsToHundredths, 'months with at most two decimals'),
+          tenant: read('tenant_months', monthsToHundredths, 'months with at most two decimals'),
+        };
   return { scaled, violations };
 }
 
@@ -134,8 +168,14 @@ function regimeOf(type: PropertyType, marketing: Marketing, terms: CommissionTer
 }
 
 const LAWFUL: CommissionJudgement = { verdict: 'lawful', violations: [] };
-const refuse = (field: string, message: string): CommissionJudgement => ({ verdict: 'unlawful', violations: [{ field: `commission.${field}`, reason: 'not_allowed', message }] });
-const askWhoEngaged = (message: string): CommissionJudgement => ({ verdict: 'undecided', violations: [{ field: 'commission.engaged_by', reason: 'missing', message }] });
+const refuse = (field: string, message: string): CommissionJudgement => ({
+  verdict: 'unlawful',
+  violations: [{ field: `commission.${field}`, reason: 'not_allowed', message }],
+});
+const askWhoEngaged = (message: string): CommissionJudgement => ({
+  verdict: 'undecided',
+  violations: [{ field: 'commission.engaged_by', reason: 'missing', message }],
+});
 
 function judgeRules(regime: CommissionRegime, terms: CommissionTerms, s: Scaled): CommissionJudgement {
   const engagedBy = terms.engaged_by ?? null;
@@ -143,8 +183,10 @@ function judgeRules(regime: CommissionRegime, terms: CommissionTerms, s: Scaled)
     case 'bgb_656c':
       return s.buyer === s.seller ? LAWFUL : refuse('buyer_percent', RULE_MESSAGES.equalShares);
     case 'bgb_656d':
-      if (engagedBy === 'buyer') return s.seller <= s.buyer ? LAWFUL : refuse('seller_percent', RULE_MESSAGES.sellerAtMostBuyer);
-      if (engagedBy === 'seller') return s.buyer <= s.seller ? LAWFUL : refuse('buyer_percent', RULE_MESSAGES.buyerAtMostSeller);
+      if (engagedBy === 'buyer')
+        return s.seller <= s.buyer ? LAWFUL : refuse('seller_percent', RULE_MESSAGES.sellerAtMostBuyer);
+      if (engagedBy === 'seller')
+        return s.buyer <= s.seller ? LAWFUL : refuse('buyer_percent', RULE_MESSAGES.buyerAtMostSeller);
       // Nobody said who engaged the broker. A buyer who pays nothing reads as "the seller engaged".
       // Equal shares are lawful whoever engaged (§656c when both did, §656d when either side alone
       // did). Any other split is lawful for exactly one engaging side (the side paying more), so it
@@ -176,7 +218,11 @@ export function judgeCommission(type: PropertyType, marketing: Marketing, terms:
  * Every reason the terms are not lawful as they stand for this type and marketing, the open
  * question of who engaged the broker included; `[]` when they may be advertised and settled.
  */
-export function commissionViolations(type: PropertyType, marketing: Marketing, terms: CommissionTerms): CommissionViolation[] {
+export function commissionViolations(
+  type: PropertyType,
+  marketing: Marketing,
+  terms: CommissionTerms,
+): CommissionViolation[] {
   return judgeCommission(type, marketing, terms).violations;
 }
 

@@ -63,7 +63,8 @@ export const monthsToHundredths = (months: number): number | null => toScaledInt
 /** Whole euros (the property's prices) in cents. */
 export function eurosToCents(euros: number): number {
   const cents = euros * 100;
-  if (!Number.isSafeInteger(euros) || !Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of euros: ${euros}`);
+  if (!Number.isSafeInteger(euros) || !Number.isSafeInteger(cents))
+    throw new RangeError(`not a whole number of euros: ${euros}`);
   return cents;
 }
 
@@ -86,13 +87,16 @@ function scaledOf(amountCents: number, factor: number, denominator: bigint): num
 }
 
 /** `percentMilli` thousandths of a percent of an amount: 42,000,000 ct × 3570 → 1,499,400 ct. */
-export const percentOf = (amountCents: number, percentMilli: number): number => scaledOf(amountCents, percentMilli, PERCENT_DENOMINATOR);
+export const percentOf = (amountCents: number, percentMilli: number): number =>
+  scaledOf(amountCents, percentMilli, PERCENT_DENOMINATOR);
 
 /** `monthsHundredths` hundredths of a monthly amount: 125,000 ct × 200 → 250,000 ct. */
-export const monthsOf = (monthlyCents: number, monthsHundredths: number): number => scaledOf(monthlyCents, monthsHundredths, MONTHS_DENOMINATOR);
+export const monthsOf = (monthlyCents: number, monthsHundredths: number): number =>
+  scaledOf(monthlyCents, monthsHundredths, MONTHS_DENOMINATOR);
 
 /** `basisPoints` hundredths of a percent of an amount (the VAT of a net amount). */
-export const basisPointsOf = (amountCents: number, basisPoints: number): number => scaledOf(amountCents, basisPoints, BASIS_POINTS_DENOMINATOR);
+export const basisPointsOf = (amountCents: number, basisPoints: number): number =>
+  scaledOf(amountCents, basisPoints, BASIS_POINTS_DENOMINATOR);
 
 /** One period of the German standard VAT rate (§12 Abs. 1 UStG); `until` is inclusive, `null` open. */
 export interface VatRate {
@@ -118,7 +122,11 @@ function assertCalendarDate(date: string): void {
   const match = DATE.exec(date);
   const [year, month, day] = match ? match.slice(1).map(Number) : [0, 0, 0];
   const parsed = new Date(Date.UTC(year, month - 1, day));
-  const valid = match !== null && parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
+  const valid =
+    match !== null &&
+    parsed.getUTCFullYear() === year &&
+    parsed.getUTCMonth() === month - 1 &&
+    parsed.getUTCDate() === day;
   if (!valid) throw new TypeError(`not a calendar date (YYYY-MM-DD): ${JSON.stringify(date)}`);
 }
 

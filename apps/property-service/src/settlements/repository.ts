@@ -12,9 +12,12 @@ export type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: typ
 /** Settlements are written once and never changed: the kit's `update` is not offered. */
 function settlementModel(db: Db) {
   return {
-    findFirst: (args: { where: { id: string; account_id: string } }) => db.commissionSettlement.findFirst({ ...args, include: WITH_LINES }),
-    findUniqueOrThrow: (args: { where: { id: string } }) => db.commissionSettlement.findUniqueOrThrow({ ...args, include: WITH_LINES }),
-    findMany: (args: Prisma.CommissionSettlementFindManyArgs) => db.commissionSettlement.findMany({ ...args, include: WITH_LINES }),
+    findFirst: (args: { where: { id: string; account_id: string } }) =>
+      db.commissionSettlement.findFirst({ ...args, include: WITH_LINES }),
+    findUniqueOrThrow: (args: { where: { id: string } }) =>
+      db.commissionSettlement.findUniqueOrThrow({ ...args, include: WITH_LINES }),
+    findMany: (args: Prisma.CommissionSettlementFindManyArgs) =>
+      db.commissionSettlement.findMany({ ...args, include: WITH_LINES }),
     update: (): Promise<SettlementRow> => Promise.reject(new Error('a settlement is never changed')),
   };
 }

@@ -10,7 +10,10 @@ const HOW =
   'A settlement is created when a property with commission terms is marked sold or rented, on the recorded transaction price and day: ' +
   'one line per paying party (base × percentage or months, net, VAT from the dated rate table, gross), all in integer cents, each rounded once half away from zero.';
 
-export const settlementRoutes: FastifyPluginAsync<{ settlements: SettlementService }> = async (plugin, { settlements }) => {
+export const settlementRoutes: FastifyPluginAsync<{ settlements: SettlementService }> = async (
+  plugin,
+  { settlements },
+) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(

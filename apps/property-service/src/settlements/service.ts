@@ -2,7 +2,15 @@ import { newId, type Db, type Prisma, type PropertyStatus } from '@platform/db';
 import { validationError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
-import { commissionViolations, judgeCommission, settleCommission, type CommissionTerms, type CommissionViolation, type Marketing, type PropertyType } from './commission-rules.js';
+import {
+  commissionViolations,
+  judgeCommission,
+  settleCommission,
+  type CommissionTerms,
+  type CommissionViolation,
+  type Marketing,
+  type PropertyType,
+} from './commission-rules.js';
 import { issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
 import { toSettlement } from './mapping.js';
 import { settlementRepository } from './repository.js';
@@ -73,7 +81,8 @@ export interface PublishableProperty extends CommissionSubject {
  */
 export function assertCommissionPublishable(property: PublishableProperty): void {
   if (!property.commission) return;
-  const marketing: Marketing | null = property.purchase_price_eur != null ? 'sale' : property.cold_rent_eur != null ? 'letting' : null;
+  const marketing: Marketing | null =
+    property.purchase_price_eur != null ? 'sale' : property.cold_rent_eur != null ? 'letting' : null;
   if (marketing === null) return;
   const violations = commissionViolations(property.type, marketing, property.commission);
   if (violations.length > 0) refuse(violations);
@@ -90,7 +99,13 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
     },
 
     list(accountId: string, { property_id, limit, cursor }: SettlementListQuery & { limit: number }) {
-      return settlementRepository.page(db, accountId, { cursors, cursor, limit, filters: { property_id }, map: toSettlement });
+      return settlementRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { property_id },
+        map: toSettlement,
+      });
     },
 
     /**
@@ -100,11 +115,21 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
      * rolls back) and emits `settlement.created`. No terms, rates all 0
      * or no recorded price: no settlement.
      */
-    async settleStatusChange(tx: Db, accountId: string, propertyId: string, to: PropertyStatus, at: Date, recipients?: InvoiceRecipients): Promise<(Settlement & { invoice_ids: string[] }) | null> {
+    async settleStatusChange(
+      tx: Db,
+      accountId: string,
+      propertyId: string,
+      to: PropertyStatus,
+      at: Date,
+      recipients?: InvoiceRecipients,
+    ): Promise<(Settlement & { invoice_ids: string[] }) | null> {
       if (to !== 'sold' && to !== 'rented') return null;
       const unsettled = () => {
         if (recipients && Object.keys(recipients).length > 0) {
-          throw validationError([{ field: 'invoice_recipients', reason: 'not_allowed' }], 'No commission is settled for this property (no terms or no price), so there is nothing to invoice.');
+          throw validationError(
+            [{ field: 'invoice_recipients', reason: 'not_allowed' }],
+            'No commission is settled for this property (no terms or no price), so there is nothing to invoice.',
+          );
         }
         return null;
       };
@@ -112,7 +137,13 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
       if (property.transaction_price_eur === null || property.transaction_date === null) return unsettled();
       const kind: Marketing = to === 'sold' ? 'sale' : 'letting';
       const date = property.transaction_date.toISOString().slice(0, 10);
-      const result = settleCommission({ property_type: property.type, marketing: kind, price_eur: property.transaction_price_eur, date, terms: commissionTermsOf(property) });
+      const result = settleCommission({
+        property_type: property.type,
+        marketing: kind,
+        price_eur: property.transaction_price_eur,
+        date,
+        terms: commissionTermsOf(property),
+      });
       if (!result.ok) refuse(result.violations);
       if (result.lines.length === 0) return unsettled();
 
@@ -162,7 +193,14 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
           property_id: propertyId,
           kind,
           ...totals,
-          lines: settlement.lines.map(({ party, net_cents, vat_cents, gross_cents, due_after_party, invoice_id }) => ({ party, net_cents, vat_cents, gross_cents, due_after_party, invoice_id })),
+          lines: settlement.lines.map(({ party, net_cents, vat_cents, gross_cents, due_after_party, invoice_id }) => ({
+            party,
+            net_cents,
+            vat_cents,
+            gross_cents,
+            due_after_party,
+            invoice_id,
+          })),
         },
         at,
       });

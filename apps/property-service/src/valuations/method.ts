@@ -110,7 +110,14 @@ export interface ValuedComparable {
  * Why a candidate of the subject's type and marketing is outside the selection: the first criterion
  * it fails, checked in this order.
  */
-export const EXCLUSION_REASONS = ['postal_code', 'date', 'no_area_or_price', 'living_area', 'year_built_unknown', 'year_built'] as const;
+export const EXCLUSION_REASONS = [
+  'postal_code',
+  'date',
+  'no_area_or_price',
+  'living_area',
+  'year_built_unknown',
+  'year_built',
+] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
 /** The candidates given that are outside the selection (at the postal-code level used): counted, not listed. */
@@ -199,7 +206,8 @@ function ageAdjustment(year: number, subjectYear: number): Adjustment {
   const raw = -(years / 10) * AGE_ADJUSTMENT_PER_10_YEARS;
   const change = clamp(raw, AGE_ADJUSTMENT_CAP);
   const capped = normalise(Math.abs(raw)) > AGE_ADJUSTMENT_CAP ? ', capped' : '';
-  const relation = years === 0 ? 'the same year as' : `${Math.abs(years)} years ${years > 0 ? 'newer than' : 'older than'}`;
+  const relation =
+    years === 0 ? 'the same year as' : `${Math.abs(years)} years ${years > 0 ? 'newer than' : 'older than'}`;
   return {
     kind: 'age',
     factor: roundHalfUp(1 + change, FACTOR_DECIMALS),
@@ -223,7 +231,13 @@ interface Level {
 }
 
 /** Which criterion a comparable of the same type and marketing fails first, or null when inside the selection. */
-function outsideReason(c: ComparableInput, subject: ValuationSubject, area: number, prefix: string, from: string): ExclusionReason | null {
+function outsideReason(
+  c: ComparableInput,
+  subject: ValuationSubject,
+  area: number,
+  prefix: string,
+  from: string,
+): ExclusionReason | null {
   if (!c.postal_code.startsWith(prefix)) return 'postal_code';
   if (c.date < from || c.date > subject.as_of) return 'date';
   if (!(c.living_area_sqm > 0) || !(c.price_eur > 0)) return 'no_area_or_price';
@@ -235,14 +249,22 @@ function outsideReason(c: ComparableInput, subject: ValuationSubject, area: numb
   return null;
 }
 
-const noneExcluded = (): Excluded => ({ count: 0, by_reason: Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as Record<ExclusionReason, number> });
+const noneExcluded = (): Excluded => ({
+  count: 0,
+  by_reason: Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as Record<ExclusionReason, number>,
+});
 
 /**
  * One selection level: filter (counting what is outside and why), adjust, then drop the outliers
  * beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m² (one pass, fences included).
  * "Usable" — what decides the widening and the estimate — means inside the selection and not an outlier.
  */
-function selectAt(comparables: readonly ComparableInput[], subject: ValuationSubject, area: number, prefix: string): Level {
+function selectAt(
+  comparables: readonly ComparableInput[],
+  subject: ValuationSubject,
+  area: number,
+  prefix: string,
+): Level {
   const from = lookbackStart(subject.as_of);
   const excluded = noneExcluded();
   const candidates: Candidate[] = [];
@@ -255,7 +277,8 @@ function selectAt(comparables: readonly ComparableInput[], subject: ValuationSub
     }
     const raw = input.price_eur / input.living_area_sqm;
     const adjustments = [areaAdjustment(input.living_area_sqm, area)];
-    if (subject.year_built !== null && input.year_built !== null) adjustments.push(ageAdjustment(input.year_built, subject.year_built));
+    if (subject.year_built !== null && input.year_built !== null)
+      adjustments.push(ageAdjustment(input.year_built, subject.year_built));
     const adjusted = adjustments.reduce((value, a) => value * a.factor, raw);
     candidates.push({ input, raw, adjustments, adjusted, dropped: null, reason: null });
   }
@@ -275,9 +298,11 @@ function selectAt(comparables: readonly ComparableInput[], subject: ValuationSub
   return { candidates, excluded };
 }
 
-const usable = ({ candidates }: Level): number[] => candidates.flatMap((c) => (c.dropped === null ? [c.adjusted] : [])).sort((a, b) => a - b);
+const usable = ({ candidates }: Level): number[] =>
+  candidates.flatMap((c) => (c.dropped === null ? [c.adjusted] : [])).sort((a, b) => a - b);
 
-const where = (prefix: string): string => (prefix.length >= 5 ? `postal code ${prefix}` : `postal codes starting with ${prefix}`);
+const where = (prefix: string): string =>
+  prefix.length >= 5 ? `postal code ${prefix}` : `postal codes starting with ${prefix}`;
 
 function confidenceOf(count: number, spread: number): Confidence {
   const { high, medium } = CONFIDENCE_THRESHOLDS;
@@ -303,10 +328,20 @@ const toOutput = (c: Candidate): ValuedComparable => ({
 
 /** Newest transaction first, then by id, so the same input always lists in the same order. */
 const byDateDescThenId = (a: Candidate, b: Candidate): number =>
-  a.input.date !== b.input.date ? (a.input.date < b.input.date ? 1 : -1) : a.input.id < b.input.id ? -1 : a.input.id > b.input.id ? 1 : 0;
+  a.input.date !== b.input.date
+    ? a.input.date < b.input.date
+      ? 1
+      : -1
+    : a.input.id < b.input.id
+      ? -1
+      : a.input.id > b.input.id
+        ? 1
+        : 0;
 
 /** The postal-code prefixes tried, narrowest first (duplicates removed for short codes). */
-export const postalCodePrefixes = (postalCode: string): string[] => [...new Set(POSTAL_CODE_PREFIX_LENGTHS.map((n) => postalCode.slice(0, n)))];
+export const postalCodePrefixes = (postalCode: string): string[] => [
+  ...new Set(POSTAL_CODE_PREFIX_LENGTHS.map((n) => postalCode.slice(0, n))),
+];
 
 /**
  * Values the subject from the comparables. Only comparables of the subject's type and marketing
@@ -320,12 +355,26 @@ export const postalCodePrefixes = (postalCode: string): string[] => [...new Set(
  * except that `excluded` counts only what was passed.
  */
 export function valuate(subject: ValuationSubject, comparables: readonly ComparableInput[]): Valuation {
-  if (!DATE.test(subject.as_of)) throw new TypeError(`as_of must be a date (YYYY-MM-DD), got ${JSON.stringify(subject.as_of)}`);
-  const base = { method_version: VALUATION_METHOD_VERSION, range_eur: null, price_per_sqm_eur: null, confidence: null, statistics: null };
+  if (!DATE.test(subject.as_of))
+    throw new TypeError(`as_of must be a date (YYYY-MM-DD), got ${JSON.stringify(subject.as_of)}`);
+  const base = {
+    method_version: VALUATION_METHOD_VERSION,
+    range_eur: null,
+    price_per_sqm_eur: null,
+    confidence: null,
+    statistics: null,
+  };
   const area = subject.living_area_sqm;
   if (area === null || !(area > 0)) {
     const reason = 'the property has no living area, so no price per m² can be applied';
-    return { ...base, estimate_eur: null, reason, selection: { postal_code_prefix: subject.postal_code, widened: false, reason }, comparables: [], excluded: noneExcluded() };
+    return {
+      ...base,
+      estimate_eur: null,
+      reason,
+      selection: { postal_code_prefix: subject.postal_code, widened: false, reason },
+      comparables: [],
+      excluded: noneExcluded(),
+    };
   }
   const alike = comparables.filter((c) => c.type === subject.type && c.marketing === subject.marketing);
   const prefixes = postalCodePrefixes(subject.postal_code);
@@ -367,7 +416,13 @@ export function valuate(subject: ValuationSubject, comparables: readonly Compara
     confidence: confidenceOf(values.length, spread),
     reason: null,
     selection,
-    statistics: { usable_count: values.length, q1_per_sqm: roundHalfUp(q1, 2), median_per_sqm: roundHalfUp(median, 2), q3_per_sqm: roundHalfUp(q3, 2), spread },
+    statistics: {
+      usable_count: values.length,
+      q1_per_sqm: roundHalfUp(q1, 2),
+      median_per_sqm: roundHalfUp(median, 2),
+      q3_per_sqm: roundHalfUp(q3, 2),
+      spread,
+    },
     comparables: listed,
     excluded,
   };

@@ -1,14 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, PageSchema, errorResponses } from '@platform/http';
-import { ComparablesQuerySchema, ValuationParamsSchema, ValuationQuerySchema, ValuationSchema, ValuedComparableSchema } from './schemas.js';
+import {
+  ComparablesQuerySchema,
+  ValuationParamsSchema,
+  ValuationQuerySchema,
+  ValuationSchema,
+  ValuedComparableSchema,
+} from './schemas.js';
 import type { ValuationService } from './service.js';
 
 const READ = 'valuations:read';
 const tags = ['Valuations'];
 const SOURCES =
-  'Comparables are the account\'s own sales and lettings (properties `sold` or `rented` with a transaction price, not this one) ' +
-  'and the market transactions imported into the account (`pnpm cli comparables import`); other accounts\' data is never used.';
+  "Comparables are the account's own sales and lettings (properties `sold` or `rented` with a transaction price, not this one) " +
+  "and the market transactions imported into the account (`pnpm cli comparables import`); other accounts' data is never used.";
 
 export const valuationRoutes: FastifyPluginAsync<{ valuations: ValuationService }> = async (plugin, { valuations }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();

@@ -2,7 +2,14 @@ import { listBody } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
-import { postalCodePrefixes, valuate, type Marketing, type Valuation, type ValuationSubject, type ValuedComparable } from './method.js';
+import {
+  postalCodePrefixes,
+  valuate,
+  type Marketing,
+  type Valuation,
+  type ValuationSubject,
+  type ValuedComparable,
+} from './method.js';
 import { findCandidates } from './repository.js';
 import type { ComparablesQuery, ValuationQuery, ValuationView } from './schemas.js';
 
@@ -13,7 +20,10 @@ export type ValuationService = ReturnType<typeof createValuationService>;
  * How a property is valued when the request does not say: as a letting when it has a cold rent
  * and no purchase price, otherwise as a sale (both prices, or neither: sale).
  */
-export function marketingOf(property: { purchase_price_eur: number | null; cold_rent_eur: number | null }, given?: Marketing): Marketing {
+export function marketingOf(
+  property: { purchase_price_eur: number | null; cold_rent_eur: number | null },
+  given?: Marketing,
+): Marketing {
   if (given) return given;
   return property.cold_rent_eur !== null && property.purchase_price_eur === null ? 'rent' : 'sale';
 }
@@ -63,9 +73,14 @@ export function createValuationService({ db, cursors, now }: ValuationServiceDep
       const scope = `comparables:${propertyId}:${subject.marketing}`;
       const after = cursor ? cursors.decode(cursor, scope) : undefined;
       const afterDate = after?.createdAt.toISOString().slice(0, 10);
-      const rest = after ? comparables.filter((c) => c.date < afterDate! || (c.date === afterDate && c.id > after.id)) : comparables;
-      return listBody(rest.slice(0, limit + 1), limit, (c: ValuedComparable) => c, (last) =>
-        cursors.encode({ createdAt: new Date(`${last.date}T00:00:00Z`), id: last.id }, scope),
+      const rest = after
+        ? comparables.filter((c) => c.date < afterDate! || (c.date === afterDate && c.id > after.id))
+        : comparables;
+      return listBody(
+        rest.slice(0, limit + 1),
+        limit,
+        (c: ValuedComparable) => c,
+        (last) => cursors.encode({ createdAt: new Date(`${last.date}T00:00:00Z`), id: last.id }, scope),
       );
     },
   };

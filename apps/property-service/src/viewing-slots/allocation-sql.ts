@@ -8,7 +8,11 @@ import type { Db } from '@platform/db';
  * invited are held (share lock) until the allocation commits: an erasure running at the same time
  * waits and then cancels their new appointments, or, having committed first, keeps them out.
  */
-export async function inquiriesToInvite(db: Db, slot: { account_id: string; property_id: string; starts_at: Date; ends_at: Date }, limit: number) {
+export async function inquiriesToInvite(
+  db: Db,
+  slot: { account_id: string; property_id: string; starts_at: Date; ends_at: Date },
+  limit: number,
+) {
   // Walks the property's inquiries in the order of the index inquiries_allocation_idx and stops at the limit.
   return db.$queryRawUnsafe<{ id: string; prospect_id: string }[]>(
     `SELECT i.id, i.prospect_id

@@ -3,7 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
 import { AppointmentSchema } from '../appointments/index.js';
-import { PropertySlotsParamsSchema, ViewingSlotInputSchema, ViewingSlotListQuerySchema, ViewingSlotParamsSchema, ViewingSlotSchema } from './schemas.js';
+import {
+  PropertySlotsParamsSchema,
+  ViewingSlotInputSchema,
+  ViewingSlotListQuerySchema,
+  ViewingSlotParamsSchema,
+  ViewingSlotSchema,
+} from './schemas.js';
 import type { ViewingSlotService } from './service.js';
 
 // The spec names one scope for viewings: `appointments:write` covers reading them too.
@@ -29,7 +35,8 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
         response: { 201: ViewingSlotSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
-    async (request, reply) => reply.status(201).send(await slots.create(request.auth.accountId, request.params.propertyId, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await slots.create(request.auth.accountId, request.params.propertyId, request.body)),
   );
 
   app.get(
@@ -52,7 +59,13 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
     '/viewing-slots/:slotId',
     {
       config: { scope: SCOPE },
-      schema: { tags, operationId: 'getViewingSlot', description: READS, params: ViewingSlotParamsSchema, response: { 200: ViewingSlotSchema, ...errorResponses([...AUTH_ERRORS, 404]) } },
+      schema: {
+        tags,
+        operationId: 'getViewingSlot',
+        description: READS,
+        params: ViewingSlotParamsSchema,
+        response: { 200: ViewingSlotSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
     },
     async (request) => slots.get(request.auth.accountId, request.params.slotId),
   );
@@ -64,7 +77,8 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'cancelViewingSlot',
-        description: 'Cancels the slot and its open appointments (`by: agent`, `agent_unavailable`), each with `appointment.cancelled`.',
+        description:
+          'Cancels the slot and its open appointments (`by: agent`, `agent_unavailable`), each with `appointment.cancelled`.',
         params: ViewingSlotParamsSchema,
         body: EmptyBodySchema,
         response: { 200: ViewingSlotSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
@@ -81,13 +95,16 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
         tags,
         operationId: 'allocateViewingSlot',
         description:
-          'Invites the property\'s inquiries **in score order** (ties: the earlier inquiry) into the free places: each gets a `proposed` appointment ' +
-          'at the slot\'s time. Skipped: knocked-out inquiries, anonymised prospects, prospects already invited or booked for this property ' +
+          "Invites the property's inquiries **in score order** (ties: the earlier inquiry) into the free places: each gets a `proposed` appointment " +
+          "at the slot's time. Skipped: knocked-out inquiries, anonymised prospects, prospects already invited or booked for this property " +
           '(or who declined), and prospects with another appointment then. Returns the new appointments (none when the slot is full).',
         params: ViewingSlotParamsSchema,
         body: EmptyBodySchema,
         response: {
-          200: Type.Object({ data: Type.Array(AppointmentSchema) }, { description: 'The appointments created, best score first.' }),
+          200: Type.Object(
+            { data: Type.Array(AppointmentSchema) },
+            { description: 'The appointments created, best score first.' },
+          ),
           ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]),
         },
       },

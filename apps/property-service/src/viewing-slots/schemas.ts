@@ -6,7 +6,13 @@ export const ViewingSlotInputSchema = Type.Object(
   {
     ...TimeRangeFields,
     capacity: Type.Integer({ minimum: 1, maximum: 100, description: 'How many prospects may come.' }),
-    host: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'The agent who shows the property (a host\'s open slots never overlap).' })),
+    host: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 120,
+        description: "The agent who shows the property (a host's open slots never overlap).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

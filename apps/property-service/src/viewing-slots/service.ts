@@ -2,7 +2,13 @@ import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { accountTimeZone, checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
-import { APPOINTMENTS, assertHostFree, cancelAppointmentsOfSlot, holdViewableProperty, toAppointment } from '../appointments/index.js';
+import {
+  APPOINTMENTS,
+  assertHostFree,
+  cancelAppointmentsOfSlot,
+  holdViewableProperty,
+  toAppointment,
+} from '../appointments/index.js';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
 import { inquiriesToInvite } from './allocation-sql.js';
@@ -16,7 +22,11 @@ const OPEN = { in: ['proposed' as const, 'confirmed' as const] };
 
 async function bookedCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.appointment.groupBy({ by: ['slot_id'], where: { slot_id: { in: ids }, status: OPEN }, _count: { _all: true } });
+  const rows = await db.appointment.groupBy({
+    by: ['slot_id'],
+    where: { slot_id: { in: ids }, status: OPEN },
+    _count: { _all: true },
+  });
   return new Map(rows.map((row) => [row.slot_id!, row._count._all]));
 }
 
@@ -37,7 +47,10 @@ function toSlot(row: ViewingSlotRow, booked: number): ViewingSlot {
 
 /** The open slots of a property that is sold, let or archived are cancelled with their appointments. */
 export async function cancelSlotsOfProperty(tx: Db, accountId: string, propertyId: string, at: Date): Promise<void> {
-  await tx.viewingSlot.updateMany({ where: { account_id: accountId, property_id: propertyId, status: 'open' }, data: { status: 'cancelled', updated_at: at } });
+  await tx.viewingSlot.updateMany({
+    where: { account_id: accountId, property_id: propertyId, status: 'open' },
+    data: { status: 'cancelled', updated_at: at },
+  });
 }
 
 /** Viewing slots, and their allocation to the best-scored inquiries. */
@@ -49,14 +62,28 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
       const at = now();
       const range = checkTimeRange(input, at);
       const host = input.host ?? null;
-      const row = await withoutDoubleBooking(db, SLOTS, { range, participants: { account_id: accountId, host } }, (booking) =>
-        inTransaction(booking, async (tx) => {
-          await holdViewableProperty(tx, accountId, propertyId);
-          await assertHostFree(tx, accountId, host, range, 'single appointments');
-          return tx.viewingSlot.create({
-            data: { id: newId('slot', at.getTime()), account_id: accountId, property_id: propertyId, host, capacity: input.capacity, starts_at: range.start, ends_at: range.end, created_at: at, updated_at: at },
-          });
-        }),
+      const row = await withoutDoubleBooking(
+        db,
+        SLOTS,
+        { range, participants: { account_id: accountId, host } },
+        (booking) =>
+          inTransaction(booking, async (tx) => {
+            await holdViewableProperty(tx, accountId, propertyId);
+            await assertHostFree(tx, accountId, host, range, 'single appointments');
+            return tx.viewingSlot.create({
+              data: {
+                id: newId('slot', at.getTime()),
+                account_id: accountId,
+                property_id: propertyId,
+                host,
+                capacity: input.capacity,
+                starts_at: range.start,
+                ends_at: range.end,
+                created_at: at,
+                updated_at: at,
+              },
+            });
+          }),
       );
       return toSlot(row, 0);
     },
@@ -67,8 +94,17 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
 
     async list(accountId: string, propertyId: string, { limit, cursor }: { limit: number; cursor?: string }) {
       await propertyRepository.find(db, accountId, propertyId);
-      const page = await slotRepository.page(db, accountId, { cursors, cursor, limit, filters: { property_id: propertyId }, map: (row) => row });
-      const counts = await bookedCounts(db, page.data.map((row) => row.id));
+      const page = await slotRepository.page(db, accountId, {
+        cursors,
+        cursor,
+        limit,
+        filters: { property_id: propertyId },
+        map: (row) => row,
+      });
+      const counts = await bookedCounts(
+        db,
+        page.data.map((row) => row.id),
+      );
       return { ...page, data: page.data.map((row) => toSlot(row, counts.get(row.id) ?? 0)) };
     },
 
@@ -77,7 +113,8 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
       const at = now();
       return inTransaction(db, async (tx) => {
         const slot = await slotRepository.lock(tx, accountId, id);
-        if (slot.status !== 'open') throw new ApiError('invalid_transition', { message: 'The slot is cancelled already.' });
+        if (slot.status !== 'open')
+          throw new ApiError('invalid_transition', { message: 'The slot is cancelled already.' });
         await cancelAppointmentsOfSlot(tx, accountId, id, at);
         return toSlot(await tx.viewingSlot.update({ where: { id }, data: { status: 'cancelled', updated_at: at } }), 0);
       });
@@ -90,31 +127,40 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
     async allocate(accountId: string, id: string) {
       const at = now();
       const slot = await slotRepository.find(db, accountId, id);
-      const created = await withoutDoubleBooking(db, APPOINTMENTS, { range: { start: slot.starts_at, end: slot.ends_at }, participants: { account_id: accountId, host: slot.host } }, (booking) =>
-        inTransaction(booking, async (tx) => {
-          const locked = await slotRepository.lock(tx, accountId, id); // one allocation of a slot at a time
-          if (locked.status !== 'open') throw new ApiError('conflict', { message: 'A cancelled slot takes no appointments.' });
-          if (locked.starts_at.getTime() <= at.getTime()) throw new ApiError('conflict', { message: 'The slot has begun; it takes no more appointments.' });
-          await holdViewableProperty(tx, accountId, locked.property_id);
-          const free = locked.capacity - (await tx.appointment.count({ where: { slot_id: id, status: OPEN } }));
-          if (free <= 0) return [];
-          const invited = await inquiriesToInvite(tx, locked, free);
-          const rows = invited.map((inquiry, i) => ({
-            id: newId('apt', at.getTime() + i),
-            account_id: accountId,
-            property_id: locked.property_id,
-            inquiry_id: inquiry.id,
-            prospect_id: inquiry.prospect_id,
-            slot_id: id,
-            host: locked.host,
-            starts_at: locked.starts_at,
-            ends_at: locked.ends_at,
-            created_at: at,
-            updated_at: at,
-          }));
-          await tx.appointment.createMany({ data: rows });
-          return rows.map((row) => row.id);
-        }),
+      const created = await withoutDoubleBooking(
+        db,
+        APPOINTMENTS,
+        {
+          range: { start: slot.starts_at, end: slot.ends_at },
+          participants: { account_id: accountId, host: slot.host },
+        },
+        (booking) =>
+          inTransaction(booking, async (tx) => {
+            const locked = await slotRepository.lock(tx, accountId, id); // one allocation of a slot at a time
+            if (locked.status !== 'open')
+              throw new ApiError('conflict', { message: 'A cancelled slot takes no appointments.' });
+            if (locked.starts_at.getTime() <= at.getTime())
+              throw new ApiError('conflict', { message: 'The slot has begun; it takes no more appointments.' });
+            await holdViewableProperty(tx, accountId, locked.property_id);
+            const free = locked.capacity - (await tx.appointment.count({ where: { slot_id: id, status: OPEN } }));
+            if (free <= 0) return [];
+            const invited = await inquiriesToInvite(tx, locked, free);
+            const rows = invited.map((inquiry, i) => ({
+              id: newId('apt', at.getTime() + i),
+              account_id: accountId,
+              property_id: locked.property_id,
+              inquiry_id: inquiry.id,
+              prospect_id: inquiry.prospect_id,
+              slot_id: id,
+              host: locked.host,
+              starts_at: locked.starts_at,
+              ends_at: locked.ends_at,
+              created_at: at,
+              updated_at: at,
+            }));
+            await tx.appointment.createMany({ data: rows });
+            return rows.map((row) => row.id);
+          }),
       );
       const timeZone = await accountTimeZone(db, accountId);
       const rows = await db.appointment.findMany({ where: { id: { in: created } } });

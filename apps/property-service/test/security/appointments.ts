@@ -12,19 +12,50 @@ const timeAhead = (ctx: PropertyTestContext, days: number) => {
 async function fixtures(ctx: PropertyTestContext, key: string, days: number) {
   const property = await activeProperty(ctx, key);
   const inquiry = await createInquiry(ctx, property, { key });
-  const appointment = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...timeAhead(ctx, days) }, key);
-  const slot = await ctx.send('POST', `/v1/properties/${property}/viewing-slots`, { ...timeAhead(ctx, days + 1), capacity: 2 }, key);
-  if (appointment.statusCode !== 201 || slot.statusCode !== 201) throw new Error(`fixtures not created: ${appointment.body} ${slot.body}`);
-  return { property, inquiry: inquiry.id, appointment: appointment.json().id as string, slot: slot.json().id as string };
+  const appointment = await ctx.send(
+    'POST',
+    '/v1/appointments',
+    { inquiry_id: inquiry.id, ...timeAhead(ctx, days) },
+    key,
+  );
+  const slot = await ctx.send(
+    'POST',
+    `/v1/properties/${property}/viewing-slots`,
+    { ...timeAhead(ctx, days + 1), capacity: 2 },
+    key,
+  );
+  if (appointment.statusCode !== 201 || slot.statusCode !== 201)
+    throw new Error(`fixtures not created: ${appointment.body} ${slot.body}`);
+  return {
+    property,
+    inquiry: inquiry.id,
+    appointment: appointment.json().id as string,
+    slot: slot.json().id as string,
+  };
 }
 
 /** The appointment and viewing-slot routes, on records of the tenant and of another account. */
 export async function appointmentSecurityRoutes(ctx: PropertyTestContext): Promise<SecurityRoute[]> {
   const mine = await fixtures(ctx, ctx.tenant.key, 30);
   const theirs = await fixtures(ctx, ctx.other.key, 30);
-  const on = (kind: 'appointments' | 'slots', method: SecurityRoute['method'], suffix: string, body?: unknown): SecurityRoute => {
-    const [base, missing, id] = kind === 'appointments' ? ['/v1/appointments', 'apt_missing', 'appointment' as const] : ['/v1/viewing-slots', 'slot_missing', 'slot' as const];
-    return { method, url: `${base}/${mine[id]}${suffix}`, otherTenantUrl: `${base}/${theirs[id]}${suffix}`, missingUrl: `${base}/${missing}${suffix}`, scope: SCOPE, body };
+  const on = (
+    kind: 'appointments' | 'slots',
+    method: SecurityRoute['method'],
+    suffix: string,
+    body?: unknown,
+  ): SecurityRoute => {
+    const [base, missing, id] =
+      kind === 'appointments'
+        ? ['/v1/appointments', 'apt_missing', 'appointment' as const]
+        : ['/v1/viewing-slots', 'slot_missing', 'slot' as const];
+    return {
+      method,
+      url: `${base}/${mine[id]}${suffix}`,
+      otherTenantUrl: `${base}/${theirs[id]}${suffix}`,
+      missingUrl: `${base}/${missing}${suffix}`,
+      scope: SCOPE,
+      body,
+    };
   };
   const onProperty = (method: SecurityRoute['method'], body?: unknown): SecurityRoute => ({
     method,
@@ -35,7 +66,12 @@ export async function appointmentSecurityRoutes(ctx: PropertyTestContext): Promi
     body,
   });
   return [
-    { method: 'POST', url: '/v1/appointments', scope: SCOPE, body: { inquiry_id: mine.inquiry, ...timeAhead(ctx, 40) } },
+    {
+      method: 'POST',
+      url: '/v1/appointments',
+      scope: SCOPE,
+      body: { inquiry_id: mine.inquiry, ...timeAhead(ctx, 40) },
+    },
     { method: 'GET', url: '/v1/appointments', scope: SCOPE },
     on('appointments', 'GET', ''),
     on('appointments', 'GET', '/ics'),

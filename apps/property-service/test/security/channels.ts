@@ -17,7 +17,10 @@ export async function channelSecurityRoutes(ctx: PropertyTestContext): Promise<S
     { method: 'POST', url: '/v1/channels', scope: 'listings:write', body: { type: 'openimmo', name: 'Portal' } },
     { method: 'GET', url: '/v1/channels', scope: 'listings:read' },
     onChannel('GET', 'listings:read'),
-    onChannel('PATCH', 'listings:write', { name: 'Renamed', contact: { name: 'Vermietung', email: 'vermietung@example.de' } }),
+    onChannel('PATCH', 'listings:write', {
+      name: 'Renamed',
+      contact: { name: 'Vermietung', email: 'vermietung@example.de' },
+    }),
     onChannel('POST', 'listings:write', undefined, '/rotate-feed-token'),
     onChannel('DELETE', 'listings:write'),
   ];

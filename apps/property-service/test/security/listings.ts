@@ -8,7 +8,12 @@ export async function listingSecurityRoutes(ctx: PropertyTestContext): Promise<S
   const mine = (await startListing(ctx, myProperty)).id;
   const theirs = (await startListing(ctx, theirProperty, ctx.other.key)).id;
   const channel = (await createChannel(ctx, 'website')).id;
-  const onListing = (method: SecurityRoute['method'], suffix: string, scope: string, body?: unknown): SecurityRoute => ({
+  const onListing = (
+    method: SecurityRoute['method'],
+    suffix: string,
+    scope: string,
+    body?: unknown,
+  ): SecurityRoute => ({
     method,
     url: `/v1/listings/${mine}${suffix}`,
     otherTenantUrl: `/v1/listings/${theirs}${suffix}`,

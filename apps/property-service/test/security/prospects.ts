@@ -1,7 +1,11 @@
 import type { SecurityRoute } from '@platform/testkit';
 import type { PropertyTestContext } from '../helpers.js';
 
-export const validProspect = () => ({ nachname: 'Muster', email: 'm@example.de', einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' } });
+export const validProspect = () => ({
+  nachname: 'Muster',
+  email: 'm@example.de',
+  einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
+});
 
 /** Creates a prospect with the key (the tenant's by default); resolves to its id. */
 export const createProspect = (ctx: PropertyTestContext, key = ctx.tenant.key) =>

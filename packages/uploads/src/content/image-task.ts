@@ -9,7 +9,13 @@ const megapixels = (pixels: number) => `${(pixels / 1_000_000).toFixed(1).replac
  * pixels than allowed before anything is decoded, then decodes every pixel (a damaged file fails
  * here) into the renditions, orientation applied. libvips through sharp, one thread, no cache.
  */
-export async function decodeImage({ path, format, maxPixels, renditions, outDir }: DecodeImageInput): Promise<DecodedImage> {
+export async function decodeImage({
+  path,
+  format,
+  maxPixels,
+  renditions,
+  outDir,
+}: DecodeImageInput): Promise<DecodedImage> {
   const { default: sharp } = await import('sharp');
   sharp.cache(false);
   sharp.concurrency(1);
@@ -19,11 +25,17 @@ export async function decodeImage({ path, format, maxPixels, renditions, outDir 
   } catch (error) {
     throw new TaskRefusal(`The image cannot be read: ${(error as Error).message}.`);
   }
-  if (header.format !== format) throw new TaskRefusal(`The file's structure is ${header.format ?? 'unknown'}, not the ${format} its signature says.`);
+  if (header.format !== format)
+    throw new TaskRefusal(
+      `The file's structure is ${header.format ?? 'unknown'}, not the ${format} its signature says.`,
+    );
   const { width, height } = header;
   if (!width || !height) throw new TaskRefusal('The image has no dimensions.');
   if (width * height > maxPixels) {
-    throw new TaskRefusal(`The image is ${width} × ${height} pixels (${megapixels(width * height)}); at most ${megapixels(maxPixels)} are accepted.`, 'limit');
+    throw new TaskRefusal(
+      `The image is ${width} × ${height} pixels (${megapixels(width * height)}); at most ${megapixels(maxPixels)} are accepted.`,
+      'limit',
+    );
   }
   const turned = (header.orientation ?? 1) >= 5;
   try {

@@ -8,7 +8,11 @@ import type { RenditionFile, RenditionSpec } from './tasks.js';
  * A rendition is a new JPEG in sRGB over white: it carries no EXIF, XMP, IPTC, ICC profile,
  * comment or trailing data of the original, because nothing of the original but pixels reaches it.
  */
-export async function writeRenditions(source: Sharp, specs: readonly RenditionSpec[], outDir: string): Promise<RenditionFile[]> {
+export async function writeRenditions(
+  source: Sharp,
+  specs: readonly RenditionSpec[],
+  outDir: string,
+): Promise<RenditionFile[]> {
   const { default: sharp } = await import('sharp');
   const ordered = [...specs].sort((a, b) => b.longEdge - a.longEdge);
   const files: RenditionFile[] = [];

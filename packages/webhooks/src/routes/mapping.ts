@@ -34,7 +34,8 @@ export function toDelivery(row: DeliveryRow) {
       attempted_at: a.attempted_at.toISOString(),
       status_code: a.status_code,
       duration_ms: a.duration_ms,
-      error_class: a.error_class as 'timeout' | 'connection_error' | 'blocked_address' | 'redirect' | 'http_status' | null,
+      error_class: a.error_class as
+        'timeout' | 'connection_error' | 'blocked_address' | 'redirect' | 'http_status' | null,
       response_excerpt: a.response_excerpt,
     })),
   };

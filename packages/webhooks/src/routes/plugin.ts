@@ -14,9 +14,15 @@ import {
   WebhookSchema,
   bodySchemas,
 } from './schemas.js';
-import { DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT, DEFAULT_TEST_EVENTS_PER_MINUTE, createWebhookService, type WebhookServiceDeps } from './service.js';
+import {
+  DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT,
+  DEFAULT_TEST_EVENTS_PER_MINUTE,
+  createWebhookService,
+  type WebhookServiceDeps,
+} from './service.js';
 
-const SCOPE_RULE = 'Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.';
+const SCOPE_RULE =
+  'Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.';
 const tags = ['Webhooks'];
 
 /** Registration and operations of webhook endpoints; mounted by each service with its catalogue. */
@@ -49,7 +55,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listWebhooks',
-        description: 'Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).',
+        description:
+          'Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).',
         querystring: PageQuerySchema,
         response: { 200: PageSchema(WebhookSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -59,7 +66,15 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
 
   app.get(
     '/webhooks/:webhookId',
-    { schema: { tags, operationId: 'getWebhook', description: SCOPE_RULE, params: WebhookParamsSchema, response: { 200: WebhookSchema, ...errorResponses([...AUTH_ERRORS, 404]) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getWebhook',
+        description: SCOPE_RULE,
+        params: WebhookParamsSchema,
+        response: { 200: WebhookSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
+      },
+    },
     async (request) => webhooks.get(caller(request), request.params.webhookId),
   );
 
@@ -101,7 +116,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listWebhookDeliveries',
-        description: 'Deliveries of the endpoint, newest first, each with its attempts (time, status code, duration, error class, response excerpt).',
+        description:
+          'Deliveries of the endpoint, newest first, each with its attempts (time, status code, duration, error class, response excerpt).',
         params: WebhookParamsSchema,
         querystring: DeliveryListQuerySchema,
         response: { 200: PageSchema(DeliverySchema), ...errorResponses([...AUTH_ERRORS, 404, 422]) },
@@ -116,13 +132,17 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',
-        description: 'Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.',
+        description:
+          'Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.',
         params: DeliveryParamsSchema,
         body: EmptyBodySchema,
         response: { 202: DeliverySchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
     },
-    async (request, reply) => reply.status(202).send(await webhooks.retry(caller(request), request.params.webhookId, request.params.deliveryId)),
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(await webhooks.retry(caller(request), request.params.webhookId, request.params.deliveryId)),
   );
 
   app.post(
@@ -147,7 +167,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
-        description: 'Issues a new signing secret (shown once). For 24 h both secrets sign: the signature header carries two `v1=` values.',
+        description:
+          'Issues a new signing secret (shown once). For 24 h both secrets sign: the signature header carries two `v1=` values.',
         params: WebhookParamsSchema,
         body: EmptyBodySchema,
         response: { 200: RotatedSecretSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS]) },
@@ -162,7 +183,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listEventTypes',
-        description: 'The event catalogue: each type with the scope needed to subscribe and the JSON Schema of its `data`.',
+        description:
+          'The event catalogue: each type with the scope needed to subscribe and the JSON Schema of its `data`.',
         response: { 200: Type.Object({ data: Type.Array(EventTypeSchema) }), ...errorResponses([...AUTH_ERRORS]) },
       },
     },

@@ -9,7 +9,9 @@ export const WebhookSchema = Type.Object({
   url: Type.String(),
   events: Type.Array(Type.String()),
   description: Nullable(Type.String()),
-  status: StringEnum(['active', 'paused'], { description: '`paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.' }),
+  status: StringEnum(['active', 'paused'], {
+    description: '`paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.',
+  }),
   created_at: DateTime,
   updated_at: DateTime,
   paused_at: Nullable(DateTime),
@@ -28,7 +30,11 @@ export const RotatedSecretSchema = Type.Object({
 });
 
 export function bodySchemas(catalogue: EventCatalogue) {
-  const Events = Type.Array(StringEnum(catalogue.map((e) => e.type)), { minItems: 1, maxItems: catalogue.length, uniqueItems: true });
+  const Events = Type.Array(StringEnum(catalogue.map((e) => e.type)), {
+    minItems: 1,
+    maxItems: catalogue.length,
+    uniqueItems: true,
+  });
   const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL that receives deliveries.' });
   return {
     CreateWebhookSchema: Type.Object(
@@ -69,7 +75,10 @@ export const DeliverySchema = Type.Object({
   attempts: Type.Array(AttemptSchema),
 });
 
-export const DeliveryListQuerySchema = Type.Composite([PageQuerySchema, Type.Object({ status: Type.Optional(StringEnum(DELIVERY_STATUSES)) })]);
+export const DeliveryListQuerySchema = Type.Composite([
+  PageQuerySchema,
+  Type.Object({ status: Type.Optional(StringEnum(DELIVERY_STATUSES)) }),
+]);
 
 export const WebhookParamsSchema = Type.Object({ webhookId: Type.String() });
 export const DeliveryParamsSchema = Type.Object({ webhookId: Type.String(), deliveryId: Type.String() });

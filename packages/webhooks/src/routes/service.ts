@@ -51,7 +51,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   const unreadableTypes = (caller: Caller) => catalogue.filter((e) => !caller.scopes.has(e.scope)).map((e) => e.type);
 
   function requireScopesFor(caller: Caller, events: readonly string[]): void {
-    const missing = [...new Set(events.map((type) => scopeOf.get(type)).filter((s): s is string => !!s && !caller.scopes.has(s)))];
+    const missing = [
+      ...new Set(events.map((type) => scopeOf.get(type)).filter((s): s is string => !!s && !caller.scopes.has(s))),
+    ];
     if (missing.length > 0) {
       throw new ApiError('scope_missing', {
         message: 'A key can only receive events whose data it may read.',
@@ -62,11 +64,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   async function checkUrl(url: string): Promise<void> {
     const problem = await checkTargetUrl(url, deps.policy, deps.resolver);
-    if (problem) throw validationError([{ field: 'url', reason: problem.startsWith('not a valid') ? 'invalid_format' : 'not_allowed' }], `The url ${problem}.`);
+    if (problem)
+      throw validationError(
+        [{ field: 'url', reason: problem.startsWith('not a valid') ? 'invalid_format' : 'not_allowed' }],
+        `The url ${problem}.`,
+      );
   }
 
   async function find(caller: Caller, id: string) {
-    const endpoint = await db.webhookEndpoint.findFirst({ where: { id, account_id: caller.accountId, service, deleted_at: null } });
+    const endpoint = await db.webhookEndpoint.findFirst({
+      where: { id, account_id: caller.accountId, service, deleted_at: null },
+    });
     if (!endpoint) throw notFound('No webhook with this id.');
     requireScopesFor(caller, endpoint.events);
     return endpoint;
@@ -80,7 +88,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const at = deps.now();
       const row = await db.$transaction(async (tx) => {
         await lockEndpointRegistrations(tx, caller.accountId, service);
-        const existing = await tx.webhookEndpoint.count({ where: { account_id: caller.accountId, service, deleted_at: null } });
+        const existing = await tx.webhookEndpoint.count({
+          where: { account_id: caller.accountId, service, deleted_at: null },
+        });
         if (existing >= maxEndpoints) {
           throw new ApiError('validation_failed', {
             message: `An account can register at most ${maxEndpoints} webhook endpoints, and this one has ${existing}; delete one (DELETE /v1/webhooks/{id}) before registering another.`,
@@ -116,7 +126,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         cursor: query.cursor,
         limit: query.limit,
         fetch: (after, take) =>
-          db.webhookEndpoint.findMany({ where: { account_id: caller.accountId, service, deleted_at: null, ...manageable, ...after }, orderBy: NEWEST_FIRST, take }),
+          db.webhookEndpoint.findMany({
+            where: { account_id: caller.accountId, service, deleted_at: null, ...manageable, ...after },
+            orderBy: NEWEST_FIRST,
+            take,
+          }),
         map: toWebhook,
       });
     },
@@ -125,7 +139,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return toWebhook(await find(caller, id));
     },
 
-    async update(caller: Caller, id: string, body: { url?: string; events?: string[]; description?: string | null; status?: 'active' | 'paused' }) {
+    async update(
+      caller: Caller,
+      id: string,
+      body: { url?: string; events?: string[]; description?: string | null; status?: 'active' | 'paused' },
+    ) {
       const endpoint = await find(caller, id);
       if (body.events) requireScopesFor(caller, body.events);
       if (body.url !== undefined) await checkUrl(body.url);
@@ -145,7 +163,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await deleteEndpoint(db, id, deps.now());
     },
 
-    async deliveries(caller: Caller, id: string, query: { limit: number; cursor?: string; status?: 'pending' | 'succeeded' | 'failed' | 'held' }) {
+    async deliveries(
+      caller: Caller,
+      id: string,
+      query: { limit: number; cursor?: string; status?: 'pending' | 'succeeded' | 'failed' | 'held' },
+    ) {
       await find(caller, id);
       return cursorPage({
         cursors: deps.cursors,
@@ -170,22 +192,37 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const endpoint = await find(caller, id);
       const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpoint_id: id } });
       if (!delivery) throw notFound('No delivery with this id.');
-      if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
+      if (endpoint.status === 'paused')
+        throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
       // No queue call in the request (it must answer while Redis is down): the relay gives the
       // marked delivery a new job, replacing a finished one, after a running attempt.
       const at = deps.now();
-      await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', next_attempt_at: at, failure_reason: null, requeue_at: at, updated_at: at } });
-      return toDelivery(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } } }));
+      await db.webhookDelivery.update({
+        where: { id: deliveryId },
+        data: { status: 'pending', next_attempt_at: at, failure_reason: null, requeue_at: at, updated_at: at },
+      });
+      return toDelivery(
+        await db.webhookDelivery.findUniqueOrThrow({
+          where: { id: deliveryId },
+          include: { event: { select: { type: true } }, attempts: { orderBy: { attempted_at: 'asc' } } },
+        }),
+      );
     },
 
     /** A signed `webhook.test` event for this endpoint only; a few per minute (429 `rate_limited` with `Retry-After` beyond). */
     async test(caller: Caller, id: string) {
       const endpoint = await find(caller, id);
-      if (endpoint.status === 'paused') throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
+      if (endpoint.status === 'paused')
+        throw new ApiError('conflict', { message: 'The webhook is paused; resume it first (PATCH status: active).' });
       const at = deps.now();
       const eventId = newId('evt', at.getTime());
       const deliveryId = newId('dlv', at.getTime());
-      const payload = JSON.stringify({ id: eventId, type: 'webhook.test', created_at: at.toISOString(), data: { webhook_id: id } });
+      const payload = JSON.stringify({
+        id: eventId,
+        type: 'webhook.test',
+        created_at: at.toISOString(),
+        data: { webhook_id: id },
+      });
       await db.$transaction(async (tx) => {
         const slot = await takeTestEventSlot(tx, id, at, { limit: testEventsPerMinute, windowMs: 60_000 });
         if (!slot.ok) {
@@ -194,10 +231,29 @@ export function createWebhookService(deps: WebhookServiceDeps) {
             headers: { 'retry-after': String(slot.retryAfterSeconds) },
           });
         }
-        await tx.outboxEvent.create({ data: { id: eventId, account_id: caller.accountId, service, type: 'webhook.test', payload, created_at: at, relayed_at: at } });
+        await tx.outboxEvent.create({
+          data: {
+            id: eventId,
+            account_id: caller.accountId,
+            service,
+            type: 'webhook.test',
+            payload,
+            created_at: at,
+            relayed_at: at,
+          },
+        });
         // the relay gives it its job (no queue call in the request, which must answer while Redis is down)
         await tx.webhookDelivery.create({
-          data: { id: deliveryId, event_id: eventId, endpoint_id: id, account_id: caller.accountId, next_attempt_at: at, requeue_at: at, created_at: at, updated_at: at },
+          data: {
+            id: deliveryId,
+            event_id: eventId,
+            endpoint_id: id,
+            account_id: caller.accountId,
+            next_attempt_at: at,
+            requeue_at: at,
+            created_at: at,
+            updated_at: at,
+          },
         });
       });
       return { event_id: eventId, delivery_id: deliveryId };
@@ -222,7 +278,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
 
     eventTypes() {
-      return { data: catalogue.map((e) => ({ type: e.type, description: e.description, scope: e.scope, data_schema: e.data })) };
+      return {
+        data: catalogue.map((e) => ({ type: e.type, description: e.description, scope: e.scope, data_schema: e.data })),
+      };
     },
   };
 }

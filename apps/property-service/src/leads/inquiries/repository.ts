@@ -9,8 +9,12 @@ export const inquiryRepository = tenantRepository<InquiryRow, ScoreColumns>({
   table: 'inquiries',
   list: 'inquiries',
   model: (db) => db.inquiry,
-  notFound: () => new ApiError('not_found', { message: 'No inquiry with this id.', messageDe: 'Keine Anfrage mit dieser ID.' }),
+  notFound: () =>
+    new ApiError('not_found', { message: 'No inquiry with this id.', messageDe: 'Keine Anfrage mit dieser ID.' }),
 });
 
 /** Where the stored total and weights version come from in the German explanation. */
-export const INQUIRY_SCORE: ScoreReading<InquiryScore> = { total: (s) => s.gesamt, version: (s) => s.gewichtungsversion };
+export const INQUIRY_SCORE: ScoreReading<InquiryScore> = {
+  total: (s) => s.gesamt,
+  version: (s) => s.gewichtungsversion,
+};

@@ -45,7 +45,12 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
     '/anfragen/:anfrageId',
     {
       config: { scope: 'leads:read' },
-      schema: { tags, operationId: 'anfrageAbrufen', params: InquiryParamsSchema, response: { 200: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') } },
+      schema: {
+        tags,
+        operationId: 'anfrageAbrufen',
+        params: InquiryParamsSchema,
+        response: { 200: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
+      },
     },
     async (request) => inquiries.get(request.auth.accountId, request.params.anfrageId),
   );

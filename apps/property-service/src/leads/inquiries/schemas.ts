@@ -6,8 +6,13 @@ import { ProspectInputSchema } from '../prospects/index.js';
 export const InquiryInputSchema = Type.Object(
   {
     immobilie_id: Type.String({ minLength: 1, maxLength: 100 }),
-    interessent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Ein bestehender Interessent …' })),
-    interessent: Type.Optional({ ...ProspectInputSchema, description: '… oder ein neuer, mit Einwilligung (genau eins von beiden).' }),
+    interessent_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Ein bestehender Interessent …' }),
+    ),
+    interessent: Type.Optional({
+      ...ProspectInputSchema,
+      description: '… oder ein neuer, mit Einwilligung (genau eins von beiden).',
+    }),
     nachricht: Type.Optional(Type.String({ maxLength: 5000 })),
   },
   { additionalProperties: false },
@@ -20,11 +25,17 @@ export const InquirySchema = Type.Object({
   interessent_id: Type.String(),
   nachricht: Nullable(Type.String({ description: '`null` nach Löschung oder Anonymisierung des Interessenten.' })),
   bewertung: InquiryScoreSchema,
-  bewertet_am: Type.String({ format: 'date-time', description: 'Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.' }),
+  bewertet_am: Type.String({
+    format: 'date-time',
+    description: 'Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.',
+  }),
   eingegangen_am: Type.String({ format: 'date-time' }),
 });
 export type Inquiry = Static<typeof InquirySchema>;
 
 export const InquiryParamsSchema = Type.Object({ anfrageId: Type.String() });
 
-export const InquiryListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ immobilie_id: Type.Optional(Type.String({ maxLength: 100 })) })]);
+export const InquiryListQuerySchema = Type.Composite([
+  SeitenQuerySchema,
+  Type.Object({ immobilie_id: Type.Optional(Type.String({ maxLength: 100 })) }),
+]);

@@ -30,13 +30,25 @@ export type InquiryService = ReturnType<typeof createInquiryService>;
 export function createInquiryService({ db, scoredCursors, now, emit, retentionDays }: InquiryServiceDeps) {
   return {
     create(accountId: string, body: InquiryInput): Promise<Inquiry> {
-      if (body.interessent_id === undefined && body.interessent === undefined) throw validationError([{ field: 'interessent_id', reason: 'missing' }]);
-      if (body.interessent_id !== undefined && body.interessent !== undefined) throw validationError([{ field: 'interessent', reason: 'not_allowed' }]);
+      if (body.interessent_id === undefined && body.interessent === undefined)
+        throw validationError([{ field: 'interessent_id', reason: 'missing' }]);
+      if (body.interessent_id !== undefined && body.interessent !== undefined)
+        throw validationError([{ field: 'interessent', reason: 'not_allowed' }]);
       const at = now();
       return inTransaction(db, async (tx) => {
         const property = await tx.property.findFirst({ where: { id: body.immobilie_id, account_id: accountId } });
-        if (!property) throw new ApiError('not_found', { message: 'No property with the immobilie_id.', messageDe: 'Keine Immobilie mit dieser immobilie_id.' });
-        const prospect = await prospectForInquiry(tx, { accountId, existingId: body.interessent_id, input: body.interessent, at, retentionDays });
+        if (!property)
+          throw new ApiError('not_found', {
+            message: 'No property with the immobilie_id.',
+            messageDe: 'Keine Immobilie mit dieser immobilie_id.',
+          });
+        const prospect = await prospectForInquiry(tx, {
+          accountId,
+          existingId: body.interessent_id,
+          input: body.interessent,
+          at,
+          retentionDays,
+        });
         const row = await tx.inquiry.create({
           data: {
             id: newId('anf', at.getTime()),
@@ -67,11 +79,18 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
           await rescoreUnderLock(tx, inquiryRepository, {
             accountId,
             id,
-            load: (t, inquiryId) => t.inquiry.findUniqueOrThrow({ where: { id: inquiryId }, include: { property: true, prospect: true } }),
+            load: (t, inquiryId) =>
+              t.inquiry.findUniqueOrThrow({ where: { id: inquiryId }, include: { property: true, prospect: true } }),
             explain: ({ property, prospect }) => scoreInquiry({ property, prospect }),
             reading: INQUIRY_SCORE,
             at,
-            announce: (row) => emit(tx, { accountId, type: 'inquiry.scored', data: { inquiry_id: id, property_id: row.property_id, score: row.score }, at }),
+            announce: (row) =>
+              emit(tx, {
+                accountId,
+                type: 'inquiry.scored',
+                data: { inquiry_id: id, property_id: row.property_id, score: row.score },
+                at,
+              }),
           }),
         ),
       );
@@ -82,8 +101,19 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
     },
 
     /** Best score first (then newest), optionally for one property. */
-    async list(accountId: string, { immobilie_id, limit, cursor }: { limit: number; cursor?: string; immobilie_id?: string }) {
-      return toSeite(await scoredPage(db, inquiryRepository, accountId, { cursors: scoredCursors, cursor, limit, filters: { property_id: immobilie_id }, map: toInquiry }));
+    async list(
+      accountId: string,
+      { immobilie_id, limit, cursor }: { limit: number; cursor?: string; immobilie_id?: string },
+    ) {
+      return toSeite(
+        await scoredPage(db, inquiryRepository, accountId, {
+          cursors: scoredCursors,
+          cursor,
+          limit,
+          filters: { property_id: immobilie_id },
+          map: toInquiry,
+        }),
+      );
     },
   };
 }

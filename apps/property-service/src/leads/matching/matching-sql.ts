@@ -32,7 +32,12 @@ export function minimumBudget(price: number): number {
  * normalised locations with the property's `locationKeys`. A test keeps this in step with the
  * model.
  */
-export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: number, after?: { points: number; id: string }): Promise<{ id: string; points: number }[]> {
+export async function rankProspectsInSql(
+  db: Db,
+  property: PropertyRow,
+  limit: number,
+  after?: { points: number; id: string },
+): Promise<{ id: string; points: number }[]> {
   // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
   const params: unknown[] = [];
   const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
@@ -51,7 +56,9 @@ export async function rankProspectsInSql(db: Db, property: PropertyRow, limit: n
   });
   if (branches.length === 0) return [];
   const pricePoints =
-    branches.length === 1 ? branches[0].points : `CASE WHEN profil_vermarktung = 'miete' THEN ${branches.find((b) => b.marketing === 'miete')!.points} ELSE ${branches[0].points} END`;
+    branches.length === 1
+      ? branches[0].points
+      : `CASE WHEN profil_vermarktung = 'miete' THEN ${branches.find((b) => b.marketing === 'miete')!.points} ELSE ${branches[0].points} END`;
   // Rooms (20) and living area (15): 1 at or above the minimum, then falling linearly; half the points if the property's value is unknown.
   const atLeast = (column: string, value: number | null, weight: number, tolerance: number) => {
     if (value === null) return `CASE WHEN ${column} IS NULL THEN ${weight} ELSE ${weight * 0.5}::float8 END`;
@@ -102,8 +109,12 @@ export async function rankPropertiesInSql(
   const price = rent ? 'cold_rent_eur' : 'purchase_price_eur';
   const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
 
-  const where = [`account_id = ${param(prospect.account_id, 'text')}`, `status = ANY(${param([...MARKETED], '"PropertyStatus"[]')})`];
-  if (prospect.has_profile && prospect.profil_typ.length > 0) where.push(`type = ANY(${param(prospect.profil_typ, '"PropertyType"[]')})`);
+  const where = [
+    `account_id = ${param(prospect.account_id, 'text')}`,
+    `status = ANY(${param([...MARKETED], '"PropertyStatus"[]')})`,
+  ];
+  if (prospect.has_profile && prospect.profil_typ.length > 0)
+    where.push(`type = ANY(${param(prospect.profil_typ, '"PropertyType"[]')})`);
   if (prospect.has_profile) where.push(`${price} IS NOT NULL`);
   if (budget !== null) {
     // out when price > budget × 1.2, with the model's own product

@@ -18,7 +18,11 @@ function wantsRent(p: ProspectRow): boolean {
   return p.profil_vermarktung === 'miete';
 }
 
-function priceAndBudget({ property, prospect }: InquirySubject): { price: number | null; budget: number | null; label: string } {
+function priceAndBudget({ property, prospect }: InquirySubject): {
+  price: number | null;
+  budget: number | null;
+  label: string;
+} {
   return wantsRent(prospect)
     ? { price: property.cold_rent_eur, budget: prospect.profil_kaltmiete_max, label: 'Kaltmiete' }
     : { price: property.purchase_price_eur, budget: prospect.profil_kaufpreis_max, label: 'Kaufpreis' };
@@ -43,7 +47,10 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
   knockouts: [
     {
       key: 'status',
-      check: ({ property }) => (['active', 'reserved'].includes(property.status) ? null : `Immobilie ist nicht in der Vermarktung (Status ${property.status}).`),
+      check: ({ property }) =>
+        ['active', 'reserved'].includes(property.status)
+          ? null
+          : `Immobilie ist nicht in der Vermarktung (Status ${property.status}).`,
     },
     {
       key: 'objektart',
@@ -56,7 +63,9 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       key: 'vermarktung',
       check: (subject) => {
         const { price, label } = priceAndBudget(subject);
-        return subject.prospect.has_profile && price === null ? `Kein ${label}: das Objekt wird nicht so angeboten, wie gesucht.` : null;
+        return subject.prospect.has_profile && price === null
+          ? `Kein ${label}: das Objekt wird nicht so angeboten, wie gesucht.`
+          : null;
       },
     },
     {
@@ -77,7 +86,10 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
         const { price, budget, label } = priceAndBudget(subject);
         if (budget === null) return { fraction: 1, reason: 'Kein Budget angegeben.' };
         if (price === null) return { fraction: 0, reason: `Kein ${label} angegeben.` };
-        return { fraction: atMost(price, budget, PRICE_TOLERANCE), reason: `${label} ${eur(price)} bei einem Budget von ${eur(budget)} (Toleranz ${PRICE_TOLERANCE * 100} %).` };
+        return {
+          fraction: atMost(price, budget, PRICE_TOLERANCE),
+          reason: `${label} ${eur(price)} bei einem Budget von ${eur(budget)} (Toleranz ${PRICE_TOLERANCE * 100} %).`,
+        };
       },
     },
     {
@@ -86,10 +98,14 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       assess: ({ property, prospect }) => {
         if (prospect.profil_orte.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
         const wanted = prospect.profil_orte.map(normaliseLocation);
-        const hit = wanted.some((o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o));
+        const hit = wanted.some(
+          (o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o),
+        );
         return {
           fraction: hit ? 1 : 0,
-          reason: hit ? `${property.address_postal_code} ${property.address_city} liegt in den gesuchten Orten.` : `${property.address_city} gehört nicht zu: ${prospect.profil_orte.join(', ')}.`,
+          reason: hit
+            ? `${property.address_postal_code} ${property.address_city} liegt in den gesuchten Orten.`
+            : `${property.address_city} gehört nicht zu: ${prospect.profil_orte.join(', ')}.`,
         };
       },
     },
@@ -99,14 +115,18 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       assess: ({ property, prospect }) => {
         if (prospect.profil_zimmer_min === null) return { fraction: 1, reason: 'Keine Mindestzimmerzahl angegeben.' };
         if (property.rooms === null) return { fraction: 0.5, reason: 'Zimmerzahl des Objekts unbekannt.' };
-        return { fraction: atLeast(property.rooms, prospect.profil_zimmer_min, ROOMS_TOLERANCE), reason: `${property.rooms} Zimmer bei mindestens ${prospect.profil_zimmer_min} gewünscht.` };
+        return {
+          fraction: atLeast(property.rooms, prospect.profil_zimmer_min, ROOMS_TOLERANCE),
+          reason: `${property.rooms} Zimmer bei mindestens ${prospect.profil_zimmer_min} gewünscht.`,
+        };
       },
     },
     {
       key: 'wohnflaeche',
       weight: 15,
       assess: ({ property, prospect }) => {
-        if (prospect.profil_wohnflaeche_min === null) return { fraction: 1, reason: 'Keine Mindestwohnfläche angegeben.' };
+        if (prospect.profil_wohnflaeche_min === null)
+          return { fraction: 1, reason: 'Keine Mindestwohnfläche angegeben.' };
         if (property.living_area_sqm === null) return { fraction: 0.5, reason: 'Wohnfläche des Objekts unbekannt.' };
         return {
           fraction: atLeast(property.living_area_sqm, prospect.profil_wohnflaeche_min, AREA_TOLERANCE),

@@ -18,16 +18,25 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
       schema: {
         tags,
         operationId: 'trefferFuerInteressent',
-        description: 'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
+        description:
+          'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
         params: ProspectParamsSchema,
         querystring: SeitenQuerySchema,
         response: {
-          200: SeiteSchema(Type.Object({ immobilie_id: Type.String(), titel: Type.String(), status: Type.String(), bewertung: InquiryScoreSchema })),
+          200: SeiteSchema(
+            Type.Object({
+              immobilie_id: Type.String(),
+              titel: Type.String(),
+              status: Type.String(),
+              bewertung: InquiryScoreSchema,
+            }),
+          ),
           ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
         },
       },
     },
-    async (request) => matching.propertiesForProspect(request.auth.accountId, request.params.interessentId, request.query),
+    async (request) =>
+      matching.propertiesForProspect(request.auth.accountId, request.params.interessentId, request.query),
   );
 
   app.get(
@@ -37,10 +46,14 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
       schema: {
         tags,
         operationId: 'interessentenFuerImmobilie',
-        description: 'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
+        description:
+          'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
         params: Type.Object({ immobilieId: Type.String() }),
         querystring: SeitenQuerySchema,
-        response: { 200: SeiteSchema(Type.Object({ interessent: ProspectSchema, bewertung: InquiryScoreSchema })), ...errorResponses([...AUTH_ERRORS, 404, 422], 'de') },
+        response: {
+          200: SeiteSchema(Type.Object({ interessent: ProspectSchema, bewertung: InquiryScoreSchema })),
+          ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
+        },
       },
     },
     async (request) => matching.prospectsForProperty(request.auth.accountId, request.params.immobilieId, request.query),

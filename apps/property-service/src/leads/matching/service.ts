@@ -23,7 +23,9 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
     return { rank: position[0] as number, id: position[1] as string };
   }
   function nextCursor(last: { rank: number; id: string } | undefined, more: boolean, scope: string): string | null {
-    return more && last ? cursors.encode({ createdAt: new Date(0), id: JSON.stringify([last.rank, last.id]) }, scope) : null;
+    return more && last
+      ? cursors.encode({ createdAt: new Date(0), id: JSON.stringify([last.rank, last.id]) }, scope)
+      : null;
   }
 
   return {
@@ -34,12 +36,23 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
      */
     async prospectsForProperty(accountId: string, propertyId: string, query: { limit: number; cursor?: string }) {
       const property = await db.property.findFirst({ where: { id: propertyId, account_id: accountId } });
-      if (!property) throw new ApiError('not_found', { message: 'No property with this id.', messageDe: 'Keine Immobilie mit dieser ID.' });
+      if (!property)
+        throw new ApiError('not_found', {
+          message: 'No property with this id.',
+          messageDe: 'Keine Immobilie mit dieser ID.',
+        });
       const scope = `matches:property:${propertyId}`;
       const after = positionOf(query.cursor, scope);
-      if (!(MARKETED as readonly string[]).includes(property.status)) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
-      const ranked = await rankProspectsInSql(db, property, query.limit + 1, after && { points: after.rank, id: after.id });
-      const rows = ranked.length > 0 ? await db.prospect.findMany({ where: { id: { in: ranked.map((r) => r.id) } } }) : [];
+      if (!(MARKETED as readonly string[]).includes(property.status))
+        return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
+      const ranked = await rankProspectsInSql(
+        db,
+        property,
+        query.limit + 1,
+        after && { points: after.rank, id: after.id },
+      );
+      const rows =
+        ranked.length > 0 ? await db.prospect.findMany({ where: { id: { in: ranked.map((r) => r.id) } } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
       const items = ranked.slice(0, query.limit).map((r) => {
         const prospect = byId.get(r.id)!;
@@ -47,7 +60,10 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       });
       const more = ranked.length > query.limit;
       const last = ranked[query.limit - 1];
-      return toSeite({ data: items, page: { next_cursor: nextCursor(last && { rank: last.points, id: last.id }, more, scope), has_more: more } });
+      return toSeite({
+        data: items,
+        page: { next_cursor: nextCursor(last && { rank: last.points, id: last.id }, more, scope), has_more: more },
+      });
     },
 
     /**
@@ -60,19 +76,38 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       if (!prospect) throw prospectNotFound();
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
-      if (!prospect.profil_aktiv || prospect.anonymised_at) return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
-      const ranked = await rankPropertiesInSql(db, prospect, query.limit + 1, after && { gesamt: after.rank, id: after.id });
+      if (!prospect.profil_aktiv || prospect.anonymised_at)
+        return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
+      const ranked = await rankPropertiesInSql(
+        db,
+        prospect,
+        query.limit + 1,
+        after && { gesamt: after.rank, id: after.id },
+      );
       const pageIds = ranked.slice(0, query.limit).map((r) => r.id);
-      const rows = pageIds.length > 0 ? await db.property.findMany({ where: { id: { in: pageIds }, account_id: accountId } }) : [];
+      const rows =
+        pageIds.length > 0 ? await db.property.findMany({ where: { id: { in: pageIds }, account_id: accountId } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
       // in the ranking's order; a property deleted since the ranking is left out
       const items = pageIds.flatMap((id) => {
         const property = byId.get(id);
-        return property ? [{ immobilie_id: property.id, titel: property.title, status: property.status, bewertung: scoreInquiry({ property, prospect }) }] : [];
+        return property
+          ? [
+              {
+                immobilie_id: property.id,
+                titel: property.title,
+                status: property.status,
+                bewertung: scoreInquiry({ property, prospect }),
+              },
+            ]
+          : [];
       });
       const more = ranked.length > query.limit;
       const last = ranked[query.limit - 1];
-      return toSeite({ data: items, page: { next_cursor: nextCursor(last && { rank: last.gesamt, id: last.id }, more, scope), has_more: more } });
+      return toSeite({
+        data: items,
+        page: { next_cursor: nextCursor(last && { rank: last.gesamt, id: last.id }, more, scope), has_more: more },
+      });
     },
   };
 }

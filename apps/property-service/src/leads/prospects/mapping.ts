@@ -5,8 +5,22 @@ export type ProspectRow = Prisma.ProspectGetPayload<object>;
 type Row = ProspectRow;
 export type Columns = Pick<
   Prisma.ProspectUncheckedCreateInput,
-  | 'vorname' | 'nachname' | 'email' | 'telefon' | 'einwilligung_zweck' | 'einwilligung_erteilt_am' | 'has_profile' | 'profil_aktiv'
-  | 'profil_vermarktung' | 'profil_typ' | 'profil_orte' | 'profil_orte_norm' | 'profil_zimmer_min' | 'profil_kaufpreis_max' | 'profil_kaltmiete_max' | 'profil_wohnflaeche_min'
+  | 'vorname'
+  | 'nachname'
+  | 'email'
+  | 'telefon'
+  | 'einwilligung_zweck'
+  | 'einwilligung_erteilt_am'
+  | 'has_profile'
+  | 'profil_aktiv'
+  | 'profil_vermarktung'
+  | 'profil_typ'
+  | 'profil_orte'
+  | 'profil_orte_norm'
+  | 'profil_zimmer_min'
+  | 'profil_kaufpreis_max'
+  | 'profil_kaltmiete_max'
+  | 'profil_wohnflaeche_min'
 >;
 
 /** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profil_orte_norm`). */
@@ -44,7 +58,9 @@ export function toProspect(row: Row): Prospect {
     email: row.email,
     telefon: row.telefon,
     einwilligung:
-      row.einwilligung_zweck && row.einwilligung_erteilt_am ? { zweck: row.einwilligung_zweck, erteilt_am: row.einwilligung_erteilt_am.toISOString() } : null,
+      row.einwilligung_zweck && row.einwilligung_erteilt_am
+        ? { zweck: row.einwilligung_zweck, erteilt_am: row.einwilligung_erteilt_am.toISOString() }
+        : null,
     suchprofil: row.has_profile
       ? {
           vermarktung: row.profil_vermarktung ?? 'kauf',

@@ -25,7 +25,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAnlegen',
-        description: '`nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).',
+        description:
+          '`nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).',
         body: ProspectInputSchema,
         response: { 201: ProspectSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS], 'de') },
       },
@@ -55,7 +56,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAbrufen',
-        description: 'Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.',
+        description:
+          'Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.',
         params: ProspectParamsSchema,
         response: { 200: ProspectSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
@@ -90,7 +92,8 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAendern',
-        description: 'JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.',
+        description:
+          'JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.',
         params: ProspectParamsSchema,
         body: ProspectPatchSchema,
         response: { 200: ProspectSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },

@@ -15,12 +15,27 @@ export const ConsentSchema = Type.Object(
 export const SearchProfileSchema = Type.Object(
   {
     vermarktung: Type.Optional(StringEnum(['kauf', 'miete'], { default: 'kauf', description: 'Kauf oder Miete.' })),
-    typ: Type.Optional(Type.Array(StringEnum(PROPERTY_TYPES), { uniqueItems: true, maxItems: PROPERTY_TYPES.length, description: 'Gesuchte Objektarten.' })),
-    orte: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20, description: 'Orte oder Postleitzahlen.' })),
-    zimmer_min: Type.Optional(Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.5, description: 'In halben Zimmern (2,5 ist erlaubt).' })),
+    typ: Type.Optional(
+      Type.Array(StringEnum(PROPERTY_TYPES), {
+        uniqueItems: true,
+        maxItems: PROPERTY_TYPES.length,
+        description: 'Gesuchte Objektarten.',
+      }),
+    ),
+    orte: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 20,
+        description: 'Orte oder Postleitzahlen.',
+      }),
+    ),
+    zimmer_min: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.5, description: 'In halben Zimmern (2,5 ist erlaubt).' }),
+    ),
     kaufpreis_max_eur: Type.Optional(Euros),
     kaltmiete_max_eur: Type.Optional(Euros),
-    wohnflaeche_min_qm: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'Ganze Quadratmeter.' })),
+    wohnflaeche_min_qm: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100_000, description: 'Ganze Quadratmeter.' }),
+    ),
     aktiv: Type.Optional(Type.Boolean({ default: true, description: 'Nur aktive Suchprofile werden abgeglichen.' })),
   },
   { additionalProperties: false },
@@ -37,10 +52,16 @@ const inputFields = {
 
 export const PROSPECT_READ_ONLY = ['id', 'aufbewahrung_bis', 'angelegt_am', 'aktualisiert_am', 'anonymisiert'] as const;
 
-export const ProspectInputSchema = withReadOnly(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export const ProspectInputSchema = withReadOnly(
+  Type.Object(inputFields, { additionalProperties: false }),
+  PROSPECT_READ_ONLY,
+);
 export type ProspectInput = Static<typeof ProspectInputSchema>;
 
-export const ProspectPatchSchema = PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY);
+export const ProspectPatchSchema = PatchSchemaOf(
+  Type.Object(inputFields, { additionalProperties: false }),
+  PROSPECT_READ_ONLY,
+);
 export type ProspectPatch = Patch<ProspectInput>;
 
 export const ProspectSchema = Type.Object(
@@ -63,10 +84,15 @@ export const ProspectSchema = Type.Object(
         aktiv: Type.Boolean(),
       }),
     ),
-    aufbewahrung_bis: Type.String({ format: 'date', description: 'Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.' }),
+    aufbewahrung_bis: Type.String({
+      format: 'date',
+      description: 'Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.',
+    }),
     angelegt_am: Type.String({ format: 'date-time' }),
     aktualisiert_am: Type.String({ format: 'date-time' }),
-    anonymisiert: Type.Boolean({ description: '`true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik.' }),
+    anonymisiert: Type.Boolean({
+      description: '`true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik.',
+    }),
   },
   { description: 'Ein Interessent.' },
 );
@@ -74,7 +100,10 @@ export type Prospect = Static<typeof ProspectSchema>;
 
 export const ProspectParamsSchema = Type.Object({ interessentId: Type.String() });
 
-export const ProspectListQuerySchema = Type.Composite([SeitenQuerySchema, Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) })]);
+export const ProspectListQuerySchema = Type.Composite([
+  SeitenQuerySchema,
+  Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) }),
+]);
 
 export const ErasureSchema = Type.Object(
   {

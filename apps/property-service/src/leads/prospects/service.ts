@@ -5,7 +5,13 @@ import type { ApiContext } from '@platform/service';
 import { eraseProspect } from '../retention/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
 import { prospectNotFound, prospectRepository } from './repository.js';
-import { PROSPECT_READ_ONLY, ProspectInputSchema, type Prospect, type ProspectInput, type ProspectPatch } from './schemas.js';
+import {
+  PROSPECT_READ_ONLY,
+  ProspectInputSchema,
+  type Prospect,
+  type ProspectInput,
+  type ProspectPatch,
+} from './schemas.js';
 
 export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' | 'now'> {
   /** Retention period in days, counted from the last activity (creation or latest inquiry). */
@@ -19,7 +25,8 @@ const patchProspect = definePatch(prospectRepository, {
   toColumns,
 });
 
-const anonymised = (messageDe: string) => new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe });
+const anonymised = (messageDe: string) =>
+  new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe });
 
 /** The retention date: last activity plus the retention period, as a calendar date (UTC). */
 export function retentionUntil(lastActivity: Date, retentionDays: number): Date {
@@ -29,7 +36,11 @@ export function retentionUntil(lastActivity: Date, retentionDays: number): Date 
 }
 
 /** Last activity now: the retention period starts again. */
-const activity = (at: Date, retentionDays: number) => ({ last_activity_at: at, retention_until: retentionUntil(at, retentionDays), updated_at: at });
+const activity = (at: Date, retentionDays: number) => ({
+  last_activity_at: at,
+  retention_until: retentionUntil(at, retentionDays),
+  updated_at: at,
+});
 
 /**
  * The prospect of a new inquiry, inside the inquiry's transaction: a new one from the inline
@@ -43,7 +54,15 @@ export async function prospectForInquiry(
 ): Promise<ProspectRow> {
   const { accountId, at, retentionDays } = request;
   if (request.input) {
-    return tx.prospect.create({ data: { id: newId('int', at.getTime()), account_id: accountId, ...toColumns(request.input), ...activity(at, retentionDays), created_at: at } });
+    return tx.prospect.create({
+      data: {
+        id: newId('int', at.getTime()),
+        account_id: accountId,
+        ...toColumns(request.input),
+        ...activity(at, retentionDays),
+        created_at: at,
+      },
+    });
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
   if (existing.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert.');
@@ -58,7 +77,13 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
     async create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
       const row = await db.prospect.create({
-        data: { id: newId('int', at.getTime()), account_id: accountId, ...toColumns(input), ...activity(at, retentionDays), created_at: at },
+        data: {
+          id: newId('int', at.getTime()),
+          account_id: accountId,
+          ...toColumns(input),
+          ...activity(at, retentionDays),
+          created_at: at,
+        },
       });
       return toProspect(row);
     },
@@ -67,8 +92,19 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
       return toProspect(await prospectRepository.find(db, accountId, id));
     },
 
-    async list(accountId: string, { suchprofil_aktiv, limit, cursor }: { limit: number; cursor?: string; suchprofil_aktiv?: boolean }) {
-      return toSeite(await prospectRepository.page(db, accountId, { cursors, cursor, limit, filters: { profil_aktiv: suchprofil_aktiv }, map: toProspect }));
+    async list(
+      accountId: string,
+      { suchprofil_aktiv, limit, cursor }: { limit: number; cursor?: string; suchprofil_aktiv?: boolean },
+    ) {
+      return toSeite(
+        await prospectRepository.page(db, accountId, {
+          cursors,
+          cursor,
+          limit,
+          filters: { profil_aktiv: suchprofil_aktiv },
+          map: toProspect,
+        }),
+      );
     },
 
     /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
@@ -87,7 +123,8 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
           patch,
           now,
           guard: (row) => {
-            if (row.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.');
+            if (row.anonymised_at)
+              throw anonymised('Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.');
           },
           writeUnchanged: true,
         }),

@@ -39,7 +39,13 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
         batchSize,
       );
       // Nobody can be contacted about their viewings any more.
-      await cancelAppointmentsOfProspects(tx, anonymised.map((row) => row.id), 'agent', 'other', now);
+      await cancelAppointmentsOfProspects(
+        tx,
+        anonymised.map((row) => row.id),
+        'agent',
+        'other',
+        now,
+      );
       return anonymised.length;
     });
     total += count;
@@ -53,8 +59,17 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
  */
 export async function eraseProspect(db: Db, accountId: string, id: string, now: Date): Promise<Date | null> {
   await inTransaction(db, async (tx) => {
-    const erased = await tx.$executeRawUnsafe(`UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`, now, id, accountId);
-    await tx.$executeRawUnsafe('UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2', id, accountId);
+    const erased = await tx.$executeRawUnsafe(
+      `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`,
+      now,
+      id,
+      accountId,
+    );
+    await tx.$executeRawUnsafe(
+      'UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2',
+      id,
+      accountId,
+    );
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
     if (erased === 1) await cancelAppointmentsOfProspects(tx, [id], 'prospect', 'prospect_declined', now);
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
