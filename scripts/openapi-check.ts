@@ -1,6 +1,7 @@
 // `pnpm openapi:check [--base <git-ref>]`: the committed OpenAPI documents in openapi/ (as they
 // are in the work tree) against the same documents at a git ref; exits 1 on a breaking change
-// (docs/versioning.md). The default ref is the merge base with origin/main when that ref exists
+// (docs/versioning.md) unless a commit after the base declares it with a `Breaking-API-Change:`
+// line in its message. The default ref is the merge base with origin/main when that ref exists
 // (what a pull request changes), otherwise HEAD (what is not committed yet).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -82,9 +83,18 @@ for (const name of [...new Set([...atBase, ...inTree])].sort()) {
       : `  ${path}: ${changes.length} BREAKING change(s):\n${formatBreakingChanges(changes)}`,
   );
 }
+// A breaking change someone meant (a new major version, an API not yet published) is declared in
+// the message of a commit after the base: `Breaking-API-Change: <why>`.
+const declared = (git('log', '--format=%B', `${base}..HEAD`) ?? '')
+  .split('\n')
+  .filter((line) => /^Breaking-API-Change:\s*\S/.test(line));
+if (breakingCount > 0 && declared.length > 0) {
+  console.log(`${breakingCount} breaking change(s), declared:\n${declared.map((line) => `  ${line}`).join('\n')}`);
+  process.exit(0);
+}
 if (breakingCount > 0) {
   console.error(
-    `${breakingCount} breaking change(s): make them additive, or publish them as a new major version (docs/versioning.md).`,
+    `${breakingCount} breaking change(s): make them additive, or publish them as a new major version and declare it (a \`Breaking-API-Change: <why>\` line in the commit message; docs/versioning.md).`,
   );
   process.exit(1);
 }

@@ -75,6 +75,21 @@ describe('pnpm openapi:check', () => {
     expect(check('--base', 'HEAD~1')).toEqual({ status: 1, output: expect.stringContaining('against HEAD~1') });
   });
 
+  it('passes a breaking change that a commit after the base declares, and says so', () => {
+    write('listings-api.json', document({ key: { type: 'string' } }));
+    git('commit', '-q', '-a', '-m', 'Rename id to key\n\nBreaking-API-Change: v1 is not published yet');
+    expect(check('--base', 'HEAD~1')).toEqual({
+      status: 0,
+      output: expect.stringContaining(
+        '1 breaking change(s), declared:\n  Breaking-API-Change: v1 is not published yet',
+      ),
+    });
+    // A mention that is not the trailer line declares nothing.
+    write('listings-api.json', document({}));
+    git('commit', '-q', '-a', '-m', 'Drop key (see Breaking-API-Change: elsewhere)');
+    expect(check('--base', 'HEAD~1').status).toBe(1);
+  });
+
   it('counts a removed document as breaking', () => {
     rmSync(join(scratch, 'openapi', 'listings-api.json'));
     expect(check()).toEqual({
