@@ -15,7 +15,7 @@ export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
-export { openApiSnapshot } from './openapi-snapshot.js';
+export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';
 export {
   findBreakingChanges,
   formatBreakingChanges,

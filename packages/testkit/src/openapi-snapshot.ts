@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { findBreakingChanges, formatBreakingChanges, type BreakingChange } from './openapi-breaking.js';
 
 export interface OpenApiSnapshot {
-  /** The document as the server sends it. */
+  /** The document as the server sends it, pretty-printed as it is committed (`prettyDocument`). */
   actual: string;
   /** The committed copy after this call (rewritten under UPDATE_OPENAPI=1), or null when there is none. */
   committed: string | null;
@@ -15,15 +15,23 @@ export interface OpenApiSnapshot {
 }
 
 /**
- * The OpenAPI document as the server sends it, byte for byte, against the committed copy in
- * openapi/. `UPDATE_OPENAPI=1 pnpm test:only <test file>` rewrites the copy after an intended
+ * How a document is committed: 2-space JSON in the server's key order and a final newline, so a
+ * change is a readable diff of the lines it touches (the server itself sends it compact).
+ */
+export function prettyDocument(compact: string): string {
+  return `${JSON.stringify(JSON.parse(compact), null, 2)}\n`;
+}
+
+/**
+ * The OpenAPI document as the server sends it, pretty-printed (`prettyDocument`), byte for byte
+ * against the committed copy in openapi/. `UPDATE_OPENAPI=1 pnpm test:only <test file>` rewrites the copy after an intended
  * change, but refuses a breaking change (docs/versioning.md) unless ALLOW_BREAKING_API_CHANGE=1.
  * Otherwise any difference fails, and the failure says whether it is breaking.
  */
 export async function openApiSnapshot(app: FastifyInstance, url: string, file: string): Promise<OpenApiSnapshot> {
   const res = await app.inject({ method: 'GET', url });
   if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
-  const actual = res.body;
+  const actual = prettyDocument(res.body);
   const name = relative(process.cwd(), file);
   const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
   const breaking =

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openApiSnapshot } from '../src/openapi-snapshot.js';
+import { openApiSnapshot, prettyDocument } from '../src/openapi-snapshot.js';
 
-const committed = JSON.stringify({
+const compact = JSON.stringify({
   openapi: '3.1.0',
   info: { title: 'Listings', version: '1.0.0' },
   paths: {
@@ -21,10 +21,11 @@ const committed = JSON.stringify({
     },
   },
 });
-const additive = committed.replace('"id":{"type":"string"}', '"id":{"type":"string"},"city":{"type":"string"}');
-const breaking = committed.replace('"id":{"type":"string"}', '"key":{"type":"string"}');
+const committed = prettyDocument(compact);
+const additive = compact.replace('"id":{"type":"string"}', '"id":{"type":"string"},"city":{"type":"string"}');
+const breaking = compact.replace('"id":{"type":"string"}', '"key":{"type":"string"}');
 
-let served = committed;
+let served = compact;
 let app: FastifyInstance;
 let directory: string;
 let file: string;
@@ -48,7 +49,7 @@ afterEach(() => {
 
 describe('the regeneration check', () => {
   it('passes an unchanged document with no breaking change', async () => {
-    served = committed;
+    served = compact;
     const snapshot = await openApiSnapshot(app, '/openapi.json', file);
     expect([snapshot.actual === snapshot.committed, snapshot.breaking, snapshot.difference]).toEqual([true, [], '']);
   });
@@ -85,7 +86,19 @@ describe('UPDATE_OPENAPI=1', () => {
     process.env.UPDATE_OPENAPI = '1';
     served = additive;
     const snapshot = await openApiSnapshot(app, '/openapi.json', file);
-    expect([readFileSync(file, 'utf8') === additive, snapshot.committed === additive]).toEqual([true, true]);
+    expect([readFileSync(file, 'utf8'), snapshot.committed]).toEqual([
+      prettyDocument(additive),
+      prettyDocument(additive),
+    ]);
+  });
+
+  it('writes the document pretty-printed (2 spaces, key order kept, final newline) for a reviewable diff', async () => {
+    process.env.UPDATE_OPENAPI = '1';
+    served = additive;
+    await openApiSnapshot(app, '/openapi.json', file);
+    const written = readFileSync(file, 'utf8');
+    expect(written.split('\n').slice(0, 3)).toEqual(['{', '  "openapi": "3.1.0",', '  "info": {']);
+    expect([written.endsWith('}\n'), JSON.stringify(JSON.parse(written))]).toEqual([true, additive]);
   });
 
   it('refuses to overwrite the document with a breaking change, and leaves it as it was', async () => {
@@ -102,6 +115,6 @@ describe('UPDATE_OPENAPI=1', () => {
     process.env.ALLOW_BREAKING_API_CHANGE = '1';
     served = breaking;
     const snapshot = await openApiSnapshot(app, '/openapi.json', file);
-    expect([readFileSync(file, 'utf8') === breaking, snapshot.breaking.length]).toEqual([true, 1]);
+    expect([readFileSync(file, 'utf8') === prettyDocument(breaking), snapshot.breaking.length]).toEqual([true, 1]);
   });
 });
