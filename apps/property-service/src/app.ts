@@ -14,14 +14,8 @@ import { createProspectService, prospectRoutes } from './leads/prospects/index.j
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
-import {
-  FEED_RATE_LIMIT_PER_ADDRESS,
-  FEED_RATE_LIMIT_PER_TOKEN,
-  createListingService,
-  feedRoutes,
-  listingRoutes,
-  withdrawListingsOfProperty,
-} from './listings/index.js';
+import { createListingService, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
+import { FEED_RATE_LIMIT_PER_ADDRESS, FEED_RATE_LIMIT_PER_TOKEN, feedRoutes } from './publication/index.js';
 import { createPropertyService, propertyRoutes, type StatusChange } from './properties/index.js';
 import { createInvoiceService, invoiceJobs, invoiceRoutes } from './invoices/index.js';
 import { requestGeneration } from '@platform/documents';

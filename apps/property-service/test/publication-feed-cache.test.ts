@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTRY_OVERHEAD_BYTES, FeedCache, type CachedFeed } from '../src/listings/feed-cache.js';
+import { ENTRY_OVERHEAD_BYTES, FeedCache, type CachedFeed } from '../src/publication/feed-cache.js';
 
 const feed = (bytes: number, tag = 'x'): CachedFeed => ({
   body: Buffer.alloc(bytes, tag),

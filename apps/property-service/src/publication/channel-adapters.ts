@@ -1,7 +1,6 @@
 import type { AgencyContact, ChannelType } from '../channels/index.js';
-import { publicAddress } from './address.js';
 import { ISO_ALPHA3, marketing, openImmoDocument } from './openimmo.js';
-import { isPublished, type ListingSnapshot } from './snapshot.js';
+import { isPublished, publicAddress, type ListingSnapshot } from '../listings/index.js';
 
 /** A listing live on a channel, as its feed shows it. */
 export interface LiveListing {

@@ -1,13 +1,13 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { AgencyContact } from '../channels/index.js';
-import { publicAddress } from './address.js';
 import {
   isPublished,
+  publicAddress,
   type ListingMediaSnapshot,
   type ListingPropertySnapshot,
   type ListingSnapshot,
-} from './snapshot.js';
+} from '../listings/index.js';
 
 /*
  * OpenImmo 1.2.7 export: pure functions from listing snapshots to the XML document portals pull.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { openImmoDocument, type OpenImmoListing } from '../src/listings/openimmo.js';
+import { openImmoDocument, type OpenImmoListing } from '../src/publication/openimmo.js';
 import { openImmoSchemaErrors } from './openimmo-schema.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from '../src/listings/snapshot.js';
 

@@ -10,8 +10,7 @@ import { contactOf, feedPath, type ChannelRow } from '../channels/index.js';
 import { CHANNEL_ADAPTERS, type FeedContext, type LiveListing } from './channel-adapters.js';
 import { FeedCache } from './feed-cache.js';
 import { limitFeeds, type FeedRateLimits } from './feed-limits.js';
-import { PUBLISHED_VARIANTS, snapshotOf } from './mapping.js';
-import { LISTING_PARTS } from './repository.js';
+import { LISTING_PARTS, PUBLISHED_VARIANTS, snapshotOf } from '../listings/index.js';
 
 /** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
 const FEED_CONTENT = {

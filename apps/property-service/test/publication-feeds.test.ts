@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PUBLIC_BASE_URL } from '@platform/testkit';
-import { FEED_CACHE_SECONDS } from '../src/listings/feeds.js';
+import { FEED_CACHE_SECONDS } from '../src/publication/feeds.js';
 import {
   completedListing,
   createChannel,
