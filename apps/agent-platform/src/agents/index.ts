@@ -1,7 +1,16 @@
 // The public surface of the agents resource: other resources and the app use only this.
 export { agentRoutes } from './routes.js';
 export { createAgentService, type AgentService, type AgentServiceDeps } from './service.js';
-export { agentRepository, type AgentRow } from './repository.js';
+export {
+  activeAgentsSharingCapabilities,
+  activeAgentsWithCapabilities,
+  agentName,
+  agentNames,
+  agentRepository,
+  countArtifacts,
+  ratesByIds,
+  type AgentRow,
+} from './repository.js';
 export {
   AgentSchema,
   CAPABILITY_NAME_PATTERN,

@@ -40,3 +40,7 @@ export function toAgent(row: Row): Agent {
     retired_at: row.retired_at?.toISOString() ?? null,
   };
 }
+
+/** Whether the changed paths of an agent's PATCH include its chargeback rate (amount or unit). */
+export const rateChanged = (changed: readonly string[]) =>
+  changed.some((path) => path === 'chargeback_rate' || path.startsWith('chargeback_rate.'));

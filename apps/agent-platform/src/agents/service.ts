@@ -1,11 +1,11 @@
-import { inDirectTransaction, inTransaction, newId, type AgentStatus, type Db } from '@platform/db';
+import { inDirectTransaction, inTransaction, type AgentStatus, type Db } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { AgentPlatformEvents } from '../events.js';
-import { toAgent, toColumns } from './mapping.js';
-import { changeRate, openRate, rateChanged } from './rates.js';
-import { agentRepository } from './repository.js';
+import { rateChanged, toAgent, toColumns } from './mapping.js';
+import { changeRate, openRate } from './rates-sql.js';
+import { agentRepository, insertAgent } from './repository.js';
 import { AgentInputSchema, READ_ONLY_FIELDS, type Agent, type AgentInput, type AgentPatch } from './schemas.js';
 import { transitionAgent, type AgentAction } from './transitions.js';
 
@@ -35,15 +35,7 @@ export function createAgentService({ db, cursors, now, emit, onRetired }: AgentS
     create(accountId: string, input: AgentInput): Promise<Agent> {
       const at = now();
       return inTransaction(db, async (tx) => {
-        const row = await tx.agentDeployment.create({
-          data: {
-            id: newId('agt', at.getTime()),
-            account_id: accountId,
-            ...toColumns(input),
-            created_at: at,
-            updated_at: at,
-          },
-        });
+        const row = await insertAgent(tx, accountId, toColumns(input), at);
         await openRate(tx, {
           accountId,
           agentId: row.id,

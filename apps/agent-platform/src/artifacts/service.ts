@@ -3,7 +3,7 @@ import { inTransaction, newId } from '@platform/db';
 import { ApiError, assertValid, compileBodyValidator } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { attachments } from '@platform/uploads';
-import { agentRepository } from '../agents/index.js';
+import { agentRepository, countArtifacts } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { toArtifact } from './mapping.js';
 import { artifactRepository } from './repository.js';
@@ -82,10 +82,7 @@ export function createArtifactService({
         return [];
       },
       async counted(tx, { accountId, parentId, delta, at }) {
-        await tx.agentDeployment.update({
-          where: { id: parentId },
-          data: { artifact_count: { increment: delta }, updated_at: at },
-        });
+        await countArtifacts(tx, parentId, delta, at);
         await emit(tx, {
           accountId,
           type: 'agent.updated',

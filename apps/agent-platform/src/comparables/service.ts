@@ -1,5 +1,5 @@
 import type { ApiContext } from '@platform/service';
-import { agentRepository } from '../agents/index.js';
+import { activeAgentsSharingCapabilities, agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import type { Comparables } from './schemas.js';
 import { COMPARABLES_METHOD_VERSION, rankComparables } from './similarity.js';
@@ -19,16 +19,7 @@ export function createComparablesService({ db }: ComparablesServiceDeps) {
       const agent = await agentRepository.find(db, accountId, agentId);
       const capabilities = agent.capabilities ?? [];
       const others =
-        capabilities.length === 0
-          ? []
-          : await db.agentDeployment.findMany({
-              where: {
-                account_id: accountId,
-                status: 'active',
-                id: { not: agent.id },
-                capabilities: { hasSome: capabilities },
-              },
-            });
+        capabilities.length === 0 ? [] : await activeAgentsSharingCapabilities(db, accountId, agent.id, capabilities);
       return {
         agent_id: agent.id,
         method_version: COMPARABLES_METHOD_VERSION,

@@ -1,7 +1,12 @@
 import type { ChargebackUnit, Db, Prisma } from '@platform/db';
 import { validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
-import { agentRepository, DATA_CLASSIFICATIONS, type DataClassification } from '../agents/index.js';
+import {
+  activeAgentsWithCapabilities,
+  agentRepository,
+  DATA_CLASSIFICATIONS,
+  type DataClassification,
+} from '../agents/index.js';
 import { capabilityProfileRepository } from '../capability-profiles/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { monthlyUsage, type MonthlyUsage } from '../usage/index.js';
@@ -90,12 +95,9 @@ export function createCostEstimateService({ db, now }: CostEstimateServiceDeps) 
     async forProfile(accountId: string, profileId: string): Promise<ProfileCostEstimates> {
       const profile = await capabilityProfileRepository.find(db, accountId, profileId);
       const required = profile.required_capabilities ?? [];
-      const candidates = (
-        await db.agentDeployment.findMany({
-          where: { account_id: accountId, status: 'active', capabilities: { hasEvery: required } },
-          orderBy: { id: 'asc' },
-        })
-      ).filter((a) => level(a.data_classification) >= level(profile.data_classification));
+      const candidates = (await activeAgentsWithCapabilities(db, accountId, required)).filter(
+        (a) => level(a.data_classification) >= level(profile.data_classification),
+      );
       const window = trailingMonths(now());
       const usage = await usageOf(
         db,

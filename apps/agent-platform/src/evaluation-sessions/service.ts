@@ -9,7 +9,7 @@ import {
   type ScheduleAction,
 } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
-import { agentRepository } from '../agents/index.js';
+import { agentName, agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { SESSION_KIND, type SessionCancelReason, type SessionSide } from './kind.js';
 import { cancelledEvent, confirmedEvent, toEvaluationSession } from './mapping.js';
@@ -163,10 +163,7 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
     /** The session as an iCalendar event in the account's time zone (a CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await sessionRepository.find(db, accountId, id);
-      const { name } = await db.agentDeployment.findUniqueOrThrow({
-        where: { id: row.agent_id },
-        select: { name: true },
-      });
+      const name = await agentName(db, row.agent_id);
       const roles = row.evaluator_roles.length > 0 ? ` (${row.evaluator_roles.join(', ')})` : '';
       return calendarEvent({
         uid: `${row.id}@agent-platform`,

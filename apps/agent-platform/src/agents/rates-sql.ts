@@ -39,7 +39,3 @@ export async function changeRate(tx: SqlRunner, rate: RateStart): Promise<void> 
   );
   await openRate(tx, rate);
 }
-
-/** Whether the changed paths of an agent's PATCH include its chargeback rate (amount or unit). */
-export const rateChanged = (changed: readonly string[]) =>
-  changed.some((path) => path === 'chargeback_rate' || path.startsWith('chargeback_rate.'));
