@@ -1,6 +1,8 @@
 import type { InvoiceDocumentData, InvoiceLine, InvoiceParty } from '@platform/billing';
 import type { ChargebackUnit, Db } from '@platform/db';
 import { addDays } from '@platform/scheduling';
+import { agentNames, ratesByIds } from '../agents/index.js';
+import { internalInvoiceRow, linesOfSettlement } from './repository.js';
 
 /** The last day of a month `YYYY-MM`. */
 const lastDayOf = (period: string) => {
@@ -27,20 +29,11 @@ const UNIT_TEXTS: Record<ChargebackUnit, string> = {
  * VAT category `O` (no VAT within one organisation), no payment details, the team as the recipient.
  */
 export async function internalInvoiceData(db: Db, id: string): Promise<InvoiceDocumentData> {
-  const invoice = await db.internalInvoice.findUniqueOrThrow({ where: { id } });
+  const invoice = await internalInvoiceRow(db, id);
   const account_id = invoice.account_id;
-  const lines = await db.chargebackLine.findMany({
-    where: { settlement_id: invoice.settlement_id, account_id },
-    orderBy: { position: 'asc' },
-  });
-  const agents = await db.agentDeployment.findMany({
-    where: { id: { in: [...new Set(lines.map((l) => l.agent_id))] }, account_id },
-    select: { id: true, name: true },
-  });
-  const rates = await db.agentRate.findMany({
-    where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id },
-    select: { id: true, unit: true },
-  });
+  const lines = await linesOfSettlement(db, account_id, invoice.settlement_id);
+  const agents = await agentNames(db, account_id, [...new Set(lines.map((l) => l.agent_id))]);
+  const rates = await ratesByIds(db, account_id, [...new Set(lines.map((l) => l.rate_id))]);
   const names = new Map(agents.map((a) => [a.id, a.name]));
   const rateUnits = new Map(rates.map((r) => [r.id, r.unit]));
   const issuer = invoice.issuer as unknown as InvoiceParty;

@@ -3,6 +3,7 @@ import { requestGeneration } from '@platform/documents';
 import type { PrismaClient } from '@platform/db';
 import { defineJob, type JobQueue } from '@platform/service';
 import { internalInvoiceJobs } from './generation.js';
+import { accountExists } from './repository.js';
 import { dueAccounts, platformAccounts } from './schedule-sql.js';
 import { PERIOD_PATTERN } from './schemas.js';
 import { settleChargebacks, SettlementRefused, type SettlementOutcome } from './settle.js';
@@ -60,7 +61,7 @@ export const CHARGEBACKS_JOB = defineJob({
     const work = period
       ? (await platformAccounts(db, account_id)).map((id) => ({ account_id: id, period }))
       : await dueAccounts(db, now, account_id);
-    if (account_id && !(await db.account.findUnique({ where: { id: account_id }, select: { id: true } })))
+    if (account_id && !(await accountExists(db, account_id)))
       throw new SettlementRefused(`No account with the id ${account_id}.`);
     const settled: (SettlementOutcome & { not_enqueued: number })[] = [];
     const refused: { account_id: string; period: string; reason: string }[] = [];

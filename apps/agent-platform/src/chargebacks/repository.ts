@@ -1,4 +1,4 @@
-import type { Prisma } from '@platform/db';
+import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 
@@ -29,3 +29,51 @@ export const internalInvoiceRepository = tenantRepository<
   model: (db) => db.internalInvoice,
   notFound: () => notFound('No internal invoice with this id.'),
 });
+
+export type ChargebackLineRow = Prisma.ChargebackLineGetPayload<object>;
+
+/** A settlement's lines, by position. */
+export function linesOfSettlement(db: Db, accountId: string, settlementId: string): Promise<ChargebackLineRow[]> {
+  return db.chargebackLine.findMany({
+    where: { settlement_id: settlementId, account_id: accountId },
+    orderBy: { position: 'asc' },
+  });
+}
+
+/** An internal invoice by id alone (the PDF job's, which knows it exists). */
+export function internalInvoiceRow(db: Db, id: string): Promise<InternalInvoiceRow> {
+  return db.internalInvoice.findUniqueOrThrow({ where: { id } });
+}
+
+/** The run of an account's period (known to exist). */
+export function runOf(db: Db, accountId: string, period: string) {
+  return db.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
+}
+
+/** Stores a run's settlements, one per team. */
+export async function insertSettlements(
+  db: Db,
+  rows: { id: string; account_id: string; period: string; team: string; net_cents: bigint; created_at: Date }[],
+): Promise<void> {
+  await db.chargebackSettlement.createMany({ data: rows });
+}
+
+/** Stores a settlement's internal invoice. */
+export async function insertInternalInvoice(
+  db: Db,
+  data: Omit<Prisma.InternalInvoiceUncheckedCreateInput, 'issuer'> & { issuer: object },
+): Promise<void> {
+  await db.internalInvoice.create({ data });
+}
+
+// The account (tenancy's table: no resource of this app owns it) is only read here, by name or existence.
+
+/** The account's name, or undefined when there is no such account. */
+export async function accountName(db: Db, accountId: string): Promise<string | undefined> {
+  return (await db.account.findUnique({ where: { id: accountId }, select: { name: true } }))?.name;
+}
+
+/** Whether the account exists. */
+export async function accountExists(db: Db, accountId: string): Promise<boolean> {
+  return (await db.account.findUnique({ where: { id: accountId }, select: { id: true } })) !== null;
+}

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { CHARGEBACK_UNITS } from '../agents/index.js';
 
 /** `YYYY-MM`: a calendar month in the account's time zone. */
@@ -71,43 +71,51 @@ export const ChargebackLineSchema = Type.Object(
   { description: 'A team’s usage of one agent at one rate in one month of use.' },
 );
 
-export const ChargebackSettlementSchema = Type.Object(
-  {
-    ...settlementFields,
-    late_cents: Type.Integer({
-      description: 'The part of `net_cents` for usage of months before the period (lines with `late`).',
-    }),
-    method: Type.String({ description: 'How each line’s amount is computed.' }),
-    lines: Type.Array(ChargebackLineSchema),
-  },
-  { description: 'A settlement with its lines.' },
+export const ChargebackSettlementSchema = Named(
+  'ChargebackSettlement',
+  Type.Object(
+    {
+      ...settlementFields,
+      late_cents: Type.Integer({
+        description: 'The part of `net_cents` for usage of months before the period (lines with `late`).',
+      }),
+      method: Type.String({ description: 'How each line’s amount is computed.' }),
+      lines: Type.Array(ChargebackLineSchema),
+    },
+    { description: 'A settlement with its lines.' },
+  ),
 );
 export type ChargebackSettlement = Static<typeof ChargebackSettlementSchema>;
 
-export const InternalInvoiceSchema = Type.Object(
-  {
-    id: Type.String(),
-    number: Type.String({ description: 'Gapless per account and year of issue, series `chargeback`: `2026-000001`.' }),
-    team: Type.String({ description: 'The consuming team (the recipient).' }),
-    period: Period('The settled period.'),
-    issue_date: Type.String({ format: 'date', description: 'The run’s date in the account’s time zone.' }),
-    net_cents: Type.Integer({ description: 'The settlement’s net amount; no VAT (within one organisation).' }),
-    settlement_id: Type.String(),
-    status: StringEnum(INTERNAL_INVOICE_STATUSES, {
-      description: '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).',
-    }),
-    pdf_url: Type.String({ description: 'Where the PDF is downloaded once `completed`.' }),
-    pdf: Nullable(
-      Type.Object({
-        size: Type.Integer({ description: 'Bytes.' }),
-        sha256: Type.String({ description: 'The download ETag.' }),
+export const InternalInvoiceSchema = Named(
+  'InternalInvoice',
+  Type.Object(
+    {
+      id: Type.String(),
+      number: Type.String({
+        description: 'Gapless per account and year of issue, series `chargeback`: `2026-000001`.',
       }),
-    ),
-    failure_reason: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    completed_at: Nullable(Type.String({ format: 'date-time' })),
-  },
-  { description: 'The internal invoice of a chargeback settlement (PDF rendered in the background).' },
+      team: Type.String({ description: 'The consuming team (the recipient).' }),
+      period: Period('The settled period.'),
+      issue_date: Type.String({ format: 'date', description: 'The run’s date in the account’s time zone.' }),
+      net_cents: Type.Integer({ description: 'The settlement’s net amount; no VAT (within one organisation).' }),
+      settlement_id: Type.String(),
+      status: StringEnum(INTERNAL_INVOICE_STATUSES, {
+        description: '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).',
+      }),
+      pdf_url: Type.String({ description: 'Where the PDF is downloaded once `completed`.' }),
+      pdf: Nullable(
+        Type.Object({
+          size: Type.Integer({ description: 'Bytes.' }),
+          sha256: Type.String({ description: 'The download ETag.' }),
+        }),
+      ),
+      failure_reason: Nullable(Type.String()),
+      created_at: Type.String({ format: 'date-time' }),
+      completed_at: Nullable(Type.String({ format: 'date-time' })),
+    },
+    { description: 'The internal invoice of a chargeback settlement (PDF rendered in the background).' },
+  ),
 );
 export type InternalInvoice = Static<typeof InternalInvoiceSchema>;
 

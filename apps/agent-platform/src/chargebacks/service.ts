@@ -1,8 +1,9 @@
 import { storedFile } from '@platform/documents';
 import type { ApiContext } from '@platform/service';
+import { ratesByIds } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { toInternalInvoice, toSettlement, toSettlementSummary } from './mapping.js';
-import { internalInvoiceRepository, settlementRepository } from './repository.js';
+import { internalInvoiceRepository, linesOfSettlement, settlementRepository } from './repository.js';
 import type { ChargebackListQuery, ChargebackSettlement, InternalInvoice } from './schemas.js';
 
 export type ChargebackServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'cursors' | 'publicBaseUrl'>;
@@ -23,14 +24,8 @@ export function createChargebackService({ db, cursors, publicBaseUrl }: Chargeba
 
     async getSettlement(accountId: string, id: string): Promise<ChargebackSettlement> {
       const row = await settlementRepository.find(db, accountId, id);
-      const lines = await db.chargebackLine.findMany({
-        where: { settlement_id: id, account_id: accountId },
-        orderBy: { position: 'asc' },
-      });
-      const rates = await db.agentRate.findMany({
-        where: { id: { in: [...new Set(lines.map((l) => l.rate_id))] }, account_id: accountId },
-        select: { id: true, unit: true, valid_from: true },
-      });
+      const lines = await linesOfSettlement(db, accountId, id);
+      const rates = await ratesByIds(db, accountId, [...new Set(lines.map((l) => l.rate_id))]);
       return toSettlement(row, lines, new Map(rates.map((r) => [r.id, r])));
     },
 

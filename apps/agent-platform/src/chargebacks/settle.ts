@@ -4,6 +4,7 @@ import { accountTimeZone, localDate, localMonth } from '@platform/scheduling';
 import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
+import { accountName, insertInternalInvoice, insertSettlements, runOf } from './repository.js';
 import { PERIOD_PATTERN } from './schemas.js';
 import {
   claimAndAggregate,
@@ -87,8 +88,8 @@ export async function settleChargebacks(
 ): Promise<SettlementOutcome> {
   if (!new RegExp(PERIOD_PATTERN).test(period))
     throw new SettlementRefused(`The period must be a month as YYYY-MM, not "${period}".`);
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { name: true } });
-  if (!account) throw new SettlementRefused(`No account with the id ${accountId}.`);
+  const name = await accountName(db, accountId);
+  if (name === undefined) throw new SettlementRefused(`No account with the id ${accountId}.`);
   const timeZone = await accountTimeZone(db, accountId);
   const bounds = localMonth(period, timeZone);
   if (bounds.end.getTime() > now.getTime()) {
@@ -96,7 +97,7 @@ export async function settleChargebacks(
       `The period ${period} is not closed yet: it ends at ${bounds.end.toISOString()} (${timeZone}); only a closed period is settled.`,
     );
   }
-  const issuer = await issuerOf(db, accountId, account.name);
+  const issuer = await issuerOf(db, accountId, name);
   const issueDate = localDate(now, timeZone);
   const base = {
     account_id: accountId,
@@ -110,9 +111,7 @@ export async function settleChargebacks(
       // Runs of one account queue here: an earlier period must see a later period's run (and be refused), not its uncommitted row.
       await advisoryXactLock(tx, `chargebacks:${accountId}`);
       if (!(await insertRun(tx, accountId, period, bounds, now))) {
-        const run = await tx.chargebackRun.findUniqueOrThrow({
-          where: { account_id_period: { account_id: accountId, period } },
-        });
+        const run = await runOf(tx, accountId, period);
         return { ...base, outcome: 'already_settled', records: run.records, settlements: run.settlements };
       }
       const later = await laterRun(tx, accountId, period);
@@ -122,8 +121,9 @@ export async function settleChargebacks(
         );
       const lines = await claimAndAggregate(tx, accountId, period, bounds, timeZone);
       const teams = byTeam(lines, period, now.getTime());
-      await tx.chargebackSettlement.createMany({
-        data: teams.map((t) => ({
+      await insertSettlements(
+        tx,
+        teams.map((t) => ({
           id: t.id,
           account_id: accountId,
           period,
@@ -131,7 +131,7 @@ export async function settleChargebacks(
           net_cents: t.net,
           created_at: now,
         })),
-      });
+      );
       const lineIds = newIds('cbl', lines.length, now.getTime());
       const rows: LineRow[] = teams.flatMap((t) =>
         t.lines.map((line, i) => ({
@@ -147,20 +147,18 @@ export async function settleChargebacks(
       for (const t of teams) {
         const { number } = await nextInvoiceNumber(tx, accountId, 'chargeback', Number(issueDate.slice(0, 4)));
         const id = newId('iinv', now.getTime());
-        await tx.internalInvoice.create({
-          data: {
-            id,
-            account_id: accountId,
-            settlement_id: t.id,
-            team: t.team,
-            number,
-            issue_date: new Date(`${issueDate}T00:00:00Z`),
-            period,
-            issuer: issuer as object,
-            net_cents: t.net,
-            created_at: now,
-            updated_at: now,
-          },
+        await insertInternalInvoice(tx, {
+          id,
+          account_id: accountId,
+          settlement_id: t.id,
+          team: t.team,
+          number,
+          issue_date: new Date(`${issueDate}T00:00:00Z`),
+          period,
+          issuer: issuer as object,
+          net_cents: t.net,
+          created_at: now,
+          updated_at: now,
         });
         invoiceIds.push(id);
         await emit(tx, {
