@@ -34,3 +34,29 @@ export const artifactRepository = {
     });
   },
 };
+
+/** Every artifact of the agent, oldest first (what a catalog entry copies). */
+export function artifactsOfAgent(db: Db, accountId: string, agentId: string): Promise<ArtifactRow[]> {
+  return db.agentArtifact.findMany({
+    where: { account_id: accountId, agent_id: agentId },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/** Stores an artifact's row (the upload's transaction, under the agent's row lock). */
+export function insertArtifact(db: Db, data: ArtifactRow): Promise<ArtifactRow> {
+  return db.agentArtifact.create({ data });
+}
+
+/** Writes the changed fields of an artifact. */
+export function updateArtifact(
+  db: Db,
+  id: string,
+  data: Partial<Pick<ArtifactRow, 'title' | 'version' | 'kind' | 'updated_at'>>,
+): Promise<ArtifactRow> {
+  return db.agentArtifact.update({ where: { id }, data });
+}
+
+export async function deleteArtifact(db: Db, id: string): Promise<void> {
+  await db.agentArtifact.delete({ where: { id } });
+}

@@ -6,7 +6,7 @@ import { attachments } from '@platform/uploads';
 import { agentRepository, countArtifacts } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { toArtifact } from './mapping.js';
-import { artifactRepository } from './repository.js';
+import { artifactRepository, deleteArtifact, insertArtifact, updateArtifact } from './repository.js';
 import {
   ARTIFACT_PDF_LIMITS,
   ARTIFACT_TYPES,
@@ -60,25 +60,23 @@ export function createArtifactService({
         timeoutMs: decodeTimeoutMs,
       }),
       insert: (tx, { accountId, parentId, file, fields, at }) =>
-        tx.agentArtifact.create({
-          data: {
-            id: newId('art', at.getTime()),
-            account_id: accountId,
-            agent_id: parentId,
-            kind: fields.kind,
-            title: fields.title ?? null,
-            version: fields.version ?? null,
-            content_type: file.contentType,
-            size: file.size,
-            sha256: file.sha256,
-            filename: file.filename,
-            created_at: at,
-            updated_at: at,
-          },
+        insertArtifact(tx, {
+          id: newId('art', at.getTime()),
+          account_id: accountId,
+          agent_id: parentId,
+          kind: fields.kind,
+          title: fields.title ?? null,
+          version: fields.version ?? null,
+          content_type: file.contentType,
+          size: file.size,
+          sha256: file.sha256,
+          filename: file.filename,
+          created_at: at,
+          updated_at: at,
         }),
       find: (d, accountId, agentId, id) => artifactRepository.find(d, accountId, agentId, id),
       delete: async (tx, row) => {
-        await tx.agentArtifact.delete({ where: { id: row.id } });
+        await deleteArtifact(tx, row.id);
         return [];
       },
       async counted(tx, { accountId, parentId, delta, at }) {
@@ -122,7 +120,7 @@ export function createArtifactService({
         if (patch.kind !== undefined && patch.kind !== row.kind) data.kind = patch.kind;
         if (Object.keys(data).length === 0) return toArtifact(row);
         data.updated_at = now();
-        return toArtifact(await tx.agentArtifact.update({ where: { id }, data }));
+        return toArtifact(await updateArtifact(tx, id, data));
       });
     },
 
