@@ -2,6 +2,7 @@ import { documentJobs, type DocumentKind } from '@platform/documents';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
 import { snapshotOf } from './mapping.js';
+import { catalogEntryOrigin, catalogEntrySnapshot } from './repository.js';
 import { RENDER_CATALOG_RECORD } from './record.js';
 import type { CatalogEntrySnapshot } from './snapshot.js';
 
@@ -11,14 +12,11 @@ const emit = eventEmitter('agent_platform', AGENT_PLATFORM_EVENTS);
 export const catalogEntryDocument: DocumentKind<CatalogEntrySnapshot> = {
   table: 'catalog_entries',
   async load(db, id) {
-    return { data: snapshotOf(await db.catalogEntry.findUniqueOrThrow({ where: { id }, select: { snapshot: true } })) };
+    return { data: snapshotOf(await catalogEntrySnapshot(db, id)) };
   },
   renderer: RENDER_CATALOG_RECORD,
   async completed(tx, document, at) {
-    const row = await tx.catalogEntry.findUniqueOrThrow({
-      where: { id: document.id },
-      select: { agent_id: true, record_url: true },
-    });
+    const row = await catalogEntryOrigin(tx, document.id);
     await emit(tx, {
       accountId: document.account_id,
       type: 'catalog_entry.completed',

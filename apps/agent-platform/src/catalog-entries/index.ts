@@ -4,4 +4,5 @@ export { createCatalogEntryService, withdrawCatalogEntriesOfAgent, type CatalogE
 export { GENERATE_CATALOG_ENTRY_JOB, SWEEP_CATALOG_ENTRIES_JOB } from './generation.js';
 export { CatalogEntrySchema, type CatalogEntry } from './schemas.js';
 export { toCatalogEntry } from './mapping.js';
+export { publishedEntries } from './repository.js';
 export { CATALOG_RULE_VERSION, catalogRuleProblems } from './rule.js';

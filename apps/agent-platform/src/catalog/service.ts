@@ -1,7 +1,7 @@
-import { NEWEST_FIRST, cursorPage } from '@platform/http';
+import { cursorPage } from '@platform/http';
 import { scopeOf } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
-import { toCatalogEntry } from '../catalog-entries/index.js';
+import { publishedEntries, toCatalogEntry } from '../catalog-entries/index.js';
 import type { CatalogQuery } from './schemas.js';
 
 export type CatalogServiceDeps = Pick<ApiContext, 'db' | 'cursors'>;
@@ -21,18 +21,7 @@ export function createCatalogService({ db, cursors }: CatalogServiceDeps) {
         scope: scopeOf('catalog', accountId, { capability, data_classification }),
         cursor,
         limit,
-        fetch: (after, take) =>
-          db.catalogEntry.findMany({
-            where: {
-              account_id: accountId,
-              status: 'published',
-              ...(capability === undefined ? {} : { capabilities: { has: capability } }),
-              ...(data_classification === undefined ? {} : { data_classification }),
-              ...after,
-            },
-            orderBy: NEWEST_FIRST,
-            take,
-          }),
+        fetch: (after, take) => publishedEntries(db, accountId, { capability, data_classification }, after, take),
         map: toCatalogEntry,
       });
     },
