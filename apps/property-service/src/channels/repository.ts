@@ -1,16 +1,41 @@
-import type { Prisma } from '@platform/db';
+import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 import type { AgencyContact } from './schemas.js';
 
 export type ChannelRow = Prisma.ChannelGetPayload<object>;
 
-export const channelRepository = tenantRepository<ChannelRow, Prisma.ChannelUncheckedUpdateInput>({
-  table: 'channels',
-  list: 'channels',
-  model: (db) => db.channel,
-  notFound: () => notFound('No channel with this id.'),
-});
+/** The account's publication channels: the only place the channels table is queried. */
+export const channelRepository = {
+  ...tenantRepository<ChannelRow, Prisma.ChannelUncheckedUpdateInput>({
+    table: 'channels',
+    list: 'channels',
+    model: (db) => db.channel,
+    notFound: () => notFound('No channel with this id.'),
+  }),
+
+  /** The account's channels among the given ids (unknown ids and other accounts' channels are left out). */
+  ofAccount(db: Db, accountId: string, ids: readonly string[]): Promise<ChannelRow[]> {
+    return db.channel.findMany({ where: { account_id: accountId, id: { in: [...ids] } } });
+  },
+
+  /** The channel of a feed token, with its account's name (the feeds' agency), or null. */
+  byFeedToken(db: Db, token: string) {
+    return db.channel.findUnique({ where: { feed_token: token }, include: { account: { select: { name: true } } } });
+  },
+
+  insert(db: Db, data: Prisma.ChannelUncheckedCreateInput): Promise<ChannelRow> {
+    return db.channel.create({ data });
+  },
+
+  update(tx: Db, id: string, data: Prisma.ChannelUncheckedUpdateInput): Promise<ChannelRow> {
+    return tx.channel.update({ where: { id }, data });
+  },
+
+  async delete(tx: Db, id: string): Promise<void> {
+    await tx.channel.delete({ where: { id } });
+  },
+};
 
 /** The channel's agency contact, or null when none is set. */
 export function contactOf(

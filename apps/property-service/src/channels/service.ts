@@ -3,6 +3,7 @@ import { inTransaction, isUniqueViolation, newId, type Db } from '@platform/db';
 import { ApiError, applyMergePatch, compileBodyValidator } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
+import { listingRepository } from '../listings/index.js';
 import { channelRepository, contactOf, type ChannelRow } from './repository.js';
 import {
   ChannelFieldsSchema,
@@ -37,15 +38,8 @@ function contactColumns(contact: AgencyContactInput | null | undefined) {
   };
 }
 
-async function liveCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.listingPublication.groupBy({
-    by: ['channel_id'],
-    where: { channel_id: { in: ids }, state: 'live' },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((row) => [row.channel_id, row._count._all]));
-}
+/** How many listings are live on each channel: the listings' publications, asked of listings. */
+const liveCounts = (db: Db, ids: string[]) => listingRepository.liveCountsByChannel(db, ids);
 
 /** The account's publication channels; every query is scoped by `account_id`. */
 export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: ChannelServiceDeps) {
@@ -73,17 +67,15 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
     async create(accountId: string, input: ChannelInput): Promise<Channel> {
       const at = now();
       const row = await renaming(() =>
-        db.channel.create({
-          data: {
-            id: newId('chan', at.getTime()),
-            account_id: accountId,
-            type: input.type,
-            name: input.name,
-            feed_token: newFeedToken(),
-            ...contactColumns(input.contact),
-            created_at: at,
-            updated_at: at,
-          },
+        channelRepository.insert(db, {
+          id: newId('chan', at.getTime()),
+          account_id: accountId,
+          type: input.type,
+          name: input.name,
+          feed_token: newFeedToken(),
+          ...contactColumns(input.contact),
+          created_at: at,
+          updated_at: at,
         }),
       );
       return toChannel(row, 0);
@@ -121,7 +113,7 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
           const changed = (Object.keys(columns) as (keyof typeof columns)[]).some(
             (column) => columns[column] !== current[column],
           );
-          return changed ? tx.channel.update({ where: { id }, data: { ...columns, updated_at: now() } }) : current;
+          return changed ? channelRepository.update(tx, id, { ...columns, updated_at: now() }) : current;
         }),
       );
       return view(row);
@@ -135,10 +127,7 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
       const row = await inTransaction(db, async (tx) => {
         await channelRepository.hold(tx, accountId, id);
         const at = now();
-        const rotated = await tx.channel.update({
-          where: { id },
-          data: { feed_token: newFeedToken(), updated_at: at },
-        });
+        const rotated = await channelRepository.update(tx, id, { feed_token: newFeedToken(), updated_at: at });
         await emit(tx, {
           accountId,
           type: 'channel.feed_token_rotated',
@@ -159,7 +148,7 @@ export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: 
           throw new ApiError('conflict', {
             message: `${live} listing(s) are live on this channel; withdraw them first (POST /v1/listings/{id}/withdraw).`,
           });
-        await tx.channel.delete({ where: { id } });
+        await channelRepository.delete(tx, id);
       });
     },
   };

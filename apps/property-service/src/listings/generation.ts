@@ -3,7 +3,7 @@ import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS } from '../events.js';
 import { exposeFiles, RENDER_EXPOSE } from './expose.js';
 import { snapshotOf } from './mapping.js';
-import { LISTING_PARTS } from './repository.js';
+import { listingRepository } from './repository.js';
 import type { ListingSnapshot } from './snapshot.js';
 
 const emit = eventEmitter('property', PROPERTY_EVENTS);
@@ -15,15 +15,12 @@ const emit = eventEmitter('property', PROPERTY_EVENTS);
 export const listingDocument: DocumentKind<ListingSnapshot> = {
   table: 'listings',
   async load(db, id) {
-    const snapshot = snapshotOf(await db.listing.findUniqueOrThrow({ where: { id }, include: LISTING_PARTS }));
+    const snapshot = snapshotOf(await listingRepository.load(db, id));
     return { data: snapshot, files: exposeFiles(snapshot) };
   },
   renderer: RENDER_EXPOSE,
   async completed(tx, document, at) {
-    const row = await tx.listing.findUniqueOrThrow({
-      where: { id: document.id },
-      select: { property_id: true, pdf_url: true },
-    });
+    const row = await listingRepository.eventFields(tx, document.id);
     await emit(tx, {
       accountId: document.account_id,
       type: 'listing.completed',

@@ -10,4 +10,4 @@ export {
   type ListingSnapshot,
 } from './snapshot.js';
 export { PUBLISHED_VARIANTS, snapshotOf } from './mapping.js';
-export { LISTING_PARTS } from './repository.js';
+export { listingRepository } from './repository.js';

@@ -18,7 +18,7 @@ import { assertPublishable as assertEnergyRule } from './energy-rule.js';
 import { listingJobs } from './generation.js';
 import { assertCommissionPublishable } from '../settlements/index.js';
 import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
-import { LISTING_PARTS, PUBLICATION_ORDER, listingRepository } from './repository.js';
+import { listingRepository } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';
 
 export type ListingServiceDeps = Pick<
@@ -34,8 +34,6 @@ export interface ListingFilter {
   cursor?: string;
 }
 
-const load = (db: Db, id: string) => db.listing.findUniqueOrThrow({ where: { id }, include: LISTING_PARTS });
-
 /** The day a certificate's `valid_until` is compared with (UTC). */
 const today = (at: Date) => at.toISOString().slice(0, 10);
 
@@ -45,10 +43,7 @@ const today = (at: Date) => at.toISOString().slice(0, 10);
  * before they were made, and not yet made by the backfill job) is left out.
  */
 async function publishedMedia(tx: Db, propertyId: string) {
-  const media = await tx.propertyMedia.findMany({
-    where: { property_id: propertyId, kind: { not: 'document' } },
-    orderBy: { position: 'asc' },
-  });
+  const media = await mediaRepository.publishableOf(tx, propertyId);
   const renditions = await mediaRepository.renditionsOf(
     tx,
     media.map((m) => m.id),
@@ -108,15 +103,8 @@ export async function withdrawListingsOfProperty(
   propertyId: string,
   at: Date,
 ): Promise<void> {
-  const live = await tx.listing.findMany({
-    where: { account_id: accountId, property_id: propertyId, status: 'published' },
-    select: { id: true },
-  });
-  for (const { id } of live) {
-    await tx.listingPublication.updateMany({
-      where: { listing_id: id, state: { in: ['pending', 'live', 'failed'] } },
-      data: { state: 'withdrawn', withdrawn_at: at, updated_at: at },
-    });
+  for (const id of await listingRepository.publishedOfProperty(tx, accountId, propertyId)) {
+    await listingRepository.withdrawPublications(tx, id, at);
     await markWithdrawn(tx, 'listings', id, at);
   }
 }
@@ -152,19 +140,16 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
           ...snapshot
         } = toProperty(property);
         const stored: StoredSnapshot = { property: snapshot, taken_at: at.toISOString() };
-        await tx.listing.create({
-          data: {
-            id,
-            account_id: accountId,
-            property_id: propertyId,
-            snapshot: stored as object,
-            pdf_url: `${publicBaseUrl}/v1/listings/${id}/pdf`,
-            created_at: at,
-            updated_at: at,
-            media: { create: media.map((m) => ({ ...m, id: newId('lmed', at.getTime()), account_id: accountId })) },
-          },
+        await listingRepository.insert(tx, {
+          id,
+          accountId,
+          propertyId,
+          snapshot: stored as object,
+          pdfUrl: `${publicBaseUrl}/v1/listings/${id}/pdf`,
+          media: media.map((m) => ({ ...m, id: newId('lmed', at.getTime()) })),
+          at,
         });
-        return load(tx, id);
+        return listingRepository.load(tx, id);
       });
       await requestGeneration(
         () => listingJobs.enqueue(jobs, id),
@@ -174,7 +159,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
     },
 
     async get(accountId: string, id: string): Promise<Listing> {
-      const row = await db.listing.findFirst({ where: { id, account_id: accountId }, include: LISTING_PARTS });
+      const row = await listingRepository.findWithParts(db, accountId, id);
       if (!row) throw listingRepository.notFound();
       return toListing(row);
     },
@@ -187,7 +172,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
         filters: { property_id, status },
         map: (row) => row.id,
       });
-      const rows = await db.listing.findMany({ where: { id: { in: page.data } }, include: LISTING_PARTS });
+      const rows = await listingRepository.manyWithParts(db, page.data);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return { ...page, data: page.data.map((rowId) => toListing(byId.get(rowId)!)) };
     },
@@ -215,14 +200,14 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
           });
         const row = await listingRepository.lock(tx, accountId, id);
         assertDocumentPublishable(row.status, 'listing');
-        const channels = await tx.channel.findMany({ where: { account_id: accountId, id: { in: body.channels } } });
+        const channels = await channelRepository.ofAccount(tx, accountId, body.channels);
         const unknown = body.channels.flatMap((channelId, i) =>
           channels.some((c) => c.id === channelId) ? [] : [{ field: `channels.${i}`, reason: 'not_allowed' as const }],
         );
         if (unknown.length > 0)
           throw new ApiError('validation_failed', { message: 'Not a channel of this account.', details: unknown });
         assertChannelsReady(body.channels, channels);
-        const listing = await load(tx, id);
+        const listing = await listingRepository.load(tx, id);
         const snapshot = snapshotOf(listing);
         assertEnergyRule(snapshot.property, today(at));
         // An advert states the commission: terms whose lawfulness depends on who engaged the broker are asked about here.
@@ -240,19 +225,11 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
             withdrawn_at: null,
             updated_at: at,
           } as const;
-          await tx.listingPublication.upsert({
-            where: { listing_id_channel_id: { listing_id: id, channel_id: channel.id } },
-            create: { listing_id: id, channel_id: channel.id, account_id: accountId, ...data },
-            update: data,
-          });
+          await listingRepository.setPublication(tx, accountId, id, channel.id, data);
         }
         if (wentLive) {
           await markPublished(tx, 'listings', id, at);
-          const live = await tx.listingPublication.findMany({
-            where: { listing_id: id, state: 'live' },
-            include: { channel: true },
-            orderBy: PUBLICATION_ORDER,
-          });
+          const live = await listingRepository.livePublications(tx, id);
           await emit(tx, {
             accountId,
             type: 'listing.published',
@@ -260,7 +237,7 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
             at,
           });
         }
-        return toListing(await load(tx, id));
+        return toListing(await listingRepository.load(tx, id));
       });
     },
 
@@ -283,17 +260,9 @@ export function createListingService({ db, cursors, now, emit, jobs, publicBaseU
             );
           }
         }
-        await tx.listingPublication.updateMany({
-          where: {
-            listing_id: id,
-            state: { in: ['pending', 'live', 'failed'] },
-            ...(body.channels ? { channel_id: { in: body.channels } } : {}),
-          },
-          data: { state: 'withdrawn', withdrawn_at: at, updated_at: at },
-        });
-        if ((await tx.listingPublication.count({ where: { listing_id: id, state: 'live' } })) === 0)
-          await markWithdrawn(tx, 'listings', id, at);
-        return toListing(await load(tx, id));
+        await listingRepository.withdrawPublications(tx, id, at, body.channels);
+        if ((await listingRepository.liveCount(tx, id)) === 0) await markWithdrawn(tx, 'listings', id, at);
+        return toListing(await listingRepository.load(tx, id));
       });
     },
   };

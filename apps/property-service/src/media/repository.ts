@@ -48,6 +48,14 @@ export const mediaRepository = {
     return row;
   },
 
+  /** A property's photos and floor plans (never its documents), in position order: what a listing copies. */
+  publishableOf(db: Db, propertyId: string): Promise<MediaRow[]> {
+    return db.propertyMedia.findMany({
+      where: { property_id: propertyId, kind: { not: 'document' } },
+      orderBy: { position: 'asc' },
+    });
+  },
+
   /** The renditions of the given media, by medium. */
   async renditionsOf(db: Db, mediaIds: readonly string[]): Promise<Map<string, RenditionRow[]>> {
     const rows =

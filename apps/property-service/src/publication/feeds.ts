@@ -6,11 +6,11 @@ import type { Db } from '@platform/db';
 import { errorResponses, notFound } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
 import { downloadResponses, etagMatches, sendDownload } from '@platform/uploads';
-import { contactOf, feedPath, type ChannelRow } from '../channels/index.js';
+import { channelRepository, contactOf, feedPath, type ChannelRow } from '../channels/index.js';
 import { CHANNEL_ADAPTERS, type FeedContext, type LiveListing } from './channel-adapters.js';
 import { FeedCache } from './feed-cache.js';
 import { limitFeeds, type FeedRateLimits } from './feed-limits.js';
-import { LISTING_PARTS, PUBLISHED_VARIANTS, snapshotOf } from '../listings/index.js';
+import { listingRepository, PUBLISHED_VARIANTS, snapshotOf } from '../listings/index.js';
 
 /** A feed answers in its channel's format: JSON for a website channel, OpenImmo XML for an openimmo one. */
 const FEED_CONTENT = {
@@ -88,10 +88,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
   });
 
   async function channelOf(token: string) {
-    const channel = await db.channel.findUnique({
-      where: { feed_token: token },
-      include: { account: { select: { name: true } } },
-    });
+    const channel = await channelRepository.byFeedToken(db, token);
     if (!channel) throw feedNotFound();
     return channel;
   }
@@ -101,15 +98,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
     `${channel.id}:${channel.updated_at.getTime()}:${channel.feed_token}:${part}`;
 
   async function liveListings(channel: ChannelRow, listingId?: string): Promise<LiveListing[]> {
-    const rows = await db.listing.findMany({
-      where: {
-        account_id: channel.account_id,
-        ...(listingId ? { id: listingId } : {}),
-        publications: { some: { channel_id: channel.id, state: 'live' } },
-      },
-      include: LISTING_PARTS,
-      orderBy: [{ published_at: 'desc' }, { id: 'desc' }],
-    });
+    const rows = await listingRepository.liveOnChannel(db, channel, listingId);
     return rows.map((row) => ({ id: row.id, snapshot: snapshotOf(row) }));
   }
 
@@ -254,17 +243,8 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
     },
     async (request, reply) => {
       const channel = await channelOf(request.params.feedToken);
-      const medium = await db.listingMedia.findFirst({
-        where: {
-          sha256: request.params.sha256,
-          variant: { in: [...PUBLISHED_VARIANTS] }, // renditions only, never an `original` of an older listing
-          listing: {
-            account_id: channel.account_id,
-            publications: { some: { channel_id: channel.id, state: 'live' } },
-          },
-        },
-        select: { content_type: true, sha256: true, position: true },
-      });
+      // Renditions only, never an `original` of an older listing.
+      const medium = await listingRepository.liveMedium(db, channel, request.params.sha256, PUBLISHED_VARIANTS);
       if (!medium) throw notFound('No medium with this address on this feed.');
       const extension = medium.content_type.split('/')[1] ?? 'bin';
       return sendDownload(request, reply, storage, {
