@@ -9,8 +9,8 @@ const bench = await startBenchDatabase('anon');
 const { db } = bench;
 // COUNT expired prospects plus as many that must stay untouched.
 await db.$executeRawUnsafe(`
-  INSERT INTO prospects (id, account_id, vorname, nachname, email, telefon, einwilligung_zweck, einwilligung_erteilt_am,
-    has_profile, profil_aktiv, profil_typ, profil_orte, profil_orte_norm, profil_zimmer_min, last_activity_at, retention_until, created_at, updated_at)
+  INSERT INTO prospects (id, account_id, first_name, last_name, email, phone, consent_purpose, consent_given_at,
+    has_profile, profile_active, profile_types, profile_locations, profile_locations_norm, profile_rooms_min, last_activity_at, retention_until, created_at, updated_at)
   SELECT 'int_' || g, 'acct_bench', 'Vorname' || g, 'Nachname' || g, 'p' || g || '@example.de', '+49 30 ' || g, 'Kontakt', now(),
     true, true, ARRAY['apartment']::"PropertyType"[], ARRAY['Berlin'], ARRAY['berlin'], 2, now() - interval '200 days',
     CASE WHEN g <= ${COUNT} THEN current_date - 1 ELSE current_date + 30 END, now() - interval '200 days', now()

@@ -15,11 +15,11 @@ const { db } = bench;
 const PLACES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Leipzig', 'Potsdam', 'Dresden', 'Bremen'];
 const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]`;
 await db.$executeRawUnsafe(`
-  INSERT INTO prospects (id, account_id, nachname, email, einwilligung_zweck, einwilligung_erteilt_am, has_profile, profil_aktiv,
-    profil_vermarktung, profil_typ, profil_orte, profil_orte_norm, profil_zimmer_min, profil_kaufpreis_max, profil_kaltmiete_max, profil_wohnflaeche_min,
+  INSERT INTO prospects (id, account_id, last_name, email, consent_purpose, consent_given_at, has_profile, profile_active,
+    profile_marketing, profile_types, profile_locations, profile_locations_norm, profile_rooms_min, profile_purchase_price_max, profile_cold_rent_max, profile_living_area_min,
     last_activity_at, retention_until, created_at, updated_at)
   SELECT 'int_' || g, CASE WHEN g % 10 = 0 THEN 'acct_other' ELSE 'acct_bench' END, 'N' || g, 'p' || g || '@example.de', 'Kontakt', now(), true, g % 7 <> 0,
-    (CASE WHEN g % 5 = 0 THEN 'miete' ELSE 'kauf' END)::"Marketing",
+    (CASE WHEN g % 5 = 0 THEN 'rent' ELSE 'sale' END)::"Marketing",
     (CASE g % 5 WHEN 0 THEN '{apartment}' WHEN 1 THEN '{house}' WHEN 2 THEN '{apartment,house}' WHEN 3 THEN '{land}' ELSE '{}' END)::"PropertyType"[],
     ARRAY[(${sqlArray(PLACES)})[1 + g % 8]], ARRAY[(${sqlArray(PLACES.map(normaliseLocation))})[1 + g % 8]],
     1 + g % 5, 150000 + (g * 7919) % 750000, 500 + (g * 31) % 2500, 30 + g % 120,
@@ -49,7 +49,7 @@ for (let i = 0; i < Number(values.runs); i++) {
   times.push(performance.now() - start);
   found = page.daten.length;
 }
-const candidates = await db.prospect.count({ where: { account_id: 'acct_bench', profil_aktiv: true } });
+const candidates = await db.prospect.count({ where: { account_id: 'acct_bench', profile_active: true } });
 console.log(
   JSON.stringify(
     { profiles: PROFILES, active_profiles_of_account: candidates, first_page: found, ...percentiles(times) },

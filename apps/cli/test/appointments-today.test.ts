@@ -47,8 +47,8 @@ async function appointment(accountId: string, id: string, startsAt: string, hour
     data: {
       id: `int_${suffix}`,
       account_id: accountId,
-      vorname: 'Erika',
-      nachname: 'Mustermann',
+      first_name: 'Erika',
+      last_name: 'Mustermann',
       email: 'erika@example.de',
       last_activity_at: NOW,
       retention_until: new Date('2027-01-01'),

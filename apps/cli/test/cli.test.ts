@@ -218,7 +218,7 @@ describe('jobs run anonymise', () => {
       data: {
         ...base,
         id: 'int_expired',
-        nachname: 'Alt',
+        last_name: 'Alt',
         email: 'alt@example.de',
         retention_until: new Date('2025-06-30'),
       },
@@ -227,7 +227,7 @@ describe('jobs run anonymise', () => {
       data: {
         ...base,
         id: 'int_kept',
-        nachname: 'Neu',
+        last_name: 'Neu',
         email: 'neu@example.de',
         retention_until: new Date('2099-01-01'),
       },
@@ -236,10 +236,10 @@ describe('jobs run anonymise', () => {
     expect(result.exitCode).toBe(0);
     expect(result.json()).toEqual({ job: 'anonymise', anonymised: 1 });
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_expired' } })).toMatchObject({
-      nachname: null,
+      last_name: null,
       email: null,
     });
-    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ nachname: 'Neu' });
+    expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ last_name: 'Neu' });
     const unknown = (await cli('jobs run nothing')).output;
     expect(unknown).toMatch(
       /Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys\.$/,

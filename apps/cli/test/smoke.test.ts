@@ -135,7 +135,7 @@ describe('against healthy services', () => {
     const prospects = await db.prisma.prospect.findMany(ofProperty);
     expect(prospects.length).toBe(before[1] + 1);
     for (const p of prospects)
-      expect([p.anonymised_at instanceof Date, p.nachname, p.email, p.einwilligung_zweck]).toEqual([
+      expect([p.anonymised_at instanceof Date, p.last_name, p.email, p.consent_purpose]).toEqual([
         true,
         null,
         null,

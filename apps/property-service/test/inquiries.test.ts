@@ -225,7 +225,7 @@ describe('an inquiry racing an erasure', () => {
     const { result: res } = await whileHeld(
       ctx.db,
       (tx) =>
-        tx.$executeRaw`UPDATE prospects SET nachname = NULL, email = NULL, anonymised_at = now() WHERE id = ${prospect}`,
+        tx.$executeRaw`UPDATE prospects SET last_name = NULL, email = NULL, anonymised_at = now() WHERE id = ${prospect}`,
       () =>
         ctx.send('POST', '/leads/v1/anfragen', {
           immobilie_id: property,

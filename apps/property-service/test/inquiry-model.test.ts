@@ -18,13 +18,13 @@ const property = (over: Partial<InquirySubject['property']> = {}) =>
 const prospect = (over: Partial<InquirySubject['prospect']> = {}) =>
   ({
     has_profile: true,
-    profil_vermarktung: 'kauf',
-    profil_typ: ['apartment'],
-    profil_orte: ['Berlin'],
-    profil_zimmer_min: 3,
-    profil_kaufpreis_max: 400_000,
-    profil_kaltmiete_max: null,
-    profil_wohnflaeche_min: 80,
+    profile_marketing: 'sale',
+    profile_types: ['apartment'],
+    profile_locations: ['Berlin'],
+    profile_rooms_min: 3,
+    profile_purchase_price_max: 400_000,
+    profile_cold_rent_max: null,
+    profile_living_area_min: 80,
     ...over,
   }) as InquirySubject['prospect'];
 
@@ -51,7 +51,9 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
   });
 
   it('Lage: a postal-code prefix counts, another city earns 0', () => {
-    expect(points(scoreInquiry({ property: property(), prospect: prospect({ profil_orte: ['101'] }) })).lage).toBe(25);
+    expect(
+      points(scoreInquiry({ property: property(), prospect: prospect({ profile_locations: ['101'] }) })).lage,
+    ).toBe(25);
     const elsewhere = scoreInquiry({
       property: property({ address_city: 'Hamburg', address_postal_code: '20095' }),
       prospect: prospect(),
@@ -81,7 +83,7 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
     ['draft property', { property: property({ status: 'draft' }), prospect: prospect() }, 'status'],
     [
       'rent wanted, only for sale',
-      { property: property(), prospect: prospect({ profil_vermarktung: 'miete', profil_kaltmiete_max: 1500 }) },
+      { property: property(), prospect: prospect({ profile_marketing: 'rent', profile_cold_rent_max: 1500 }) },
       'vermarktung',
     ],
   ])('knockout: %s → 0 with the reason', (_name, subject, key) => {
@@ -95,11 +97,11 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
   it('a prospect without a search profile is scored on the property only', () => {
     const none = prospect({
       has_profile: false,
-      profil_typ: [],
-      profil_orte: [],
-      profil_zimmer_min: null,
-      profil_kaufpreis_max: null,
-      profil_wohnflaeche_min: null,
+      profile_types: [],
+      profile_locations: [],
+      profile_rooms_min: null,
+      profile_purchase_price_max: null,
+      profile_living_area_min: null,
     });
     expect(scoreInquiry({ property: property(), prospect: none }).gesamt).toBe(100);
     expect(scoreInquiry({ property: property({ status: 'sold' }), prospect: none }).gesamt).toBe(0);

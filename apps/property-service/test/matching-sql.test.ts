@@ -126,7 +126,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       });
     }
     const prospects = await ctx.db.prisma.prospect.findMany({
-      where: { account_id: ctx.tenant.accountId, profil_aktiv: true },
+      where: { account_id: ctx.tenant.accountId, profile_active: true },
     });
     for (const property of await ctx.db.prisma.property.findMany({
       where: { id: { in: properties.map((p) => p.id) } },
@@ -268,9 +268,9 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       columns(undefined, 1000),
       {
         ...columns(undefined, 1001),
-        profil_typ: ['house' as const],
-        profil_kaufpreis_max: 400000,
-        profil_zimmer_min: 3,
+        profile_types: ['house' as const],
+        profile_purchase_price_max: 400000,
+        profile_rooms_min: 3,
       },
     ];
     const created = [];
@@ -312,23 +312,23 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       const ranked = await rankPropertiesInSql(ctx.db.prisma, prospect, 10_000);
       const {
         has_profile,
-        profil_vermarktung,
-        profil_typ,
-        profil_orte,
-        profil_zimmer_min,
-        profil_kaufpreis_max,
-        profil_kaltmiete_max,
-        profil_wohnflaeche_min,
+        profile_marketing,
+        profile_types,
+        profile_locations,
+        profile_rooms_min,
+        profile_purchase_price_max,
+        profile_cold_rent_max,
+        profile_living_area_min,
       } = prospect;
       const label = JSON.stringify({
         has_profile,
-        profil_vermarktung,
-        profil_typ,
-        profil_orte,
-        profil_zimmer_min,
-        profil_kaufpreis_max,
-        profil_kaltmiete_max,
-        profil_wohnflaeche_min,
+        profile_marketing,
+        profile_types,
+        profile_locations,
+        profile_rooms_min,
+        profile_purchase_price_max,
+        profile_cold_rent_max,
+        profile_living_area_min,
       });
       expect(
         ranked.map((r) => r.id),
@@ -406,11 +406,11 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
   });
 });
 
-describe('the stored normalised locations (profil_orte_norm)', () => {
+describe('the stored normalised locations (profile_locations_norm)', () => {
   const stored = async (id: string) =>
     (
       await ctx.db.query<{ orte: string[]; norm: string[] }>(
-        'SELECT profil_orte AS orte, profil_orte_norm AS norm FROM prospects WHERE id = $1',
+        'SELECT profile_locations AS orte, profile_locations_norm AS norm FROM prospects WHERE id = $1',
         [id],
       )
     )[0];
@@ -454,7 +454,7 @@ describe('the stored normalised locations (profil_orte_norm)', () => {
 
   it('are backfilled by the migration exactly as the app writes them', async () => {
     const rows = await ctx.db.query<{ id: string; orte: string[]; norm: string[] }>(
-      'SELECT id, profil_orte AS orte, profil_orte_norm AS norm FROM prospects',
+      'SELECT id, profile_locations AS orte, profile_locations_norm AS norm FROM prospects',
     );
     expect(rows.length).toBeGreaterThan(100);
     for (const row of rows) expect(row.norm, row.id).toEqual(row.orte.map(normaliseLocation));
@@ -463,10 +463,14 @@ describe('the stored normalised locations (profil_orte_norm)', () => {
       new URL('../../../prisma/migrations/20261122180000_profil_orte_norm/migration.sql', import.meta.url),
       'utf8',
     );
-    const backfill = migration.slice(migration.indexOf('UPDATE "prospects"'));
+    // (with the columns' names of today: 20261127210000_leads_english_columns renamed them)
+    const backfill = migration
+      .slice(migration.indexOf('UPDATE "prospects"'))
+      .replaceAll('"profil_orte_norm"', '"profile_locations_norm"')
+      .replaceAll('"profil_orte"', '"profile_locations"');
     await ctx.db.query(backfill);
     const after = await ctx.db.query<{ id: string; norm: string[] }>(
-      'SELECT id, profil_orte_norm AS norm FROM prospects',
+      'SELECT id, profile_locations_norm AS norm FROM prospects',
     );
     expect(new Map(after.map((r) => [r.id, r.norm]))).toEqual(new Map(rows.map((r) => [r.id, r.norm])));
   });

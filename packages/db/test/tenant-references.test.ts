@@ -10,7 +10,7 @@ beforeAll(async () => {
   await db.query(
     `INSERT INTO properties (id, account_id, type, title, address_postal_code, address_city) VALUES ('prop_b', 'acct_b', 'house', 'B', '10115', 'Berlin')`,
   );
-  await db.query(`INSERT INTO prospects (id, account_id, nachname, email, last_activity_at, retention_until, created_at, updated_at)
+  await db.query(`INSERT INTO prospects (id, account_id, last_name, email, last_activity_at, retention_until, created_at, updated_at)
                   VALUES ('int_a', 'acct_a', 'A', 'a@example.de', now(), current_date, now(), now()), ('int_b', 'acct_b', 'B', 'b@example.de', now(), current_date, now(), now())`);
   await db.query(`INSERT INTO agent_deployments (id, account_id, name, owning_team, capabilities, chargeback_amount_cents, chargeback_unit)
                   VALUES ('agt_b', 'acct_b', 'B', 'T', '{}', 1, 'per_request')`);

@@ -44,13 +44,13 @@ export async function rankProspectsInSql(
   // Price (40): one branch per way the property is offered; a profile looking for the other way is knocked out.
   const branches = (
     [
-      ['kauf', property.purchase_price_eur, 'profil_kaufpreis_max'],
-      ['miete', property.cold_rent_eur, 'profil_kaltmiete_max'],
+      ['sale', property.purchase_price_eur, 'profile_purchase_price_max'],
+      ['rent', property.cold_rent_eur, 'profile_cold_rent_max'],
     ] as const
   ).flatMap(([marketing, price, budget]) => {
     if (price === null) return [];
     const p = param(price, 'float8');
-    const where = `(profil_vermarktung = '${marketing}' AND (${budget} IS NULL OR ${budget} >= ${param(minimumBudget(price), 'int')}))`;
+    const where = `(profile_marketing = '${marketing}' AND (${budget} IS NULL OR ${budget} >= ${param(minimumBudget(price), 'int')}))`;
     const points = `CASE WHEN ${budget} IS NULL OR ${budget} >= ${p} THEN 40 ELSE 40 * GREATEST(0, 1 - (${p} - ${budget}) / (${budget} * ${param(PRICE_TOLERANCE, 'float8')})) END`;
     return [{ marketing, where, points }];
   });
@@ -58,7 +58,7 @@ export async function rankProspectsInSql(
   const pricePoints =
     branches.length === 1
       ? branches[0].points
-      : `CASE WHEN profil_vermarktung = 'miete' THEN ${branches.find((b) => b.marketing === 'miete')!.points} ELSE ${branches[0].points} END`;
+      : `CASE WHEN profile_marketing = 'rent' THEN ${branches.find((b) => b.marketing === 'rent')!.points} ELSE ${branches[0].points} END`;
   // Rooms (20) and living area (15): 1 at or above the minimum, then falling linearly; half the points if the property's value is unknown.
   const atLeast = (column: string, value: number | null, weight: number, tolerance: number) => {
     if (value === null) return `CASE WHEN ${column} IS NULL THEN ${weight} ELSE ${weight * 0.5}::float8 END`;
@@ -69,12 +69,12 @@ export async function rankProspectsInSql(
     SELECT id, points FROM (
       SELECT id,
         (${pricePoints})
-        + (CASE WHEN cardinality(profil_orte_norm) = 0 OR profil_orte_norm && ${param(locationKeys(property), 'text[]')} THEN 25 ELSE 0 END)
-        + (${atLeast('profil_zimmer_min', property.rooms, 20, ROOMS_TOLERANCE)})
-        + (${atLeast('profil_wohnflaeche_min', property.living_area_sqm, 15, AREA_TOLERANCE)}) AS points
+        + (CASE WHEN cardinality(profile_locations_norm) = 0 OR profile_locations_norm && ${param(locationKeys(property), 'text[]')} THEN 25 ELSE 0 END)
+        + (${atLeast('profile_rooms_min', property.rooms, 20, ROOMS_TOLERANCE)})
+        + (${atLeast('profile_living_area_min', property.living_area_sqm, 15, AREA_TOLERANCE)}) AS points
       FROM prospects
-      WHERE account_id = ${param(property.account_id, 'text')} AND profil_aktiv AND anonymised_at IS NULL
-        AND (cardinality(profil_typ) = 0 OR profil_typ @> ARRAY[${param(property.type, '"PropertyType"')}])
+      WHERE account_id = ${param(property.account_id, 'text')} AND profile_active AND anonymised_at IS NULL
+        AND (cardinality(profile_types) = 0 OR profile_types @> ARRAY[${param(property.type, '"PropertyType"')}])
         AND (${branches.map((b) => b.where).join(' OR ')})
     ) AS scored
     ${after ? `WHERE points < ${param(after.points, 'float8')} OR (points = ${param(after.points, 'float8')} AND id > ${param(after.id, 'text')})` : ''}
@@ -105,16 +105,16 @@ export async function rankPropertiesInSql(
   // Every value goes in as a parameter; only column names and fixed SQL are spliced into the text.
   const params: unknown[] = [];
   const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
-  const rent = prospect.profil_vermarktung === 'miete';
+  const rent = prospect.profile_marketing === 'rent';
   const price = rent ? 'cold_rent_eur' : 'purchase_price_eur';
-  const budget = rent ? prospect.profil_kaltmiete_max : prospect.profil_kaufpreis_max;
+  const budget = rent ? prospect.profile_cold_rent_max : prospect.profile_purchase_price_max;
 
   const where = [
     `account_id = ${param(prospect.account_id, 'text')}`,
     `status = ANY(${param([...MARKETED], '"PropertyStatus"[]')})`,
   ];
-  if (prospect.has_profile && prospect.profil_typ.length > 0)
-    where.push(`type = ANY(${param(prospect.profil_typ, '"PropertyType"[]')})`);
+  if (prospect.has_profile && prospect.profile_types.length > 0)
+    where.push(`type = ANY(${param(prospect.profile_types, '"PropertyType"[]')})`);
   if (prospect.has_profile) where.push(`${price} IS NOT NULL`);
   if (budget !== null) {
     // out when price > budget × 1.2, with the model's own product
@@ -134,8 +134,8 @@ export async function rankPropertiesInSql(
   // as JavaScript does it (ICU's full Unicode mapping; the database's collation may be "C", which
   // lower-cases ASCII only), or a prefix of the postal code (compared byte for byte, no LIKE).
   let locationPoints = '25';
-  const wanted = [...new Set(prospect.profil_orte.map(normaliseLocation))];
-  if (prospect.profil_orte.length > 0) {
+  const wanted = [...new Set(prospect.profile_locations.map(normaliseLocation))];
+  if (prospect.profile_locations.length > 0) {
     const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C") = ANY(${param(wanted, 'text[]')})`;
     const postal = wanted.map((o) => `starts_with(address_postal_code COLLATE "C", ${param(o, 'text')})`);
     locationPoints = `CASE WHEN ${[city, ...postal].join(' OR ')} THEN 25 ELSE 0 END`;
@@ -148,7 +148,7 @@ export async function rankPropertiesInSql(
     const falling = span === 0 ? '0' : `${weight} * GREATEST(0, 1 - (${m} - ${column}) / ${param(span, 'float8')})`;
     return `CASE WHEN ${column} IS NULL THEN ${weight * 0.5}::float8 WHEN ${column} >= ${m} THEN ${weight} ELSE ${falling} END`;
   };
-  const points = `(${pricePoints})::float8 + (${locationPoints}) + (${atLeast('rooms', prospect.profil_zimmer_min, 20, ROOMS_TOLERANCE)}) + (${atLeast('living_area_sqm', prospect.profil_wohnflaeche_min, 15, AREA_TOLERANCE)})`;
+  const points = `(${pricePoints})::float8 + (${locationPoints}) + (${atLeast('rooms', prospect.profile_rooms_min, 20, ROOMS_TOLERANCE)}) + (${atLeast('living_area_sqm', prospect.profile_living_area_min, 15, AREA_TOLERANCE)})`;
   const sql = `
     SELECT * FROM (
       SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt

@@ -15,7 +15,7 @@ export const ROOMS_TOLERANCE = 0.5;
 export const AREA_TOLERANCE = 0.3;
 
 function wantsRent(p: ProspectRow): boolean {
-  return p.profil_vermarktung === 'miete';
+  return p.profile_marketing === 'rent';
 }
 
 function priceAndBudget({ property, prospect }: InquirySubject): {
@@ -24,8 +24,8 @@ function priceAndBudget({ property, prospect }: InquirySubject): {
   label: string;
 } {
   return wantsRent(prospect)
-    ? { price: property.cold_rent_eur, budget: prospect.profil_kaltmiete_max, label: 'Kaltmiete' }
-    : { price: property.purchase_price_eur, budget: prospect.profil_kaufpreis_max, label: 'Kaufpreis' };
+    ? { price: property.cold_rent_eur, budget: prospect.profile_cold_rent_max, label: 'Kaltmiete' }
+    : { price: property.purchase_price_eur, budget: prospect.profile_purchase_price_max, label: 'Kaufpreis' };
 }
 
 const eur = (n: number) => `${n.toLocaleString('de-DE')} €`;
@@ -55,8 +55,8 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
     {
       key: 'objektart',
       check: ({ property, prospect }) =>
-        prospect.has_profile && prospect.profil_typ.length > 0 && !prospect.profil_typ.includes(property.type)
-          ? `Objektart ${property.type} ist nicht gesucht (${prospect.profil_typ.join(', ')}).`
+        prospect.has_profile && prospect.profile_types.length > 0 && !prospect.profile_types.includes(property.type)
+          ? `Objektart ${property.type} ist nicht gesucht (${prospect.profile_types.join(', ')}).`
           : null,
     },
     {
@@ -96,8 +96,8 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       key: 'lage',
       weight: 25,
       assess: ({ property, prospect }) => {
-        if (prospect.profil_orte.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
-        const wanted = prospect.profil_orte.map(normaliseLocation);
+        if (prospect.profile_locations.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
+        const wanted = prospect.profile_locations.map(normaliseLocation);
         const hit = wanted.some(
           (o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o),
         );
@@ -105,7 +105,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
           fraction: hit ? 1 : 0,
           reason: hit
             ? `${property.address_postal_code} ${property.address_city} liegt in den gesuchten Orten.`
-            : `${property.address_city} gehört nicht zu: ${prospect.profil_orte.join(', ')}.`,
+            : `${property.address_city} gehört nicht zu: ${prospect.profile_locations.join(', ')}.`,
         };
       },
     },
@@ -113,11 +113,11 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       key: 'zimmer',
       weight: 20,
       assess: ({ property, prospect }) => {
-        if (prospect.profil_zimmer_min === null) return { fraction: 1, reason: 'Keine Mindestzimmerzahl angegeben.' };
+        if (prospect.profile_rooms_min === null) return { fraction: 1, reason: 'Keine Mindestzimmerzahl angegeben.' };
         if (property.rooms === null) return { fraction: 0.5, reason: 'Zimmerzahl des Objekts unbekannt.' };
         return {
-          fraction: atLeast(property.rooms, prospect.profil_zimmer_min, ROOMS_TOLERANCE),
-          reason: `${property.rooms} Zimmer bei mindestens ${prospect.profil_zimmer_min} gewünscht.`,
+          fraction: atLeast(property.rooms, prospect.profile_rooms_min, ROOMS_TOLERANCE),
+          reason: `${property.rooms} Zimmer bei mindestens ${prospect.profile_rooms_min} gewünscht.`,
         };
       },
     },
@@ -125,12 +125,12 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       key: 'wohnflaeche',
       weight: 15,
       assess: ({ property, prospect }) => {
-        if (prospect.profil_wohnflaeche_min === null)
+        if (prospect.profile_living_area_min === null)
           return { fraction: 1, reason: 'Keine Mindestwohnfläche angegeben.' };
         if (property.living_area_sqm === null) return { fraction: 0.5, reason: 'Wohnfläche des Objekts unbekannt.' };
         return {
-          fraction: atLeast(property.living_area_sqm, prospect.profil_wohnflaeche_min, AREA_TOLERANCE),
-          reason: `${property.living_area_sqm} m² bei mindestens ${prospect.profil_wohnflaeche_min} m² gewünscht.`,
+          fraction: atLeast(property.living_area_sqm, prospect.profile_living_area_min, AREA_TOLERANCE),
+          reason: `${property.living_area_sqm} m² bei mindestens ${prospect.profile_living_area_min} m² gewünscht.`,
         };
       },
     },

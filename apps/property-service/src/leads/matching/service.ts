@@ -76,7 +76,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       if (!prospect) throw prospectNotFound();
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
-      if (!prospect.profil_aktiv || prospect.anonymised_at)
+      if (!prospect.profile_active || prospect.anonymised_at)
         return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
       const ranked = await rankPropertiesInSql(
         db,

@@ -1,29 +1,34 @@
-import type { Prisma } from '@platform/db';
+import type { Marketing, Prisma } from '@platform/db';
 import type { Prospect, ProspectInput } from './schemas.js';
 
 export type ProspectRow = Prisma.ProspectGetPayload<object>;
 type Row = ProspectRow;
 export type Columns = Pick<
   Prisma.ProspectUncheckedCreateInput,
-  | 'vorname'
-  | 'nachname'
+  | 'first_name'
+  | 'last_name'
   | 'email'
-  | 'telefon'
-  | 'einwilligung_zweck'
-  | 'einwilligung_erteilt_am'
+  | 'phone'
+  | 'consent_purpose'
+  | 'consent_given_at'
   | 'has_profile'
-  | 'profil_aktiv'
-  | 'profil_vermarktung'
-  | 'profil_typ'
-  | 'profil_orte'
-  | 'profil_orte_norm'
-  | 'profil_zimmer_min'
-  | 'profil_kaufpreis_max'
-  | 'profil_kaltmiete_max'
-  | 'profil_wohnflaeche_min'
+  | 'profile_active'
+  | 'profile_marketing'
+  | 'profile_types'
+  | 'profile_locations'
+  | 'profile_locations_norm'
+  | 'profile_rooms_min'
+  | 'profile_purchase_price_max'
+  | 'profile_cold_rent_max'
+  | 'profile_living_area_min'
 >;
 
-/** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profil_orte_norm`). */
+/** The search profile's way of offering: German on the wire, English in the database. */
+type Vermarktung = 'kauf' | 'miete';
+const MARKETING: Record<Vermarktung, Marketing> = { kauf: 'sale', miete: 'rent' };
+const VERMARKTUNG: Record<Marketing, Vermarktung> = { sale: 'kauf', rent: 'miete' };
+
+/** How a wanted location of a search profile is compared: trimmed and lower-cased. Stored so, too (`profile_locations_norm`). */
 export function normaliseLocation(wanted: string): string {
   return wanted.trim().toLowerCase();
 }
@@ -31,46 +36,46 @@ export function normaliseLocation(wanted: string): string {
 export function toColumns(input: ProspectInput): Columns {
   const profil = input.suchprofil;
   return {
-    vorname: input.vorname ?? null,
-    nachname: input.nachname,
+    first_name: input.vorname ?? null,
+    last_name: input.nachname,
     email: input.email,
-    telefon: input.telefon ?? null,
-    einwilligung_zweck: input.einwilligung.zweck,
-    einwilligung_erteilt_am: new Date(input.einwilligung.erteilt_am),
+    phone: input.telefon ?? null,
+    consent_purpose: input.einwilligung.zweck,
+    consent_given_at: new Date(input.einwilligung.erteilt_am),
     has_profile: profil !== undefined,
-    profil_aktiv: profil ? (profil.aktiv ?? true) : false,
-    profil_vermarktung: profil ? (profil.vermarktung ?? 'kauf') : null,
-    profil_typ: profil?.typ ?? [],
-    profil_orte: profil?.orte ?? [],
-    profil_orte_norm: (profil?.orte ?? []).map(normaliseLocation),
-    profil_zimmer_min: profil?.zimmer_min ?? null,
-    profil_kaufpreis_max: profil?.kaufpreis_max_eur ?? null,
-    profil_kaltmiete_max: profil?.kaltmiete_max_eur ?? null,
-    profil_wohnflaeche_min: profil?.wohnflaeche_min_qm ?? null,
+    profile_active: profil ? (profil.aktiv ?? true) : false,
+    profile_marketing: profil ? MARKETING[profil.vermarktung ?? 'kauf'] : null,
+    profile_types: profil?.typ ?? [],
+    profile_locations: profil?.orte ?? [],
+    profile_locations_norm: (profil?.orte ?? []).map(normaliseLocation),
+    profile_rooms_min: profil?.zimmer_min ?? null,
+    profile_purchase_price_max: profil?.kaufpreis_max_eur ?? null,
+    profile_cold_rent_max: profil?.kaltmiete_max_eur ?? null,
+    profile_living_area_min: profil?.wohnflaeche_min_qm ?? null,
   };
 }
 
 export function toProspect(row: Row): Prospect {
   return {
     id: row.id,
-    vorname: row.vorname,
-    nachname: row.nachname,
+    vorname: row.first_name,
+    nachname: row.last_name,
     email: row.email,
-    telefon: row.telefon,
+    telefon: row.phone,
     einwilligung:
-      row.einwilligung_zweck && row.einwilligung_erteilt_am
-        ? { zweck: row.einwilligung_zweck, erteilt_am: row.einwilligung_erteilt_am.toISOString() }
+      row.consent_purpose && row.consent_given_at
+        ? { zweck: row.consent_purpose, erteilt_am: row.consent_given_at.toISOString() }
         : null,
     suchprofil: row.has_profile
       ? {
-          vermarktung: row.profil_vermarktung ?? 'kauf',
-          typ: row.profil_typ,
-          orte: row.profil_orte,
-          zimmer_min: row.profil_zimmer_min,
-          kaufpreis_max_eur: row.profil_kaufpreis_max,
-          kaltmiete_max_eur: row.profil_kaltmiete_max,
-          wohnflaeche_min_qm: row.profil_wohnflaeche_min,
-          aktiv: row.profil_aktiv,
+          vermarktung: VERMARKTUNG[row.profile_marketing ?? 'sale'],
+          typ: row.profile_types,
+          orte: row.profile_locations,
+          zimmer_min: row.profile_rooms_min,
+          kaufpreis_max_eur: row.profile_purchase_price_max,
+          kaltmiete_max_eur: row.profile_cold_rent_max,
+          wohnflaeche_min_qm: row.profile_living_area_min,
+          aktiv: row.profile_active,
         }
       : null,
     aufbewahrung_bis: row.retention_until.toISOString().slice(0, 10),

@@ -101,7 +101,7 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
           cursors,
           cursor,
           limit,
-          filters: { profil_aktiv: suchprofil_aktiv },
+          filters: { profile_active: suchprofil_aktiv },
           map: toProspect,
         }),
       );

@@ -8,12 +8,12 @@ import { cancelAppointmentsOfProspects } from '../../appointments/index.js';
  * longer active: nobody can be contacted about matches.
  */
 const ANONYMISE = `
-  vorname = NULL, nachname = NULL, email = NULL, telefon = NULL,
-  einwilligung_zweck = NULL, einwilligung_erteilt_am = NULL,
+  first_name = NULL, last_name = NULL, email = NULL, phone = NULL,
+  consent_purpose = NULL, consent_given_at = NULL,
   created_at = date_trunc('month', created_at), updated_at = date_trunc('month', created_at),
   last_activity_at = date_trunc('month', last_activity_at),
   retention_until = date_trunc('month', retention_until)::date,
-  profil_aktiv = false`;
+  profile_active = false`;
 
 /**
  * Anonymises every prospect whose retention date has passed (the date is the last day kept).
@@ -31,7 +31,7 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
            WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
            RETURNING id
          ), messages AS (
-           UPDATE inquiries SET nachricht = NULL WHERE prospect_id IN (SELECT id FROM batch)
+           UPDATE inquiries SET message = NULL WHERE prospect_id IN (SELECT id FROM batch)
          )
          SELECT id FROM batch`,
         now,
@@ -66,7 +66,7 @@ export async function eraseProspect(db: Db, accountId: string, id: string, now: 
       accountId,
     );
     await tx.$executeRawUnsafe(
-      'UPDATE inquiries SET nachricht = NULL WHERE prospect_id = $1 AND account_id = $2',
+      'UPDATE inquiries SET message = NULL WHERE prospect_id = $1 AND account_id = $2',
       id,
       accountId,
     );
