@@ -1,4 +1,4 @@
-import type { Prisma } from '@platform/db';
+import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository, type ScoreColumns, type ScoreReading } from '@platform/resource';
 import type { Explanation } from './scoring.js';
@@ -14,3 +14,23 @@ export const accessRequestRepository = tenantRepository<AccessRequestRow, ScoreC
 
 /** Where the stored total and weights version come from in the model's explanation. */
 export const ACCESS_SCORE: ScoreReading<Explanation> = { total: (e) => e.total, version: (e) => e.weights_version };
+
+/** Stores a new, scored request. */
+export function insertAccessRequest(db: Db, data: Prisma.AccessRequestUncheckedCreateInput): Promise<AccessRequestRow> {
+  return db.accessRequest.create({ data });
+}
+
+/** A request with its agent and profile as they are now (what it is scored on). */
+export function requestWithAgentAndProfile(db: Db, id: string) {
+  return db.accessRequest.findUniqueOrThrow({ where: { id }, include: { agent: true, profile: true } });
+}
+
+/** Whether any access request uses the profile. */
+export async function profileInUse(db: Db, profileId: string): Promise<boolean> {
+  return (await db.accessRequest.count({ where: { profile_id: profileId } })) > 0;
+}
+
+/** The account's access request (its agent and team), or undefined. */
+export function findAccessRequest(db: Db, accountId: string, id: string) {
+  return db.accessRequest.findFirst({ where: { id, account_id: accountId }, select: { agent_id: true, team: true } });
+}

@@ -5,7 +5,13 @@ import type { ApiContext } from '@platform/service';
 import { agentRepository } from '../agents/index.js';
 import { insertCapabilityProfile, capabilityProfileRepository } from '../capability-profiles/index.js';
 import type { AgentPlatformEvents } from '../events.js';
-import { ACCESS_SCORE, accessRequestRepository, type AccessRequestRow } from './repository.js';
+import {
+  ACCESS_SCORE,
+  accessRequestRepository,
+  insertAccessRequest,
+  requestWithAgentAndProfile,
+  type AccessRequestRow,
+} from './repository.js';
 import { scoreAccessRequest, type Explanation } from './scoring.js';
 import type { AccessRequest, AccessRequestInput, Score } from './schemas.js';
 
@@ -63,17 +69,15 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
             `The capability profile belongs to team "${profile.team}", not to "${body.team}".`,
           );
         }
-        const row = await tx.accessRequest.create({
-          data: {
-            id: newId('req', at.getTime()),
-            account_id: accountId,
-            agent_id: agent.id,
-            profile_id: profile.id,
-            team: body.team,
-            purpose: body.purpose,
-            ...scoreColumns(scoreAccessRequest({ agent, profile }), ACCESS_SCORE, at),
-            created_at: at,
-          },
+        const row = await insertAccessRequest(tx, {
+          id: newId('req', at.getTime()),
+          account_id: accountId,
+          agent_id: agent.id,
+          profile_id: profile.id,
+          team: body.team,
+          purpose: body.purpose,
+          ...scoreColumns(scoreAccessRequest({ agent, profile }), ACCESS_SCORE, at),
+          created_at: at,
         });
         await emit(tx, { accountId, type: 'request.received', data: { request_id: row.id, agent_id: agent.id }, at });
         await emit(tx, {
@@ -102,8 +106,7 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
           await rescoreUnderLock(tx, accessRequestRepository, {
             accountId,
             id,
-            load: (t, requestId) =>
-              t.accessRequest.findUniqueOrThrow({ where: { id: requestId }, include: { agent: true, profile: true } }),
+            load: requestWithAgentAndProfile,
             explain: ({ agent, profile }) => scoreAccessRequest({ agent, profile }),
             reading: ACCESS_SCORE,
             at,

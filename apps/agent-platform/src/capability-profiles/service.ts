@@ -2,6 +2,7 @@ import { inTransaction } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
+import { profileInUse } from '../access-requests/index.js';
 import { toColumns, toCapabilityProfile } from './mapping.js';
 import { insertCapabilityProfile, capabilityProfileRepository } from './repository.js';
 import {
@@ -53,7 +54,7 @@ export function createCapabilityProfileService({ db, cursors, now }: CapabilityP
           patch,
           now,
           beforeWrite: async (changed, row) => {
-            if (changed.includes('team') && (await tx.accessRequest.count({ where: { profile_id: id } })) > 0) {
+            if (changed.includes('team') && (await profileInUse(tx, id))) {
               throw new ApiError('conflict', {
                 message: `Access requests of team "${row.team}" use this profile, so its team cannot change; create a profile for the other team.`,
                 details: [{ field: 'team', reason: 'not_allowed' }],

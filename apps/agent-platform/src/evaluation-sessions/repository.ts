@@ -11,7 +11,13 @@ export const sessionRepository = tenantRepository<EvaluationSessionRow, Prisma.E
   notFound: () => notFound('No evaluation session with this id.'),
 });
 
-/** The account's access request, or undefined. */
-export function findAccessRequest(db: Db, accountId: string, id: string) {
-  return db.accessRequest.findFirst({ where: { id, account_id: accountId }, select: { agent_id: true, team: true } });
+/** A session by id alone (read again after an action). */
+export const loadSession = (db: Db, id: string) => db.evaluationSession.findUniqueOrThrow({ where: { id } });
+
+/** Stores a new session. */
+export function insertSession(
+  db: Db,
+  data: Prisma.EvaluationSessionUncheckedCreateInput,
+): Promise<EvaluationSessionRow> {
+  return db.evaluationSession.create({ data });
 }

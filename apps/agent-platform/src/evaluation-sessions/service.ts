@@ -9,11 +9,12 @@ import {
   type ScheduleAction,
 } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
+import { findAccessRequest } from '../access-requests/index.js';
 import { agentName, agentRepository } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { SESSION_KIND, type SessionCancelReason, type SessionSide } from './kind.js';
 import { cancelledEvent, confirmedEvent, toEvaluationSession } from './mapping.js';
-import { findAccessRequest, sessionRepository, type EvaluationSessionRow } from './repository.js';
+import { insertSession, loadSession as load, sessionRepository, type EvaluationSessionRow } from './repository.js';
 import type { EvaluationSession, EvaluationSessionInput, SessionListQuery } from './schemas.js';
 import { lockOpenSessionsOfAgent } from './sessions-sql.js';
 
@@ -46,8 +47,6 @@ function startsBetween(from: string | undefined, to: string | undefined) {
   }
   return { ...(from !== undefined ? { gte: new Date(from) } : {}), ...(to !== undefined ? { lt: new Date(to) } : {}) };
 }
-
-const load = (db: Db, id: string) => db.evaluationSession.findUniqueOrThrow({ where: { id } });
 
 /** Evaluation sessions of an agent with a team, on the shared scheduling mechanism; every query is scoped by `account_id`. */
 export function createEvaluationSessionService({ db, cursors, now, emit }: EvaluationSessionServiceDeps) {
@@ -102,19 +101,17 @@ export function createEvaluationSessionService({ db, cursors, now, emit }: Evalu
               );
             }
           }
-          const row = await tx.evaluationSession.create({
-            data: {
-              id: newId('ses', at.getTime()),
-              account_id: accountId,
-              agent_id: input.agent_id,
-              team: input.team,
-              access_request_id: input.access_request_id ?? null,
-              ...evaluators,
-              starts_at: range.start,
-              ends_at: range.end,
-              created_at: at,
-              updated_at: at,
-            },
+          const row = await insertSession(tx, {
+            id: newId('ses', at.getTime()),
+            account_id: accountId,
+            agent_id: input.agent_id,
+            team: input.team,
+            access_request_id: input.access_request_id ?? null,
+            ...evaluators,
+            starts_at: range.start,
+            ends_at: range.end,
+            created_at: at,
+            updated_at: at,
           });
           return toEvaluationSession(row, await accountTimeZone(tx, accountId));
         }),
