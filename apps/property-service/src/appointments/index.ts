@@ -11,4 +11,5 @@ export {
 export { APPOINTMENTS } from './kind.js';
 export { assertHostFree } from './host-time-sql.js';
 export { toAppointment } from './mapping.js';
+export { appointmentRepository, type NewAppointment } from './repository.js';
 export { AppointmentSchema } from './schemas.js';

@@ -1,4 +1,4 @@
-import { inTransaction, lockOwnRow, newId, type Db } from '@platform/db';
+import { inTransaction, lockOwnRow, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import {
   accountTimeZone,
@@ -79,10 +79,7 @@ async function cancelOpen(
   reason: CancelReason,
   at: Date,
 ) {
-  const open = await tx.appointment.findMany({
-    where: { ...where, status: { in: ['proposed', 'confirmed'] } },
-    orderBy: { starts_at: 'asc' },
-  });
+  const open = await appointmentRepository.open(tx, where);
   for (const row of open) {
     await applyScheduleAction(tx, APPOINTMENTS, row.id, { action: 'cancel', by, reason }, at);
     await cancelled(tx, emitFromHooks, row, by, reason, at);
@@ -129,7 +126,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     return inTransaction(on, async (tx) => {
       await appointmentRepository.hold(tx, accountId, id);
       await applyScheduleAction(tx, APPOINTMENTS, id, action, at);
-      const row = await tx.appointment.findUniqueOrThrow({ where: { id } });
+      const row = await appointmentRepository.get(tx, id);
       await after?.(tx, row, at);
       return row;
     });
@@ -151,20 +148,17 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
             await holdViewableProperty(tx, accountId, inquiry.property_id);
             await holdContactableProspect(tx, accountId, inquiry.prospect_id);
             await assertHostFree(tx, accountId, host, range, 'slots');
-            return tx.appointment.create({
-              data: {
-                id: newId('apt', at.getTime()),
-                account_id: accountId,
+            const [created] = await appointmentRepository.insert(tx, accountId, at, [
+              {
                 property_id: inquiry.property_id,
                 inquiry_id: inquiry.id,
                 prospect_id: inquiry.prospect_id,
                 host,
                 starts_at: range.start,
                 ends_at: range.end,
-                created_at: at,
-                updated_at: at,
               },
-            });
+            ]);
+            return created;
           }),
       );
       return view(row);
@@ -234,21 +228,18 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
           async (tx, r) => {
             await holdViewableProperty(tx, accountId, r.property_id);
             await assertHostFree(tx, accountId, r.host, range, 'slots');
-            if (r.slot_id) await tx.appointment.update({ where: { id }, data: { slot_id: null } });
+            if (r.slot_id) await appointmentRepository.leaveSlot(tx, id);
           },
           booking,
         ),
       );
-      return view(row.slot_id ? await db.appointment.findUniqueOrThrow({ where: { id } }) : row);
+      return view(row.slot_id ? await appointmentRepository.get(db, id) : row);
     },
 
     /** The appointment as an iCalendar event in the account's time zone (METHOD:CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await appointmentRepository.find(db, accountId, id);
-      const property = await db.property.findUniqueOrThrow({
-        where: { id: row.property_id },
-        select: { title: true, address_postal_code: true, address_city: true },
-      });
+      const property = await propertyRepository.calendarFields(db, row.property_id);
       return calendarEvent({
         uid: `${row.id}@property-service`,
         sequence: row.sequence,

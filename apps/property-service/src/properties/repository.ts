@@ -1,11 +1,11 @@
-import type { Prisma } from '@platform/db';
+import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 import type { Columns } from './mapping.js';
 
 export type PropertyRow = Prisma.PropertyGetPayload<object>;
 
-export const propertyRepository = tenantRepository<PropertyRow, Columns & { updated_at: Date }>({
+const properties = tenantRepository<PropertyRow, Columns & { updated_at: Date }>({
   table: 'properties',
   list: 'properties',
   model: (db) => db.property,
@@ -18,3 +18,16 @@ export const propertyRepository = tenantRepository<PropertyRow, Columns & { upda
       columns.energy_efficiency_class === 'A_PLUS' ? { ...columns, energy_efficiency_class: 'A+' } : columns,
   },
 });
+
+/** Properties: the only place the properties table is queried or written. */
+export const propertyRepository = {
+  ...properties,
+
+  /** What an appointment's calendar event names of its property (it exists). */
+  calendarFields(db: Db, id: string): Promise<{ title: string; address_postal_code: string; address_city: string }> {
+    return db.property.findUniqueOrThrow({
+      where: { id },
+      select: { title: true, address_postal_code: true, address_city: true },
+    });
+  },
+};

@@ -4,6 +4,7 @@ import { accountTimeZone, checkTimeRange, withoutDoubleBooking } from '@platform
 import type { ApiContext } from '@platform/service';
 import {
   APPOINTMENTS,
+  appointmentRepository,
   assertHostFree,
   cancelAppointmentsOfSlot,
   holdViewableProperty,
@@ -18,17 +19,8 @@ import type { ViewingSlot, ViewingSlotInput } from './schemas.js';
 export type ViewingSlotServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now'>;
 export type ViewingSlotService = ReturnType<typeof createViewingSlotService>;
 
-const OPEN = { in: ['proposed' as const, 'confirmed' as const] };
-
-async function bookedCounts(db: Db, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.appointment.groupBy({
-    by: ['slot_id'],
-    where: { slot_id: { in: ids }, status: OPEN },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((row) => [row.slot_id!, row._count._all]));
-}
+/** How many open appointments each slot holds: asked of appointments. */
+const bookedCounts = (db: Db, ids: string[]) => appointmentRepository.openCountsBySlot(db, ids);
 
 function toSlot(row: ViewingSlotRow, booked: number): ViewingSlot {
   return {
@@ -47,10 +39,7 @@ function toSlot(row: ViewingSlotRow, booked: number): ViewingSlot {
 
 /** The open slots of a property that is sold, let or archived are cancelled with their appointments. */
 export async function cancelSlotsOfProperty(tx: Db, accountId: string, propertyId: string, at: Date): Promise<void> {
-  await tx.viewingSlot.updateMany({
-    where: { account_id: accountId, property_id: propertyId, status: 'open' },
-    data: { status: 'cancelled', updated_at: at },
-  });
+  await slotRepository.cancelOpenOfProperty(tx, accountId, propertyId, at);
 }
 
 /** Viewing slots, and their allocation to the best-scored inquiries. */
@@ -70,18 +59,16 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
           inTransaction(booking, async (tx) => {
             await holdViewableProperty(tx, accountId, propertyId);
             await assertHostFree(tx, accountId, host, range, 'single appointments');
-            return tx.viewingSlot.create({
-              data: {
-                id: newId('slot', at.getTime()),
-                account_id: accountId,
-                property_id: propertyId,
-                host,
-                capacity: input.capacity,
-                starts_at: range.start,
-                ends_at: range.end,
-                created_at: at,
-                updated_at: at,
-              },
+            return slotRepository.insert(tx, {
+              id: newId('slot', at.getTime()),
+              account_id: accountId,
+              property_id: propertyId,
+              host,
+              capacity: input.capacity,
+              starts_at: range.start,
+              ends_at: range.end,
+              created_at: at,
+              updated_at: at,
             });
           }),
       );
@@ -116,7 +103,7 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
         if (slot.status !== 'open')
           throw new ApiError('invalid_transition', { message: 'The slot is cancelled already.' });
         await cancelAppointmentsOfSlot(tx, accountId, id, at);
-        return toSlot(await tx.viewingSlot.update({ where: { id }, data: { status: 'cancelled', updated_at: at } }), 0);
+        return toSlot(await slotRepository.cancel(tx, id, at), 0);
       });
     },
 
@@ -142,28 +129,28 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
             if (locked.starts_at.getTime() <= at.getTime())
               throw new ApiError('conflict', { message: 'The slot has begun; it takes no more appointments.' });
             await holdViewableProperty(tx, accountId, locked.property_id);
-            const free = locked.capacity - (await tx.appointment.count({ where: { slot_id: id, status: OPEN } }));
+            const free = locked.capacity - (await appointmentRepository.openInSlot(tx, id));
             if (free <= 0) return [];
             const invited = await inquiriesToInvite(tx, locked, free);
-            const rows = invited.map((inquiry, i) => ({
-              id: newId('apt', at.getTime() + i),
-              account_id: accountId,
-              property_id: locked.property_id,
-              inquiry_id: inquiry.id,
-              prospect_id: inquiry.prospect_id,
-              slot_id: id,
-              host: locked.host,
-              starts_at: locked.starts_at,
-              ends_at: locked.ends_at,
-              created_at: at,
-              updated_at: at,
-            }));
-            await tx.appointment.createMany({ data: rows });
+            const rows = await appointmentRepository.insert(
+              tx,
+              accountId,
+              at,
+              invited.map((inquiry) => ({
+                property_id: locked.property_id,
+                inquiry_id: inquiry.id,
+                prospect_id: inquiry.prospect_id,
+                slot_id: id,
+                host: locked.host,
+                starts_at: locked.starts_at,
+                ends_at: locked.ends_at,
+              })),
+            );
             return rows.map((row) => row.id);
           }),
       );
       const timeZone = await accountTimeZone(db, accountId);
-      const rows = await db.appointment.findMany({ where: { id: { in: created } } });
+      const rows = await appointmentRepository.byIds(db, created);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return { data: created.map((appointmentId) => toAppointment(byId.get(appointmentId)!, timeZone)) };
     },
