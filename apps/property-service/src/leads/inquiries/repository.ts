@@ -1,6 +1,6 @@
 import type { Prisma } from '@platform/db';
-import { ApiError } from '@platform/http';
 import { tenantRepository, type ScoreColumns, type ScoreReading } from '@platform/resource';
+import { leadsError } from '../dialect.js';
 import type { InquiryScore } from '../matching/index.js';
 
 export type InquiryRow = Prisma.InquiryGetPayload<object>;
@@ -9,8 +9,7 @@ export const inquiryRepository = tenantRepository<InquiryRow, ScoreColumns>({
   table: 'inquiries',
   list: 'inquiries',
   model: (db) => db.inquiry,
-  notFound: () =>
-    new ApiError('not_found', { message: 'No inquiry with this id.', messageDe: 'Keine Anfrage mit dieser ID.' }),
+  notFound: () => leadsError('inquiry_not_found'),
 });
 
 /** Where the stored total and weights version come from in the German explanation. */

@@ -1,8 +1,9 @@
 import { inTransaction, newId } from '@platform/db';
-import { ApiError, toSeite, validationError } from '@platform/http';
+import { toSeite, validationError } from '@platform/http';
 import { rescoreUnderLock, scoreColumns, scoredPage } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
+import { leadsError } from '../dialect.js';
 import { scoreInquiry, type InquiryScore } from '../matching/index.js';
 import { prospectForInquiry } from '../prospects/index.js';
 import { INQUIRY_SCORE, inquiryRepository, type InquiryRow } from './repository.js';
@@ -37,11 +38,7 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
       const at = now();
       return inTransaction(db, async (tx) => {
         const property = await tx.property.findFirst({ where: { id: body.immobilie_id, account_id: accountId } });
-        if (!property)
-          throw new ApiError('not_found', {
-            message: 'No property with the immobilie_id.',
-            messageDe: 'Keine Immobilie mit dieser immobilie_id.',
-          });
+        if (!property) throw leadsError('inquiry_property_not_found');
         const prospect = await prospectForInquiry(tx, {
           accountId,
           existingId: body.interessent_id,

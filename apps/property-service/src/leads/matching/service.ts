@@ -1,4 +1,5 @@
-import { ApiError, toSeite, validationError } from '@platform/http';
+import { toSeite, validationError } from '@platform/http';
+import { leadsError } from '../dialect.js';
 import type { ApiContext } from '@platform/service';
 import { prospectNotFound, toProspect } from '../prospects/index.js';
 import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
@@ -36,11 +37,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
      */
     async prospectsForProperty(accountId: string, propertyId: string, query: { limit: number; cursor?: string }) {
       const property = await db.property.findFirst({ where: { id: propertyId, account_id: accountId } });
-      if (!property)
-        throw new ApiError('not_found', {
-          message: 'No property with this id.',
-          messageDe: 'Keine Immobilie mit dieser ID.',
-        });
+      if (!property) throw leadsError('property_not_found');
       const scope = `matches:property:${propertyId}`;
       const after = positionOf(query.cursor, scope);
       if (!(MARKETED as readonly string[]).includes(property.status))

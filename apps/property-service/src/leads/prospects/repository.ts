@@ -1,9 +1,8 @@
-import { ApiError } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
+import { leadsError } from '../dialect.js';
 import type { Columns, ProspectRow } from './mapping.js';
 
-export const prospectNotFound = () =>
-  new ApiError('not_found', { message: 'No prospect with this id.', messageDe: 'Kein Interessent mit dieser ID.' });
+export const prospectNotFound = () => leadsError('prospect_not_found');
 
 export const prospectRepository = tenantRepository<
   ProspectRow,

@@ -1,7 +1,8 @@
 import { inTransaction, newId, type Db } from '@platform/db';
-import { ApiError, compileBodyValidator, toSeite } from '@platform/http';
+import { compileBodyValidator, toSeite } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
+import { leadsError } from '../dialect.js';
 import { eraseProspect } from '../retention/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
 import { prospectNotFound, prospectRepository } from './repository.js';
@@ -24,9 +25,6 @@ const patchProspect = definePatch(prospectRepository, {
   toView: toProspect,
   toColumns,
 });
-
-const anonymised = (messageDe: string) =>
-  new ApiError('conflict', { message: 'The prospect was anonymised.', messageDe });
 
 /** The retention date: last activity plus the retention period, as a calendar date (UTC). */
 export function retentionUntil(lastActivity: Date, retentionDays: number): Date {
@@ -65,7 +63,7 @@ export async function prospectForInquiry(
     });
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
-  if (existing.anonymised_at) throw anonymised('Der Interessent wurde anonymisiert.');
+  if (existing.anonymised_at) throw leadsError('prospect_anonymised');
   return tx.prospect.update({ where: { id: existing.id }, data: activity(at, retentionDays) });
 }
 
@@ -123,8 +121,7 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
           patch,
           now,
           guard: (row) => {
-            if (row.anonymised_at)
-              throw anonymised('Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.');
+            if (row.anonymised_at) throw leadsError('prospect_anonymised_unchangeable');
           },
           writeUnchanged: true,
         }),
