@@ -271,6 +271,19 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(ics.responses['200']!.content)).toEqual(['text/calendar']);
   });
 
+  it('names the main views as components, referenced from the operations', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    expect(doc.paths['/v1/agents'].post.responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/AgentDeployment',
+    });
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Error', 'AgentDeployment', 'Artifact', 'CatalogEntry', 'AccessRequest']),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['EvaluationSession', 'CostEstimate', 'ChargebackSettlement', 'InternalInvoice']),
+    );
+  });
+
   it('serves an interactive documentation page', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/docs/' });
     expect(res.statusCode).toBe(200);

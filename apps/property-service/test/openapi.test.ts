@@ -124,7 +124,10 @@ describe('GET /v1/openapi.json', () => {
     expect([list.operationId, one.operationId]).toEqual(['listSettlements', 'getSettlement']);
     for (const op of [list, one]) expect(op.security).toEqual([{ apikey: ['commissions:read'] }]);
     expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
-    const line = one.responses['200'].content['application/json'].schema.properties.lines.items;
+    expect(one.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Settlement',
+    });
+    const line = doc.components.schemas.Settlement.properties.lines.items;
     expect(line.properties.gross_cents.type).toBe('integer');
   });
 
@@ -155,7 +158,32 @@ describe('GET /v1/openapi.json', () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     expect(doc.info.title).toBe('Property Marketing Service: Property API');
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/v1/'))).toEqual([]);
-    expect(Object.keys(doc.components.schemas)).toEqual(['Error']);
+    expect(Object.keys(doc.components.schemas)).toContain('Error');
+    expect(Object.keys(doc.components.schemas)).not.toContain('Fehler');
+  });
+
+  it('names the schemas of the spec as components, referenced from the operations', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const create = doc.paths['/v1/properties'].post;
+    expect(create.requestBody.content['application/json'].schema).toEqual(ref('PropertyInput'));
+    expect(create.responses['201'].content['application/json'].schema).toEqual(ref('Property'));
+    expect(
+      doc.paths['/v1/properties'].get.responses['200'].content['application/json'].schema.properties.data.items,
+    ).toEqual(ref('Property'));
+    const input = doc.components.schemas.PropertyInput;
+    expect([input.properties.address, input.properties.energy_certificate, input.properties.commission]).toEqual([
+      ref('Address'),
+      ref('EnergyCertificate'),
+      ref('Commission'),
+    ]);
+    expect(input.title).toBeUndefined(); // the name says it
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Listing', 'Channel', 'Media', 'Appointment', 'ViewingSlot', 'Valuation']),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Settlement', 'Invoice', 'Webhook', 'ApiKey']),
+    );
   });
 
   it('serves an interactive documentation page', async () => {
@@ -194,7 +222,18 @@ describe('GET /leads/v1/openapi.json', () => {
         'GET /leads/v1/immobilien/{immobilieId}/interessenten',
       ].sort(),
     );
-    expect(Object.keys(doc.components.schemas)).toEqual(['Fehler']);
+    expect(Object.keys(doc.components.schemas)).toEqual([
+      'Fehler',
+      'Anfrage',
+      'AnfrageAnlegen',
+      'Einwilligung',
+      'Interessent',
+      'InteressentAnlegen',
+      'Suchprofil',
+    ]);
+    expect(doc.paths['/leads/v1/interessenten'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/InteressentAnlegen',
+    });
     for (const [name, op] of operations) {
       expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
       expect(op.description, name).toContain(`Erforderlicher Scope: \`${op.security![0].apikey[0]}\`.`);

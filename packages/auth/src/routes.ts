@@ -3,16 +3,17 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db, Environment } from '@platform/db';
 import {
+  ApiError,
   AUTH_ERRORS,
   BODY_ERRORS,
-  ApiError,
   type CursorCodec,
+  cursorPage,
+  errorResponses,
+  Named,
   NEWEST_FIRST,
   PageQuerySchema,
   PageSchema,
   StringEnum,
-  cursorPage,
-  errorResponses,
   validationError,
 } from '@platform/http';
 import type { KeyOwner } from './key-owner.js';
@@ -40,14 +41,17 @@ const SCOPE = 'keys:manage';
 
 function schemas(service: KeyOwner) {
   const ScopeSchema = StringEnum(service.scopes);
-  const ApiKeySchema = Type.Object({
-    id: Type.String(),
-    display_prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
-    scopes: Type.Array(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  });
+  const ApiKeySchema = Named(
+    'ApiKey',
+    Type.Object({
+      id: Type.String(),
+      display_prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
+      scopes: Type.Array(Type.String()),
+      created_at: Type.String({ format: 'date-time' }),
+      last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  );
   const CreatedKeySchema = Type.Composite([
     ApiKeySchema,
     Type.Object({ key: Type.String({ description: 'The plaintext key. Shown only in this response.' }) }),

@@ -27,7 +27,17 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   const out: Record<string, unknown> = { ...raw, type: Array.isArray(type) ? [...type, 'null'] : [type, 'null'] };
   if (Array.isArray(raw.enum)) out.enum = [...(raw.enum as unknown[]), null];
   delete out[Kind as unknown as string];
+  delete out.title; // `schema` or null is not the named schema itself
   return Type.Unsafe<Static<T> | null>(out);
+}
+
+/**
+ * The schema with a `title`: in the OpenAPI document it becomes `components.schemas.<title>`,
+ * referenced by `$ref` wherever it is used (`nameTitledSchemas`). Validation and serialization
+ * ignore the title.
+ */
+export function Named<T extends TSchema>(title: string, schema: T): T {
+  return { ...schema, title };
 }
 
 /** Marks fields that exist on the response but must not be written (answered `not_allowed`). */

@@ -4,6 +4,7 @@ import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApiError } from './errors.js';
 import { httpPlugin, RETRY_AFTER_SECONDS, type HttpPluginOptions } from './plugin.js';
+import { nameTitledSchemas } from './openapi-components.js';
 import { ErrorSchema, FehlerSchema } from './responses.js';
 import { serverOptions, type ServerOptionsInput } from './server-options.js';
 
@@ -26,10 +27,11 @@ type OpenApiDocument = { info: object; paths?: Record<string, unknown> } & Recor
 
 /**
  * The part of the server's OpenAPI document under `document.prefix`, with that API's title and
- * only the component schemas its paths use (the English `Error` or the German `Fehler`).
+ * only the component schemas its paths use (the English `Error` or the German `Fehler`), and its
+ * titled schemas as named components (`nameTitledSchemas`).
  */
 function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiDocument): OpenApiDocument {
-  const paths = optionalWhenDefaulted(
+  const operations = optionalWhenDefaulted(
     Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([path]) => path.startsWith(`${prefix}/`))),
   );
   const components = (spec.components ?? {}) as { schemas?: Record<string, unknown> };
@@ -43,8 +45,12 @@ function documentFor(spec: OpenApiDocument, { prefix, title, description }: ApiD
       }
     }
   };
-  collect(paths);
-  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  collect(operations);
+  const named = nameTitledSchemas(
+    operations,
+    Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name))),
+  );
+  const { paths, schemas } = named;
   return { ...spec, info: { ...spec.info, title, description }, paths, components: { ...components, schemas } };
 }
 

@@ -1,32 +1,39 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
+import { Named, PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
 import { CapabilityProfileInputSchema } from '../capability-profiles/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 const { team: _team, ...inlineProfileFields } = CapabilityProfileInputSchema.properties;
 
-export const AccessRequestInputSchema = withReadOnly(
-  Type.Object(
-    {
-      agent_id: Id,
-      team: Type.String({
-        minLength: 1,
-        maxLength: 120,
-        description: 'The requesting team; it must be the team of the capability profile.',
-      }),
-      purpose: Type.String({ minLength: 1, maxLength: 2000, description: 'What the team wants to use the agent for.' }),
-      profile_id: Type.Optional({ ...Id, description: 'An existing capability profile of the team …' }),
-      profile: Type.Optional(
-        Type.Object(inlineProfileFields, {
-          additionalProperties: false,
-          description: '… or a new one, saved for the request’s `team` (exactly one of both).',
+export const AccessRequestInputSchema = Named(
+  'AccessRequestInput',
+  withReadOnly(
+    Type.Object(
+      {
+        agent_id: Id,
+        team: Type.String({
+          minLength: 1,
+          maxLength: 120,
+          description: 'The requesting team; it must be the team of the capability profile.',
         }),
-      ),
-    },
-    { additionalProperties: false },
+        purpose: Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: 'What the team wants to use the agent for.',
+        }),
+        profile_id: Type.Optional({ ...Id, description: 'An existing capability profile of the team …' }),
+        profile: Type.Optional(
+          Type.Object(inlineProfileFields, {
+            additionalProperties: false,
+            description: '… or a new one, saved for the request’s `team` (exactly one of both).',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    ['id', 'score', 'scored_at', 'created_at'],
   ),
-  ['id', 'score', 'scored_at', 'created_at'],
 );
 export type AccessRequestInput = Static<typeof AccessRequestInputSchema>;
 
@@ -39,18 +46,21 @@ export const ScoreSummarySchema = Type.Object(
   { description: 'The latest score; `GET /access-requests/{requestId}/score` explains it.' },
 );
 
-export const AccessRequestSchema = Type.Object(
-  {
-    id: Type.String(),
-    agent_id: Type.String(),
-    team: Type.String(),
-    purpose: Type.String(),
-    profile_id: Type.String(),
-    score: ScoreSummarySchema,
-    scored_at: Type.String({ format: 'date-time' }),
-    created_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A team’s request to use an agent.' },
+export const AccessRequestSchema = Named(
+  'AccessRequest',
+  Type.Object(
+    {
+      id: Type.String(),
+      agent_id: Type.String(),
+      team: Type.String(),
+      purpose: Type.String(),
+      profile_id: Type.String(),
+      score: ScoreSummarySchema,
+      scored_at: Type.String({ format: 'date-time' }),
+      created_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A team’s request to use an agent.' },
+  ),
 );
 export type AccessRequest = Static<typeof AccessRequestSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, type Patch, PatchSchemaOf, StringEnum, withReadOnly } from '@platform/http';
 
 export const AGENT_STATUSES = ['active', 'retired'] as const;
 export const CHARGEBACK_UNITS = ['per_request', 'per_1k_tokens', 'per_hour', 'per_month'] as const;
@@ -44,9 +44,9 @@ const inputFields = {
 
 export const READ_ONLY_FIELDS = ['id', 'status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'] as const;
 
-export const AgentInputSchema = withReadOnly(
-  Type.Object(inputFields, { additionalProperties: false }),
-  READ_ONLY_FIELDS,
+export const AgentInputSchema = Named(
+  'AgentDeploymentInput',
+  withReadOnly(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS),
 );
 export type AgentInput = Static<typeof AgentInputSchema>;
 
@@ -61,26 +61,29 @@ export const AgentPatchSchema = PatchSchemaOf(
 );
 export type AgentPatch = Patch<AgentInput>;
 
-export const AgentSchema = Type.Object(
-  {
-    id: Type.String(),
-    status: StringEnum(AGENT_STATUSES),
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    owning_team: Type.String(),
-    capabilities: Type.Array(Type.String()),
-    chargeback_rate: Type.Object({ amount_cents: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
-    data_classification: StringEnum(DATA_CLASSIFICATIONS),
-    artifact_count: Type.Integer({
-      description: 'How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`).',
-    }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    retired_at: Nullable(
-      Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' }),
-    ),
-  },
-  { description: 'An agent deployment.' },
+export const AgentSchema = Named(
+  'AgentDeployment',
+  Type.Object(
+    {
+      id: Type.String(),
+      status: StringEnum(AGENT_STATUSES),
+      name: Type.String(),
+      description: Nullable(Type.String()),
+      owning_team: Type.String(),
+      capabilities: Type.Array(Type.String()),
+      chargeback_rate: Type.Object({ amount_cents: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
+      data_classification: StringEnum(DATA_CLASSIFICATIONS),
+      artifact_count: Type.Integer({
+        description: 'How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`).',
+      }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+      retired_at: Nullable(
+        Type.String({ format: 'date-time', description: 'When the agent was retired; `null` while active.' }),
+      ),
+    },
+    { description: 'An agent deployment.' },
+  ),
 );
 export type Agent = Static<typeof AgentSchema>;
 

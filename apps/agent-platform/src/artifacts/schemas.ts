@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import type { ContentType, PdfLimits } from '@platform/uploads';
 
 export const ARTIFACT_KINDS = ['model_card', 'prompt', 'configuration', 'evaluation_report', 'other'] as const;
@@ -39,24 +39,27 @@ export const ArtifactPatchSchema = Type.Object(
 );
 export type ArtifactPatch = Static<typeof ArtifactPatchSchema>;
 
-export const ArtifactSchema = Type.Object(
-  {
-    id: Type.String(),
-    agent_id: Type.String(),
-    kind: StringEnum(ARTIFACT_KINDS),
-    title: Nullable(Type.String()),
-    version: Nullable(Type.String()),
-    content_type: Type.String({
-      description: 'Judged from the bytes (or, for text, declared and checked to be UTF-8).',
-    }),
-    size: Type.Integer({ description: 'Bytes.' }),
-    sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
-    filename: Type.String(),
-    content_url: Type.String({ description: 'Where the content is downloaded.' }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A file of an agent: model card, prompt, configuration, evaluation report.' },
+export const ArtifactSchema = Named(
+  'Artifact',
+  Type.Object(
+    {
+      id: Type.String(),
+      agent_id: Type.String(),
+      kind: StringEnum(ARTIFACT_KINDS),
+      title: Nullable(Type.String()),
+      version: Nullable(Type.String()),
+      content_type: Type.String({
+        description: 'Judged from the bytes (or, for text, declared and checked to be UTF-8).',
+      }),
+      size: Type.Integer({ description: 'Bytes.' }),
+      sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
+      filename: Type.String(),
+      content_url: Type.String({ description: 'Where the content is downloaded.' }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A file of an agent: model card, prompt, configuration, evaluation report.' },
+  ),
 );
 export type Artifact = Static<typeof ArtifactSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuerySchema, PatchSchemaOf, StringEnum, withReadOnly, type Patch } from '@platform/http';
+import { Named, PageQuerySchema, type Patch, PatchSchemaOf, StringEnum, withReadOnly } from '@platform/http';
 import { CAPABILITY_NAME_PATTERN, CHARGEBACK_UNITS, DATA_CLASSIFICATIONS } from '../agents/index.js';
 
 const MAX_INT = 2_147_483_647;
@@ -51,9 +51,9 @@ const inputFields = {
 
 export const CAPABILITY_PROFILE_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at'] as const;
 
-export const CapabilityProfileInputSchema = withReadOnly(
-  Type.Object(inputFields, { additionalProperties: false }),
-  CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+export const CapabilityProfileInputSchema = Named(
+  'CapabilityProfileInput',
+  withReadOnly(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS),
 );
 export type CapabilityProfileInput = Static<typeof CapabilityProfileInputSchema>;
 
@@ -64,21 +64,24 @@ export const CapabilityProfilePatchSchema = PatchSchemaOf(
 );
 export type CapabilityProfilePatch = Patch<CapabilityProfileInput>;
 
-export const CapabilityProfileSchema = Type.Object(
-  {
-    id: Type.String(),
-    team: Type.String(),
-    name: Type.String(),
-    required_capabilities: Type.Array(Type.String()),
-    data_classification: StringEnum(DATA_CLASSIFICATIONS),
-    budget: Type.Object({
-      monthly_limit_cents: Type.Integer(),
-      expected_usage: Type.Object({ quantity: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
-    }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A capability profile: what a team needs from an agent.' },
+export const CapabilityProfileSchema = Named(
+  'CapabilityProfile',
+  Type.Object(
+    {
+      id: Type.String(),
+      team: Type.String(),
+      name: Type.String(),
+      required_capabilities: Type.Array(Type.String()),
+      data_classification: StringEnum(DATA_CLASSIFICATIONS),
+      budget: Type.Object({
+        monthly_limit_cents: Type.Integer(),
+        expected_usage: Type.Object({ quantity: Type.Integer(), unit: StringEnum(CHARGEBACK_UNITS) }),
+      }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A capability profile: what a team needs from an agent.' },
+  ),
 );
 export type CapabilityProfile = Static<typeof CapabilityProfileSchema>;
 

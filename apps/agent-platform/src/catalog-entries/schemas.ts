@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { ARTIFACT_KINDS } from '../artifacts/index.js';
 import { AgentSchema } from '../agents/index.js';
 
@@ -17,37 +17,46 @@ const CatalogArtifactSchema = Type.Object({
   filename: Type.String(),
 });
 
-export const CatalogEntrySchema = Type.Object(
-  {
-    id: Type.String(),
-    agent_id: Type.String(),
-    version: Type.Integer({
-      minimum: 1,
-      description: '1, 2, 3, … per agent, in the order the entries were generated.',
-    }),
-    status: StringEnum(CATALOG_ENTRY_STATUSES, {
-      description:
-        "`generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the " +
-        'internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).',
-    }),
-    agent: Type.Omit(AgentSchema, ['status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'], {
-      description: 'The agent as it was when the entry was generated; later updates of the agent do not change it.',
-    }),
-    artifacts: Type.Array(CatalogArtifactSchema, { description: "The agent's artifacts as they were, oldest first." }),
-    record_url: Type.String({ description: 'Where the record (PDF) is downloaded once `completed`.' }),
-    record: Nullable(
-      Type.Object({
-        size: Type.Integer({ description: 'Bytes.' }),
-        sha256: Type.String({ description: 'The download ETag.' }),
+export const CatalogEntrySchema = Named(
+  'CatalogEntry',
+  Type.Object(
+    {
+      id: Type.String(),
+      agent_id: Type.String(),
+      version: Type.Integer({
+        minimum: 1,
+        description: '1, 2, 3, … per agent, in the order the entries were generated.',
       }),
-    ),
-    failure_reason: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time', description: 'When the entry was generated (its snapshot taken).' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    completed_at: Nullable(Type.String({ format: 'date-time' })),
-    published_at: Nullable(Type.String({ format: 'date-time', description: 'When it was first published.' })),
-  },
-  { description: 'A catalog entry: a snapshot of an agent and its artifacts with its record (PDF).' },
+      status: StringEnum(CATALOG_ENTRY_STATUSES, {
+        description:
+          "`generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the " +
+          'internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).',
+      }),
+      agent: Type.Omit(AgentSchema, ['status', 'artifact_count', 'created_at', 'updated_at', 'retired_at'], {
+        title: 'AgentDeploymentSnapshot',
+        description: 'The agent as it was when the entry was generated; later updates of the agent do not change it.',
+      }),
+      artifacts: Type.Array(CatalogArtifactSchema, {
+        description: "The agent's artifacts as they were, oldest first.",
+      }),
+      record_url: Type.String({ description: 'Where the record (PDF) is downloaded once `completed`.' }),
+      record: Nullable(
+        Type.Object({
+          size: Type.Integer({ description: 'Bytes.' }),
+          sha256: Type.String({ description: 'The download ETag.' }),
+        }),
+      ),
+      failure_reason: Nullable(Type.String()),
+      created_at: Type.String({
+        format: 'date-time',
+        description: 'When the entry was generated (its snapshot taken).',
+      }),
+      updated_at: Type.String({ format: 'date-time' }),
+      completed_at: Nullable(Type.String({ format: 'date-time' })),
+      published_at: Nullable(Type.String({ format: 'date-time', description: 'When it was first published.' })),
+    },
+    { description: 'A catalog entry: a snapshot of an agent and its artifacts with its record (PDF).' },
+  ),
 );
 export type CatalogEntry = Static<typeof CatalogEntrySchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '@platform/http';
+import { Named, Nullable, StringEnum } from '@platform/http';
 import { CHARGEBACK_UNITS } from '../agents/index.js';
 
 const Unit = StringEnum(CHARGEBACK_UNITS);
@@ -58,22 +58,25 @@ export const RecordedEstimateSchema = Type.Object(
   { description: 'The cost of the recorded usage of the trailing three full months: mean and range.' },
 );
 
-export const CostEstimateSchema = Type.Object(
-  {
-    agent_id: Type.String(),
-    method_version: Type.String({ description: 'Version of the method; changes when the computation changes.' }),
-    rate: Type.Object(
-      { amount_cents: Type.Integer(), unit: Unit },
-      { description: 'The agent’s current chargeback rate.' },
-    ),
-    expected: Nullable(ExpectedEstimateSchema),
-    recorded: RecordedEstimateSchema,
-    steps: Type.Array(Type.Object({ step: Type.String(), description: Type.String() }), {
-      description: 'How the figures are computed, in order.',
-    }),
-    rounding: Type.String(),
-  },
-  { description: 'A monthly cost estimate of an agent, explained: the inputs, each step and the method version.' },
+export const CostEstimateSchema = Named(
+  'CostEstimate',
+  Type.Object(
+    {
+      agent_id: Type.String(),
+      method_version: Type.String({ description: 'Version of the method; changes when the computation changes.' }),
+      rate: Type.Object(
+        { amount_cents: Type.Integer(), unit: Unit },
+        { description: 'The agent’s current chargeback rate.' },
+      ),
+      expected: Nullable(ExpectedEstimateSchema),
+      recorded: RecordedEstimateSchema,
+      steps: Type.Array(Type.Object({ step: Type.String(), description: Type.String() }), {
+        description: 'How the figures are computed, in order.',
+      }),
+      rounding: Type.String(),
+    },
+    { description: 'A monthly cost estimate of an agent, explained: the inputs, each step and the method version.' },
+  ),
 );
 export type CostEstimate = Static<typeof CostEstimateSchema>;
 

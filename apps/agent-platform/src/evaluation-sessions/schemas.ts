@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum, withReadOnly } from '@platform/http';
 import { SCHEDULE_STATUSES, TimeRangeFields, scheduleViewFields } from '@platform/scheduling';
 import { SESSION_CANCEL_REASONS, SESSION_SIDES } from './kind.js';
 
@@ -12,71 +12,77 @@ const Team = Type.String({
 export const EVALUATOR_ROLE_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
 export const MAX_EVALUATORS = 50;
 
-export const EvaluationSessionInputSchema = withReadOnly(
-  Type.Object(
-    {
-      agent_id: {
-        ...Id,
-        description: "An active agent of the account (another account's or a missing one: 404; a retired one: 409).",
+export const EvaluationSessionInputSchema = Named(
+  'EvaluationSessionInput',
+  withReadOnly(
+    Type.Object(
+      {
+        agent_id: {
+          ...Id,
+          description: "An active agent of the account (another account's or a missing one: 404; a retired one: 409).",
+        },
+        team: Team,
+        access_request_id: Type.Optional({
+          ...Id,
+          description:
+            "The team's access request the session evaluates: an access request of the account for the same `agent_id` and `team` (422 otherwise; a missing one: 404).",
+        }),
+        ...TimeRangeFields,
+        evaluator_roles: Type.Optional(
+          Type.Array(Type.String({ pattern: EVALUATOR_ROLE_PATTERN }), {
+            maxItems: MAX_EVALUATORS,
+            description:
+              'Roles of the evaluators, one entry per evaluator whose role is known (e.g. `["domain_expert", "security_reviewer"]`; lower case, digits, `_`). Roles, never people.',
+          }),
+        ),
+        evaluator_count: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: MAX_EVALUATORS,
+            description:
+              'How many evaluators take part; default: the number of `evaluator_roles`, and never fewer than that. One of both is required.',
+          }),
+        ),
       },
-      team: Team,
-      access_request_id: Type.Optional({
-        ...Id,
-        description:
-          "The team's access request the session evaluates: an access request of the account for the same `agent_id` and `team` (422 otherwise; a missing one: 404).",
-      }),
-      ...TimeRangeFields,
-      evaluator_roles: Type.Optional(
-        Type.Array(Type.String({ pattern: EVALUATOR_ROLE_PATTERN }), {
-          maxItems: MAX_EVALUATORS,
-          description:
-            'Roles of the evaluators, one entry per evaluator whose role is known (e.g. `["domain_expert", "security_reviewer"]`; lower case, digits, `_`). Roles, never people.',
-        }),
-      ),
-      evaluator_count: Type.Optional(
-        Type.Integer({
-          minimum: 1,
-          maximum: MAX_EVALUATORS,
-          description:
-            'How many evaluators take part; default: the number of `evaluator_roles`, and never fewer than that. One of both is required.',
-        }),
-      ),
-    },
-    { additionalProperties: false },
+      { additionalProperties: false },
+    ),
+    [
+      'id',
+      'status',
+      'sequence',
+      'history',
+      'time_zone',
+      'confirmed_by',
+      'confirmed_at',
+      'cancelled_by',
+      'cancel_reason',
+      'cancelled_at',
+      'completed_at',
+      'created_at',
+      'updated_at',
+    ],
   ),
-  [
-    'id',
-    'status',
-    'sequence',
-    'history',
-    'time_zone',
-    'confirmed_by',
-    'confirmed_at',
-    'cancelled_by',
-    'cancel_reason',
-    'cancelled_at',
-    'completed_at',
-    'created_at',
-    'updated_at',
-  ],
 );
 export type EvaluationSessionInput = Static<typeof EvaluationSessionInputSchema>;
 
-export const EvaluationSessionSchema = Type.Object(
-  {
-    id: Type.String(),
-    agent_id: Type.String(),
-    team: Type.String(),
-    access_request_id: Nullable(Type.String()),
-    evaluator_roles: Type.Array(Type.String(), {
-      description: 'Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none).',
-    }),
-    evaluator_count: Type.Integer({ minimum: 1 }),
-    ...scheduleViewFields(SESSION_SIDES, SESSION_CANCEL_REASONS),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'An evaluation session of an agent with a team: ids, times and roles, no personal data.' },
+export const EvaluationSessionSchema = Named(
+  'EvaluationSession',
+  Type.Object(
+    {
+      id: Type.String(),
+      agent_id: Type.String(),
+      team: Type.String(),
+      access_request_id: Nullable(Type.String()),
+      evaluator_roles: Type.Array(Type.String(), {
+        description: 'Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none).',
+      }),
+      evaluator_count: Type.Integer({ minimum: 1 }),
+      ...scheduleViewFields(SESSION_SIDES, SESSION_CANCEL_REASONS),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'An evaluation session of an agent with a team: ids, times and roles, no personal data.' },
+  ),
 );
 export type EvaluationSession = Static<typeof EvaluationSessionSchema>;
 

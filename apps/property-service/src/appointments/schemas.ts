@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { SCHEDULE_STATUSES, TimeRangeFields, scheduleViewFields } from '@platform/scheduling';
 import { APPOINTMENT_SIDES, CANCEL_REASONS } from './kind.js';
 
@@ -9,13 +9,16 @@ const Host = Type.String({
   description: 'The agent who shows the property (no two open appointments of a host overlap).',
 });
 
-export const AppointmentInputSchema = Type.Object(
-  {
-    inquiry_id: Type.String({ maxLength: 64, description: 'The inquiry whose prospect views the property.' }),
-    ...TimeRangeFields,
-    host: Type.Optional(Host),
-  },
-  { additionalProperties: false },
+export const AppointmentInputSchema = Named(
+  'AppointmentInput',
+  Type.Object(
+    {
+      inquiry_id: Type.String({ maxLength: 64, description: 'The inquiry whose prospect views the property.' }),
+      ...TimeRangeFields,
+      host: Type.Optional(Host),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type AppointmentInput = Static<typeof AppointmentInputSchema>;
 
@@ -29,18 +32,21 @@ export const CancelBodySchema = Type.Object(
 );
 export const RescheduleBodySchema = Type.Object(TimeRangeFields, { additionalProperties: false });
 
-export const AppointmentSchema = Type.Object(
-  {
-    id: Type.String(),
-    property_id: Type.String(),
-    inquiry_id: Type.String(),
-    slot_id: Nullable(Type.String({ description: 'The viewing slot it was allocated in, if any.' })),
-    host: Nullable(Type.String()),
-    ...scheduleViewFields(APPOINTMENT_SIDES, CANCEL_REASONS),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data.' },
+export const AppointmentSchema = Named(
+  'Appointment',
+  Type.Object(
+    {
+      id: Type.String(),
+      property_id: Type.String(),
+      inquiry_id: Type.String(),
+      slot_id: Nullable(Type.String({ description: 'The viewing slot it was allocated in, if any.' })),
+      host: Nullable(Type.String()),
+      ...scheduleViewFields(APPOINTMENT_SIDES, CANCEL_REASONS),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data.' },
+  ),
 );
 export type Appointment = Static<typeof AppointmentSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, PatchSchemaOf, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, PatchSchemaOf, StringEnum } from '@platform/http';
 
 export const CHANNEL_TYPES = ['website', 'openimmo'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -59,16 +59,19 @@ export const AgencyContactSchema = Type.Object(
 );
 export type AgencyContactInput = Static<typeof AgencyContactSchema>;
 
-export const ChannelInputSchema = Type.Object(
-  {
-    type: StringEnum(CHANNEL_TYPES, {
-      description:
-        "`website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.",
-    }),
-    name: Name,
-    contact: Type.Optional(AgencyContactSchema),
-  },
-  { additionalProperties: false },
+export const ChannelInputSchema = Named(
+  'ChannelInput',
+  Type.Object(
+    {
+      type: StringEnum(CHANNEL_TYPES, {
+        description:
+          "`website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.",
+      }),
+      name: Name,
+      contact: Type.Optional(AgencyContactSchema),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type ChannelInput = Static<typeof ChannelInputSchema>;
 
@@ -86,31 +89,34 @@ export type ChannelFields = Static<typeof ChannelFieldsSchema>;
 export const ChannelPatchSchema = PatchSchemaOf(ChannelFieldsSchema);
 export type ChannelPatch = Static<typeof ChannelPatchSchema>;
 
-export const ChannelSchema = Type.Object(
-  {
-    id: Type.String(),
-    type: StringEnum(CHANNEL_TYPES),
-    name: Type.String(),
-    feed_url: Type.String({
-      description:
-        'The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer.',
-    }),
-    contact: Nullable(
-      Type.Object(
-        {
-          name: Type.String(),
-          company: Nullable(Type.String()),
-          email: Nullable(Type.String()),
-          phone: Nullable(Type.String()),
-        },
-        { description: CONTACT_DESCRIPTION },
+export const ChannelSchema = Named(
+  'Channel',
+  Type.Object(
+    {
+      id: Type.String(),
+      type: StringEnum(CHANNEL_TYPES),
+      name: Type.String(),
+      feed_url: Type.String({
+        description:
+          'The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer.',
+      }),
+      contact: Nullable(
+        Type.Object(
+          {
+            name: Type.String(),
+            company: Nullable(Type.String()),
+            email: Nullable(Type.String()),
+            phone: Nullable(Type.String()),
+          },
+          { description: CONTACT_DESCRIPTION },
+        ),
       ),
-    ),
-    live_listings: Type.Integer({ description: 'How many listings are live on the channel.' }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A publication channel of the account.' },
+      live_listings: Type.Integer({ description: 'How many listings are live on the channel.' }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A publication channel of the account.' },
+  ),
 );
 export type Channel = Static<typeof ChannelSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
 
@@ -49,48 +49,51 @@ const PartySchema = Type.Object({
   tax_number: Nullable(Type.String()),
 });
 
-export const InvoiceSchema = Type.Object(
-  {
-    id: Type.String(),
-    number: Type.String({ description: 'Gapless per account and year: `2026-000001`.' }),
-    settlement_id: Type.String(),
-    property_id: Type.String(),
-    party: StringEnum(PARTIES, { description: 'The paying party of the settlement the invoice is for.' }),
-    state: StringEnum(['issued', 'paid'], {
-      description: '`issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).',
-    }),
-    issue_date: Day('Rechnungsdatum.'),
-    service_date: Day('Leistungsdatum: the day of the sale or letting.'),
-    due_date: Nullable(Day('When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.')),
-    due_after_invoice_id: Nullable(
-      Type.String({ description: '§656d BGB: this invoice falls due only after that one is paid.' }),
-    ),
-    paid_on: Nullable(Day('The day it was paid.')),
-    issuer: PartySchema,
-    recipient: PartySchema,
-    description: Type.String({ description: 'The service invoiced.' }),
-    net_cents: Cents('Net amount in cents.'),
-    vat_rate_basis_points: Type.Integer({ description: 'VAT rate in hundredths of a percent (19 % = 1900).' }),
-    vat_cents: Cents('VAT in cents.'),
-    gross_cents: Cents('Gross amount in cents.'),
-    notes: Type.Array(Type.String(), {
-      description: 'Printed on the invoice, e.g. the §656d condition and the payment terms.',
-    }),
-    document_status: StringEnum(['generating', 'completed', 'failed'], {
-      description: 'The PDF: `generating` until rendered.',
-    }),
-    pdf_url: Type.String({
-      description: 'The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`.',
-    }),
-    xml_url: Type.String({
-      description: 'The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible).',
-    }),
-    created_at: Type.String({ format: 'date-time' }),
-  },
-  {
-    additionalProperties: false,
-    description: 'A commission invoice with the §14 UStG particulars; amounts in integer cents.',
-  },
+export const InvoiceSchema = Named(
+  'Invoice',
+  Type.Object(
+    {
+      id: Type.String(),
+      number: Type.String({ description: 'Gapless per account and year: `2026-000001`.' }),
+      settlement_id: Type.String(),
+      property_id: Type.String(),
+      party: StringEnum(PARTIES, { description: 'The paying party of the settlement the invoice is for.' }),
+      state: StringEnum(['issued', 'paid'], {
+        description: '`issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).',
+      }),
+      issue_date: Day('Rechnungsdatum.'),
+      service_date: Day('Leistungsdatum: the day of the sale or letting.'),
+      due_date: Nullable(Day('When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.')),
+      due_after_invoice_id: Nullable(
+        Type.String({ description: '§656d BGB: this invoice falls due only after that one is paid.' }),
+      ),
+      paid_on: Nullable(Day('The day it was paid.')),
+      issuer: PartySchema,
+      recipient: PartySchema,
+      description: Type.String({ description: 'The service invoiced.' }),
+      net_cents: Cents('Net amount in cents.'),
+      vat_rate_basis_points: Type.Integer({ description: 'VAT rate in hundredths of a percent (19 % = 1900).' }),
+      vat_cents: Cents('VAT in cents.'),
+      gross_cents: Cents('Gross amount in cents.'),
+      notes: Type.Array(Type.String(), {
+        description: 'Printed on the invoice, e.g. the §656d condition and the payment terms.',
+      }),
+      document_status: StringEnum(['generating', 'completed', 'failed'], {
+        description: 'The PDF: `generating` until rendered.',
+      }),
+      pdf_url: Type.String({
+        description: 'The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`.',
+      }),
+      xml_url: Type.String({
+        description: 'The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible).',
+      }),
+      created_at: Type.String({ format: 'date-time' }),
+    },
+    {
+      additionalProperties: false,
+      description: 'A commission invoice with the §14 UStG particulars; amounts in integer cents.',
+    },
+  ),
 );
 export type Invoice = Static<typeof InvoiceSchema>;
 

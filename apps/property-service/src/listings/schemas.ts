@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { PropertySchema } from '../properties/index.js';
 
 export const LISTING_STATUSES = ['generating', 'completed', 'failed', 'published', 'withdrawn'] as const;
@@ -44,38 +44,42 @@ export const ListingPublicationSchema = Type.Object({
   withdrawn_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
-export const ListingSchema = Type.Object(
-  {
-    id: Type.String(),
-    property_id: Type.String(),
-    status: StringEnum(LISTING_STATUSES, {
-      description:
-        '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.',
-    }),
-    property: Type.Omit(PropertySchema, ['status', 'transaction', 'media_count', 'created_at', 'updated_at'], {
-      description:
-        'The property as it was when the listing was generated; later updates of the property do not change it.',
-    }),
-    media: Type.Array(ListingMediaSchema, {
-      description: 'The media as they were, in position order (the first photo is the cover).',
-    }),
-    pdf_url: Type.String({ description: 'Where the PDF exposé is downloaded (once `completed`).' }),
-    pdf: Nullable(
-      Type.Object({
-        size: Type.Integer({ description: 'Bytes.' }),
-        sha256: Type.String({ description: 'The download ETag.' }),
+export const ListingSchema = Named(
+  'Listing',
+  Type.Object(
+    {
+      id: Type.String(),
+      property_id: Type.String(),
+      status: StringEnum(LISTING_STATUSES, {
+        description:
+          '`generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.',
       }),
-    ),
-    failure_reason: Nullable(Type.String()),
-    channels: Type.Array(ListingPublicationSchema, {
-      description: 'Where the listing was published and its state there.',
-    }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    completed_at: Nullable(Type.String({ format: 'date-time' })),
-    published_at: Nullable(Type.String({ format: 'date-time', description: 'When it first went live.' })),
-  },
-  { description: 'A generated listing: a snapshot of the property with its PDF exposé.' },
+      property: Type.Omit(PropertySchema, ['status', 'transaction', 'media_count', 'created_at', 'updated_at'], {
+        title: 'PropertySnapshot',
+        description:
+          'The property as it was when the listing was generated; later updates of the property do not change it.',
+      }),
+      media: Type.Array(ListingMediaSchema, {
+        description: 'The media as they were, in position order (the first photo is the cover).',
+      }),
+      pdf_url: Type.String({ description: 'Where the PDF exposé is downloaded (once `completed`).' }),
+      pdf: Nullable(
+        Type.Object({
+          size: Type.Integer({ description: 'Bytes.' }),
+          sha256: Type.String({ description: 'The download ETag.' }),
+        }),
+      ),
+      failure_reason: Nullable(Type.String()),
+      channels: Type.Array(ListingPublicationSchema, {
+        description: 'Where the listing was published and its state there.',
+      }),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+      completed_at: Nullable(Type.String({ format: 'date-time' })),
+      published_at: Nullable(Type.String({ format: 'date-time', description: 'When it first went live.' })),
+    },
+    { description: 'A generated listing: a snapshot of the property with its PDF exposé.' },
+  ),
 );
 export type Listing = Static<typeof ListingSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import type { ContentRules, ContentType, PdfLimits, RenditionSpec } from '@platform/uploads';
 
 export const MEDIA_KINDS = ['photo', 'floor_plan', 'document'] as const;
@@ -82,37 +82,40 @@ export const RenditionSchema = Type.Object(
 );
 export type Rendition = Static<typeof RenditionSchema>;
 
-export const MediaSchema = Type.Object(
-  {
-    id: Type.String(),
-    property_id: Type.String(),
-    kind: StringEnum(MEDIA_KINDS),
-    title: Nullable(Type.String()),
-    position: Type.Integer({ description: 'Order in the exposé, from 0, without gaps.' }),
-    content_type: Type.String({ description: 'Judged from the bytes.' }),
-    size: Type.Integer({ description: 'Bytes.' }),
-    sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
-    filename: Type.String(),
-    width: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
-    height: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
-    content_url: Type.String({
-      description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).',
-    }),
-    renditions: Type.Array(RenditionSchema, {
-      description:
-        'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, ' +
-        'and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload.',
-    }),
-    rendition_failure: Nullable(
-      Type.String({
-        description:
-          'Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise.',
+export const MediaSchema = Named(
+  'Media',
+  Type.Object(
+    {
+      id: Type.String(),
+      property_id: Type.String(),
+      kind: StringEnum(MEDIA_KINDS),
+      title: Nullable(Type.String()),
+      position: Type.Integer({ description: 'Order in the exposé, from 0, without gaps.' }),
+      content_type: Type.String({ description: 'Judged from the bytes.' }),
+      size: Type.Integer({ description: 'Bytes.' }),
+      sha256: Type.String({ description: 'Hex SHA-256 of the content; the download ETag.' }),
+      filename: Type.String(),
+      width: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
+      height: Nullable(Type.Integer({ description: 'Pixels of an image as displayed (after its EXIF orientation).' })),
+      content_url: Type.String({
+        description: 'Where the content is downloaded: the file as uploaded, with a key only (never published).',
       }),
-    ),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'A photo, floor plan or document of a property.' },
+      renditions: Type.Array(RenditionSchema, {
+        description:
+          'What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, ' +
+          'and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload.',
+      }),
+      rendition_failure: Nullable(
+        Type.String({
+          description:
+            'Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise.',
+        }),
+      ),
+      created_at: Type.String({ format: 'date-time' }),
+      updated_at: Type.String({ format: 'date-time' }),
+    },
+    { description: 'A photo, floor plan or document of a property.' },
+  ),
 );
 export type Media = Static<typeof MediaSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 
 const PARTIES = ['seller', 'buyer', 'landlord', 'tenant'] as const;
 const Cents = (description: string) => Type.Integer({ description });
@@ -34,31 +34,34 @@ export const SettlementLineSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const SettlementSchema = Type.Object(
-  {
-    id: Type.String(),
-    property_id: Type.String(),
-    kind: StringEnum(['sale', 'letting']),
-    rules_version: Type.String({ description: 'The commission rules that made it, e.g. `commission-de/2`.' }),
-    regime: StringEnum(['bgb_656c', 'bgb_656d', 'free_sale', 'wovermittg', 'free_letting'], {
+export const SettlementSchema = Named(
+  'Settlement',
+  Type.Object(
+    {
+      id: Type.String(),
+      property_id: Type.String(),
+      kind: StringEnum(['sale', 'letting']),
+      rules_version: Type.String({ description: 'The commission rules that made it, e.g. `commission-de/2`.' }),
+      regime: StringEnum(['bgb_656c', 'bgb_656d', 'free_sale', 'wovermittg', 'free_letting'], {
+        description:
+          'The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), ' +
+          '`free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).',
+      }),
+      transaction_date: Type.String({
+        format: 'date',
+        description: 'The day of the sale or letting; picks the VAT rate.',
+      }),
+      net_cents: Cents("Sum of the lines' net amounts."),
+      vat_cents: Cents("Sum of the lines' VAT."),
+      gross_cents: Cents("Sum of the lines' gross amounts."),
+      lines: Type.Array(SettlementLineSchema, { description: 'One line per paying party.' }),
+      created_at: Type.String({ format: 'date-time' }),
+    },
+    {
       description:
-        'The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), ' +
-        '`free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).',
-    }),
-    transaction_date: Type.String({
-      format: 'date',
-      description: 'The day of the sale or letting; picks the VAT rate.',
-    }),
-    net_cents: Cents("Sum of the lines' net amounts."),
-    vat_cents: Cents("Sum of the lines' VAT."),
-    gross_cents: Cents("Sum of the lines' gross amounts."),
-    lines: Type.Array(SettlementLineSchema, { description: 'One line per paying party.' }),
-    created_at: Type.String({ format: 'date-time' }),
-  },
-  {
-    description:
-      'The commission of a sale or letting, settled when the property was marked sold or rented; amounts in integer cents.',
-  },
+        'The commission of a sale or letting, settled when the property was marked sold or rented; amounts in integer cents.',
+    },
+  ),
 );
 export type Settlement = Static<typeof SettlementSchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { PROPERTY_TYPES } from '../properties/index.js';
 
 // The response schemas mirror the method's output types (method.ts) field by field.
@@ -86,57 +86,61 @@ export const ExcludedSchema = Type.Object(
   },
 );
 
-export const ValuationSchema = Type.Object(
-  {
-    property_id: Type.String(),
-    subject: Type.Object(
-      {
-        type: StringEnum(PROPERTY_TYPES),
-        marketing: Marketing,
-        postal_code: Type.String(),
-        living_area_sqm: Nullable(Type.Number()),
-        year_built: Nullable(Type.Integer()),
-        as_of: Type.String({
-          format: 'date',
-          description: 'The day valued for: today (UTC); the 36 months count back from it.',
-        }),
-      },
-      { description: 'What was valued, as taken from the property.' },
-    ),
-    method_version: Type.String({ description: 'The version of the comparison method, e.g. `comparison/1`.' }),
-    estimate_eur: Nullable(
-      Type.Integer({
-        description:
-          'Median adjusted price per m² × living area, rounded half up; `null` with fewer than 5 usable comparables.',
-      }),
-    ),
-    range_eur: Nullable(
-      Type.Object(
-        { low: Type.Integer(), high: Type.Integer() },
-        { description: 'Q1 and Q3 of the adjusted prices per m² × living area.' },
+export const ValuationSchema = Named(
+  'Valuation',
+  Type.Object(
+    {
+      property_id: Type.String(),
+      subject: Type.Object(
+        {
+          type: StringEnum(PROPERTY_TYPES),
+          marketing: Marketing,
+          postal_code: Type.String(),
+          living_area_sqm: Nullable(Type.Number()),
+          year_built: Nullable(Type.Integer()),
+          as_of: Type.String({
+            format: 'date',
+            description: 'The day valued for: today (UTC); the 36 months count back from it.',
+          }),
+        },
+        { description: 'What was valued, as taken from the property.' },
       ),
-    ),
-    price_per_sqm_eur: Nullable(Type.Number()),
-    confidence: Nullable(StringEnum(['high', 'medium', 'low'])),
-    reason: Nullable(Type.String({ description: 'Why there is no estimate.' })),
-    selection: Type.Object({ postal_code_prefix: Type.String(), widened: Type.Boolean(), reason: Type.String() }),
-    statistics: Nullable(
-      Type.Object({
-        usable_count: Type.Integer(),
-        q1_per_sqm: Type.Number(),
-        median_per_sqm: Type.Number(),
-        q3_per_sqm: Type.Number(),
-        spread: Type.Number({ description: '(Q3 − Q1) / median, rounded half up to 4 decimals.' }),
+      method_version: Type.String({ description: 'The version of the comparison method, e.g. `comparison/1`.' }),
+      estimate_eur: Nullable(
+        Type.Integer({
+          description:
+            'Median adjusted price per m² × living area, rounded half up; `null` with fewer than 5 usable comparables.',
+        }),
+      ),
+      range_eur: Nullable(
+        Type.Object(
+          { low: Type.Integer(), high: Type.Integer() },
+          { description: 'Q1 and Q3 of the adjusted prices per m² × living area.' },
+        ),
+      ),
+      price_per_sqm_eur: Nullable(Type.Number()),
+      confidence: Nullable(StringEnum(['high', 'medium', 'low'])),
+      reason: Nullable(Type.String({ description: 'Why there is no estimate.' })),
+      selection: Type.Object({ postal_code_prefix: Type.String(), widened: Type.Boolean(), reason: Type.String() }),
+      statistics: Nullable(
+        Type.Object({
+          usable_count: Type.Integer(),
+          q1_per_sqm: Type.Number(),
+          median_per_sqm: Type.Number(),
+          q3_per_sqm: Type.Number(),
+          spread: Type.Number({ description: '(Q3 − Q1) / median, rounded half up to 4 decimals.' }),
+        }),
+      ),
+      comparables: Type.Array(ValuedComparableSchema, {
+        description:
+          'The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these.',
       }),
-    ),
-    comparables: Type.Array(ValuedComparableSchema, {
+      excluded: ExcludedSchema,
+    },
+    {
       description:
-        'The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these.',
-    }),
-    excluded: ExcludedSchema,
-  },
-  {
-    description: 'A valuation by the comparison approach; every figure can be recomputed from the comparables listed.',
-  },
+        'A valuation by the comparison approach; every figure can be recomputed from the comparables listed.',
+    },
+  ),
 );
 export type ValuationView = Static<typeof ValuationSchema>;

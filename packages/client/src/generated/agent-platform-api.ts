@@ -949,6 +949,497 @@ export interface components {
                 conflicting_id?: string;
             }[];
         };
+        /** @description A team’s request to use an agent. */
+        AccessRequest: {
+            id: string;
+            agent_id: string;
+            team: string;
+            purpose: string;
+            profile_id: string;
+            /** @description The latest score; `GET /access-requests/{requestId}/score` explains it. */
+            score: {
+                total: number;
+                weights_version: string;
+                knocked_out: boolean;
+            };
+            /** Format: date-time */
+            scored_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AccessRequestInput: {
+            agent_id: string;
+            /** @description The requesting team; it must be the team of the capability profile. */
+            team: string;
+            /** @description What the team wants to use the agent for. */
+            purpose: string;
+            /** @description An existing capability profile of the team … */
+            profile_id?: string;
+            /** @description … or a new one, saved for the request’s `team` (exactly one of both). */
+            profile?: {
+                name: string;
+                /**
+                 * @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`.
+                 * @default []
+                 */
+                required_capabilities?: string[];
+                /**
+                 * @description The most sensitive data the team will pass to the agent.
+                 * @enum {string}
+                 */
+                data_classification: "public" | "internal" | "confidential" | "restricted";
+                budget: {
+                    /** @description What the team may spend on the agent per month, in whole cents. */
+                    monthly_limit_cents: number;
+                    /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
+                    expected_usage: {
+                        /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
+                        quantity: number;
+                        /**
+                         * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
+                         * @enum {string}
+                         */
+                        unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                    };
+                };
+            };
+        };
+        /** @description An agent deployment. */
+        AgentDeployment: {
+            id: string;
+            /** @enum {string} */
+            status: "active" | "retired";
+            name: string;
+            description: string | null;
+            owning_team: string;
+            capabilities: string[];
+            chargeback_rate: {
+                amount_cents: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /** @enum {string} */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+            /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
+            artifact_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When the agent was retired; `null` while active.
+             */
+            retired_at: string | null;
+        };
+        AgentDeploymentInput: {
+            name: string;
+            description?: string;
+            /** @description The team that runs the agent and pays its chargeback. */
+            owning_team: string;
+            /**
+             * @description Distinct capability names (lower case letters, digits, `_ . : -`); default `[]`.
+             * @default []
+             */
+            capabilities?: string[];
+            /** @description What the owning team is charged for using the agent. */
+            chargeback_rate: {
+                /** @description Price per unit in whole cents. */
+                amount_cents: number;
+                /**
+                 * @description What one `amount_cents` pays for.
+                 * @enum {string}
+                 */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /**
+             * @description The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.
+             * @default internal
+             * @enum {string}
+             */
+            data_classification?: "public" | "internal" | "confidential" | "restricted";
+        };
+        /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
+        AgentDeploymentSnapshot: {
+            id: string;
+            name: string;
+            description: string | null;
+            owning_team: string;
+            capabilities: string[];
+            chargeback_rate: {
+                amount_cents: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /** @enum {string} */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+        };
+        ApiKey: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        /** @description A file of an agent: model card, prompt, configuration, evaluation report. */
+        Artifact: {
+            id: string;
+            agent_id: string;
+            /** @enum {string} */
+            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
+            title: string | null;
+            version: string | null;
+            /** @description Judged from the bytes (or, for text, declared and checked to be UTF-8). */
+            content_type: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description Hex SHA-256 of the content; the download ETag. */
+            sha256: string;
+            filename: string;
+            /** @description Where the content is downloaded. */
+            content_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A capability profile: what a team needs from an agent. */
+        CapabilityProfile: {
+            id: string;
+            team: string;
+            name: string;
+            required_capabilities: string[];
+            /** @enum {string} */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+            budget: {
+                monthly_limit_cents: number;
+                expected_usage: {
+                    quantity: number;
+                    /** @enum {string} */
+                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CapabilityProfileInput: {
+            /** @description The team whose needs these are. */
+            team: string;
+            name: string;
+            /**
+             * @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`.
+             * @default []
+             */
+            required_capabilities?: string[];
+            /**
+             * @description The most sensitive data the team will pass to the agent.
+             * @enum {string}
+             */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+            budget: {
+                /** @description What the team may spend on the agent per month, in whole cents. */
+                monthly_limit_cents: number;
+                /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
+                expected_usage: {
+                    /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
+                    quantity: number;
+                    /**
+                     * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
+                     * @enum {string}
+                     */
+                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                };
+            };
+        };
+        /** @description A catalog entry: a snapshot of an agent and its artifacts with its record (PDF). */
+        CatalogEntry: {
+            id: string;
+            agent_id: string;
+            /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
+            version: number;
+            /**
+             * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
+             * @enum {string}
+             */
+            status: "generating" | "completed" | "failed" | "published" | "withdrawn";
+            agent: components["schemas"]["AgentDeploymentSnapshot"];
+            /** @description The agent's artifacts as they were, oldest first. */
+            artifacts: {
+                /** @description The artifact it was copied from (it may since have been changed or deleted). */
+                id: string;
+                /** @enum {string} */
+                kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
+                title: string | null;
+                version: string | null;
+                content_type: string;
+                /** @description Bytes. */
+                size: number;
+                /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
+                sha256: string;
+                filename: string;
+            }[];
+            /** @description Where the record (PDF) is downloaded once `completed`. */
+            record_url: string;
+            record: {
+                /** @description Bytes. */
+                size: number;
+                /** @description The download ETag. */
+                sha256: string;
+            } | null;
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When the entry was generated (its snapshot taken).
+             */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was first published.
+             */
+            published_at: string | null;
+        };
+        /** @description A settlement with its lines. */
+        ChargebackSettlement: {
+            id: string;
+            /** @description The settled period, `YYYY-MM` in the account’s time zone. */
+            period: string;
+            /** @description The consuming team. */
+            team: string;
+            /** @description Sum of the lines’ amounts. */
+            net_cents: number;
+            /** @description The internal invoice of the settlement. */
+            internal_invoice: {
+                id: string;
+                /** @description Gapless per account and year, series `chargeback`: `2026-000001`. */
+                number: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The part of `net_cents` for usage of months before the period (lines with `late`). */
+            late_cents: number;
+            /** @description How each line’s amount is computed. */
+            method: string;
+            lines: {
+                /** @description Ordered by agent, month of use and the rate’s start. */
+                position: number;
+                agent_id: string;
+                /** @description The month the usage occurred in; earlier than the settlement’s period for late usage. */
+                usage_period: string;
+                /** @description Usage of a month before the settled period: reported after that month was settled, or of a month no run settled. */
+                late: boolean;
+                /** @description How many usage records the line sums. */
+                records: number;
+                /** @description Sum of the records’ quantities in `unit` (decimal text). */
+                quantity: string;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                /** @description The agent’s rate valid when the usage occurred. */
+                rate: {
+                    amount_cents: number;
+                    /** @enum {string} */
+                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                    /**
+                     * Format: date-time
+                     * @description When this rate of the agent took effect (its first rate also prices usage reported for a time before).
+                     */
+                    valid_from: string;
+                };
+                /** @description `false` when the records’ unit is not the rate’s unit (the unit changed and the records were received after the change): amount 0, not priced. */
+                priced: boolean;
+                /** @description quantity × rate.amount_cents, rounded half up once (0 when not priced). */
+                amount_cents: number;
+            }[];
+        };
+        /** @description A monthly cost estimate of an agent, explained: the inputs, each step and the method version. */
+        CostEstimate: {
+            agent_id: string;
+            /** @description Version of the method; changes when the computation changes. */
+            method_version: string;
+            /** @description The agent’s current chargeback rate. */
+            rate: {
+                amount_cents: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /** @description The cost of the expected usage. */
+            expected: {
+                estimable: boolean;
+                /** @description Expected quantity a month (decimal text). */
+                quantity: string;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                /** @description Rate × quantity, rounded half up; `null` when not estimable. */
+                monthly_cents: number | null;
+                reason: string;
+            } | null;
+            /** @description The cost of the recorded usage of the trailing three full months: mean and range. */
+            recorded: {
+                estimable: boolean;
+                /**
+                 * Format: date-time
+                 * @description Start of the window (inclusive): the first day of the third month before the current one, UTC.
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description End of the window (exclusive): the first day of the current month, UTC.
+                 */
+                to: string;
+                months: {
+                    /** @description `YYYY-MM` */
+                    month: string;
+                    quantity: string;
+                    cost_cents: number;
+                }[];
+                mean_monthly_cents: number | null;
+                min_monthly_cents: number | null;
+                max_monthly_cents: number | null;
+                reason: string;
+            };
+            /** @description How the figures are computed, in order. */
+            steps: {
+                step: string;
+                description: string;
+            }[];
+            rounding: string;
+        };
+        /** @description An evaluation session of an agent with a team: ids, times and roles, no personal data. */
+        EvaluationSession: {
+            id: string;
+            agent_id: string;
+            team: string;
+            access_request_id: string | null;
+            /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
+            evaluator_roles: string[];
+            evaluator_count: number;
+            /**
+             * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
+             * @enum {string}
+             */
+            status: "proposed" | "confirmed" | "completed" | "cancelled";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            /** @description The account's time zone, in which the `.ics` is written. */
+            time_zone: string;
+            /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
+            sequence: number;
+            /** @description Earlier times, oldest first. */
+            history: {
+                /** Format: date-time */
+                starts_at: string;
+                /** Format: date-time */
+                ends_at: string;
+                /**
+                 * Format: date-time
+                 * @description When it was rescheduled away from this time.
+                 */
+                until: string;
+            }[];
+            /** @enum {string|null} */
+            confirmed_by: "provider" | "team" | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** @enum {string|null} */
+            cancelled_by: "provider" | "team" | null;
+            /** @enum {string|null} */
+            cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EvaluationSessionInput: {
+            /** @description An active agent of the account (another account's or a missing one: 404; a retired one: 409). */
+            agent_id: string;
+            /** @description The evaluating team (a team's name, never a person's). */
+            team: string;
+            /** @description The team's access request the session evaluates: an access request of the account for the same `agent_id` and `team` (422 otherwise; a missing one: 404). */
+            access_request_id?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description After `starts_at`, at most 8 hours later.
+             */
+            ends_at: string;
+            /** @description Roles of the evaluators, one entry per evaluator whose role is known (e.g. `["domain_expert", "security_reviewer"]`; lower case, digits, `_`). Roles, never people. */
+            evaluator_roles?: string[];
+            /** @description How many evaluators take part; default: the number of `evaluator_roles`, and never fewer than that. One of both is required. */
+            evaluator_count?: number;
+        };
+        /** @description The internal invoice of a chargeback settlement (PDF rendered in the background). */
+        InternalInvoice: {
+            id: string;
+            /** @description Gapless per account and year of issue, series `chargeback`: `2026-000001`. */
+            number: string;
+            /** @description The consuming team (the recipient). */
+            team: string;
+            /** @description The settled period. */
+            period: string;
+            /**
+             * Format: date
+             * @description The run’s date in the account’s time zone.
+             */
+            issue_date: string;
+            /** @description The settlement’s net amount; no VAT (within one organisation). */
+            net_cents: number;
+            settlement_id: string;
+            /**
+             * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).
+             * @enum {string}
+             */
+            status: "generating" | "completed" | "failed";
+            /** @description Where the PDF is downloaded once `completed`. */
+            pdf_url: string;
+            pdf: {
+                /** @description Bytes. */
+                size: number;
+                /** @description The download ETag. */
+                sha256: string;
+            } | null;
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /**
+             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -979,16 +1470,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description First characters of the key, to recognise it. */
-                            display_prefix: string;
-                            scopes: string[];
-                            /** Format: date-time */
-                            created_at: string;
-                            last_used_at: string | null;
-                            revoked_at: string | null;
-                        }[];
+                        data: components["schemas"]["ApiKey"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -1282,33 +1764,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "active" | "retired";
-                            name: string;
-                            description: string | null;
-                            owning_team: string;
-                            capabilities: string[];
-                            chargeback_rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                            /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
-                            artifact_count: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When the agent was retired; `null` while active.
-                             */
-                            retired_at: string | null;
-                        }[];
+                        data: components["schemas"]["AgentDeployment"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -1388,33 +1844,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    description?: string;
-                    /** @description The team that runs the agent and pays its chargeback. */
-                    owning_team: string;
-                    /**
-                     * @description Distinct capability names (lower case letters, digits, `_ . : -`); default `[]`.
-                     * @default []
-                     */
-                    capabilities?: string[];
-                    /** @description What the owning team is charged for using the agent. */
-                    chargeback_rate: {
-                        /** @description Price per unit in whole cents. */
-                        amount_cents: number;
-                        /**
-                         * @description What one `amount_cents` pays for.
-                         * @enum {string}
-                         */
-                        unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                    };
-                    /**
-                     * @description The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.
-                     * @default internal
-                     * @enum {string}
-                     */
-                    data_classification?: "public" | "internal" | "confidential" | "restricted";
-                };
+                "application/json": components["schemas"]["AgentDeploymentInput"];
             };
         };
         responses: {
@@ -1424,33 +1854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "retired";
-                        name: string;
-                        description: string | null;
-                        owning_team: string;
-                        capabilities: string[];
-                        chargeback_rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
-                        artifact_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description When the agent was retired; `null` while active.
-                         */
-                        retired_at: string | null;
-                    };
+                    "application/json": components["schemas"]["AgentDeployment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -1557,33 +1961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "retired";
-                        name: string;
-                        description: string | null;
-                        owning_team: string;
-                        capabilities: string[];
-                        chargeback_rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
-                        artifact_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description When the agent was retired; `null` while active.
-                         */
-                        retired_at: string | null;
-                    };
+                    "application/json": components["schemas"]["AgentDeployment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -1689,33 +2067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "retired";
-                        name: string;
-                        description: string | null;
-                        owning_team: string;
-                        capabilities: string[];
-                        chargeback_rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
-                        artifact_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description When the agent was retired; `null` while active.
-                         */
-                        retired_at: string | null;
-                    };
+                    "application/json": components["schemas"]["AgentDeployment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -1839,33 +2191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "active" | "retired";
-                        name: string;
-                        description: string | null;
-                        owning_team: string;
-                        capabilities: string[];
-                        chargeback_rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        /** @description How many artifacts the agent has (`/v1/agents/{agentId}/artifacts`). */
-                        artifact_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description When the agent was retired; `null` while active.
-                         */
-                        retired_at: string | null;
-                    };
+                    "application/json": components["schemas"]["AgentDeployment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -1987,27 +2313,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            agent_id: string;
-                            /** @enum {string} */
-                            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                            title: string | null;
-                            version: string | null;
-                            /** @description Judged from the bytes (or, for text, declared and checked to be UTF-8). */
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the content; the download ETag. */
-                            sha256: string;
-                            filename: string;
-                            /** @description Where the content is downloaded. */
-                            content_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Artifact"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -2119,27 +2425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @enum {string} */
-                        kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                        title: string | null;
-                        version: string | null;
-                        /** @description Judged from the bytes (or, for text, declared and checked to be UTF-8). */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Where the content is downloaded. */
-                        content_url: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2256,27 +2542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @enum {string} */
-                        kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                        title: string | null;
-                        version: string | null;
-                        /** @description Judged from the bytes (or, for text, declared and checked to be UTF-8). */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Where the content is downloaded. */
-                        content_url: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2447,27 +2713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @enum {string} */
-                        kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                        title: string | null;
-                        version: string | null;
-                        /** @description Judged from the bytes (or, for text, declared and checked to be UTF-8). */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Where the content is downloaded. */
-                        content_url: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Artifact"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2675,26 +2921,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            team: string;
-                            name: string;
-                            required_capabilities: string[];
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                            budget: {
-                                monthly_limit_cents: number;
-                                expected_usage: {
-                                    quantity: number;
-                                    /** @enum {string} */
-                                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                };
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["CapabilityProfile"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -2774,35 +3001,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The team whose needs these are. */
-                    team: string;
-                    name: string;
-                    /**
-                     * @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`.
-                     * @default []
-                     */
-                    required_capabilities?: string[];
-                    /**
-                     * @description The most sensitive data the team will pass to the agent.
-                     * @enum {string}
-                     */
-                    data_classification: "public" | "internal" | "confidential" | "restricted";
-                    budget: {
-                        /** @description What the team may spend on the agent per month, in whole cents. */
-                        monthly_limit_cents: number;
-                        /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
-                        expected_usage: {
-                            /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
-                            quantity: number;
-                            /**
-                             * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
-                             * @enum {string}
-                             */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                    };
-                };
+                "application/json": components["schemas"]["CapabilityProfileInput"];
             };
         };
         responses: {
@@ -2812,26 +3011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        team: string;
-                        name: string;
-                        required_capabilities: string[];
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        budget: {
-                            monthly_limit_cents: number;
-                            expected_usage: {
-                                quantity: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["CapabilityProfile"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2938,26 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        team: string;
-                        name: string;
-                        required_capabilities: string[];
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        budget: {
-                            monthly_limit_cents: number;
-                            expected_usage: {
-                                quantity: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["CapabilityProfile"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3066,26 +3227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        team: string;
-                        name: string;
-                        required_capabilities: string[];
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        budget: {
-                            monthly_limit_cents: number;
-                            expected_usage: {
-                                quantity: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["CapabilityProfile"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3207,23 +3349,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            agent_id: string;
-                            team: string;
-                            purpose: string;
-                            profile_id: string;
-                            /** @description The latest score; `GET /access-requests/{requestId}/score` explains it. */
-                            score: {
-                                total: number;
-                                weights_version: string;
-                                knocked_out: boolean;
-                            };
-                            /** Format: date-time */
-                            scored_at: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["AccessRequest"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -3303,43 +3429,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    agent_id: string;
-                    /** @description The requesting team; it must be the team of the capability profile. */
-                    team: string;
-                    /** @description What the team wants to use the agent for. */
-                    purpose: string;
-                    /** @description An existing capability profile of the team … */
-                    profile_id?: string;
-                    /** @description … or a new one, saved for the request’s `team` (exactly one of both). */
-                    profile?: {
-                        name: string;
-                        /**
-                         * @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`.
-                         * @default []
-                         */
-                        required_capabilities?: string[];
-                        /**
-                         * @description The most sensitive data the team will pass to the agent.
-                         * @enum {string}
-                         */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        budget: {
-                            /** @description What the team may spend on the agent per month, in whole cents. */
-                            monthly_limit_cents: number;
-                            /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
-                            expected_usage: {
-                                /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
-                                quantity: number;
-                                /**
-                                 * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
-                                 * @enum {string}
-                                 */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                        };
-                    };
-                };
+                "application/json": components["schemas"]["AccessRequestInput"];
             };
         };
         responses: {
@@ -3349,23 +3439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        purpose: string;
-                        profile_id: string;
-                        /** @description The latest score; `GET /access-requests/{requestId}/score` explains it. */
-                        score: {
-                            total: number;
-                            weights_version: string;
-                            knocked_out: boolean;
-                        };
-                        /** Format: date-time */
-                        scored_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["AccessRequest"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3481,23 +3555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        purpose: string;
-                        profile_id: string;
-                        /** @description The latest score; `GET /access-requests/{requestId}/score` explains it. */
-                        score: {
-                            total: number;
-                            weights_version: string;
-                            knocked_out: boolean;
-                        };
-                        /** Format: date-time */
-                        scored_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["AccessRequest"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3833,70 +3891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                        version: number;
-                        /**
-                         * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                        agent: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            owning_team: string;
-                            capabilities: string[];
-                            chargeback_rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                        };
-                        /** @description The agent's artifacts as they were, oldest first. */
-                        artifacts: {
-                            /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                            title: string | null;
-                            version: string | null;
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                            sha256: string;
-                            filename: string;
-                        }[];
-                        /** @description Where the record (PDF) is downloaded once `completed`. */
-                        record_url: string;
-                        record: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the entry was generated (its snapshot taken).
-                         */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it was first published.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["CatalogEntry"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4018,70 +4013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            agent_id: string;
-                            /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                            version: number;
-                            /**
-                             * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                             * @enum {string}
-                             */
-                            status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                            /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                            agent: {
-                                id: string;
-                                name: string;
-                                description: string | null;
-                                owning_team: string;
-                                capabilities: string[];
-                                chargeback_rate: {
-                                    amount_cents: number;
-                                    /** @enum {string} */
-                                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                };
-                                /** @enum {string} */
-                                data_classification: "public" | "internal" | "confidential" | "restricted";
-                            };
-                            /** @description The agent's artifacts as they were, oldest first. */
-                            artifacts: {
-                                /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                                id: string;
-                                /** @enum {string} */
-                                kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                                title: string | null;
-                                version: string | null;
-                                content_type: string;
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                                sha256: string;
-                                filename: string;
-                            }[];
-                            /** @description Where the record (PDF) is downloaded once `completed`. */
-                            record_url: string;
-                            record: {
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description The download ETag. */
-                                sha256: string;
-                            } | null;
-                            failure_reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the entry was generated (its snapshot taken).
-                             */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When it was first published.
-                             */
-                            published_at: string | null;
-                        }[];
+                        data: components["schemas"]["CatalogEntry"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -4166,70 +4098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                        version: number;
-                        /**
-                         * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                        agent: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            owning_team: string;
-                            capabilities: string[];
-                            chargeback_rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                        };
-                        /** @description The agent's artifacts as they were, oldest first. */
-                        artifacts: {
-                            /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                            title: string | null;
-                            version: string | null;
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                            sha256: string;
-                            filename: string;
-                        }[];
-                        /** @description Where the record (PDF) is downloaded once `completed`. */
-                        record_url: string;
-                        record: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the entry was generated (its snapshot taken).
-                         */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it was first published.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["CatalogEntry"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4404,70 +4273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                        version: number;
-                        /**
-                         * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                        agent: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            owning_team: string;
-                            capabilities: string[];
-                            chargeback_rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                        };
-                        /** @description The agent's artifacts as they were, oldest first. */
-                        artifacts: {
-                            /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                            title: string | null;
-                            version: string | null;
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                            sha256: string;
-                            filename: string;
-                        }[];
-                        /** @description Where the record (PDF) is downloaded once `completed`. */
-                        record_url: string;
-                        record: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the entry was generated (its snapshot taken).
-                         */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it was first published.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["CatalogEntry"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4591,70 +4397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                        version: number;
-                        /**
-                         * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                        agent: {
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            owning_team: string;
-                            capabilities: string[];
-                            chargeback_rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                        };
-                        /** @description The agent's artifacts as they were, oldest first. */
-                        artifacts: {
-                            /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                            title: string | null;
-                            version: string | null;
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                            sha256: string;
-                            filename: string;
-                        }[];
-                        /** @description Where the record (PDF) is downloaded once `completed`. */
-                        record_url: string;
-                        record: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the entry was generated (its snapshot taken).
-                         */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it was first published.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["CatalogEntry"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4778,70 +4521,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            agent_id: string;
-                            /** @description 1, 2, 3, … per agent, in the order the entries were generated. */
-                            version: number;
-                            /**
-                             * @description `generating` → `completed` (the record is ready) or `failed` (see `failure_reason`); `published` while it is the agent's entry in the internal catalog; `withdrawn` once taken out (withdrawn by hand, replaced by another published entry of the agent, or the agent retired).
-                             * @enum {string}
-                             */
-                            status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                            /** @description The agent as it was when the entry was generated; later updates of the agent do not change it. */
-                            agent: {
-                                id: string;
-                                name: string;
-                                description: string | null;
-                                owning_team: string;
-                                capabilities: string[];
-                                chargeback_rate: {
-                                    amount_cents: number;
-                                    /** @enum {string} */
-                                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                };
-                                /** @enum {string} */
-                                data_classification: "public" | "internal" | "confidential" | "restricted";
-                            };
-                            /** @description The agent's artifacts as they were, oldest first. */
-                            artifacts: {
-                                /** @description The artifact it was copied from (it may since have been changed or deleted). */
-                                id: string;
-                                /** @enum {string} */
-                                kind: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                                title: string | null;
-                                version: string | null;
-                                content_type: string;
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description Hex SHA-256 of the artifact as it was; printed in the record. */
-                                sha256: string;
-                                filename: string;
-                            }[];
-                            /** @description Where the record (PDF) is downloaded once `completed`. */
-                            record_url: string;
-                            record: {
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description The download ETag. */
-                                sha256: string;
-                            } | null;
-                            failure_reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the entry was generated (its snapshot taken).
-                             */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When it was first published.
-                             */
-                            published_at: string | null;
-                        }[];
+                        data: components["schemas"]["CatalogEntry"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -4936,56 +4616,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            agent_id: string;
-                            team: string;
-                            access_request_id: string | null;
-                            /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                            evaluator_roles: string[];
-                            evaluator_count: number;
-                            /**
-                             * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                             * @enum {string}
-                             */
-                            status: "proposed" | "confirmed" | "completed" | "cancelled";
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /** @description The account's time zone, in which the `.ics` is written. */
-                            time_zone: string;
-                            /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                            sequence: number;
-                            /** @description Earlier times, oldest first. */
-                            history: {
-                                /** Format: date-time */
-                                starts_at: string;
-                                /** Format: date-time */
-                                ends_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it was rescheduled away from this time.
-                                 */
-                                until: string;
-                            }[];
-                            /** @enum {string|null} */
-                            confirmed_by: "provider" | "team" | null;
-                            /** Format: date-time */
-                            confirmed_at: string | null;
-                            /** @enum {string|null} */
-                            cancelled_by: "provider" | "team" | null;
-                            /** @enum {string|null} */
-                            cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["EvaluationSession"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -5065,28 +4696,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description An active agent of the account (another account's or a missing one: 404; a retired one: 409). */
-                    agent_id: string;
-                    /** @description The evaluating team (a team's name, never a person's). */
-                    team: string;
-                    /** @description The team's access request the session evaluates: an access request of the account for the same `agent_id` and `team` (422 otherwise; a missing one: 404). */
-                    access_request_id?: string;
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
-                     */
-                    starts_at: string;
-                    /**
-                     * Format: date-time
-                     * @description After `starts_at`, at most 8 hours later.
-                     */
-                    ends_at: string;
-                    /** @description Roles of the evaluators, one entry per evaluator whose role is known (e.g. `["domain_expert", "security_reviewer"]`; lower case, digits, `_`). Roles, never people. */
-                    evaluator_roles?: string[];
-                    /** @description How many evaluators take part; default: the number of `evaluator_roles`, and never fewer than that. One of both is required. */
-                    evaluator_count?: number;
-                };
+                "application/json": components["schemas"]["EvaluationSessionInput"];
             };
         };
         responses: {
@@ -5096,56 +4706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5261,56 +4822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5483,56 +4995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5666,56 +5129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5849,56 +5263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6022,56 +5387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        agent_id: string;
-                        team: string;
-                        access_request_id: string | null;
-                        /** @description Roles of the evaluators (possibly fewer than `evaluator_count`, possibly none). */
-                        evaluator_roles: string[];
-                        evaluator_count: number;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "provider" | "team" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "provider" | "team" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["EvaluationSession"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6340,58 +5656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agent_id: string;
-                        /** @description Version of the method; changes when the computation changes. */
-                        method_version: string;
-                        /** @description The agent’s current chargeback rate. */
-                        rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @description The cost of the expected usage. */
-                        expected: {
-                            estimable: boolean;
-                            /** @description Expected quantity a month (decimal text). */
-                            quantity: string;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            /** @description Rate × quantity, rounded half up; `null` when not estimable. */
-                            monthly_cents: number | null;
-                            reason: string;
-                        } | null;
-                        /** @description The cost of the recorded usage of the trailing three full months: mean and range. */
-                        recorded: {
-                            estimable: boolean;
-                            /**
-                             * Format: date-time
-                             * @description Start of the window (inclusive): the first day of the third month before the current one, UTC.
-                             */
-                            from: string;
-                            /**
-                             * Format: date-time
-                             * @description End of the window (exclusive): the first day of the current month, UTC.
-                             */
-                            to: string;
-                            months: {
-                                /** @description `YYYY-MM` */
-                                month: string;
-                                quantity: string;
-                                cost_cents: number;
-                            }[];
-                            mean_monthly_cents: number | null;
-                            min_monthly_cents: number | null;
-                            max_monthly_cents: number | null;
-                            reason: string;
-                        };
-                        /** @description How the figures are computed, in order. */
-                        steps: {
-                            step: string;
-                            description: string;
-                        }[];
-                        rounding: string;
-                    };
+                    "application/json": components["schemas"]["CostEstimate"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6499,59 +5764,7 @@ export interface operations {
                             name: string;
                             /** @description Expected monthly cost ≤ budget; `null` when the cost cannot be estimated. */
                             fits_budget: boolean | null;
-                            /** @description A monthly cost estimate of an agent, explained: the inputs, each step and the method version. */
-                            estimate: {
-                                agent_id: string;
-                                /** @description Version of the method; changes when the computation changes. */
-                                method_version: string;
-                                /** @description The agent’s current chargeback rate. */
-                                rate: {
-                                    amount_cents: number;
-                                    /** @enum {string} */
-                                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                };
-                                /** @description The cost of the expected usage. */
-                                expected: {
-                                    estimable: boolean;
-                                    /** @description Expected quantity a month (decimal text). */
-                                    quantity: string;
-                                    /** @enum {string} */
-                                    unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                    /** @description Rate × quantity, rounded half up; `null` when not estimable. */
-                                    monthly_cents: number | null;
-                                    reason: string;
-                                } | null;
-                                /** @description The cost of the recorded usage of the trailing three full months: mean and range. */
-                                recorded: {
-                                    estimable: boolean;
-                                    /**
-                                     * Format: date-time
-                                     * @description Start of the window (inclusive): the first day of the third month before the current one, UTC.
-                                     */
-                                    from: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description End of the window (exclusive): the first day of the current month, UTC.
-                                     */
-                                    to: string;
-                                    months: {
-                                        /** @description `YYYY-MM` */
-                                        month: string;
-                                        quantity: string;
-                                        cost_cents: number;
-                                    }[];
-                                    mean_monthly_cents: number | null;
-                                    min_monthly_cents: number | null;
-                                    max_monthly_cents: number | null;
-                                    reason: string;
-                                };
-                                /** @description How the figures are computed, in order. */
-                                steps: {
-                                    step: string;
-                                    description: string;
-                                }[];
-                                rounding: string;
-                            };
+                            estimate: components["schemas"]["CostEstimate"];
                         }[];
                     };
                 };
@@ -6866,57 +6079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The settled period, `YYYY-MM` in the account’s time zone. */
-                        period: string;
-                        /** @description The consuming team. */
-                        team: string;
-                        /** @description Sum of the lines’ amounts. */
-                        net_cents: number;
-                        /** @description The internal invoice of the settlement. */
-                        internal_invoice: {
-                            id: string;
-                            /** @description Gapless per account and year, series `chargeback`: `2026-000001`. */
-                            number: string;
-                        } | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The part of `net_cents` for usage of months before the period (lines with `late`). */
-                        late_cents: number;
-                        /** @description How each line’s amount is computed. */
-                        method: string;
-                        lines: {
-                            /** @description Ordered by agent, month of use and the rate’s start. */
-                            position: number;
-                            agent_id: string;
-                            /** @description The month the usage occurred in; earlier than the settlement’s period for late usage. */
-                            usage_period: string;
-                            /** @description Usage of a month before the settled period: reported after that month was settled, or of a month no run settled. */
-                            late: boolean;
-                            /** @description How many usage records the line sums. */
-                            records: number;
-                            /** @description Sum of the records’ quantities in `unit` (decimal text). */
-                            quantity: string;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            /** @description The agent’s rate valid when the usage occurred. */
-                            rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                /**
-                                 * Format: date-time
-                                 * @description When this rate of the agent took effect (its first rate also prices usage reported for a time before).
-                                 */
-                                valid_from: string;
-                            };
-                            /** @description `false` when the records’ unit is not the rate’s unit (the unit changed and the records were received after the change): amount 0, not priced. */
-                            priced: boolean;
-                            /** @description quantity × rate.amount_cents, rounded half up once (0 when not priced). */
-                            amount_cents: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ChargebackSettlement"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7004,41 +6167,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description Gapless per account and year of issue, series `chargeback`: `2026-000001`. */
-                            number: string;
-                            /** @description The consuming team (the recipient). */
-                            team: string;
-                            /** @description The settled period. */
-                            period: string;
-                            /**
-                             * Format: date
-                             * @description The run’s date in the account’s time zone.
-                             */
-                            issue_date: string;
-                            /** @description The settlement’s net amount; no VAT (within one organisation). */
-                            net_cents: number;
-                            settlement_id: string;
-                            /**
-                             * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).
-                             * @enum {string}
-                             */
-                            status: "generating" | "completed" | "failed";
-                            /** @description Where the PDF is downloaded once `completed`. */
-                            pdf_url: string;
-                            pdf: {
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description The download ETag. */
-                                sha256: string;
-                            } | null;
-                            failure_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                        }[];
+                        data: components["schemas"]["InternalInvoice"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -7123,41 +6252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description Gapless per account and year of issue, series `chargeback`: `2026-000001`. */
-                        number: string;
-                        /** @description The consuming team (the recipient). */
-                        team: string;
-                        /** @description The settled period. */
-                        period: string;
-                        /**
-                         * Format: date
-                         * @description The run’s date in the account’s time zone.
-                         */
-                        issue_date: string;
-                        /** @description The settlement’s net amount; no VAT (within one organisation). */
-                        net_cents: number;
-                        settlement_id: string;
-                        /**
-                         * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`).
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed";
-                        /** @description Where the PDF is downloaded once `completed`. */
-                        pdf_url: string;
-                        pdf: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                    };
+                    "application/json": components["schemas"]["InternalInvoice"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7328,25 +6423,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /**
-                             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                             * @enum {string}
-                             */
-                            status: "active" | "paused";
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            paused_at: string | null;
-                            /** Format: date-time */
-                            last_success_at: string | null;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -7568,25 +6645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7755,25 +6814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */

@@ -195,6 +195,123 @@ export interface components {
                 konflikt_id?: string;
             }[];
         };
+        Anfrage: {
+            id: string;
+            immobilie_id: string;
+            interessent_id: string;
+            /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
+            nachricht: string | null;
+            /** @description Nachvollziehbare Bewertung der Anfrage. */
+            bewertung: {
+                gesamt: number;
+                gewichtungsversion: string;
+                /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
+                ausgeschlossen: boolean;
+                ausschlussgruende: {
+                    kriterium: string;
+                    grund: string;
+                }[];
+                /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
+                kriterien: {
+                    kriterium: string;
+                    gewicht: number;
+                    punkte: number;
+                    /** @enum {string} */
+                    ergebnis: "erfuellt" | "abweichend";
+                    grund: string;
+                }[];
+            };
+            /**
+             * Format: date-time
+             * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
+             */
+            bewertet_am: string;
+            /** Format: date-time */
+            eingegangen_am: string;
+        };
+        AnfrageAnlegen: {
+            immobilie_id: string;
+            /** @description Ein bestehender Interessent … */
+            interessent_id?: string;
+            /** @description … oder ein neuer, mit Einwilligung (genau eins von beiden). */
+            interessent?: components["schemas"]["InteressentAnlegen"];
+            nachricht?: string;
+        };
+        /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
+        Einwilligung: {
+            /** @description Wofür die Einwilligung gilt. */
+            zweck: string;
+            /** Format: date-time */
+            erteilt_am: string;
+        };
+        /** @description Ein Interessent. */
+        Interessent: {
+            id: string;
+            vorname: string | null;
+            /** @description `null` nach der Anonymisierung. */
+            nachname: string | null;
+            email: string | null;
+            telefon: string | null;
+            einwilligung: {
+                zweck: string;
+                /** Format: date-time */
+                erteilt_am: string;
+            } | null;
+            suchprofil: {
+                /** @enum {string} */
+                vermarktung: "kauf" | "miete";
+                typ: string[];
+                orte: string[];
+                zimmer_min: number | null;
+                kaufpreis_max_eur: number | null;
+                kaltmiete_max_eur: number | null;
+                wohnflaeche_min_qm: number | null;
+                aktiv: boolean;
+            } | null;
+            /**
+             * Format: date
+             * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
+             */
+            aufbewahrung_bis: string;
+            /** Format: date-time */
+            angelegt_am: string;
+            /** Format: date-time */
+            aktualisiert_am: string;
+            /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
+            anonymisiert: boolean;
+        };
+        InteressentAnlegen: {
+            vorname?: string;
+            nachname: string;
+            /** Format: email */
+            email: string;
+            telefon?: string;
+            einwilligung: components["schemas"]["Einwilligung"];
+            suchprofil?: components["schemas"]["Suchprofil"];
+        };
+        Suchprofil: {
+            /**
+             * @description Kauf oder Miete.
+             * @default kauf
+             * @enum {string}
+             */
+            vermarktung?: "kauf" | "miete";
+            /** @description Gesuchte Objektarten. */
+            typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[];
+            /** @description Orte oder Postleitzahlen. */
+            orte?: string[];
+            /** @description In halben Zimmern (2,5 ist erlaubt). */
+            zimmer_min?: number;
+            kaufpreis_max_eur?: number;
+            kaltmiete_max_eur?: number;
+            /** @description Ganze Quadratmeter. */
+            wohnflaeche_min_qm?: number;
+            /**
+             * @description Nur aktive Suchprofile werden abgeglichen.
+             * @default true
+             */
+            aktiv?: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -226,41 +343,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        daten: {
-                            id: string;
-                            vorname: string | null;
-                            /** @description `null` nach der Anonymisierung. */
-                            nachname: string | null;
-                            email: string | null;
-                            telefon: string | null;
-                            einwilligung: {
-                                zweck: string;
-                                /** Format: date-time */
-                                erteilt_am: string;
-                            } | null;
-                            suchprofil: {
-                                /** @enum {string} */
-                                vermarktung: "kauf" | "miete";
-                                typ: string[];
-                                orte: string[];
-                                zimmer_min: number | null;
-                                kaufpreis_max_eur: number | null;
-                                kaltmiete_max_eur: number | null;
-                                wohnflaeche_min_qm: number | null;
-                                aktiv: boolean;
-                            } | null;
-                            /**
-                             * Format: date
-                             * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
-                             */
-                            aufbewahrung_bis: string;
-                            /** Format: date-time */
-                            angelegt_am: string;
-                            /** Format: date-time */
-                            aktualisiert_am: string;
-                            /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
-                            anonymisiert: boolean;
-                        }[];
+                        daten: components["schemas"]["Interessent"][];
                         seite: {
                             naechster_cursor: string | null;
                             hat_weitere: boolean;
@@ -340,43 +423,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    vorname?: string;
-                    nachname: string;
-                    /** Format: email */
-                    email: string;
-                    telefon?: string;
-                    /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
-                    einwilligung: {
-                        /** @description Wofür die Einwilligung gilt. */
-                        zweck: string;
-                        /** Format: date-time */
-                        erteilt_am: string;
-                    };
-                    suchprofil?: {
-                        /**
-                         * @description Kauf oder Miete.
-                         * @default kauf
-                         * @enum {string}
-                         */
-                        vermarktung?: "kauf" | "miete";
-                        /** @description Gesuchte Objektarten. */
-                        typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[];
-                        /** @description Orte oder Postleitzahlen. */
-                        orte?: string[];
-                        /** @description In halben Zimmern (2,5 ist erlaubt). */
-                        zimmer_min?: number;
-                        kaufpreis_max_eur?: number;
-                        kaltmiete_max_eur?: number;
-                        /** @description Ganze Quadratmeter. */
-                        wohnflaeche_min_qm?: number;
-                        /**
-                         * @description Nur aktive Suchprofile werden abgeglichen.
-                         * @default true
-                         */
-                        aktiv?: boolean;
-                    };
-                };
+                "application/json": components["schemas"]["InteressentAnlegen"];
             };
         };
         responses: {
@@ -386,41 +433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        vorname: string | null;
-                        /** @description `null` nach der Anonymisierung. */
-                        nachname: string | null;
-                        email: string | null;
-                        telefon: string | null;
-                        einwilligung: {
-                            zweck: string;
-                            /** Format: date-time */
-                            erteilt_am: string;
-                        } | null;
-                        suchprofil: {
-                            /** @enum {string} */
-                            vermarktung: "kauf" | "miete";
-                            typ: string[];
-                            orte: string[];
-                            zimmer_min: number | null;
-                            kaufpreis_max_eur: number | null;
-                            kaltmiete_max_eur: number | null;
-                            wohnflaeche_min_qm: number | null;
-                            aktiv: boolean;
-                        } | null;
-                        /**
-                         * Format: date
-                         * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
-                         */
-                        aufbewahrung_bis: string;
-                        /** Format: date-time */
-                        angelegt_am: string;
-                        /** Format: date-time */
-                        aktualisiert_am: string;
-                        /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
-                        anonymisiert: boolean;
-                    };
+                    "application/json": components["schemas"]["Interessent"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -527,41 +540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        vorname: string | null;
-                        /** @description `null` nach der Anonymisierung. */
-                        nachname: string | null;
-                        email: string | null;
-                        telefon: string | null;
-                        einwilligung: {
-                            zweck: string;
-                            /** Format: date-time */
-                            erteilt_am: string;
-                        } | null;
-                        suchprofil: {
-                            /** @enum {string} */
-                            vermarktung: "kauf" | "miete";
-                            typ: string[];
-                            orte: string[];
-                            zimmer_min: number | null;
-                            kaufpreis_max_eur: number | null;
-                            kaltmiete_max_eur: number | null;
-                            wohnflaeche_min_qm: number | null;
-                            aktiv: boolean;
-                        } | null;
-                        /**
-                         * Format: date
-                         * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
-                         */
-                        aufbewahrung_bis: string;
-                        /** Format: date-time */
-                        angelegt_am: string;
-                        /** Format: date-time */
-                        aktualisiert_am: string;
-                        /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
-                        anonymisiert: boolean;
-                    };
+                    "application/json": components["schemas"]["Interessent"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -677,41 +656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        vorname: string | null;
-                        /** @description `null` nach der Anonymisierung. */
-                        nachname: string | null;
-                        email: string | null;
-                        telefon: string | null;
-                        einwilligung: {
-                            zweck: string;
-                            /** Format: date-time */
-                            erteilt_am: string;
-                        } | null;
-                        suchprofil: {
-                            /** @enum {string} */
-                            vermarktung: "kauf" | "miete";
-                            typ: string[];
-                            orte: string[];
-                            zimmer_min: number | null;
-                            kaufpreis_max_eur: number | null;
-                            kaltmiete_max_eur: number | null;
-                            wohnflaeche_min_qm: number | null;
-                            aktiv: boolean;
-                        } | null;
-                        /**
-                         * Format: date
-                         * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
-                         */
-                        aufbewahrung_bis: string;
-                        /** Format: date-time */
-                        angelegt_am: string;
-                        /** Format: date-time */
-                        aktualisiert_am: string;
-                        /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
-                        anonymisiert: boolean;
-                    };
+                    "application/json": components["schemas"]["Interessent"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -965,40 +910,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        daten: {
-                            id: string;
-                            immobilie_id: string;
-                            interessent_id: string;
-                            /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
-                            nachricht: string | null;
-                            /** @description Nachvollziehbare Bewertung der Anfrage. */
-                            bewertung: {
-                                gesamt: number;
-                                gewichtungsversion: string;
-                                /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                                ausgeschlossen: boolean;
-                                ausschlussgruende: {
-                                    kriterium: string;
-                                    grund: string;
-                                }[];
-                                /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                                kriterien: {
-                                    kriterium: string;
-                                    gewicht: number;
-                                    punkte: number;
-                                    /** @enum {string} */
-                                    ergebnis: "erfuellt" | "abweichend";
-                                    grund: string;
-                                }[];
-                            };
-                            /**
-                             * Format: date-time
-                             * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
-                             */
-                            bewertet_am: string;
-                            /** Format: date-time */
-                            eingegangen_am: string;
-                        }[];
+                        daten: components["schemas"]["Anfrage"][];
                         seite: {
                             naechster_cursor: string | null;
                             hat_weitere: boolean;
@@ -1078,50 +990,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    immobilie_id: string;
-                    /** @description Ein bestehender Interessent … */
-                    interessent_id?: string;
-                    /** @description … oder ein neuer, mit Einwilligung (genau eins von beiden). */
-                    interessent?: {
-                        vorname?: string;
-                        nachname: string;
-                        /** Format: email */
-                        email: string;
-                        telefon?: string;
-                        /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
-                        einwilligung: {
-                            /** @description Wofür die Einwilligung gilt. */
-                            zweck: string;
-                            /** Format: date-time */
-                            erteilt_am: string;
-                        };
-                        suchprofil?: {
-                            /**
-                             * @description Kauf oder Miete.
-                             * @default kauf
-                             * @enum {string}
-                             */
-                            vermarktung?: "kauf" | "miete";
-                            /** @description Gesuchte Objektarten. */
-                            typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[];
-                            /** @description Orte oder Postleitzahlen. */
-                            orte?: string[];
-                            /** @description In halben Zimmern (2,5 ist erlaubt). */
-                            zimmer_min?: number;
-                            kaufpreis_max_eur?: number;
-                            kaltmiete_max_eur?: number;
-                            /** @description Ganze Quadratmeter. */
-                            wohnflaeche_min_qm?: number;
-                            /**
-                             * @description Nur aktive Suchprofile werden abgeglichen.
-                             * @default true
-                             */
-                            aktiv?: boolean;
-                        };
-                    };
-                    nachricht?: string;
-                };
+                "application/json": components["schemas"]["AnfrageAnlegen"];
             };
         };
         responses: {
@@ -1131,40 +1000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        immobilie_id: string;
-                        interessent_id: string;
-                        /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
-                        nachricht: string | null;
-                        /** @description Nachvollziehbare Bewertung der Anfrage. */
-                        bewertung: {
-                            gesamt: number;
-                            gewichtungsversion: string;
-                            /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                            ausgeschlossen: boolean;
-                            ausschlussgruende: {
-                                kriterium: string;
-                                grund: string;
-                            }[];
-                            /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                            kriterien: {
-                                kriterium: string;
-                                gewicht: number;
-                                punkte: number;
-                                /** @enum {string} */
-                                ergebnis: "erfuellt" | "abweichend";
-                                grund: string;
-                            }[];
-                        };
-                        /**
-                         * Format: date-time
-                         * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
-                         */
-                        bewertet_am: string;
-                        /** Format: date-time */
-                        eingegangen_am: string;
-                    };
+                    "application/json": components["schemas"]["Anfrage"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -1280,40 +1116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        immobilie_id: string;
-                        interessent_id: string;
-                        /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
-                        nachricht: string | null;
-                        /** @description Nachvollziehbare Bewertung der Anfrage. */
-                        bewertung: {
-                            gesamt: number;
-                            gewichtungsversion: string;
-                            /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                            ausgeschlossen: boolean;
-                            ausschlussgruende: {
-                                kriterium: string;
-                                grund: string;
-                            }[];
-                            /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                            kriterien: {
-                                kriterium: string;
-                                gewicht: number;
-                                punkte: number;
-                                /** @enum {string} */
-                                ergebnis: "erfuellt" | "abweichend";
-                                grund: string;
-                            }[];
-                        };
-                        /**
-                         * Format: date-time
-                         * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
-                         */
-                        bewertet_am: string;
-                        /** Format: date-time */
-                        eingegangen_am: string;
-                    };
+                    "application/json": components["schemas"]["Anfrage"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -1401,40 +1204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        immobilie_id: string;
-                        interessent_id: string;
-                        /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
-                        nachricht: string | null;
-                        /** @description Nachvollziehbare Bewertung der Anfrage. */
-                        bewertung: {
-                            gesamt: number;
-                            gewichtungsversion: string;
-                            /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                            ausgeschlossen: boolean;
-                            ausschlussgruende: {
-                                kriterium: string;
-                                grund: string;
-                            }[];
-                            /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                            kriterien: {
-                                kriterium: string;
-                                gewicht: number;
-                                punkte: number;
-                                /** @enum {string} */
-                                ergebnis: "erfuellt" | "abweichend";
-                                grund: string;
-                            }[];
-                        };
-                        /**
-                         * Format: date-time
-                         * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
-                         */
-                        bewertet_am: string;
-                        /** Format: date-time */
-                        eingegangen_am: string;
-                    };
+                    "application/json": components["schemas"]["Anfrage"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -1681,42 +1451,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         daten: {
-                            /** @description Ein Interessent. */
-                            interessent: {
-                                id: string;
-                                vorname: string | null;
-                                /** @description `null` nach der Anonymisierung. */
-                                nachname: string | null;
-                                email: string | null;
-                                telefon: string | null;
-                                einwilligung: {
-                                    zweck: string;
-                                    /** Format: date-time */
-                                    erteilt_am: string;
-                                } | null;
-                                suchprofil: {
-                                    /** @enum {string} */
-                                    vermarktung: "kauf" | "miete";
-                                    typ: string[];
-                                    orte: string[];
-                                    zimmer_min: number | null;
-                                    kaufpreis_max_eur: number | null;
-                                    kaltmiete_max_eur: number | null;
-                                    wohnflaeche_min_qm: number | null;
-                                    aktiv: boolean;
-                                } | null;
-                                /**
-                                 * Format: date
-                                 * @description Aufbewahrungsfrist; danach wird der Datensatz anonymisiert.
-                                 */
-                                aufbewahrung_bis: string;
-                                /** Format: date-time */
-                                angelegt_am: string;
-                                /** Format: date-time */
-                                aktualisiert_am: string;
-                                /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
-                                anonymisiert: boolean;
-                            };
+                            interessent: components["schemas"]["Interessent"];
                             /** @description Nachvollziehbare Bewertung der Anfrage. */
                             bewertung: {
                                 gesamt: number;

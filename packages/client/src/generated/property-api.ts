@@ -1142,6 +1142,761 @@ export interface components {
                 conflicting_id?: string;
             }[];
         };
+        Address: {
+            /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
+            street?: string;
+            /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
+            house_number?: string;
+            /** @description Exactly five digits. */
+            postal_code: string;
+            city: string;
+            /**
+             * @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`).
+             * @default US
+             */
+            country?: string;
+            /**
+             * @description How precisely the address appears in the listing.
+             * @default street
+             * @enum {string}
+             */
+            location_precision?: "exact" | "street" | "neighborhood";
+        };
+        ApiKey: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        /** @description A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data. */
+        Appointment: {
+            id: string;
+            property_id: string;
+            inquiry_id: string;
+            /** @description The viewing slot it was allocated in, if any. */
+            slot_id: string | null;
+            host: string | null;
+            /**
+             * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
+             * @enum {string}
+             */
+            status: "proposed" | "confirmed" | "completed" | "cancelled";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            /** @description The account's time zone, in which the `.ics` is written. */
+            time_zone: string;
+            /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
+            sequence: number;
+            /** @description Earlier times, oldest first. */
+            history: {
+                /** Format: date-time */
+                starts_at: string;
+                /** Format: date-time */
+                ends_at: string;
+                /**
+                 * Format: date-time
+                 * @description When it was rescheduled away from this time.
+                 */
+                until: string;
+            }[];
+            /** @enum {string|null} */
+            confirmed_by: "agent" | "prospect" | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** @enum {string|null} */
+            cancelled_by: "agent" | "prospect" | null;
+            /** @enum {string|null} */
+            cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AppointmentInput: {
+            /** @description The inquiry whose prospect views the property. */
+            inquiry_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description After `starts_at`, at most 8 hours later.
+             */
+            ends_at: string;
+            /** @description The agent who shows the property (no two open appointments of a host overlap). */
+            host?: string;
+        };
+        /** @description A publication channel of the account. */
+        Channel: {
+            id: string;
+            /** @enum {string} */
+            type: "website" | "openimmo";
+            name: string;
+            /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
+            feed_url: string;
+            /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+            contact: {
+                name: string;
+                company: string | null;
+                email: string | null;
+                phone: string | null;
+            } | null;
+            /** @description How many listings are live on the channel. */
+            live_listings: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChannelInput: {
+            /**
+             * @description `website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.
+             * @enum {string}
+             */
+            type: "website" | "openimmo";
+            /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
+            name: string;
+            /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+            contact?: {
+                /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
+                name: string;
+                /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
+                company?: string;
+                /**
+                 * Format: email
+                 * @description A business address, e.g. `vermietung@berger-immobilien.de`.
+                 */
+                email?: string;
+                /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
+                phone?: string;
+            } | {
+                email: string;
+            } | {
+                phone: string;
+            };
+        };
+        /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
+        Commission: {
+            buyer_percent?: number;
+            seller_percent?: number;
+            note?: string;
+            /**
+             * @description Who engaged the broker: `seller`, `buyer` or `both`. For a letting `seller` stands for the landlord and `buyer` for the tenant. Decides the German rules (§656c/§656d BGB for apartment and house sales to a consumer, §2 Abs. 1a WoVermittG for residential lettings).
+             * @enum {string}
+             */
+            engaged_by?: "seller" | "buyer" | "both";
+            /**
+             * @description Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies.
+             * @default true
+             */
+            buyer_is_consumer?: boolean;
+            /** @description Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`. */
+            tenant_months?: number;
+            /** @description Letting commission the landlord pays, in net monthly cold rents (VAT on top). */
+            landlord_months?: number;
+        };
+        /** @description Figures needed to publish a listing; all optional. */
+        EnergyCertificate: {
+            /** @enum {string} */
+            type?: "consumption" | "demand";
+            final_energy_demand_kwh?: number;
+            energy_source?: string;
+            system_year?: number;
+            /** @enum {string} */
+            efficiency_class?: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+            /** Format: date */
+            valid_until?: string;
+            /**
+             * @description Set when no certificate is legally required.
+             * @enum {string}
+             */
+            exemption?: "heritage_protection" | "small_building";
+        };
+        /** @description A commission invoice with the §14 UStG particulars; amounts in integer cents. */
+        Invoice: {
+            id: string;
+            /** @description Gapless per account and year: `2026-000001`. */
+            number: string;
+            settlement_id: string;
+            property_id: string;
+            /**
+             * @description The paying party of the settlement the invoice is for.
+             * @enum {string}
+             */
+            party: "seller" | "buyer" | "landlord" | "tenant";
+            /**
+             * @description `issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).
+             * @enum {string}
+             */
+            state: "issued" | "paid";
+            /**
+             * Format: date
+             * @description Rechnungsdatum.
+             */
+            issue_date: string;
+            /**
+             * Format: date
+             * @description Leistungsdatum: the day of the sale or letting.
+             */
+            service_date: string;
+            /**
+             * Format: date
+             * @description When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.
+             */
+            due_date: string | null;
+            /** @description §656d BGB: this invoice falls due only after that one is paid. */
+            due_after_invoice_id: string | null;
+            /**
+             * Format: date
+             * @description The day it was paid.
+             */
+            paid_on: string | null;
+            issuer: {
+                name: string;
+                street: string;
+                postal_code: string;
+                city: string;
+                country: string;
+                vat_id: string | null;
+                tax_number: string | null;
+            };
+            recipient: {
+                name: string;
+                street: string;
+                postal_code: string;
+                city: string;
+                country: string;
+                vat_id: string | null;
+                tax_number: string | null;
+            };
+            /** @description The service invoiced. */
+            description: string;
+            /** @description Net amount in cents. */
+            net_cents: number;
+            /** @description VAT rate in hundredths of a percent (19 % = 1900). */
+            vat_rate_basis_points: number;
+            /** @description VAT in cents. */
+            vat_cents: number;
+            /** @description Gross amount in cents. */
+            gross_cents: number;
+            /** @description Printed on the invoice, e.g. the §656d condition and the payment terms. */
+            notes: string[];
+            /**
+             * @description The PDF: `generating` until rendered.
+             * @enum {string}
+             */
+            document_status: "generating" | "completed" | "failed";
+            /** @description The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`. */
+            pdf_url: string;
+            /** @description The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible). */
+            xml_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A generated listing: a snapshot of the property with its PDF exposé. */
+        Listing: {
+            id: string;
+            property_id: string;
+            /**
+             * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
+             * @enum {string}
+             */
+            status: "generating" | "completed" | "failed" | "published" | "withdrawn";
+            property: components["schemas"]["PropertySnapshot"];
+            /** @description The media as they were, in position order (the first photo is the cover). */
+            media: {
+                /** @description The medium it was copied from (it may since have been changed or deleted). */
+                id: string;
+                /**
+                 * @description Photos and floor plans only: documents are never published.
+                 * @enum {string}
+                 */
+                kind: "photo" | "floor_plan" | "document";
+                title: string | null;
+                position: number;
+                /** @description Of the published rendition: `image/jpeg`. */
+                content_type: string;
+                /** @description Bytes of the published rendition. */
+                size: number;
+                /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
+                sha256: string;
+                width: number | null;
+                height: number | null;
+                /** @description The `thumbnail` rendition (long edge at most 640 px). */
+                thumbnail: {
+                    size: number;
+                    sha256: string;
+                    width: number;
+                    height: number;
+                } | null;
+                /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
+                published: boolean;
+            }[];
+            /** @description Where the PDF exposé is downloaded (once `completed`). */
+            pdf_url: string;
+            pdf: {
+                /** @description Bytes. */
+                size: number;
+                /** @description The download ETag. */
+                sha256: string;
+            } | null;
+            failure_reason: string | null;
+            /** @description Where the listing was published and its state there. */
+            channels: {
+                channel_id: string;
+                channel_name: string;
+                /** @enum {string} */
+                channel_type: "website" | "openimmo";
+                /**
+                 * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
+                 * @enum {string}
+                 */
+                state: "pending" | "live" | "failed" | "withdrawn";
+                reason: string | null;
+                /** Format: date-time */
+                live_at: string | null;
+                /** Format: date-time */
+                withdrawn_at: string | null;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it first went live.
+             */
+            published_at: string | null;
+        };
+        /** @description A photo, floor plan or document of a property. */
+        Media: {
+            id: string;
+            property_id: string;
+            /** @enum {string} */
+            kind: "photo" | "floor_plan" | "document";
+            title: string | null;
+            /** @description Order in the exposé, from 0, without gaps. */
+            position: number;
+            /** @description Judged from the bytes. */
+            content_type: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description Hex SHA-256 of the content; the download ETag. */
+            sha256: string;
+            filename: string;
+            /** @description Pixels of an image as displayed (after its EXIF orientation). */
+            width: number | null;
+            /** @description Pixels of an image as displayed (after its EXIF orientation). */
+            height: number | null;
+            /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
+            content_url: string;
+            /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
+            renditions: {
+                /**
+                 * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
+                 * @enum {string}
+                 */
+                variant: "large" | "thumbnail";
+                /** @enum {string} */
+                content_type: "image/jpeg";
+                /** @description Bytes. */
+                size: number;
+                /** @description Hex SHA-256; the download ETag. */
+                sha256: string;
+                /** @description Pixels. */
+                width: number;
+                /** @description Pixels. */
+                height: number;
+                /** @description Where the rendition is downloaded. */
+                content_url: string;
+            }[];
+            /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
+            rendition_failure: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A property record. */
+        Property: {
+            id: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
+            /** @enum {string} */
+            type: "apartment" | "house" | "land" | "commercial" | "parking";
+            title: string;
+            description: string | null;
+            address: {
+                street: string | null;
+                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                house_number: string | null;
+                postal_code: string;
+                city: string;
+                country: string;
+                /** @enum {string} */
+                location_precision: "exact" | "street" | "neighborhood";
+            };
+            living_area_sqm: number | null;
+            lot_size_sqm: number | null;
+            rooms: number | null;
+            year_built: number | null;
+            floor: number | null;
+            purchase_price_eur: number | null;
+            cold_rent_eur: number | null;
+            service_charges_eur: number | null;
+            /** Format: date */
+            available_from: string | null;
+            energy_certificate: {
+                /** @enum {string|null} */
+                type: "consumption" | "demand" | null;
+                final_energy_demand_kwh: number | null;
+                energy_source: string | null;
+                system_year: number | null;
+                /** @enum {string|null} */
+                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
+                /** Format: date */
+                valid_until: string | null;
+                /** @enum {string|null} */
+                exemption: "heritage_protection" | "small_building" | null;
+            } | null;
+            commission: {
+                buyer_percent: number | null;
+                seller_percent: number | null;
+                note: string | null;
+                /**
+                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
+                 * @enum {string|null}
+                 */
+                engaged_by: "seller" | "buyer" | "both" | null;
+                /** @description `true` unless set to `false`. */
+                buyer_is_consumer: boolean;
+                tenant_months: number | null;
+                landlord_months: number | null;
+            } | null;
+            /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
+            transaction: {
+                /** @description The sale price, or the monthly cold rent, in whole euros. */
+                price_eur: number;
+                /** Format: date */
+                date: string;
+                /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
+                assumed: boolean;
+            } | null;
+            media_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PropertyInput: {
+            /** @enum {string} */
+            type: "apartment" | "house" | "land" | "commercial" | "parking";
+            title: string;
+            description?: string;
+            address: components["schemas"]["Address"];
+            /** @description Living area in square metres. */
+            living_area_sqm?: number;
+            /** @description Lot size in square metres. */
+            lot_size_sqm?: number;
+            rooms?: number;
+            year_built?: number;
+            floor?: number;
+            /** @description Purchase price in whole euros. */
+            purchase_price_eur?: number;
+            /** @description Monthly rent without heating, in whole euros. */
+            cold_rent_eur?: number;
+            /** @description Monthly service charges in whole euros. */
+            service_charges_eur?: number;
+            /** Format: date */
+            available_from?: string;
+            energy_certificate?: components["schemas"]["EnergyCertificate"];
+            commission?: components["schemas"]["Commission"];
+        };
+        /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
+        PropertySnapshot: {
+            id: string;
+            /** @enum {string} */
+            type: "apartment" | "house" | "land" | "commercial" | "parking";
+            title: string;
+            description: string | null;
+            address: {
+                street: string | null;
+                /** @description The house number, given apart or split off `street`; null when the street has none. */
+                house_number: string | null;
+                postal_code: string;
+                city: string;
+                country: string;
+                /** @enum {string} */
+                location_precision: "exact" | "street" | "neighborhood";
+            };
+            living_area_sqm: number | null;
+            lot_size_sqm: number | null;
+            rooms: number | null;
+            year_built: number | null;
+            floor: number | null;
+            purchase_price_eur: number | null;
+            cold_rent_eur: number | null;
+            service_charges_eur: number | null;
+            /** Format: date */
+            available_from: string | null;
+            energy_certificate: {
+                /** @enum {string|null} */
+                type: "consumption" | "demand" | null;
+                final_energy_demand_kwh: number | null;
+                energy_source: string | null;
+                system_year: number | null;
+                /** @enum {string|null} */
+                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
+                /** Format: date */
+                valid_until: string | null;
+                /** @enum {string|null} */
+                exemption: "heritage_protection" | "small_building" | null;
+            } | null;
+            commission: {
+                buyer_percent: number | null;
+                seller_percent: number | null;
+                note: string | null;
+                /**
+                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
+                 * @enum {string|null}
+                 */
+                engaged_by: "seller" | "buyer" | "both" | null;
+                /** @description `true` unless set to `false`. */
+                buyer_is_consumer: boolean;
+                tenant_months: number | null;
+                landlord_months: number | null;
+            } | null;
+        };
+        /** @description The commission of a sale or letting, settled when the property was marked sold or rented; amounts in integer cents. */
+        Settlement: {
+            id: string;
+            property_id: string;
+            /** @enum {string} */
+            kind: "sale" | "letting";
+            /** @description The commission rules that made it, e.g. `commission-de/2`. */
+            rules_version: string;
+            /**
+             * @description The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), `free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).
+             * @enum {string}
+             */
+            regime: "bgb_656c" | "bgb_656d" | "free_sale" | "wovermittg" | "free_letting";
+            /**
+             * Format: date
+             * @description The day of the sale or letting; picks the VAT rate.
+             */
+            transaction_date: string;
+            /** @description Sum of the lines' net amounts. */
+            net_cents: number;
+            /** @description Sum of the lines' VAT. */
+            vat_cents: number;
+            /** @description Sum of the lines' gross amounts. */
+            gross_cents: number;
+            /** @description One line per paying party. */
+            lines: {
+                /** @description 1-based: seller before buyer, landlord before tenant. */
+                position: number;
+                /**
+                 * @description The paying party (no names).
+                 * @enum {string}
+                 */
+                party: "seller" | "buyer" | "landlord" | "tenant";
+                /** @description The purchase price (sale) or the monthly cold rent (letting), in cents. */
+                base_cents: number;
+                /** @description Sales: thousandths of a percent (3.57 % = 3570); lettings: `null`. */
+                percent_milli: number | null;
+                /** @description Lettings: hundredths of a monthly cold rent (2 months = 200); sales: `null`. */
+                months_hundredths: number | null;
+                /** @description base × rate, rounded once, half away from zero. */
+                net_cents: number;
+                /** @description The VAT rate on the transaction date in hundredths of a percent (19 % = 1900). */
+                vat_rate_basis_points: number;
+                /** @description net × VAT rate, rounded once, half away from zero. */
+                vat_cents: number;
+                /** @description net + VAT. */
+                gross_cents: number;
+                /**
+                 * @description §656d BGB: this party pays only after the named party has paid.
+                 * @enum {string|null}
+                 */
+                due_after_party: "seller" | "buyer" | "landlord" | "tenant" | null;
+                /** @description The party's invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`. */
+                invoice_id: string | null;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A valuation by the comparison approach; every figure can be recomputed from the comparables listed. */
+        Valuation: {
+            property_id: string;
+            /** @description What was valued, as taken from the property. */
+            subject: {
+                /** @enum {string} */
+                type: "apartment" | "house" | "land" | "commercial" | "parking";
+                /**
+                 * @description `sale`: prices are sale prices; `rent`: monthly cold rents.
+                 * @enum {string}
+                 */
+                marketing: "sale" | "rent";
+                postal_code: string;
+                living_area_sqm: number | null;
+                year_built: number | null;
+                /**
+                 * Format: date
+                 * @description The day valued for: today (UTC); the 36 months count back from it.
+                 */
+                as_of: string;
+            };
+            /** @description The version of the comparison method, e.g. `comparison/1`. */
+            method_version: string;
+            /** @description Median adjusted price per m² × living area, rounded half up; `null` with fewer than 5 usable comparables. */
+            estimate_eur: number | null;
+            /** @description Q1 and Q3 of the adjusted prices per m² × living area. */
+            range_eur: {
+                low: number;
+                high: number;
+            } | null;
+            price_per_sqm_eur: number | null;
+            /** @enum {string|null} */
+            confidence: "high" | "medium" | "low" | null;
+            /** @description Why there is no estimate. */
+            reason: string | null;
+            selection: {
+                postal_code_prefix: string;
+                widened: boolean;
+                reason: string;
+            };
+            statistics: {
+                usable_count: number;
+                q1_per_sqm: number;
+                median_per_sqm: number;
+                q3_per_sqm: number;
+                /** @description (Q3 − Q1) / median, rounded half up to 4 decimals. */
+                spread: number;
+            } | null;
+            /** @description The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these. */
+            comparables: {
+                /** @description The property id (`own`) or the imported market transaction id (`imported`). */
+                id: string;
+                /**
+                 * @description `own`: a sale or letting of the account's own property; `imported`: imported market data.
+                 * @enum {string}
+                 */
+                source: "own" | "imported";
+                postal_code: string;
+                /** Format: date */
+                date: string;
+                living_area_sqm: number;
+                year_built: number | null;
+                /** @description The sale price, or the monthly cold rent, in whole euros. */
+                raw_price_eur: number;
+                /** @description Rounded half up to cents for display; the statistics use the unrounded value. */
+                raw_price_per_sqm: number;
+                adjustments: {
+                    /** @enum {string} */
+                    kind: "area" | "age";
+                    /** @description Multiplies the price per m², rounded half up to 4 decimals. */
+                    factor: number;
+                    explanation: string;
+                }[];
+                /** @description The raw price per m² times the adjustment factors, rounded half up to cents. */
+                adjusted_price_per_sqm: number | null;
+                /**
+                 * @description `outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.
+                 * @enum {string|null}
+                 */
+                dropped: "outlier" | null;
+                /** @description Why it was dropped, with the fences. */
+                dropped_reason: string | null;
+            }[];
+            /** @description The candidates of the same type and marketing that were considered but are outside the selection at the postal-code level used: counted, not listed. Candidates are read only under the prefix used and within the 36 months, so through the API `postal_code` and `date` are 0. */
+            excluded: {
+                /** @description How many candidates are outside the selection (the sum of `by_reason`). */
+                count: number;
+                /** @description Each counted under the first criterion it fails, in this order. */
+                by_reason: {
+                    /** @description Postal code not starting with `selection.postal_code_prefix`. */
+                    postal_code: number;
+                    /** @description Dated outside the last 36 months up to `subject.as_of`. */
+                    date: number;
+                    /** @description No living area or no price. */
+                    no_area_or_price: number;
+                    /** @description Living area outside ±30 % of the subject's. */
+                    living_area: number;
+                    /** @description No year built (only when the subject has one). */
+                    year_built_unknown: number;
+                    /** @description Year built outside ±25 years of the subject's. */
+                    year_built: number;
+                };
+            };
+        };
+        /** @description A time a host offers viewings of a property to up to `capacity` prospects. */
+        ViewingSlot: {
+            id: string;
+            property_id: string;
+            host: string | null;
+            capacity: number;
+            /** @description Open (proposed or confirmed) appointments in the slot. */
+            booked: number;
+            /** @enum {string} */
+            status: "open" | "cancelled";
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ViewingSlotInput: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description After `starts_at`, at most 8 hours later.
+             */
+            ends_at: string;
+            /** @description How many prospects may come. */
+            capacity: number;
+            /** @description The agent who shows the property (a host's open slots never overlap). */
+            host?: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /**
+             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1172,16 +1927,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description First characters of the key, to recognise it. */
-                            display_prefix: string;
-                            scopes: string[];
-                            /** Format: date-time */
-                            created_at: string;
-                            last_used_at: string | null;
-                            revoked_at: string | null;
-                        }[];
+                        data: components["schemas"]["ApiKey"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -1476,76 +2222,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            title: string;
-                            description: string | null;
-                            address: {
-                                street: string | null;
-                                /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                house_number: string | null;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                /** @enum {string} */
-                                location_precision: "exact" | "street" | "neighborhood";
-                            };
-                            living_area_sqm: number | null;
-                            lot_size_sqm: number | null;
-                            rooms: number | null;
-                            year_built: number | null;
-                            floor: number | null;
-                            purchase_price_eur: number | null;
-                            cold_rent_eur: number | null;
-                            service_charges_eur: number | null;
-                            /** Format: date */
-                            available_from: string | null;
-                            energy_certificate: {
-                                /** @enum {string|null} */
-                                type: "consumption" | "demand" | null;
-                                final_energy_demand_kwh: number | null;
-                                energy_source: string | null;
-                                system_year: number | null;
-                                /** @enum {string|null} */
-                                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                /** Format: date */
-                                valid_until: string | null;
-                                /** @enum {string|null} */
-                                exemption: "heritage_protection" | "small_building" | null;
-                            } | null;
-                            commission: {
-                                buyer_percent: number | null;
-                                seller_percent: number | null;
-                                note: string | null;
-                                /**
-                                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                 * @enum {string|null}
-                                 */
-                                engaged_by: "seller" | "buyer" | "both" | null;
-                                /** @description `true` unless set to `false`. */
-                                buyer_is_consumer: boolean;
-                                tenant_months: number | null;
-                                landlord_months: number | null;
-                            } | null;
-                            /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                            transaction: {
-                                /** @description The sale price, or the monthly cold rent, in whole euros. */
-                                price_eur: number;
-                                /** Format: date */
-                                date: string;
-                                /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                                assumed: boolean;
-                            } | null;
-                            media_count: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Property"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -1625,84 +2302,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    type: "apartment" | "house" | "land" | "commercial" | "parking";
-                    title: string;
-                    description?: string;
-                    address: {
-                        /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
-                        street?: string;
-                        /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
-                        house_number?: string;
-                        /** @description Exactly five digits. */
-                        postal_code: string;
-                        city: string;
-                        /**
-                         * @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`).
-                         * @default US
-                         */
-                        country?: string;
-                        /**
-                         * @description How precisely the address appears in the listing.
-                         * @default street
-                         * @enum {string}
-                         */
-                        location_precision?: "exact" | "street" | "neighborhood";
-                    };
-                    /** @description Living area in square metres. */
-                    living_area_sqm?: number;
-                    /** @description Lot size in square metres. */
-                    lot_size_sqm?: number;
-                    rooms?: number;
-                    year_built?: number;
-                    floor?: number;
-                    /** @description Purchase price in whole euros. */
-                    purchase_price_eur?: number;
-                    /** @description Monthly rent without heating, in whole euros. */
-                    cold_rent_eur?: number;
-                    /** @description Monthly service charges in whole euros. */
-                    service_charges_eur?: number;
-                    /** Format: date */
-                    available_from?: string;
-                    /** @description Figures needed to publish a listing; all optional. */
-                    energy_certificate?: {
-                        /** @enum {string} */
-                        type?: "consumption" | "demand";
-                        final_energy_demand_kwh?: number;
-                        energy_source?: string;
-                        system_year?: number;
-                        /** @enum {string} */
-                        efficiency_class?: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
-                        /** Format: date */
-                        valid_until?: string;
-                        /**
-                         * @description Set when no certificate is legally required.
-                         * @enum {string}
-                         */
-                        exemption?: "heritage_protection" | "small_building";
-                    };
-                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
-                    commission?: {
-                        buyer_percent?: number;
-                        seller_percent?: number;
-                        note?: string;
-                        /**
-                         * @description Who engaged the broker: `seller`, `buyer` or `both`. For a letting `seller` stands for the landlord and `buyer` for the tenant. Decides the German rules (§656c/§656d BGB for apartment and house sales to a consumer, §2 Abs. 1a WoVermittG for residential lettings).
-                         * @enum {string}
-                         */
-                        engaged_by?: "seller" | "buyer" | "both";
-                        /**
-                         * @description Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies.
-                         * @default true
-                         */
-                        buyer_is_consumer?: boolean;
-                        /** @description Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`. */
-                        tenant_months?: number;
-                        /** @description Letting commission the landlord pays, in net monthly cold rents (VAT on top). */
-                        landlord_months?: number;
-                    };
-                };
+                "application/json": components["schemas"]["PropertyInput"];
             };
         };
         responses: {
@@ -1712,76 +2312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -1888,76 +2419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2111,76 +2573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2304,76 +2697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2497,76 +2821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2690,76 +2945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2926,76 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3162,76 +3279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3355,76 +3403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3548,76 +3527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3741,76 +3651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "reserved" | "sold" | "rented" | "archived";
-                        /** @enum {string} */
-                        type: "apartment" | "house" | "land" | "commercial" | "parking";
-                        title: string;
-                        description: string | null;
-                        address: {
-                            street: string | null;
-                            /** @description The house number, given apart or split off `street`; null when the street has none. */
-                            house_number: string | null;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            /** @enum {string} */
-                            location_precision: "exact" | "street" | "neighborhood";
-                        };
-                        living_area_sqm: number | null;
-                        lot_size_sqm: number | null;
-                        rooms: number | null;
-                        year_built: number | null;
-                        floor: number | null;
-                        purchase_price_eur: number | null;
-                        cold_rent_eur: number | null;
-                        service_charges_eur: number | null;
-                        /** Format: date */
-                        available_from: string | null;
-                        energy_certificate: {
-                            /** @enum {string|null} */
-                            type: "consumption" | "demand" | null;
-                            final_energy_demand_kwh: number | null;
-                            energy_source: string | null;
-                            system_year: number | null;
-                            /** @enum {string|null} */
-                            efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                            /** Format: date */
-                            valid_until: string | null;
-                            /** @enum {string|null} */
-                            exemption: "heritage_protection" | "small_building" | null;
-                        } | null;
-                        commission: {
-                            buyer_percent: number | null;
-                            seller_percent: number | null;
-                            note: string | null;
-                            /**
-                             * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                             * @enum {string|null}
-                             */
-                            engaged_by: "seller" | "buyer" | "both" | null;
-                            /** @description `true` unless set to `false`. */
-                            buyer_is_consumer: boolean;
-                            tenant_months: number | null;
-                            landlord_months: number | null;
-                        } | null;
-                        /** @description The recorded sale or letting (used as a comparable in valuations); `null` before one, or when neither a price nor an asking price was known. */
-                        transaction: {
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            price_eur: number;
-                            /** Format: date */
-                            date: string;
-                            /** @description `true` when none was given when marking it sold or rented: the asking price and that day were taken. */
-                            assumed: boolean;
-                        } | null;
-                        media_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Property"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3932,54 +3773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            /** @enum {string} */
-                            kind: "photo" | "floor_plan" | "document";
-                            title: string | null;
-                            /** @description Order in the exposé, from 0, without gaps. */
-                            position: number;
-                            /** @description Judged from the bytes. */
-                            content_type: string;
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256 of the content; the download ETag. */
-                            sha256: string;
-                            filename: string;
-                            /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                            width: number | null;
-                            /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                            height: number | null;
-                            /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
-                            content_url: string;
-                            /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
-                            renditions: {
-                                /**
-                                 * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
-                                 * @enum {string}
-                                 */
-                                variant: "large" | "thumbnail";
-                                /** @enum {string} */
-                                content_type: "image/jpeg";
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description Hex SHA-256; the download ETag. */
-                                sha256: string;
-                                /** @description Pixels. */
-                                width: number;
-                                /** @description Pixels. */
-                                height: number;
-                                /** @description Where the rendition is downloaded. */
-                                content_url: string;
-                            }[];
-                            /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
-                            rendition_failure: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Media"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -4094,54 +3888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /** @enum {string} */
-                        kind: "photo" | "floor_plan" | "document";
-                        title: string | null;
-                        /** @description Order in the exposé, from 0, without gaps. */
-                        position: number;
-                        /** @description Judged from the bytes. */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        width: number | null;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        height: number | null;
-                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
-                        content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
-                        renditions: {
-                            /**
-                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
-                             * @enum {string}
-                             */
-                            variant: "large" | "thumbnail";
-                            /** @enum {string} */
-                            content_type: "image/jpeg";
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256; the download ETag. */
-                            sha256: string;
-                            /** @description Pixels. */
-                            width: number;
-                            /** @description Pixels. */
-                            height: number;
-                            /** @description Where the rendition is downloaded. */
-                            content_url: string;
-                        }[];
-                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
-                        rendition_failure: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Media"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4258,54 +4005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /** @enum {string} */
-                        kind: "photo" | "floor_plan" | "document";
-                        title: string | null;
-                        /** @description Order in the exposé, from 0, without gaps. */
-                        position: number;
-                        /** @description Judged from the bytes. */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        width: number | null;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        height: number | null;
-                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
-                        content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
-                        renditions: {
-                            /**
-                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
-                             * @enum {string}
-                             */
-                            variant: "large" | "thumbnail";
-                            /** @enum {string} */
-                            content_type: "image/jpeg";
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256; the download ETag. */
-                            sha256: string;
-                            /** @description Pixels. */
-                            width: number;
-                            /** @description Pixels. */
-                            height: number;
-                            /** @description Where the rendition is downloaded. */
-                            content_url: string;
-                        }[];
-                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
-                        rendition_failure: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Media"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4483,54 +4183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /** @enum {string} */
-                        kind: "photo" | "floor_plan" | "document";
-                        title: string | null;
-                        /** @description Order in the exposé, from 0, without gaps. */
-                        position: number;
-                        /** @description Judged from the bytes. */
-                        content_type: string;
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the content; the download ETag. */
-                        sha256: string;
-                        filename: string;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        width: number | null;
-                        /** @description Pixels of an image as displayed (after its EXIF orientation). */
-                        height: number | null;
-                        /** @description Where the content is downloaded: the file as uploaded, with a key only (never published). */
-                        content_url: string;
-                        /** @description What is published of a photo or floor plan (feeds, portal exports, exposés): `large` and `thumbnail`. Empty for a document, which is never published, and, until the `make-media-renditions` job has run, for a medium stored before renditions were made at upload. */
-                        renditions: {
-                            /**
-                             * @description `large`: long edge at most 1920 px; `thumbnail`: 640 px.
-                             * @enum {string}
-                             */
-                            variant: "large" | "thumbnail";
-                            /** @enum {string} */
-                            content_type: "image/jpeg";
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description Hex SHA-256; the download ETag. */
-                            sha256: string;
-                            /** @description Pixels. */
-                            width: number;
-                            /** @description Pixels. */
-                            height: number;
-                            /** @description Where the rendition is downloaded. */
-                            content_url: string;
-                        }[];
-                        /** @description Why no renditions could be made of a medium stored before they were made at upload: it is never published. Null otherwise. */
-                        rendition_failure: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Media"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -4835,136 +4488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /**
-                         * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
-                        property: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            title: string;
-                            description: string | null;
-                            address: {
-                                street: string | null;
-                                /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                house_number: string | null;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                /** @enum {string} */
-                                location_precision: "exact" | "street" | "neighborhood";
-                            };
-                            living_area_sqm: number | null;
-                            lot_size_sqm: number | null;
-                            rooms: number | null;
-                            year_built: number | null;
-                            floor: number | null;
-                            purchase_price_eur: number | null;
-                            cold_rent_eur: number | null;
-                            service_charges_eur: number | null;
-                            /** Format: date */
-                            available_from: string | null;
-                            energy_certificate: {
-                                /** @enum {string|null} */
-                                type: "consumption" | "demand" | null;
-                                final_energy_demand_kwh: number | null;
-                                energy_source: string | null;
-                                system_year: number | null;
-                                /** @enum {string|null} */
-                                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                /** Format: date */
-                                valid_until: string | null;
-                                /** @enum {string|null} */
-                                exemption: "heritage_protection" | "small_building" | null;
-                            } | null;
-                            commission: {
-                                buyer_percent: number | null;
-                                seller_percent: number | null;
-                                note: string | null;
-                                /**
-                                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                 * @enum {string|null}
-                                 */
-                                engaged_by: "seller" | "buyer" | "both" | null;
-                                /** @description `true` unless set to `false`. */
-                                buyer_is_consumer: boolean;
-                                tenant_months: number | null;
-                                landlord_months: number | null;
-                            } | null;
-                        };
-                        /** @description The media as they were, in position order (the first photo is the cover). */
-                        media: {
-                            /** @description The medium it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /**
-                             * @description Photos and floor plans only: documents are never published.
-                             * @enum {string}
-                             */
-                            kind: "photo" | "floor_plan" | "document";
-                            title: string | null;
-                            position: number;
-                            /** @description Of the published rendition: `image/jpeg`. */
-                            content_type: string;
-                            /** @description Bytes of the published rendition. */
-                            size: number;
-                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
-                            sha256: string;
-                            width: number | null;
-                            height: number | null;
-                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
-                            thumbnail: {
-                                size: number;
-                                sha256: string;
-                                width: number;
-                                height: number;
-                            } | null;
-                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
-                            published: boolean;
-                        }[];
-                        /** @description Where the PDF exposé is downloaded (once `completed`). */
-                        pdf_url: string;
-                        pdf: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /** @description Where the listing was published and its state there. */
-                        channels: {
-                            channel_id: string;
-                            channel_name: string;
-                            /** @enum {string} */
-                            channel_type: "website" | "openimmo";
-                            /**
-                             * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
-                             * @enum {string}
-                             */
-                            state: "pending" | "live" | "failed" | "withdrawn";
-                            reason: string | null;
-                            /** Format: date-time */
-                            live_at: string | null;
-                            /** Format: date-time */
-                            withdrawn_at: string | null;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it first went live.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5068,136 +4592,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            /**
-                             * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
-                             * @enum {string}
-                             */
-                            status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                            /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
-                            property: {
-                                id: string;
-                                /** @enum {string} */
-                                type: "apartment" | "house" | "land" | "commercial" | "parking";
-                                title: string;
-                                description: string | null;
-                                address: {
-                                    street: string | null;
-                                    /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                    house_number: string | null;
-                                    postal_code: string;
-                                    city: string;
-                                    country: string;
-                                    /** @enum {string} */
-                                    location_precision: "exact" | "street" | "neighborhood";
-                                };
-                                living_area_sqm: number | null;
-                                lot_size_sqm: number | null;
-                                rooms: number | null;
-                                year_built: number | null;
-                                floor: number | null;
-                                purchase_price_eur: number | null;
-                                cold_rent_eur: number | null;
-                                service_charges_eur: number | null;
-                                /** Format: date */
-                                available_from: string | null;
-                                energy_certificate: {
-                                    /** @enum {string|null} */
-                                    type: "consumption" | "demand" | null;
-                                    final_energy_demand_kwh: number | null;
-                                    energy_source: string | null;
-                                    system_year: number | null;
-                                    /** @enum {string|null} */
-                                    efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                    /** Format: date */
-                                    valid_until: string | null;
-                                    /** @enum {string|null} */
-                                    exemption: "heritage_protection" | "small_building" | null;
-                                } | null;
-                                commission: {
-                                    buyer_percent: number | null;
-                                    seller_percent: number | null;
-                                    note: string | null;
-                                    /**
-                                     * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                     * @enum {string|null}
-                                     */
-                                    engaged_by: "seller" | "buyer" | "both" | null;
-                                    /** @description `true` unless set to `false`. */
-                                    buyer_is_consumer: boolean;
-                                    tenant_months: number | null;
-                                    landlord_months: number | null;
-                                } | null;
-                            };
-                            /** @description The media as they were, in position order (the first photo is the cover). */
-                            media: {
-                                /** @description The medium it was copied from (it may since have been changed or deleted). */
-                                id: string;
-                                /**
-                                 * @description Photos and floor plans only: documents are never published.
-                                 * @enum {string}
-                                 */
-                                kind: "photo" | "floor_plan" | "document";
-                                title: string | null;
-                                position: number;
-                                /** @description Of the published rendition: `image/jpeg`. */
-                                content_type: string;
-                                /** @description Bytes of the published rendition. */
-                                size: number;
-                                /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
-                                sha256: string;
-                                width: number | null;
-                                height: number | null;
-                                /** @description The `thumbnail` rendition (long edge at most 640 px). */
-                                thumbnail: {
-                                    size: number;
-                                    sha256: string;
-                                    width: number;
-                                    height: number;
-                                } | null;
-                                /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
-                                published: boolean;
-                            }[];
-                            /** @description Where the PDF exposé is downloaded (once `completed`). */
-                            pdf_url: string;
-                            pdf: {
-                                /** @description Bytes. */
-                                size: number;
-                                /** @description The download ETag. */
-                                sha256: string;
-                            } | null;
-                            failure_reason: string | null;
-                            /** @description Where the listing was published and its state there. */
-                            channels: {
-                                channel_id: string;
-                                channel_name: string;
-                                /** @enum {string} */
-                                channel_type: "website" | "openimmo";
-                                /**
-                                 * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
-                                 * @enum {string}
-                                 */
-                                state: "pending" | "live" | "failed" | "withdrawn";
-                                reason: string | null;
-                                /** Format: date-time */
-                                live_at: string | null;
-                                /** Format: date-time */
-                                withdrawn_at: string | null;
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When it first went live.
-                             */
-                            published_at: string | null;
-                        }[];
+                        data: components["schemas"]["Listing"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -5282,136 +4677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /**
-                         * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
-                        property: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            title: string;
-                            description: string | null;
-                            address: {
-                                street: string | null;
-                                /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                house_number: string | null;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                /** @enum {string} */
-                                location_precision: "exact" | "street" | "neighborhood";
-                            };
-                            living_area_sqm: number | null;
-                            lot_size_sqm: number | null;
-                            rooms: number | null;
-                            year_built: number | null;
-                            floor: number | null;
-                            purchase_price_eur: number | null;
-                            cold_rent_eur: number | null;
-                            service_charges_eur: number | null;
-                            /** Format: date */
-                            available_from: string | null;
-                            energy_certificate: {
-                                /** @enum {string|null} */
-                                type: "consumption" | "demand" | null;
-                                final_energy_demand_kwh: number | null;
-                                energy_source: string | null;
-                                system_year: number | null;
-                                /** @enum {string|null} */
-                                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                /** Format: date */
-                                valid_until: string | null;
-                                /** @enum {string|null} */
-                                exemption: "heritage_protection" | "small_building" | null;
-                            } | null;
-                            commission: {
-                                buyer_percent: number | null;
-                                seller_percent: number | null;
-                                note: string | null;
-                                /**
-                                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                 * @enum {string|null}
-                                 */
-                                engaged_by: "seller" | "buyer" | "both" | null;
-                                /** @description `true` unless set to `false`. */
-                                buyer_is_consumer: boolean;
-                                tenant_months: number | null;
-                                landlord_months: number | null;
-                            } | null;
-                        };
-                        /** @description The media as they were, in position order (the first photo is the cover). */
-                        media: {
-                            /** @description The medium it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /**
-                             * @description Photos and floor plans only: documents are never published.
-                             * @enum {string}
-                             */
-                            kind: "photo" | "floor_plan" | "document";
-                            title: string | null;
-                            position: number;
-                            /** @description Of the published rendition: `image/jpeg`. */
-                            content_type: string;
-                            /** @description Bytes of the published rendition. */
-                            size: number;
-                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
-                            sha256: string;
-                            width: number | null;
-                            height: number | null;
-                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
-                            thumbnail: {
-                                size: number;
-                                sha256: string;
-                                width: number;
-                                height: number;
-                            } | null;
-                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
-                            published: boolean;
-                        }[];
-                        /** @description Where the PDF exposé is downloaded (once `completed`). */
-                        pdf_url: string;
-                        pdf: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /** @description Where the listing was published and its state there. */
-                        channels: {
-                            channel_id: string;
-                            channel_name: string;
-                            /** @enum {string} */
-                            channel_type: "website" | "openimmo";
-                            /**
-                             * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
-                             * @enum {string}
-                             */
-                            state: "pending" | "live" | "failed" | "withdrawn";
-                            reason: string | null;
-                            /** Format: date-time */
-                            live_at: string | null;
-                            /** Format: date-time */
-                            withdrawn_at: string | null;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it first went live.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5588,136 +4854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /**
-                         * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
-                        property: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            title: string;
-                            description: string | null;
-                            address: {
-                                street: string | null;
-                                /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                house_number: string | null;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                /** @enum {string} */
-                                location_precision: "exact" | "street" | "neighborhood";
-                            };
-                            living_area_sqm: number | null;
-                            lot_size_sqm: number | null;
-                            rooms: number | null;
-                            year_built: number | null;
-                            floor: number | null;
-                            purchase_price_eur: number | null;
-                            cold_rent_eur: number | null;
-                            service_charges_eur: number | null;
-                            /** Format: date */
-                            available_from: string | null;
-                            energy_certificate: {
-                                /** @enum {string|null} */
-                                type: "consumption" | "demand" | null;
-                                final_energy_demand_kwh: number | null;
-                                energy_source: string | null;
-                                system_year: number | null;
-                                /** @enum {string|null} */
-                                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                /** Format: date */
-                                valid_until: string | null;
-                                /** @enum {string|null} */
-                                exemption: "heritage_protection" | "small_building" | null;
-                            } | null;
-                            commission: {
-                                buyer_percent: number | null;
-                                seller_percent: number | null;
-                                note: string | null;
-                                /**
-                                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                 * @enum {string|null}
-                                 */
-                                engaged_by: "seller" | "buyer" | "both" | null;
-                                /** @description `true` unless set to `false`. */
-                                buyer_is_consumer: boolean;
-                                tenant_months: number | null;
-                                landlord_months: number | null;
-                            } | null;
-                        };
-                        /** @description The media as they were, in position order (the first photo is the cover). */
-                        media: {
-                            /** @description The medium it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /**
-                             * @description Photos and floor plans only: documents are never published.
-                             * @enum {string}
-                             */
-                            kind: "photo" | "floor_plan" | "document";
-                            title: string | null;
-                            position: number;
-                            /** @description Of the published rendition: `image/jpeg`. */
-                            content_type: string;
-                            /** @description Bytes of the published rendition. */
-                            size: number;
-                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
-                            sha256: string;
-                            width: number | null;
-                            height: number | null;
-                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
-                            thumbnail: {
-                                size: number;
-                                sha256: string;
-                                width: number;
-                                height: number;
-                            } | null;
-                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
-                            published: boolean;
-                        }[];
-                        /** @description Where the PDF exposé is downloaded (once `completed`). */
-                        pdf_url: string;
-                        pdf: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /** @description Where the listing was published and its state there. */
-                        channels: {
-                            channel_id: string;
-                            channel_name: string;
-                            /** @enum {string} */
-                            channel_type: "website" | "openimmo";
-                            /**
-                             * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
-                             * @enum {string}
-                             */
-                            state: "pending" | "live" | "failed" | "withdrawn";
-                            reason: string | null;
-                            /** Format: date-time */
-                            live_at: string | null;
-                            /** Format: date-time */
-                            withdrawn_at: string | null;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it first went live.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5844,136 +4981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /**
-                         * @description `generating` → `completed` (the PDF is ready) or `failed` (see `failure_reason`); `published` while live on at least one channel; `withdrawn` once taken off every channel.
-                         * @enum {string}
-                         */
-                        status: "generating" | "completed" | "failed" | "published" | "withdrawn";
-                        /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
-                        property: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            title: string;
-                            description: string | null;
-                            address: {
-                                street: string | null;
-                                /** @description The house number, given apart or split off `street`; null when the street has none. */
-                                house_number: string | null;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                /** @enum {string} */
-                                location_precision: "exact" | "street" | "neighborhood";
-                            };
-                            living_area_sqm: number | null;
-                            lot_size_sqm: number | null;
-                            rooms: number | null;
-                            year_built: number | null;
-                            floor: number | null;
-                            purchase_price_eur: number | null;
-                            cold_rent_eur: number | null;
-                            service_charges_eur: number | null;
-                            /** Format: date */
-                            available_from: string | null;
-                            energy_certificate: {
-                                /** @enum {string|null} */
-                                type: "consumption" | "demand" | null;
-                                final_energy_demand_kwh: number | null;
-                                energy_source: string | null;
-                                system_year: number | null;
-                                /** @enum {string|null} */
-                                efficiency_class: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                                /** Format: date */
-                                valid_until: string | null;
-                                /** @enum {string|null} */
-                                exemption: "heritage_protection" | "small_building" | null;
-                            } | null;
-                            commission: {
-                                buyer_percent: number | null;
-                                seller_percent: number | null;
-                                note: string | null;
-                                /**
-                                 * @description Who engaged the broker; in a letting `seller` = landlord, `buyer` = tenant.
-                                 * @enum {string|null}
-                                 */
-                                engaged_by: "seller" | "buyer" | "both" | null;
-                                /** @description `true` unless set to `false`. */
-                                buyer_is_consumer: boolean;
-                                tenant_months: number | null;
-                                landlord_months: number | null;
-                            } | null;
-                        };
-                        /** @description The media as they were, in position order (the first photo is the cover). */
-                        media: {
-                            /** @description The medium it was copied from (it may since have been changed or deleted). */
-                            id: string;
-                            /**
-                             * @description Photos and floor plans only: documents are never published.
-                             * @enum {string}
-                             */
-                            kind: "photo" | "floor_plan" | "document";
-                            title: string | null;
-                            position: number;
-                            /** @description Of the published rendition: `image/jpeg`. */
-                            content_type: string;
-                            /** @description Bytes of the published rendition. */
-                            size: number;
-                            /** @description Of the published rendition (`large`, long edge at most 1920 px): a JPEG made from the decoded pixels at upload, orientation applied, without any metadata of the original. */
-                            sha256: string;
-                            width: number | null;
-                            height: number | null;
-                            /** @description The `thumbnail` rendition (long edge at most 640 px). */
-                            thumbnail: {
-                                size: number;
-                                sha256: string;
-                                width: number;
-                                height: number;
-                            } | null;
-                            /** @description False only in listings generated before renditions existed: the medium is the uploaded file itself and is never published; generate a new listing. */
-                            published: boolean;
-                        }[];
-                        /** @description Where the PDF exposé is downloaded (once `completed`). */
-                        pdf_url: string;
-                        pdf: {
-                            /** @description Bytes. */
-                            size: number;
-                            /** @description The download ETag. */
-                            sha256: string;
-                        } | null;
-                        failure_reason: string | null;
-                        /** @description Where the listing was published and its state there. */
-                        channels: {
-                            channel_id: string;
-                            channel_name: string;
-                            /** @enum {string} */
-                            channel_type: "website" | "openimmo";
-                            /**
-                             * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
-                             * @enum {string}
-                             */
-                            state: "pending" | "live" | "failed" | "withdrawn";
-                            reason: string | null;
-                            /** Format: date-time */
-                            live_at: string | null;
-                            /** Format: date-time */
-                            withdrawn_at: string | null;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it first went live.
-                         */
-                        published_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6093,27 +5101,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @enum {string} */
-                            type: "website" | "openimmo";
-                            name: string;
-                            /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
-                            feed_url: string;
-                            /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                            contact: {
-                                name: string;
-                                company: string | null;
-                                email: string | null;
-                                phone: string | null;
-                            } | null;
-                            /** @description How many listings are live on the channel. */
-                            live_listings: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Channel"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -6193,33 +5181,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description `website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.
-                     * @enum {string}
-                     */
-                    type: "website" | "openimmo";
-                    /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
-                    name: string;
-                    /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                    contact?: {
-                        /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
-                        name: string;
-                        /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
-                        company?: string;
-                        /**
-                         * Format: email
-                         * @description A business address, e.g. `vermietung@berger-immobilien.de`.
-                         */
-                        email?: string;
-                        /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
-                        phone?: string;
-                    } | {
-                        email: string;
-                    } | {
-                        phone: string;
-                    };
-                };
+                "application/json": components["schemas"]["ChannelInput"];
             };
         };
         responses: {
@@ -6229,27 +5191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "openimmo";
-                        name: string;
-                        /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
-                        feed_url: string;
-                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                        contact: {
-                            name: string;
-                            company: string | null;
-                            email: string | null;
-                            phone: string | null;
-                        } | null;
-                        /** @description How many listings are live on the channel. */
-                        live_listings: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Channel"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6356,27 +5298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "openimmo";
-                        name: string;
-                        /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
-                        feed_url: string;
-                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                        contact: {
-                            name: string;
-                            company: string | null;
-                            email: string | null;
-                            phone: string | null;
-                        } | null;
-                        /** @description How many listings are live on the channel. */
-                        live_listings: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Channel"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6565,27 +5487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "openimmo";
-                        name: string;
-                        /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
-                        feed_url: string;
-                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                        contact: {
-                            name: string;
-                            company: string | null;
-                            email: string | null;
-                            phone: string | null;
-                        } | null;
-                        /** @description How many listings are live on the channel. */
-                        live_listings: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Channel"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6709,27 +5611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        type: "website" | "openimmo";
-                        name: string;
-                        /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
-                        feed_url: string;
-                        /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                        contact: {
-                            name: string;
-                            company: string | null;
-                            email: string | null;
-                            phone: string | null;
-                        } | null;
-                        /** @description How many listings are live on the channel. */
-                        live_listings: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Channel"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6855,55 +5737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            inquiry_id: string;
-                            /** @description The viewing slot it was allocated in, if any. */
-                            slot_id: string | null;
-                            host: string | null;
-                            /**
-                             * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                             * @enum {string}
-                             */
-                            status: "proposed" | "confirmed" | "completed" | "cancelled";
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /** @description The account's time zone, in which the `.ics` is written. */
-                            time_zone: string;
-                            /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                            sequence: number;
-                            /** @description Earlier times, oldest first. */
-                            history: {
-                                /** Format: date-time */
-                                starts_at: string;
-                                /** Format: date-time */
-                                ends_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it was rescheduled away from this time.
-                                 */
-                                until: string;
-                            }[];
-                            /** @enum {string|null} */
-                            confirmed_by: "agent" | "prospect" | null;
-                            /** Format: date-time */
-                            confirmed_at: string | null;
-                            /** @enum {string|null} */
-                            cancelled_by: "agent" | "prospect" | null;
-                            /** @enum {string|null} */
-                            cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Appointment"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -6983,22 +5817,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The inquiry whose prospect views the property. */
-                    inquiry_id: string;
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
-                     */
-                    starts_at: string;
-                    /**
-                     * Format: date-time
-                     * @description After `starts_at`, at most 8 hours later.
-                     */
-                    ends_at: string;
-                    /** @description The agent who shows the property (no two open appointments of a host overlap). */
-                    host?: string;
-                };
+                "application/json": components["schemas"]["AppointmentInput"];
             };
         };
         responses: {
@@ -7008,55 +5827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7172,55 +5943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7393,55 +6116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7575,55 +6250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7754,55 +6381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7926,55 +6505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        inquiry_id: string;
-                        /** @description The viewing slot it was allocated in, if any. */
-                        slot_id: string | null;
-                        host: string | null;
-                        /**
-                         * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                         * @enum {string}
-                         */
-                        status: "proposed" | "confirmed" | "completed" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** @description The account's time zone, in which the `.ics` is written. */
-                        time_zone: string;
-                        /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                        sequence: number;
-                        /** @description Earlier times, oldest first. */
-                        history: {
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When it was rescheduled away from this time.
-                             */
-                            until: string;
-                        }[];
-                        /** @enum {string|null} */
-                        confirmed_by: "agent" | "prospect" | null;
-                        /** Format: date-time */
-                        confirmed_at: string | null;
-                        /** @enum {string|null} */
-                        cancelled_by: "agent" | "prospect" | null;
-                        /** @enum {string|null} */
-                        cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                        /** Format: date-time */
-                        cancelled_at: string | null;
-                        /** Format: date-time */
-                        completed_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Appointment"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8096,24 +6627,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            host: string | null;
-                            capacity: number;
-                            /** @description Open (proposed or confirmed) appointments in the slot. */
-                            booked: number;
-                            /** @enum {string} */
-                            status: "open" | "cancelled";
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["ViewingSlot"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -8204,22 +6718,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
-                     */
-                    starts_at: string;
-                    /**
-                     * Format: date-time
-                     * @description After `starts_at`, at most 8 hours later.
-                     */
-                    ends_at: string;
-                    /** @description How many prospects may come. */
-                    capacity: number;
-                    /** @description The agent who shows the property (a host's open slots never overlap). */
-                    host?: string;
-                };
+                "application/json": components["schemas"]["ViewingSlotInput"];
             };
         };
         responses: {
@@ -8229,24 +6728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        host: string | null;
-                        capacity: number;
-                        /** @description Open (proposed or confirmed) appointments in the slot. */
-                        booked: number;
-                        /** @enum {string} */
-                        status: "open" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["ViewingSlot"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8362,24 +6844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        host: string | null;
-                        capacity: number;
-                        /** @description Open (proposed or confirmed) appointments in the slot. */
-                        booked: number;
-                        /** @enum {string} */
-                        status: "open" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["ViewingSlot"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8467,24 +6932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        host: string | null;
-                        capacity: number;
-                        /** @description Open (proposed or confirmed) appointments in the slot. */
-                        booked: number;
-                        /** @enum {string} */
-                        status: "open" | "cancelled";
-                        /** Format: date-time */
-                        starts_at: string;
-                        /** Format: date-time */
-                        ends_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["ViewingSlot"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8609,55 +7057,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            inquiry_id: string;
-                            /** @description The viewing slot it was allocated in, if any. */
-                            slot_id: string | null;
-                            host: string | null;
-                            /**
-                             * @description `proposed` → `confirmed` → `completed`; `proposed` or `confirmed` → `cancelled`; a reschedule goes back to `proposed`.
-                             * @enum {string}
-                             */
-                            status: "proposed" | "confirmed" | "completed" | "cancelled";
-                            /** Format: date-time */
-                            starts_at: string;
-                            /** Format: date-time */
-                            ends_at: string;
-                            /** @description The account's time zone, in which the `.ics` is written. */
-                            time_zone: string;
-                            /** @description iCalendar SEQUENCE: raised by each reschedule and the cancellation. */
-                            sequence: number;
-                            /** @description Earlier times, oldest first. */
-                            history: {
-                                /** Format: date-time */
-                                starts_at: string;
-                                /** Format: date-time */
-                                ends_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it was rescheduled away from this time.
-                                 */
-                                until: string;
-                            }[];
-                            /** @enum {string|null} */
-                            confirmed_by: "agent" | "prospect" | null;
-                            /** Format: date-time */
-                            confirmed_at: string | null;
-                            /** @enum {string|null} */
-                            cancelled_by: "agent" | "prospect" | null;
-                            /** @enum {string|null} */
-                            cancel_reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other" | null;
-                            /** Format: date-time */
-                            cancelled_at: string | null;
-                            /** Format: date-time */
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["Appointment"][];
                     };
                 };
             };
@@ -8777,109 +7177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        property_id: string;
-                        /** @description What was valued, as taken from the property. */
-                        subject: {
-                            /** @enum {string} */
-                            type: "apartment" | "house" | "land" | "commercial" | "parking";
-                            /**
-                             * @description `sale`: prices are sale prices; `rent`: monthly cold rents.
-                             * @enum {string}
-                             */
-                            marketing: "sale" | "rent";
-                            postal_code: string;
-                            living_area_sqm: number | null;
-                            year_built: number | null;
-                            /**
-                             * Format: date
-                             * @description The day valued for: today (UTC); the 36 months count back from it.
-                             */
-                            as_of: string;
-                        };
-                        /** @description The version of the comparison method, e.g. `comparison/1`. */
-                        method_version: string;
-                        /** @description Median adjusted price per m² × living area, rounded half up; `null` with fewer than 5 usable comparables. */
-                        estimate_eur: number | null;
-                        /** @description Q1 and Q3 of the adjusted prices per m² × living area. */
-                        range_eur: {
-                            low: number;
-                            high: number;
-                        } | null;
-                        price_per_sqm_eur: number | null;
-                        /** @enum {string|null} */
-                        confidence: "high" | "medium" | "low" | null;
-                        /** @description Why there is no estimate. */
-                        reason: string | null;
-                        selection: {
-                            postal_code_prefix: string;
-                            widened: boolean;
-                            reason: string;
-                        };
-                        statistics: {
-                            usable_count: number;
-                            q1_per_sqm: number;
-                            median_per_sqm: number;
-                            q3_per_sqm: number;
-                            /** @description (Q3 − Q1) / median, rounded half up to 4 decimals. */
-                            spread: number;
-                        } | null;
-                        /** @description The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these. */
-                        comparables: {
-                            /** @description The property id (`own`) or the imported market transaction id (`imported`). */
-                            id: string;
-                            /**
-                             * @description `own`: a sale or letting of the account's own property; `imported`: imported market data.
-                             * @enum {string}
-                             */
-                            source: "own" | "imported";
-                            postal_code: string;
-                            /** Format: date */
-                            date: string;
-                            living_area_sqm: number;
-                            year_built: number | null;
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            raw_price_eur: number;
-                            /** @description Rounded half up to cents for display; the statistics use the unrounded value. */
-                            raw_price_per_sqm: number;
-                            adjustments: {
-                                /** @enum {string} */
-                                kind: "area" | "age";
-                                /** @description Multiplies the price per m², rounded half up to 4 decimals. */
-                                factor: number;
-                                explanation: string;
-                            }[];
-                            /** @description The raw price per m² times the adjustment factors, rounded half up to cents. */
-                            adjusted_price_per_sqm: number | null;
-                            /**
-                             * @description `outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.
-                             * @enum {string|null}
-                             */
-                            dropped: "outlier" | null;
-                            /** @description Why it was dropped, with the fences. */
-                            dropped_reason: string | null;
-                        }[];
-                        /** @description The candidates of the same type and marketing that were considered but are outside the selection at the postal-code level used: counted, not listed. Candidates are read only under the prefix used and within the 36 months, so through the API `postal_code` and `date` are 0. */
-                        excluded: {
-                            /** @description How many candidates are outside the selection (the sum of `by_reason`). */
-                            count: number;
-                            /** @description Each counted under the first criterion it fails, in this order. */
-                            by_reason: {
-                                /** @description Postal code not starting with `selection.postal_code_prefix`. */
-                                postal_code: number;
-                                /** @description Dated outside the last 36 months up to `subject.as_of`. */
-                                date: number;
-                                /** @description No living area or no price. */
-                                no_area_or_price: number;
-                                /** @description Living area outside ±30 % of the subject's. */
-                                living_area: number;
-                                /** @description No year built (only when the subject has one). */
-                                year_built_unknown: number;
-                                /** @description Year built outside ±25 years of the subject's. */
-                                year_built: number;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["Valuation"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9109,63 +7407,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            property_id: string;
-                            /** @enum {string} */
-                            kind: "sale" | "letting";
-                            /** @description The commission rules that made it, e.g. `commission-de/2`. */
-                            rules_version: string;
-                            /**
-                             * @description The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), `free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).
-                             * @enum {string}
-                             */
-                            regime: "bgb_656c" | "bgb_656d" | "free_sale" | "wovermittg" | "free_letting";
-                            /**
-                             * Format: date
-                             * @description The day of the sale or letting; picks the VAT rate.
-                             */
-                            transaction_date: string;
-                            /** @description Sum of the lines' net amounts. */
-                            net_cents: number;
-                            /** @description Sum of the lines' VAT. */
-                            vat_cents: number;
-                            /** @description Sum of the lines' gross amounts. */
-                            gross_cents: number;
-                            /** @description One line per paying party. */
-                            lines: {
-                                /** @description 1-based: seller before buyer, landlord before tenant. */
-                                position: number;
-                                /**
-                                 * @description The paying party (no names).
-                                 * @enum {string}
-                                 */
-                                party: "seller" | "buyer" | "landlord" | "tenant";
-                                /** @description The purchase price (sale) or the monthly cold rent (letting), in cents. */
-                                base_cents: number;
-                                /** @description Sales: thousandths of a percent (3.57 % = 3570); lettings: `null`. */
-                                percent_milli: number | null;
-                                /** @description Lettings: hundredths of a monthly cold rent (2 months = 200); sales: `null`. */
-                                months_hundredths: number | null;
-                                /** @description base × rate, rounded once, half away from zero. */
-                                net_cents: number;
-                                /** @description The VAT rate on the transaction date in hundredths of a percent (19 % = 1900). */
-                                vat_rate_basis_points: number;
-                                /** @description net × VAT rate, rounded once, half away from zero. */
-                                vat_cents: number;
-                                /** @description net + VAT. */
-                                gross_cents: number;
-                                /**
-                                 * @description §656d BGB: this party pays only after the named party has paid.
-                                 * @enum {string|null}
-                                 */
-                                due_after_party: "seller" | "buyer" | "landlord" | "tenant" | null;
-                                /** @description The party's invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`. */
-                                invoice_id: string | null;
-                            }[];
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["Settlement"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -9250,63 +7492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        property_id: string;
-                        /** @enum {string} */
-                        kind: "sale" | "letting";
-                        /** @description The commission rules that made it, e.g. `commission-de/2`. */
-                        rules_version: string;
-                        /**
-                         * @description The rule that applied: `bgb_656c` (engaged by both, equal shares), `bgb_656d` (engaged by one side, the other pays at most as much and after it), `free_sale` (no consumer buyer, or not an apartment or house), `wovermittg` (residential letting), `free_letting` (other lettings).
-                         * @enum {string}
-                         */
-                        regime: "bgb_656c" | "bgb_656d" | "free_sale" | "wovermittg" | "free_letting";
-                        /**
-                         * Format: date
-                         * @description The day of the sale or letting; picks the VAT rate.
-                         */
-                        transaction_date: string;
-                        /** @description Sum of the lines' net amounts. */
-                        net_cents: number;
-                        /** @description Sum of the lines' VAT. */
-                        vat_cents: number;
-                        /** @description Sum of the lines' gross amounts. */
-                        gross_cents: number;
-                        /** @description One line per paying party. */
-                        lines: {
-                            /** @description 1-based: seller before buyer, landlord before tenant. */
-                            position: number;
-                            /**
-                             * @description The paying party (no names).
-                             * @enum {string}
-                             */
-                            party: "seller" | "buyer" | "landlord" | "tenant";
-                            /** @description The purchase price (sale) or the monthly cold rent (letting), in cents. */
-                            base_cents: number;
-                            /** @description Sales: thousandths of a percent (3.57 % = 3570); lettings: `null`. */
-                            percent_milli: number | null;
-                            /** @description Lettings: hundredths of a monthly cold rent (2 months = 200); sales: `null`. */
-                            months_hundredths: number | null;
-                            /** @description base × rate, rounded once, half away from zero. */
-                            net_cents: number;
-                            /** @description The VAT rate on the transaction date in hundredths of a percent (19 % = 1900). */
-                            vat_rate_basis_points: number;
-                            /** @description net × VAT rate, rounded once, half away from zero. */
-                            vat_cents: number;
-                            /** @description net + VAT. */
-                            gross_cents: number;
-                            /**
-                             * @description §656d BGB: this party pays only after the named party has paid.
-                             * @enum {string|null}
-                             */
-                            due_after_party: "seller" | "buyer" | "landlord" | "tenant" | null;
-                            /** @description The party's invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`. */
-                            invoice_id: string | null;
-                        }[];
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Settlement"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9393,86 +7579,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description Gapless per account and year: `2026-000001`. */
-                            number: string;
-                            settlement_id: string;
-                            property_id: string;
-                            /**
-                             * @description The paying party of the settlement the invoice is for.
-                             * @enum {string}
-                             */
-                            party: "seller" | "buyer" | "landlord" | "tenant";
-                            /**
-                             * @description `issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).
-                             * @enum {string}
-                             */
-                            state: "issued" | "paid";
-                            /**
-                             * Format: date
-                             * @description Rechnungsdatum.
-                             */
-                            issue_date: string;
-                            /**
-                             * Format: date
-                             * @description Leistungsdatum: the day of the sale or letting.
-                             */
-                            service_date: string;
-                            /**
-                             * Format: date
-                             * @description When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.
-                             */
-                            due_date: string | null;
-                            /** @description §656d BGB: this invoice falls due only after that one is paid. */
-                            due_after_invoice_id: string | null;
-                            /**
-                             * Format: date
-                             * @description The day it was paid.
-                             */
-                            paid_on: string | null;
-                            issuer: {
-                                name: string;
-                                street: string;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                vat_id: string | null;
-                                tax_number: string | null;
-                            };
-                            recipient: {
-                                name: string;
-                                street: string;
-                                postal_code: string;
-                                city: string;
-                                country: string;
-                                vat_id: string | null;
-                                tax_number: string | null;
-                            };
-                            /** @description The service invoiced. */
-                            description: string;
-                            /** @description Net amount in cents. */
-                            net_cents: number;
-                            /** @description VAT rate in hundredths of a percent (19 % = 1900). */
-                            vat_rate_basis_points: number;
-                            /** @description VAT in cents. */
-                            vat_cents: number;
-                            /** @description Gross amount in cents. */
-                            gross_cents: number;
-                            /** @description Printed on the invoice, e.g. the §656d condition and the payment terms. */
-                            notes: string[];
-                            /**
-                             * @description The PDF: `generating` until rendered.
-                             * @enum {string}
-                             */
-                            document_status: "generating" | "completed" | "failed";
-                            /** @description The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`. */
-                            pdf_url: string;
-                            /** @description The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible). */
-                            xml_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["Invoice"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -9557,86 +7664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description Gapless per account and year: `2026-000001`. */
-                        number: string;
-                        settlement_id: string;
-                        property_id: string;
-                        /**
-                         * @description The paying party of the settlement the invoice is for.
-                         * @enum {string}
-                         */
-                        party: "seller" | "buyer" | "landlord" | "tenant";
-                        /**
-                         * @description `issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).
-                         * @enum {string}
-                         */
-                        state: "issued" | "paid";
-                        /**
-                         * Format: date
-                         * @description Rechnungsdatum.
-                         */
-                        issue_date: string;
-                        /**
-                         * Format: date
-                         * @description Leistungsdatum: the day of the sale or letting.
-                         */
-                        service_date: string;
-                        /**
-                         * Format: date
-                         * @description When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.
-                         */
-                        due_date: string | null;
-                        /** @description §656d BGB: this invoice falls due only after that one is paid. */
-                        due_after_invoice_id: string | null;
-                        /**
-                         * Format: date
-                         * @description The day it was paid.
-                         */
-                        paid_on: string | null;
-                        issuer: {
-                            name: string;
-                            street: string;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            vat_id: string | null;
-                            tax_number: string | null;
-                        };
-                        recipient: {
-                            name: string;
-                            street: string;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            vat_id: string | null;
-                            tax_number: string | null;
-                        };
-                        /** @description The service invoiced. */
-                        description: string;
-                        /** @description Net amount in cents. */
-                        net_cents: number;
-                        /** @description VAT rate in hundredths of a percent (19 % = 1900). */
-                        vat_rate_basis_points: number;
-                        /** @description VAT in cents. */
-                        vat_cents: number;
-                        /** @description Gross amount in cents. */
-                        gross_cents: number;
-                        /** @description Printed on the invoice, e.g. the §656d condition and the payment terms. */
-                        notes: string[];
-                        /**
-                         * @description The PDF: `generating` until rendered.
-                         * @enum {string}
-                         */
-                        document_status: "generating" | "completed" | "failed";
-                        /** @description The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`. */
-                        pdf_url: string;
-                        /** @description The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible). */
-                        xml_url: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9729,86 +7757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description Gapless per account and year: `2026-000001`. */
-                        number: string;
-                        settlement_id: string;
-                        property_id: string;
-                        /**
-                         * @description The paying party of the settlement the invoice is for.
-                         * @enum {string}
-                         */
-                        party: "seller" | "buyer" | "landlord" | "tenant";
-                        /**
-                         * @description `issued`, then `paid` (`POST /v1/invoices/{id}/mark-paid`).
-                         * @enum {string}
-                         */
-                        state: "issued" | "paid";
-                        /**
-                         * Format: date
-                         * @description Rechnungsdatum.
-                         */
-                        issue_date: string;
-                        /**
-                         * Format: date
-                         * @description Leistungsdatum: the day of the sale or letting.
-                         */
-                        service_date: string;
-                        /**
-                         * Format: date
-                         * @description When it is due; `null` while §656d BGB holds it until `due_after_invoice_id` is paid.
-                         */
-                        due_date: string | null;
-                        /** @description §656d BGB: this invoice falls due only after that one is paid. */
-                        due_after_invoice_id: string | null;
-                        /**
-                         * Format: date
-                         * @description The day it was paid.
-                         */
-                        paid_on: string | null;
-                        issuer: {
-                            name: string;
-                            street: string;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            vat_id: string | null;
-                            tax_number: string | null;
-                        };
-                        recipient: {
-                            name: string;
-                            street: string;
-                            postal_code: string;
-                            city: string;
-                            country: string;
-                            vat_id: string | null;
-                            tax_number: string | null;
-                        };
-                        /** @description The service invoiced. */
-                        description: string;
-                        /** @description Net amount in cents. */
-                        net_cents: number;
-                        /** @description VAT rate in hundredths of a percent (19 % = 1900). */
-                        vat_rate_basis_points: number;
-                        /** @description VAT in cents. */
-                        vat_cents: number;
-                        /** @description Gross amount in cents. */
-                        gross_cents: number;
-                        /** @description Printed on the invoice, e.g. the §656d condition and the payment terms. */
-                        notes: string[];
-                        /**
-                         * @description The PDF: `generating` until rendered.
-                         * @enum {string}
-                         */
-                        document_status: "generating" | "completed" | "failed";
-                        /** @description The PDF (`/v1/invoices/{id}/pdf`), available once `document_status` is `completed`. */
-                        pdf_url: string;
-                        /** @description The same invoice as UN/CEFACT CII XML (EN 16931, XRechnung/ZUGFeRD-compatible). */
-                        xml_url: string;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Invoice"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -10102,25 +8051,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /**
-                             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                             * @enum {string}
-                             */
-                            status: "active" | "paused";
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /** Format: date-time */
-                            paused_at: string | null;
-                            /** Format: date-time */
-                            last_success_at: string | null;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -10342,25 +8273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -10529,25 +8442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */

@@ -1,22 +1,25 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, PageQuerySchema, StringEnum } from '@platform/http';
+import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import type { EventCatalogue } from '../catalogue.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 
-export const WebhookSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  description: Nullable(Type.String()),
-  status: StringEnum(['active', 'paused'], {
-    description: '`paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.',
+export const WebhookSchema = Named(
+  'Webhook',
+  Type.Object({
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    description: Nullable(Type.String()),
+    status: StringEnum(['active', 'paused'], {
+      description: '`paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.',
+    }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    paused_at: Nullable(DateTime),
+    last_success_at: Nullable(DateTime),
   }),
-  created_at: DateTime,
-  updated_at: DateTime,
-  paused_at: Nullable(DateTime),
-  last_success_at: Nullable(DateTime),
-});
+);
 
 export const CreatedWebhookSchema = Type.Composite([
   WebhookSchema,
