@@ -1,4 +1,4 @@
-import type { Prisma } from '@platform/db';
+import type { Db, Prisma } from '@platform/db';
 import { tenantRepository, type ScoreColumns, type ScoreReading } from '@platform/resource';
 import { leadsError } from '../dialect.js';
 import type { InquiryScore } from '../matching/index.js';
@@ -11,6 +11,16 @@ export const inquiryRepository = tenantRepository<InquiryRow, ScoreColumns>({
   model: (db) => db.inquiry,
   notFound: () => leadsError('inquiry_not_found'),
 });
+
+/** A new inquiry. */
+export function insertInquiry(tx: Db, data: Prisma.InquiryUncheckedCreateInput): Promise<InquiryRow> {
+  return tx.inquiry.create({ data });
+}
+
+/** An inquiry already found in the caller's account, with what it is scored on: its property and its prospect. */
+export function inquiryWithSubject(tx: Db, id: string) {
+  return tx.inquiry.findUniqueOrThrow({ where: { id }, include: { property: true, prospect: true } });
+}
 
 /** Where the stored total and weights version come from in the German explanation. */
 export const INQUIRY_SCORE: ScoreReading<InquiryScore> = {

@@ -3,10 +3,11 @@ import { toSeite, validationError } from '@platform/http';
 import { rescoreUnderLock, scoreColumns, scoredPage } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
+import { propertyRepository } from '../../properties/index.js';
 import { leadsError } from '../dialect.js';
 import { scoreInquiry, type InquiryScore } from '../matching/index.js';
 import { prospectForInquiry } from '../prospects/index.js';
-import { INQUIRY_SCORE, inquiryRepository, type InquiryRow } from './repository.js';
+import { INQUIRY_SCORE, inquiryRepository, inquiryWithSubject, insertInquiry, type InquiryRow } from './repository.js';
 import type { Inquiry, InquiryInput } from './schemas.js';
 
 export interface InquiryServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'scoredCursors' | 'now' | 'emit'> {
@@ -37,8 +38,9 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
         throw validationError([{ field: 'interessent', reason: 'not_allowed' }]);
       const at = now();
       return inTransaction(db, async (tx) => {
-        const property = await tx.property.findFirst({ where: { id: body.immobilie_id, account_id: accountId } });
-        if (!property) throw leadsError('inquiry_property_not_found');
+        const property = await propertyRepository.find(tx, accountId, body.immobilie_id, () =>
+          leadsError('inquiry_property_not_found'),
+        );
         const prospect = await prospectForInquiry(tx, {
           accountId,
           existingId: body.interessent_id,
@@ -46,16 +48,14 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
           at,
           retentionDays,
         });
-        const row = await tx.inquiry.create({
-          data: {
-            id: newId('anf', at.getTime()),
-            account_id: accountId,
-            property_id: property.id,
-            prospect_id: prospect.id,
-            message: body.nachricht ?? null,
-            ...scoreColumns(scoreInquiry({ property, prospect }), INQUIRY_SCORE, at),
-            created_at: at,
-          },
+        const row = await insertInquiry(tx, {
+          id: newId('anf', at.getTime()),
+          account_id: accountId,
+          property_id: property.id,
+          prospect_id: prospect.id,
+          message: body.nachricht ?? null,
+          ...scoreColumns(scoreInquiry({ property, prospect }), INQUIRY_SCORE, at),
+          created_at: at,
         });
         const ids = { inquiry_id: row.id, property_id: property.id };
         await emit(tx, { accountId, type: 'inquiry.received', data: { ...ids, interessent_id: prospect.id }, at });
@@ -76,8 +76,7 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
           await rescoreUnderLock(tx, inquiryRepository, {
             accountId,
             id,
-            load: (t, inquiryId) =>
-              t.inquiry.findUniqueOrThrow({ where: { id: inquiryId }, include: { property: true, prospect: true } }),
+            load: inquiryWithSubject,
             explain: ({ property, prospect }) => scoreInquiry({ property, prospect }),
             reading: INQUIRY_SCORE,
             at,

@@ -1,7 +1,8 @@
 import { toSeite, validationError } from '@platform/http';
-import { leadsError } from '../dialect.js';
 import type { ApiContext } from '@platform/service';
-import { prospectNotFound, toProspect } from '../prospects/index.js';
+import { propertyRepository } from '../../properties/index.js';
+import { leadsError } from '../dialect.js';
+import { prospectRepository, prospectsByIds, toProspect } from '../prospects/index.js';
 import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
 import { scoreInquiry } from './model.js';
 
@@ -36,8 +37,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
      * is read and scored exactly by the model.
      */
     async prospectsForProperty(accountId: string, propertyId: string, query: { limit: number; cursor?: string }) {
-      const property = await db.property.findFirst({ where: { id: propertyId, account_id: accountId } });
-      if (!property) throw leadsError('property_not_found');
+      const property = await propertyRepository.find(db, accountId, propertyId, () => leadsError('property_not_found'));
       const scope = `matches:property:${propertyId}`;
       const after = positionOf(query.cursor, scope);
       if (!(MARKETED as readonly string[]).includes(property.status))
@@ -48,8 +48,10 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
         query.limit + 1,
         after && { points: after.rank, id: after.id },
       );
-      const rows =
-        ranked.length > 0 ? await db.prospect.findMany({ where: { id: { in: ranked.map((r) => r.id) } } }) : [];
+      const rows = await prospectsByIds(
+        db,
+        ranked.map((r) => r.id),
+      );
       const byId = new Map(rows.map((r) => [r.id, r]));
       const items = ranked.slice(0, query.limit).map((r) => {
         const prospect = byId.get(r.id)!;
@@ -69,8 +71,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
      * model. Only an active, not anonymised search profile has matches.
      */
     async propertiesForProspect(accountId: string, prospectId: string, query: { limit: number; cursor?: string }) {
-      const prospect = await db.prospect.findFirst({ where: { id: prospectId, account_id: accountId } });
-      if (!prospect) throw prospectNotFound();
+      const prospect = await prospectRepository.find(db, accountId, prospectId);
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
       if (!prospect.profile_active || prospect.anonymised_at)
@@ -82,8 +83,13 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
         after && { gesamt: after.rank, id: after.id },
       );
       const pageIds = ranked.slice(0, query.limit).map((r) => r.id);
+      // the properties resource has no read by ids yet: its model, through its repository
       const rows =
-        pageIds.length > 0 ? await db.property.findMany({ where: { id: { in: pageIds }, account_id: accountId } }) : [];
+        pageIds.length > 0
+          ? await propertyRepository
+              .model(db)
+              .findMany({ where: { id: { in: pageIds }, account_id: accountId }, orderBy: [], take: pageIds.length })
+          : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
       // in the ranking's order; a property deleted since the ranking is left out
       const items = pageIds.flatMap((id) => {

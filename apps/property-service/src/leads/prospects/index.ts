@@ -7,6 +7,6 @@ export {
   type ProspectService,
   type ProspectServiceDeps,
 } from './service.js';
-export { prospectNotFound, prospectRepository } from './repository.js';
+export { prospectNotFound, prospectRepository, prospectsByIds } from './repository.js';
 export { normaliseLocation, toColumns as prospectColumns, toProspect, type ProspectRow } from './mapping.js';
 export { ProspectInputSchema, ProspectParamsSchema, ProspectSchema, type ProspectInput } from './schemas.js';

@@ -1,15 +1,31 @@
+import type { Db, Prisma } from '@platform/db';
 import { tenantRepository } from '@platform/resource';
 import { leadsError } from '../dialect.js';
 import type { Columns, ProspectRow } from './mapping.js';
 
 export const prospectNotFound = () => leadsError('prospect_not_found');
 
-export const prospectRepository = tenantRepository<
-  ProspectRow,
-  Partial<Columns> & { updated_at: Date; last_activity_at?: Date; retention_until?: Date }
->({
+/** What a change of a prospect may write: its columns, and the dates of activity and retention. */
+type Changes = Partial<Columns> & { updated_at: Date; last_activity_at?: Date; retention_until?: Date };
+
+export const prospectRepository = tenantRepository<ProspectRow, Changes>({
   table: 'prospects',
   list: 'prospects',
   model: (db) => db.prospect,
   notFound: prospectNotFound,
 });
+
+/** A new prospect. */
+export function insertProspect(db: Db, data: Prisma.ProspectUncheckedCreateInput): Promise<ProspectRow> {
+  return db.prospect.create({ data });
+}
+
+/** Writes changes to a prospect already found (and locked) in the caller's account. */
+export function updateProspect(tx: Db, id: string, data: Changes): Promise<ProspectRow> {
+  return tx.prospect.update({ where: { id }, data });
+}
+
+/** The prospects with these ids (of one account: ids a query scoped by the account returned), in no order. */
+export function prospectsByIds(db: Db, ids: string[]): Promise<ProspectRow[]> {
+  return ids.length > 0 ? db.prospect.findMany({ where: { id: { in: ids } } }) : Promise.resolve([]);
+}

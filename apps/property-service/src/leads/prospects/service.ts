@@ -5,7 +5,7 @@ import type { ApiContext } from '@platform/service';
 import { leadsError } from '../dialect.js';
 import { eraseProspect } from '../retention/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
-import { prospectNotFound, prospectRepository } from './repository.js';
+import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
 import {
   PROSPECT_READ_ONLY,
   ProspectInputSchema,
@@ -52,19 +52,17 @@ export async function prospectForInquiry(
 ): Promise<ProspectRow> {
   const { accountId, at, retentionDays } = request;
   if (request.input) {
-    return tx.prospect.create({
-      data: {
-        id: newId('int', at.getTime()),
-        account_id: accountId,
-        ...toColumns(request.input),
-        ...activity(at, retentionDays),
-        created_at: at,
-      },
+    return insertProspect(tx, {
+      id: newId('int', at.getTime()),
+      account_id: accountId,
+      ...toColumns(request.input),
+      ...activity(at, retentionDays),
+      created_at: at,
     });
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
   if (existing.anonymised_at) throw leadsError('prospect_anonymised');
-  return tx.prospect.update({ where: { id: existing.id }, data: activity(at, retentionDays) });
+  return updateProspect(tx, existing.id, activity(at, retentionDays));
 }
 
 export type ProspectService = ReturnType<typeof createProspectService>;
@@ -74,14 +72,12 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
   return {
     async create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
-      const row = await db.prospect.create({
-        data: {
-          id: newId('int', at.getTime()),
-          account_id: accountId,
-          ...toColumns(input),
-          ...activity(at, retentionDays),
-          created_at: at,
-        },
+      const row = await insertProspect(db, {
+        id: newId('int', at.getTime()),
+        account_id: accountId,
+        ...toColumns(input),
+        ...activity(at, retentionDays),
+        created_at: at,
       });
       return toProspect(row);
     },

@@ -75,7 +75,11 @@ export async function eraseProspect(db: Db, accountId: string, id: string, now: 
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
     await forgetStoredResponsesMentioning(tx, accountId, id);
   });
-  const row = await db.prospect.findFirst({ where: { id, account_id: accountId }, select: { anonymised_at: true } });
+  const [row] = await db.$queryRawUnsafe<{ anonymised_at: Date | null }[]>(
+    'SELECT anonymised_at FROM prospects WHERE id = $1 AND account_id = $2',
+    id,
+    accountId,
+  );
   return row?.anonymised_at ?? null;
 }
 
