@@ -1,5 +1,6 @@
 import { invoiceJobs as defineInvoiceJobs } from '@platform/billing';
 import { toDocumentData } from './mapping.js';
+import { invoiceRepository } from './repository.js';
 
 /** The PDF of a commission invoice, rendered from its row (issuer and recipient as copied when it was issued). */
 export const invoiceJobs = defineInvoiceJobs({
@@ -8,5 +9,5 @@ export const invoiceJobs = defineInvoiceJobs({
   plural: 'invoices',
   idField: 'invoice_id',
   renders: 'the PDF of a commission invoice',
-  load: async (db, id) => toDocumentData(await db.invoice.findUniqueOrThrow({ where: { id } })),
+  load: async (db, id) => toDocumentData(await invoiceRepository.row(db, id)),
 });

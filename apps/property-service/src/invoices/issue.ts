@@ -3,6 +3,7 @@ import { euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } f
 import { ApiError, validationError } from '@platform/http';
 import { accountTimeZone, addDays, localDate } from '@platform/scheduling';
 import { isoDay } from './mapping.js';
+import { invoiceRepository } from './repository.js';
 import type { InvoiceRecipient } from './schemas.js';
 
 type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: { lines: true } }>;
@@ -103,28 +104,26 @@ export async function issueInvoices(
             `zahlbar dann innerhalb von ${terms} Tagen ohne Abzug.`,
         ]
       : [`Zahlbar innerhalb von ${terms} Tagen ohne Abzug.`];
-    await tx.invoice.create({
-      data: {
-        id,
-        account_id: settlement.account_id,
-        settlement_id: settlement.id,
-        party: line.party,
-        number,
-        issue_date: day(issueDate),
-        service_date: settlement.transaction_date,
-        due_date: heldBy ? null : day(addDays(issueDate, terms)),
-        due_after_invoice_id: heldBy?.id ?? null,
-        payment_terms_days: terms,
-        issuer: { party: issuer.party, payment: issuer.payment } as unknown as Prisma.InputJsonValue,
-        recipient: recipientParty(recipients[line.party]!) as unknown as Prisma.InputJsonValue,
-        line: { description: description(settlement, property, line), notes },
-        net_cents: line.net_cents,
-        vat_rate_bp: line.vat_rate_bp,
-        vat_cents: line.vat_cents,
-        gross_cents: line.gross_cents,
-        created_at: at,
-        updated_at: at,
-      },
+    await invoiceRepository.insert(tx, {
+      id,
+      account_id: settlement.account_id,
+      settlement_id: settlement.id,
+      party: line.party,
+      number,
+      issue_date: day(issueDate),
+      service_date: settlement.transaction_date,
+      due_date: heldBy ? null : day(addDays(issueDate, terms)),
+      due_after_invoice_id: heldBy?.id ?? null,
+      payment_terms_days: terms,
+      issuer: { party: issuer.party, payment: issuer.payment } as unknown as Prisma.InputJsonValue,
+      recipient: recipientParty(recipients[line.party]!) as unknown as Prisma.InputJsonValue,
+      line: { description: description(settlement, property, line), notes },
+      net_cents: line.net_cents,
+      vat_rate_bp: line.vat_rate_bp,
+      vat_cents: line.vat_cents,
+      gross_cents: line.gross_cents,
+      created_at: at,
+      updated_at: at,
     });
     byParty.set(line.party, { id, number });
   }

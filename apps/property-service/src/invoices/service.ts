@@ -49,22 +49,11 @@ export function createInvoiceService({ db, cursors, now, publicBaseUrl }: Invoic
             [{ field: 'paid_on', reason: 'out_of_range' }],
             '`paid_on` cannot be before the issue date.',
           );
-        const held = await tx.invoice.findMany({
-          where: { due_after_invoice_id: id, due_date: null },
-          select: { id: true, payment_terms_days: true },
-        });
-        for (const other of held) {
-          await tx.invoice.update({
-            where: { id: other.id },
-            data: { due_date: new Date(`${addDays(paidOn, other.payment_terms_days)}T00:00:00Z`), updated_at: at },
-          });
+        for (const other of await invoiceRepository.heldBy(tx, id)) {
+          const due = new Date(`${addDays(paidOn, other.payment_terms_days)}T00:00:00Z`);
+          await invoiceRepository.setDueDate(tx, other.id, due, at);
         }
-        return view(
-          await invoiceRepository.model(tx).update({
-            where: { id },
-            data: { state: 'paid', paid_on: new Date(`${paidOn}T00:00:00Z`), updated_at: at },
-          }),
-        );
+        return view(await invoiceRepository.markPaid(tx, id, new Date(`${paidOn}T00:00:00Z`), at));
       });
     },
 

@@ -103,10 +103,7 @@ export function createMediaService({
         return renditions;
       },
       async counted(tx, { accountId, parentId, delta, at }) {
-        await tx.property.update({
-          where: { id: parentId },
-          data: { media_count: { increment: delta }, updated_at: at },
-        });
+        await propertyRepository.countMedia(tx, parentId, delta, at);
         await emit(tx, {
           accountId,
           type: 'property.updated',

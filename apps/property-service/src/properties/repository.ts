@@ -23,6 +23,31 @@ const properties = tenantRepository<PropertyRow, Columns & { updated_at: Date }>
 export const propertyRepository = {
   ...properties,
 
+  /** The account's default country (accounts belong to the platform's tenancy; this app only reads that column), or null. */
+  async defaultCountry(db: Db, accountId: string): Promise<string | null> {
+    const account = await db.account.findUnique({ where: { id: accountId }, select: { default_country: true } });
+    return account?.default_country ?? null;
+  },
+
+  insert(tx: Db, data: Prisma.PropertyUncheckedCreateInput): Promise<PropertyRow> {
+    return tx.property.create({ data });
+  },
+
+  /** The property as it is now (it exists: read after a lock, in the same transaction). */
+  get(db: Db, id: string): Promise<PropertyRow> {
+    return db.property.findUniqueOrThrow({ where: { id } });
+  },
+
+  /** Records the columns of a sale or letting (the property's row is locked by its transition). */
+  recordTransaction(tx: Db, id: string, data: Prisma.PropertyUncheckedUpdateInput): Promise<PropertyRow> {
+    return tx.property.update({ where: { id }, data });
+  },
+
+  /** Counts media added (`delta` 1) or deleted (-1) on the property and marks it updated. */
+  async countMedia(tx: Db, id: string, delta: number, at: Date): Promise<void> {
+    await tx.property.update({ where: { id }, data: { media_count: { increment: delta }, updated_at: at } });
+  },
+
   /** What an appointment's calendar event names of its property (it exists). */
   calendarFields(db: Db, id: string): Promise<{ title: string; address_postal_code: string; address_city: string }> {
     return db.property.findUniqueOrThrow({

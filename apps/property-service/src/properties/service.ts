@@ -131,8 +131,7 @@ function resplitStreet(patch: PropertyPatch): PropertyPatch {
 
 /** The country of a property whose address names none (the operator sets it per account; `US` otherwise). */
 async function defaultCountryOf(db: Db, accountId: string): Promise<string> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { default_country: true } });
-  return account?.default_country ?? 'US';
+  return (await propertyRepository.defaultCountry(db, accountId)) ?? 'US';
 }
 
 export type PropertyService = ReturnType<typeof createPropertyService>;
@@ -145,14 +144,12 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
       if (input.commission) assertCommissionAllowed(input, input.commission);
       const country = input.address.country ?? (await defaultCountryOf(db, accountId));
       return inTransaction(db, async (tx) => {
-        const row = await tx.property.create({
-          data: {
-            id: newId('prop', at.getTime()),
-            account_id: accountId,
-            ...toColumns(input, country),
-            created_at: at,
-            updated_at: at,
-          },
+        const row = await propertyRepository.insert(tx, {
+          id: newId('prop', at.getTime()),
+          account_id: accountId,
+          ...toColumns(input, country),
+          created_at: at,
+          updated_at: at,
         });
         await emit(tx, {
           accountId,
@@ -236,10 +233,11 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           at,
           onChanged: async (changedRow, to) => {
             if (recording)
-              recorded = await tx.property.update({
-                where: { id },
-                data: transactionColumns(changedRow, recording.asking, checked, today),
-              });
+              recorded = await propertyRepository.recordTransaction(
+                tx,
+                id,
+                transactionColumns(changedRow, recording.asking, checked, today),
+              );
             after.commit =
               (await onStatusChanged?.(tx, {
                 accountId,

@@ -22,9 +22,17 @@ function settlementModel(db: Db) {
   };
 }
 
-export const settlementRepository = tenantRepository<SettlementRow, never>({
-  table: 'commission_settlements',
-  list: 'settlements',
-  model: settlementModel,
-  notFound: () => notFound('No settlement with this id.'),
-});
+/** Commission settlements and their lines: the only place these tables are queried or written. */
+export const settlementRepository = {
+  ...tenantRepository<SettlementRow, never>({
+    table: 'commission_settlements',
+    list: 'settlements',
+    model: settlementModel,
+    notFound: () => notFound('No settlement with this id.'),
+  }),
+
+  /** Records a settlement with its lines (nested in `data`); returned with its lines in position order. */
+  insert(tx: Db, data: Prisma.CommissionSettlementUncheckedCreateInput) {
+    return tx.commissionSettlement.create({ data, include: { lines: { orderBy: { position: 'asc' } } } });
+  },
+};

@@ -12,6 +12,7 @@ import {
   type PropertyType,
 } from './commission-rules.js';
 import { issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
+import { propertyRepository } from '../properties/index.js';
 import { toSettlement } from './mapping.js';
 import { settlementRepository } from './repository.js';
 import type { Settlement, SettlementListQuery } from './schemas.js';
@@ -133,7 +134,7 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         }
         return null;
       };
-      const property = await tx.property.findUniqueOrThrow({ where: { id: propertyId } });
+      const property = await propertyRepository.get(tx, propertyId);
       if (property.transaction_price_eur === null || property.transaction_date === null) return unsettled();
       const kind: Marketing = to === 'sold' ? 'sale' : 'letting';
       const date = property.transaction_date.toISOString().slice(0, 10);
@@ -166,22 +167,19 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         vat_cents: sum(result.lines.map((line) => line.vat_cents)),
         gross_cents: sum(result.lines.map((line) => line.gross_cents)),
       };
-      const row = await tx.commissionSettlement.create({
-        data: {
-          id,
-          account_id: accountId,
-          property_id: propertyId,
-          kind,
-          rules_version: result.version,
-          regime: result.regime,
-          transaction_date: day(date),
-          net_cents: BigInt(totals.net_cents),
-          vat_cents: BigInt(totals.vat_cents),
-          gross_cents: BigInt(totals.gross_cents),
-          created_at: at,
-          lines: { create: lines },
-        },
-        include: { lines: { orderBy: { position: 'asc' } } },
+      const row = await settlementRepository.insert(tx, {
+        id,
+        account_id: accountId,
+        property_id: propertyId,
+        kind,
+        rules_version: result.version,
+        regime: result.regime,
+        transaction_date: day(date),
+        net_cents: BigInt(totals.net_cents),
+        vat_cents: BigInt(totals.vat_cents),
+        gross_cents: BigInt(totals.gross_cents),
+        created_at: at,
+        lines: { create: lines },
       });
       const invoices = await issueInvoices(tx, row, property, recipients, at);
       const settlement = toSettlement({ ...row, invoices });
