@@ -1,4 +1,5 @@
 import { UsageError, type CommandContext } from './commands.js';
+import { findAccountDefaultCountry, setAccountDefaultCountry } from './repository.js';
 
 /**
  * `account set-default-country --account <id> --country DE`: the country of the account's new
@@ -10,8 +11,8 @@ export async function setDefaultCountry(ctx: CommandContext, input: { account?: 
   const country = input.country?.trim().toUpperCase();
   if (!country || !/^[A-Z]{2}$/.test(country))
     throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
-  const account = await ctx.db.account.findUnique({ where: { id: input.account }, select: { default_country: true } });
+  const account = await findAccountDefaultCountry(ctx.db, input.account);
   if (!account) throw new UsageError(`No account ${input.account}.`);
-  await ctx.db.account.update({ where: { id: input.account }, data: { default_country: country } });
+  await setAccountDefaultCountry(ctx.db, input.account, country);
   return { id: input.account, default_country: country, previous_default_country: account.default_country };
 }

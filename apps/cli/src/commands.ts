@@ -1,5 +1,4 @@
 import type { Environment, PrismaClient } from '@platform/db';
-import { newId } from '@platform/db';
 import { Value } from '@sinclair/typebox/value';
 import { KeyLimitError, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
 import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
@@ -8,6 +7,14 @@ import { JobRefusal, type JobCatalogue, type JobQueue } from '@platform/service'
 import type { Sandbox } from '@platform/sandbox';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
+import {
+  findAccountId,
+  applicationById,
+  insertAccount,
+  insertApplication,
+  keyById,
+  keysOfApplication,
+} from './repository.js';
 import { SERVICES } from './services.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
@@ -73,8 +80,9 @@ export function checkEmail(value: string, flag: string): string {
 export async function createAccount(ctx: CommandContext, input: { name?: string; 'time-zone'?: string }) {
   if (!input.name?.trim()) throw new UsageError('--name is required.');
   const timeZone = input['time-zone'] === undefined ? undefined : checkTimeZone(input['time-zone']);
-  const account = await ctx.db.account.create({
-    data: { id: newId('acct'), name: input.name.trim(), ...(timeZone ? { time_zone: timeZone } : {}) },
+  const account = await insertAccount(ctx.db, {
+    name: input.name.trim(),
+    ...(timeZone ? { time_zone: timeZone } : {}),
   });
   return {
     id: account.id,
@@ -94,10 +102,13 @@ export async function createApplication(
   if (!service)
     throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
   const ownerEmail = input['owner-email'] === undefined ? null : checkEmail(input['owner-email'], '--owner-email');
-  const account = await ctx.db.account.findUnique({ where: { id: input.account } });
+  const account = await findAccountId(ctx.db, input.account);
   if (!account) throw new UsageError(`No account ${input.account}.`);
-  const app = await ctx.db.application.create({
-    data: { id: newId('app'), account_id: account.id, service, name: input.name.trim(), owner_email: ownerEmail },
+  const app = await insertApplication(ctx.db, {
+    account_id: account.id,
+    service,
+    name: input.name.trim(),
+    owner_email: ownerEmail,
   });
   return {
     id: app.id,
@@ -111,7 +122,7 @@ export async function createApplication(
 
 async function findApplication(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--app is required.');
-  const app = await ctx.db.application.findUnique({ where: { id } });
+  const app = await applicationById(ctx.db, id);
   if (!app) throw new UsageError(`No application ${id}.`);
   return app;
 }
@@ -150,14 +161,14 @@ export async function createKey(ctx: CommandContext, input: { app?: string; scop
 
 export async function listKeys(ctx: CommandContext, input: { app?: string }) {
   const app = await findApplication(ctx, input.app);
-  const keys = await ctx.db.apiKey.findMany({ where: { application_id: app.id }, orderBy: { created_at: 'desc' } });
+  const keys = await keysOfApplication(ctx.db, app.id);
   return { application_id: app.id, keys: keys.map(toApiKeyView) };
 }
 
 export async function revokeKey(ctx: CommandContext, keyId: string | undefined) {
   if (!keyId) throw new UsageError('Usage: key revoke <keyId>');
   if (!(await revokeApiKey(ctx.db, { id: keyId }))) throw new UsageError(`No API key ${keyId}.`);
-  const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+  const key = await keyById(ctx.db, keyId);
   return { id: key.id, revoked_at: key.revoked_at?.toISOString() ?? null };
 }
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { PropertyType, TransactionMarketing, inTransaction, newId, type Prisma } from '@platform/db';
+import { PropertyType, TransactionMarketing, newId, type Prisma } from '@platform/db';
 import { CheckFailed, UsageError, type CommandContext } from './commands.js';
+import { findAccountId, insertMarketTransactions } from './repository.js';
 
 /**
  * `comparables import --account <id> <file.csv>`: market transactions imported into one account,
@@ -35,7 +36,6 @@ type Column = (typeof COMPARABLE_COLUMNS)[number];
 const TYPES = Object.values(PropertyType) as string[];
 const MARKETINGS = Object.values(TransactionMarketing) as string[];
 const MAX_EUR = 2_147_483_647;
-const BATCH = 1000;
 
 export interface RowError {
   line: number;
@@ -125,7 +125,7 @@ export function parseComparablesCsv(
 export async function importComparables(ctx: CommandContext, input: { account?: string }, file: string | undefined) {
   if (!input.account) throw new UsageError('--account is required.');
   if (!file) throw new UsageError('The CSV file is required: comparables import --account <accountId> <file.csv>');
-  const account = await ctx.db.account.findUnique({ where: { id: input.account } });
+  const account = await findAccountId(ctx.db, input.account);
   if (!account) throw new UsageError(`No account ${input.account}.`);
   const path = resolve(file);
   let text: string;
@@ -145,9 +145,6 @@ export async function importComparables(ctx: CommandContext, input: { account?: 
     source_ref: `${name}:${line}`,
     imported_at: at,
   }));
-  await inTransaction(ctx.db, async (tx) => {
-    for (let i = 0; i < data.length; i += BATCH)
-      await tx.marketTransaction.createMany({ data: data.slice(i, i + BATCH) });
-  });
+  await insertMarketTransactions(ctx.db, data);
   return { imported: data.length, account_id: account.id, file };
 }

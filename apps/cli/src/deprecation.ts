@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
 import { CheckFailed, UsageError, checkEmail, type CommandContext } from './commands.js';
+import { callersOfVersion, updateApplication } from './repository.js';
 import { SERVICES } from './services.js';
 
 const DEFAULT_SINCE_DAYS = 30;
@@ -10,9 +11,8 @@ const MAX_SINCE_DAYS = 3650;
 export async function setOwner(ctx: CommandContext, input: { app?: string; email?: string }): Promise<object> {
   if (!input.app) throw new UsageError('--app is required.');
   const email = checkEmail(input.email ?? '', '--email');
-  const updated = await ctx.db.application.updateMany({ where: { id: input.app }, data: { owner_email: email } });
-  if (updated.count === 0) throw new UsageError(`No application ${input.app}.`);
-  const app = await ctx.db.application.findUniqueOrThrow({ where: { id: input.app } });
+  const app = await updateApplication(ctx.db, input.app, { owner_email: email });
+  if (!app) throw new UsageError(`No application ${input.app}.`);
   return { id: app.id, name: app.name, service: app.service, account_id: app.account_id, owner_email: app.owner_email };
 }
 
@@ -47,11 +47,7 @@ export async function deprecationNotices(
   const days = sinceDays(input.since);
   const now = (ctx.now ?? (() => new Date()))();
   const deprecation: ApiDeprecation | undefined = ctx.deprecations?.find((d) => d.version === version);
-  const calls = await ctx.db.applicationApiCall.findMany({
-    where: { api_version: version, last_called_at: { gte: new Date(now.getTime() - days * 86_400_000) } },
-    include: { application: { include: { account: { select: { id: true, name: true } } } } },
-    orderBy: [{ last_called_at: 'desc' }, { application_id: 'asc' }],
-  });
+  const calls = await callersOfVersion(ctx.db, version, new Date(now.getTime() - days * 86_400_000));
   const recipients: NoticeRecipient[] = calls.map(({ application, last_called_at }) => ({
     id: application.id,
     name: application.name,

@@ -1,4 +1,5 @@
 import { UsageError, type CommandContext } from './commands.js';
+import { updateApplication } from './repository.js';
 
 const MAX_PER_MINUTE = 1_000_000;
 /** RATE_LIMIT_PER_MINUTE's default, for a context that does not say the deployment's. */
@@ -27,12 +28,8 @@ export async function setRateLimit(
   if ((given !== undefined) === (input.default === true))
     throw new UsageError('Give exactly one of --per-minute <n> and --default.');
   const budget = given === undefined ? null : perMinute(given);
-  const updated = await ctx.db.application.updateMany({
-    where: { id: input.app },
-    data: { rate_limit_per_minute: budget },
-  });
-  if (updated.count === 0) throw new UsageError(`No application ${input.app}.`);
-  const app = await ctx.db.application.findUniqueOrThrow({ where: { id: input.app } });
+  const app = await updateApplication(ctx.db, input.app, { rate_limit_per_minute: budget });
+  if (!app) throw new UsageError(`No application ${input.app}.`);
   return {
     id: app.id,
     name: app.name,

@@ -1,9 +1,10 @@
 import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
 import { localDate, localDateTime, startOfLocalDay } from '@platform/scheduling';
+import { appointmentsBetween, findAccountTimeZone, setAccountTimeZone } from './repository.js';
 
 async function findAccount(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--account is required.');
-  const account = await ctx.db.account.findUnique({ where: { id }, select: { id: true, time_zone: true } });
+  const account = await findAccountTimeZone(ctx.db, id);
   if (!account) throw new UsageError(`No account ${id}.`);
   return account;
 }
@@ -12,11 +13,7 @@ async function findAccount(ctx: CommandContext, id: string | undefined) {
 export async function setTimeZone(ctx: CommandContext, input: { account?: string; 'time-zone'?: string }) {
   const zone = checkTimeZone(input['time-zone']);
   const account = await findAccount(ctx, input.account);
-  const updated = await ctx.db.account.update({
-    where: { id: account.id },
-    data: { time_zone: zone },
-    select: { id: true, time_zone: true },
-  });
+  const updated = await setAccountTimeZone(ctx.db, account.id, zone);
   return { id: updated.id, time_zone: updated.time_zone, previous_time_zone: account.time_zone };
 }
 
@@ -28,14 +25,12 @@ export async function appointmentsToday(ctx: CommandContext, input: { account?: 
   const account = await findAccount(ctx, input.account);
   const zone = account.time_zone;
   const date = localDate((ctx.now ?? (() => new Date()))(), zone);
-  const rows = await ctx.db.appointment.findMany({
-    where: {
-      account_id: account.id,
-      starts_at: { gte: startOfLocalDay(date, zone), lt: startOfLocalDay(date, zone, 1) },
-    },
-    orderBy: [{ starts_at: 'asc' }, { id: 'asc' }],
-    select: { id: true, property_id: true, status: true, starts_at: true, ends_at: true, host: true },
-  });
+  const rows = await appointmentsBetween(
+    ctx.db,
+    account.id,
+    startOfLocalDay(date, zone),
+    startOfLocalDay(date, zone, 1),
+  );
   return {
     account_id: account.id,
     time_zone: zone,
