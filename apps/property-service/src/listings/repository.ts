@@ -108,6 +108,14 @@ export const listingRepository = {
     });
   },
 
+  /** The PDF's content address of a listing live on the channel (null before it is rendered), or null. */
+  livePdf(db: Db, channel: { id: string; account_id: string }, listingId: string) {
+    return db.listing.findFirst({
+      where: { id: listingId, account_id: channel.account_id, publications: liveOn(channel.id) },
+      select: { sha256: true },
+    });
+  },
+
   /** A copied medium of one of the listings live on the channel, by content address, among the given variants. */
   liveMedium(db: Db, channel: { id: string; account_id: string }, sha256: string, variants: readonly string[]) {
     return db.listingMedia.findFirst({

@@ -203,14 +203,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
     },
     async (request, reply) => {
       const channel = await channelOf(request.params.feedToken);
-      const listing = await db.listing.findFirst({
-        where: {
-          id: request.params.listingId,
-          account_id: channel.account_id,
-          publications: { some: { channel_id: channel.id, state: 'live' } },
-        },
-        select: { sha256: true },
-      });
+      const listing = await listingRepository.livePdf(db, channel, request.params.listingId);
       if (!listing?.sha256) throw notFound('No live listing with this id on this feed.');
       return sendDownload(request, reply, storage, {
         sha256: listing.sha256,
