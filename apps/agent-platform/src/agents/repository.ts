@@ -13,6 +13,9 @@ export const agentRepository = tenantRepository<AgentRow, Columns & { updated_at
   directSql: {}, // the hottest reads of the platform (bench/RESULTS.md)
 });
 
+/** The agents' table, for the status actions of transitions.ts. */
+export const agentTable = (db: Db) => db.agentDeployment;
+
 /** Stores a new agent (inside the creating transaction, which also opens its rate). */
 export function insertAgent(db: Db, accountId: string, columns: Columns, at: Date): Promise<AgentRow> {
   return db.agentDeployment.create({

@@ -1,6 +1,6 @@
 import type { AgentStatus } from '@platform/db';
 import { defineTransitions, type TransitionTable } from '@platform/resource';
-import { agentRepository, type AgentRow } from './repository.js';
+import { agentRepository, agentTable, type AgentRow } from './repository.js';
 
 /**
  * Status changes happen only through these actions (`POST /agents/{id}/<action>`).
@@ -19,7 +19,7 @@ export type AgentAction = keyof typeof AGENT_TRANSITIONS;
 
 /** Applies an action of the table in the caller's transaction; retiring also sets `retired_at`. */
 export const transitionAgent = defineTransitions<AgentRow, AgentStatus>({
-  model: (db) => db.agentDeployment,
+  model: agentTable,
   table: AGENT_TRANSITIONS,
   noun: 'an agent',
   notFound: agentRepository.notFound,
