@@ -5,6 +5,9 @@ import type { Columns } from './mapping.js';
 
 export type PropertyRow = Prisma.PropertyGetPayload<object>;
 
+/** The properties' Prisma model, for the kit's status changes (transitions.ts): queried by the kit, declared here. */
+export const propertyModel = (db: Db) => db.property;
+
 const properties = tenantRepository<PropertyRow, Columns & { updated_at: Date }>({
   table: 'properties',
   list: 'properties',

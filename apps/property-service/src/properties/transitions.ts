@@ -1,6 +1,6 @@
 import type { PropertyStatus } from '@platform/db';
 import { defineTransitions, type TransitionTable } from '@platform/resource';
-import { propertyRepository, type PropertyRow } from './repository.js';
+import { propertyModel, propertyRepository, type PropertyRow } from './repository.js';
 
 /**
  * Status changes happen only through these actions (`POST /properties/{id}/<action>`).
@@ -39,7 +39,7 @@ export type PropertyAction = keyof typeof PROPERTY_TRANSITIONS;
 
 /** Applies an action of the table in the caller's transaction; an illegal one is 409 `invalid_transition`. */
 export const transitionProperty = defineTransitions<PropertyRow, PropertyStatus>({
-  model: (db) => db.property,
+  model: propertyModel,
   table: PROPERTY_TRANSITIONS,
   noun: 'a property',
   notFound: propertyRepository.notFound,
