@@ -86,6 +86,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'listApiKeys',
+        summary: 'List API keys',
         description: 'Keys of the calling application, newest first, with `last_used_at`.',
         querystring: PageQuerySchema,
         response: { 200: PageSchema(ApiKeySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -114,6 +115,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'createApiKey',
+        summary: 'Create an API key',
         description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. An application has at most ${maxKeys} active keys; beyond, 409 \`conflict\` (revoke one first). All keys of an application share its rate limit.`,
         body: CreateKeySchema,
         response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
@@ -155,6 +157,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       schema: {
         tags,
         operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
         description: `Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless.`,
         params: Type.Object({ keyId: Type.String() }),
         response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses([...AUTH_ERRORS, 404]) },

@@ -15,8 +15,16 @@ export interface ApiDocument {
   description: string;
 }
 
+/** A base URL of the APIs for the documents' `servers` (production, sandbox). */
+export interface ApiServerUrl {
+  url: string;
+  description: string;
+}
+
 export interface ApiServerOptions extends ServerOptionsInput, HttpPluginOptions {
   document: ApiDocument;
+  /** Where integrators reach the service, listed as the documents' `servers`. */
+  servers?: ApiServerUrl[];
   /** Further APIs of the same server with documents of their own (e.g. `/leads/v1`). */
   extraDocuments?: ApiDocument[];
   /** Event-loop delay (ms) beyond which every request is answered 503 at once; default 1000. */
@@ -104,7 +112,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: options.document.title, description: options.document.description, version: '1.0.0' },
+      info: {
+        title: options.document.title,
+        description: options.document.description,
+        version: '1.0.0',
+        // No open-source licence is declared for the services (the client package is UNLICENSED).
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: options.servers ?? [],
       components: { securitySchemes: { apikey: { type: 'apiKey', in: 'header', name: 'apikey' } } },
       security: [{ apikey: [] }],
     },

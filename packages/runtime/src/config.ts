@@ -25,6 +25,8 @@ export interface ServiceConfig {
   port: number;
   /** Where integrators reach the service (no trailing slash): URLs in events and documents. */
   publicBaseUrl: string;
+  /** Where integrators reach the production and the sandbox deployment (the OpenAPI documents' `servers`), where known. */
+  publicBaseUrls: { production?: string; sandbox?: string };
   settings: Record<string, number>;
 }
 
@@ -156,6 +158,18 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
     default: '(http://localhost:<port>)',
     description:
       'Where integrators reach a service (https://api.example.com): URLs in events and documents (pdf_url, record_url). <SERVICE>_PUBLIC_BASE_URL (e.g. PROPERTY_PUBLIC_BASE_URL) overrides it for one service.',
+  },
+  {
+    name: 'PRODUCTION_PUBLIC_BASE_URL',
+    default: '(PUBLIC_BASE_URL when APP_ENV=production, else none)',
+    description:
+      "Where integrators reach the production deployment, listed in the OpenAPI documents' `servers` (also by a sandbox deployment). <SERVICE>_PRODUCTION_PUBLIC_BASE_URL overrides it for one service.",
+  },
+  {
+    name: 'SANDBOX_PUBLIC_BASE_URL',
+    default: '(PUBLIC_BASE_URL when APP_ENV=sandbox, else none)',
+    description:
+      "Where integrators reach the sandbox deployment, listed in the OpenAPI documents' `servers` (also by a production deployment). <SERVICE>_SANDBOX_PUBLIC_BASE_URL overrides it for one service.",
   },
   {
     name: 'STORAGE_DRIVER',
@@ -318,10 +332,35 @@ function smtpUrl(env: Env, problems: string[]): string | undefined {
 
 /** `<SERVICE>_PUBLIC_BASE_URL`, else `PUBLIC_BASE_URL`, else the local address of the service's port. */
 function publicBaseUrl(env: Env, service: ServiceSettingsSpec, problems: string[]): string {
-  const own = `${service.id.toUpperCase()}_PUBLIC_BASE_URL`;
-  const name = env[own] ? own : 'PUBLIC_BASE_URL';
+  return (
+    baseUrl(env, service, 'PUBLIC_BASE_URL', problems) ??
+    `http://localhost:${env[service.port.variable] || service.port.default}`
+  );
+}
+
+/** The production and sandbox base URLs (`[<SERVICE>_]PRODUCTION_PUBLIC_BASE_URL`, `…SANDBOX…`); this environment's defaults to `own`. */
+function publicBaseUrls(
+  env: Env,
+  service: ServiceSettingsSpec,
+  environment: Environment,
+  own: string,
+  problems: string[],
+): ServiceConfig['publicBaseUrls'] {
+  const urls: ServiceConfig['publicBaseUrls'] = {};
+  for (const which of ['production', 'sandbox'] as const) {
+    const url = baseUrl(env, service, `${which.toUpperCase()}_PUBLIC_BASE_URL`, problems);
+    if (url) urls[which] = url;
+  }
+  urls[environment] ??= own;
+  return urls;
+}
+
+/** `<SERVICE>_<variable>`, else `<variable>`, validated as an http(s) base URL without a trailing slash; undefined when unset. */
+function baseUrl(env: Env, service: ServiceSettingsSpec, variable: string, problems: string[]): string | undefined {
+  const own = `${service.id.toUpperCase()}_${variable}`;
+  const name = env[own] ? own : variable;
   const value = env[name];
-  if (!value) return `http://localhost:${env[service.port.variable] || service.port.default}`;
+  if (!value) return undefined;
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -448,6 +487,7 @@ export function loadConfig(
         {
           port: port(env, service.port.variable, service.port.default, problems),
           publicBaseUrl: publicBaseUrl(env, service, problems),
+          publicBaseUrls: publicBaseUrls(env, service, environment, publicBaseUrl(env, service, []), problems),
           settings: Object.fromEntries(
             service.settings.map((setting) => [setting.name, integer(env, setting, problems)]),
           ),

@@ -51,6 +51,8 @@ export interface ServiceDeps {
   jobs: JobQueue;
   /** Where integrators reach this service. */
   publicBaseUrl: string;
+  /** Where integrators reach its production and sandbox deployments (the documents' `servers`). */
+  publicBaseUrls: { production?: string; sandbox?: string };
   /** The other services this process knows: a key of one of them is refused with its name. */
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
@@ -249,7 +251,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     log(`scheduled jobs: ${schedules.join(', ')}`);
   }
   for (const { descriptor, build } of entries) {
-    const { port, settings, publicBaseUrl } = config.services[descriptor.id]!;
+    const { port, settings, publicBaseUrl, publicBaseUrls } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
     const app = await build({
       db,
@@ -263,6 +265,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       decodeTimeoutMs: config.sandbox.decodeSeconds * 1000,
       jobs: jobQueue,
       publicBaseUrl,
+      publicBaseUrls,
       neighbours,
       settings,
       maxEventLoopDelayMs: config.maxEventLoopDelayMs,

@@ -51,6 +51,11 @@ export interface ServiceAppDeps extends Omit<ServerOptionsInput, 'dialectFor' | 
   jobs: JobQueue;
   /** Where integrators reach this service (`https://api.example.com`), for URLs in events and documents. */
   publicBaseUrl: string;
+  /**
+   * Where integrators reach the production and the sandbox deployment of this service: the
+   * OpenAPI documents' `servers`. Default: `publicBaseUrl` for this deployment's environment.
+   */
+  publicBaseUrls?: { production?: string; sandbox?: string };
   now?: () => Date;
   keyCacheTtlMs?: number;
   /** The deployment's other services: a key of one of them is refused with its name. */
@@ -105,6 +110,17 @@ export interface ApiContext<C extends EventCatalogue = EventCatalogue> {
   publicBaseUrl: string;
 }
 
+/** The documents' `servers`: production, then sandbox, each where it is known. */
+function documentServers(deps: Pick<ServiceAppDeps, 'environment' | 'publicBaseUrl' | 'publicBaseUrls'>) {
+  const urls = { ...deps.publicBaseUrls };
+  urls[deps.environment] ??= deps.publicBaseUrl;
+  const strip = (url: string) => url.replace(/\/+$/, '');
+  return [
+    ...(urls.production ? [{ url: strip(urls.production), description: 'Production (live keys, `*_live_*`)' }] : []),
+    ...(urls.sandbox ? [{ url: strip(urls.sandbox), description: 'Sandbox (test keys, `*_test_*`)' }] : []),
+  ];
+}
+
 /** How long decoding one upload may take by default. */
 export const DECODE_TIMEOUT_MS = 30_000;
 
@@ -137,6 +153,7 @@ export async function createServiceApp<const C extends EventCatalogue>(
     isUnavailable: (error) => isDatabaseUnavailable(error) || (deps.isUnavailable?.(error) ?? false),
     loggedQueryParameters: service.loggedQueryParameters,
     document: options.document,
+    servers: documentServers(deps),
     extraDocuments: [
       ...extraApis.map((api) => api.document),
       ...(options.publicApi ? [options.publicApi.document] : []),

@@ -39,6 +39,7 @@ export interface AppBuildDeps {
   sandbox: Sandbox;
   jobs: JobQueue;
   publicBaseUrl: string;
+  publicBaseUrls: { production?: string; sandbox?: string };
   maxEventLoopDelayMs: number;
 }
 
@@ -103,6 +104,7 @@ export async function startTestApp(
     sandbox,
     jobs,
     publicBaseUrl: TEST_PUBLIC_BASE_URL,
+    publicBaseUrls: { production: 'https://api.live.example.test', sandbox: TEST_PUBLIC_BASE_URL },
     // Many test files run at once on a busy machine: the overload guard is tested on its own.
     maxEventLoopDelayMs: 0,
   });

@@ -37,6 +37,8 @@ export interface AttachmentRoutesOptions {
   tags: string[];
   /** Operation ids of upload, list, get, download, update, delete. */
   operationIds: { upload: string; list: string; get: string; download: string; update: string; delete: string };
+  /** The short text of each operation in the documentation ("Upload a medium"), next to its operationId. */
+  summaries: { upload: string; list: string; get: string; download: string; update: string; delete: string };
   descriptions: { upload: string; file: string; list: string; update: string; delete: string };
   schemas: {
     collectionParams: TSchema;
@@ -51,7 +53,7 @@ export interface AttachmentRoutesOptions {
   /** Changes and deletions may be refused (409) in a state of the parent (the definition's `frozen`). */
   changesMayConflict?: boolean;
   /** The download of a rendition (`<record>/renditions/:variant`), for kinds that have them; `params` includes `variant`. */
-  renditions?: { operationId: string; description: string; params: TSchema };
+  renditions?: { operationId: string; summary: string; description: string; params: TSchema };
 }
 
 type Params = Record<string, string>;
@@ -76,6 +78,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.upload,
+        summary: o.summaries.upload,
         description: o.descriptions.upload,
         params: o.schemas.collectionParams,
         ...multipartBody(o.schemas.fields.properties, ['kind'], o.descriptions.file),
@@ -95,6 +98,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.list,
+        summary: o.summaries.list,
         description: o.descriptions.list,
         params: o.schemas.collectionParams,
         querystring: o.schemas.listQuery,
@@ -116,6 +120,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.get,
+        summary: o.summaries.get,
         params: o.schemas.params,
         response: { 200: o.schemas.view, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -130,6 +135,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.download,
+        summary: o.summaries.download,
         description: 'The file, streamed, with `ETag` (its sha256); `If-None-Match` with that ETag answers 304.',
         params: o.schemas.params,
         response: {
@@ -159,6 +165,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
         schema: {
           tags,
           operationId: o.renditions.operationId,
+          summary: o.renditions.summary,
           description: o.renditions.description,
           params: o.renditions.params,
           response: {
@@ -186,6 +193,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.update,
+        summary: o.summaries.update,
         description: o.descriptions.update,
         params: o.schemas.params,
         body: o.schemas.patch,
@@ -202,6 +210,7 @@ export async function attachmentRoutes(app: FastifyInstance, o: AttachmentRoutes
       schema: {
         tags,
         operationId: o.operationIds.delete,
+        summary: o.summaries.delete,
         description: o.descriptions.delete,
         params: o.schemas.params,
         response: {

@@ -27,6 +27,7 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'createAccessRequest',
+        summary: 'Create an access request',
         description:
           'A team requests an active agent, with an existing capability profile of the team (`profile_id`) or a new one inline (`profile`). ' +
           'The request is scored at once: knockouts first (agent not active, agent not cleared for the data classification, estimated cost more ' +
@@ -45,6 +46,7 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'listAccessRequests',
+        summary: 'List access requests',
         description: 'Best score first, then newest; optionally for one `agent_id` and/or one `team`.',
         querystring: AccessRequestListQuerySchema,
         response: { 200: PageSchema(AccessRequestSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -60,6 +62,7 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'getAccessRequest',
+        summary: 'Get an access request',
         params: AccessRequestParamsSchema,
         response: { 200: AccessRequestSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -74,6 +77,7 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'getAccessRequestScore',
+        summary: "Get an access request's score",
         description:
           'The latest score with its explanation: every criterion with weight, points, outcome and reason, and the version of the weights.',
         params: AccessRequestParamsSchema,
@@ -90,6 +94,7 @@ export const accessRequestRoutes: FastifyPluginAsync<{ requests: AccessRequestSe
       schema: {
         tags,
         operationId: 'scoreAccessRequest',
+        summary: 'Score an access request again',
         description:
           'Scores the request again with the agent and the capability profile as they are now, replaces the stored score and emits `request.scored`.',
         params: AccessRequestParamsSchema,

@@ -19,6 +19,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
       schema: {
         tags,
         operationId: 'createAgent',
+        summary: 'Create an agent deployment',
         description: 'Registers an agent deployment in status `active`.',
         body: AgentInputSchema,
         response: { 201: AgentSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
@@ -34,6 +35,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
       schema: {
         tags,
         operationId: 'listAgents',
+        summary: 'List agent deployments',
         description: 'Agent deployments of the account, newest first, optionally filtered by `status`.',
         querystring: AgentListQuerySchema,
         response: { 200: PageSchema(AgentSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -49,6 +51,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
       schema: {
         tags,
         operationId: 'getAgent',
+        summary: 'Get an agent deployment',
         params: AgentParamsSchema,
         response: { 200: AgentSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -63,6 +66,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
       schema: {
         tags,
         operationId: 'updateAgent',
+        summary: 'Update an agent deployment',
         description:
           'Changes individual fields (JSON merge patch): absent fields stay, `null` clears an optional field, ' +
           '`chargeback_rate` merges field by field, `capabilities` is replaced as a whole; `name`, `owning_team` and ' +
@@ -83,6 +87,7 @@ export const agentRoutes: FastifyPluginAsync<{ agents: AgentService }> = async (
         schema: {
           tags,
           operationId: `${action}Agent`,
+          summary: `${action[0]!.toUpperCase()}${action.slice(1)} an agent deployment`,
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: AgentParamsSchema,
           body: EmptyBodySchema,

@@ -31,6 +31,14 @@ export const artifactRoutes: FastifyPluginAsync<{
       update: 'updateAgentArtifact',
       delete: 'deleteAgentArtifact',
     },
+    summaries: {
+      upload: 'Upload an artifact of an agent',
+      list: "List an agent's artifacts",
+      get: 'Get an artifact of an agent',
+      download: 'Download an artifact of an agent',
+      update: 'Update an artifact of an agent',
+      delete: 'Delete an artifact of an agent',
+    },
     descriptions: {
       upload:
         `Uploads an artifact as \`multipart/form-data\` (the file in the part \`file\`, at most ${maxBytes} bytes: 413 otherwise). ` +

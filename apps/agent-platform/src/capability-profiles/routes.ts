@@ -27,6 +27,7 @@ export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityP
       schema: {
         tags,
         operationId: 'createCapabilityProfile',
+        summary: 'Create a capability profile',
         description: 'Records what a team needs from an agent: required capabilities, data classification and budget.',
         body: CapabilityProfileInputSchema,
         response: { 201: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
@@ -42,6 +43,7 @@ export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityP
       schema: {
         tags,
         operationId: 'listCapabilityProfiles',
+        summary: 'List capability profiles',
         description: 'Capability profiles of the account, newest first, optionally of one `team`.',
         querystring: CapabilityProfileListQuerySchema,
         response: { 200: PageSchema(CapabilityProfileSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -57,6 +59,7 @@ export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityP
       schema: {
         tags,
         operationId: 'getCapabilityProfile',
+        summary: 'Get a capability profile',
         params: CapabilityProfileParamsSchema,
         response: { 200: CapabilityProfileSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -71,6 +74,7 @@ export const capabilityProfileRoutes: FastifyPluginAsync<{ profiles: CapabilityP
       schema: {
         tags,
         operationId: 'updateCapabilityProfile',
+        summary: 'Update a capability profile',
         description:
           'Changes individual fields (JSON merge patch); `budget` merges field by field, `required_capabilities` is replaced as a whole. ' +
           'Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again. ' +

@@ -28,6 +28,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'generateCatalogEntry',
+        summary: 'Generate a catalog entry',
         description:
           "Copies the agent and its artifacts into a new catalog entry (status `generating`, the agent's next `version`) and renders its record " +
           '(PDF) in the background: `completed` with `catalog_entry.completed`, or `failed` with a reason. Later changes of the agent or its ' +
@@ -48,6 +49,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'listCatalogEntries',
+        summary: 'List catalog entries',
         description:
           'Catalog entries of the account in any status, newest first, optionally of one agent (`agent_id`) or in one `status`.',
         querystring: CatalogEntryListQuerySchema,
@@ -64,6 +66,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'getCatalogEntry',
+        summary: 'Get a catalog entry',
         params: CatalogEntryParamsSchema,
         response: { 200: CatalogEntrySchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -78,6 +81,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'downloadCatalogEntryRecord',
+        summary: "Download a catalog entry's record",
         description:
           'The record (PDF), streamed, with `ETag`; 404 until the entry is `completed` (and for a `failed` one).',
         params: CatalogEntryParamsSchema,
@@ -106,6 +110,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'publishCatalogEntry',
+        summary: 'Publish a catalog entry',
         description:
           'Puts a `completed` (or `withdrawn`) entry into the internal catalog; anything else, or an entry of a retired agent, is 409. First the ' +
           'catalog rule on the entry\'s snapshot: each unmet requirement is one detail `{field, reason: "missing"}` of one 422 `validation_failed` — ' +
@@ -126,6 +131,7 @@ export const catalogEntryRoutes: FastifyPluginAsync<{ entries: CatalogEntryServi
       schema: {
         tags,
         operationId: 'withdrawCatalogEntry',
+        summary: 'Withdraw a catalog entry',
         description:
           'Takes a `published` entry out of the internal catalog (status `withdrawn`; again a no-op). Any other status: 409 `invalid_transition`.',
         params: CatalogEntryParamsSchema,

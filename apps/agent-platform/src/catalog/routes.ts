@@ -15,6 +15,7 @@ export const catalogRoutes: FastifyPluginAsync<{ catalog: CatalogService }> = as
       schema: {
         tags: ['Catalog entries'],
         operationId: 'listCatalog',
+        summary: 'List the internal catalog',
         description:
           "The internal catalog: the account's `published` catalog entries, newest first, one per agent (the entry published last; " +
           "publishing another takes the previous one out). Filter by `capability` (the entry's capabilities contain it) and `data_classification`.",

@@ -32,6 +32,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'listChargebackSettlements',
+        summary: 'List chargeback settlements',
         description: `Settlements of the account, one per consuming team and period, newest first; filters \`period\` and \`team\`. ${MADE_BY}`,
         querystring: ChargebackListQuerySchema,
         response: { 200: PageSchema(ChargebackSettlementSummarySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -47,6 +48,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'getChargebackSettlement',
+        summary: 'Get a chargeback settlement',
         description: `A settlement with its lines: per agent, rate valid at the time of use and month of use (late usage of earlier months marked); ${LINE_METHOD}.`,
         params: SettlementParamsSchema,
         response: { 200: ChargebackSettlementSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -62,6 +64,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'listInternalInvoices',
+        summary: 'List internal invoices',
         description: `Internal invoices of the account (one per settlement), newest first; filters \`period\` and \`team\`. ${MADE_BY}`,
         querystring: ChargebackListQuerySchema,
         response: { 200: PageSchema(InternalInvoiceSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -77,6 +80,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'getInternalInvoice',
+        summary: 'Get an internal invoice',
         params: InternalInvoiceParamsSchema,
         response: { 200: InternalInvoiceSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -91,6 +95,7 @@ export const chargebackRoutes: FastifyPluginAsync<{ chargebacks: ChargebackServi
       schema: {
         tags,
         operationId: 'downloadInternalInvoicePdf',
+        summary: "Download an internal invoice's PDF",
         description:
           'The invoice’s PDF, streamed, with `ETag`; 404 until the invoice is `completed` (and for a `failed` one).',
         params: InternalInvoiceParamsSchema,

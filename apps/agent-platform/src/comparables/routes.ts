@@ -17,6 +17,7 @@ export const comparablesRoutes: FastifyPluginAsync<{ comparables: ComparablesSer
       schema: {
         tags: ['Cost estimates'],
         operationId: 'listAgentComparables',
+        summary: "List an agent's comparables",
         description: `Comparable deployments of the agent, each with its similarity and the reason. ${SELECTION}`,
         params: ComparablesParamsSchema,
         response: { 200: ComparablesSchema, ...errorResponses([...AUTH_ERRORS, 404]) },

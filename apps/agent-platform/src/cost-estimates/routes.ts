@@ -30,6 +30,7 @@ export const costEstimateRoutes: FastifyPluginAsync<{ estimates: CostEstimateSer
       schema: {
         tags,
         operationId: 'getAgentCostEstimate',
+        summary: "Estimate an agent's cost",
         description: `The agent’s monthly cost for an expected usage (\`quantity\` and \`unit\`, optional) and from its recorded usage. ${METHOD}`,
         params: CostEstimateParamsSchema,
         querystring: CostEstimateQuerySchema,
@@ -46,6 +47,7 @@ export const costEstimateRoutes: FastifyPluginAsync<{ estimates: CostEstimateSer
       schema: {
         tags,
         operationId: 'listProfileCostEstimates',
+        summary: 'List cost estimates for a capability profile',
         description:
           'For a capability profile: every active agent offering all its required capabilities and cleared for its data classification, ' +
           `estimated with the profile’s expected usage, and whether that fits the budget; cheapest first. ${METHOD}`,

@@ -37,6 +37,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'createEvaluationSession',
+        summary: 'Create an evaluation session',
         description:
           "Proposes an evaluation session of an active agent with a team (status `proposed`), optionally for the team's access request. The evaluators are " +
           'given as roles (`evaluator_roles`), as a number (`evaluator_count`) or both. An agent of another account or none: 404; a retired agent: 409 `conflict`. ' +
@@ -55,6 +56,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'listEvaluationSessions',
+        summary: 'List evaluation sessions',
         description: `Sessions of the account, newest first, optionally of one \`agent_id\`, in one \`status\`, starting in [\`from\`, \`to\`). ${READING}`,
         querystring: SessionListQuerySchema,
         response: { 200: PageSchema(EvaluationSessionSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -70,6 +72,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'getEvaluationSession',
+        summary: 'Get an evaluation session',
         description: `The session with its times in UTC, the account's \`time_zone\` and the history of earlier times. ${READING}`,
         params: SessionParamsSchema,
         response: { 200: EvaluationSessionSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -85,6 +88,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'getEvaluationSessionCalendarEvent',
+        summary: 'Download an evaluation session as iCalendar',
         description:
           "The session as an iCalendar event (`text/calendar`) in the account's time zone: `UID` stays the same across reschedules, `SEQUENCE` " +
           `rises with each reschedule and the cancellation, and a cancelled session is a \`METHOD:CANCEL\`. ${READING}`,
@@ -112,6 +116,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'confirmEvaluationSession',
+        summary: 'Confirm an evaluation session',
         description: `A side (\`by\`: \`provider\` or \`team\`) confirms the session: \`proposed\` → \`confirmed\`, with \`session.confirmed\`. From any other status 409 \`invalid_transition\`. ${READING}`,
         params: SessionParamsSchema,
         body: ConfirmSessionSchema,
@@ -128,6 +133,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'rescheduleEvaluationSession',
+        summary: 'Reschedule an evaluation session',
         description:
           'Moves a `proposed` or `confirmed` session to a new time: the old one goes into `history`, `sequence` rises and the session is `proposed` again ' +
           `(to be confirmed anew; no event). Another status: 409 \`invalid_transition\`. ${TIMES} ${OVERLAP} ${READING}`,
@@ -146,6 +152,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'cancelEvaluationSession',
+        summary: 'Cancel an evaluation session',
         description:
           'A side cancels a `proposed` or `confirmed` session with a reason code: `cancelled`, `sequence` rises (the `.ics` becomes a CANCEL), the time is ' +
           'free again, and `session.cancelled` is emitted. Another status: 409 `invalid_transition`. Retiring the agent cancels its open sessions the same ' +
@@ -166,6 +173,7 @@ export const evaluationSessionRoutes: FastifyPluginAsync<{ sessions: EvaluationS
       schema: {
         tags,
         operationId: 'completeEvaluationSession',
+        summary: 'Complete an evaluation session',
         description: `Records that the session took place: \`confirmed\` → \`completed\`. From any other status 409 \`invalid_transition\`. ${READING}`,
         params: SessionParamsSchema,
         body: EmptyBodySchema,

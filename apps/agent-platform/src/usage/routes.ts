@@ -16,6 +16,7 @@ export const usageRoutes: FastifyPluginAsync<{ usage: UsageService }> = async (p
       schema: {
         tags,
         operationId: 'recordAgentUsage',
+        summary: "Record an agent's usage",
         description:
           `Records 1 to ${USAGE_BATCH_MAX} usage records of the agent per consuming team, in the agent's chargeback unit. ` +
           'Idempotent per record: a `client_id` already stored for the agent is skipped and counted in `duplicates`. ' +

@@ -34,6 +34,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'createAppointment',
+        summary: 'Create an appointment',
         description: `A single viewing for the prospect of an inquiry, \`proposed\`. Times in the past, an end not after the start or longer than 8 h: 422. ${OVERLAP}`,
         body: AppointmentInputSchema,
         response: { 201: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
@@ -49,6 +50,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'listAppointments',
+        summary: 'List appointments',
         description: `Appointments of the account, newest first, filtered by \`property_id\`, \`status\` and start time (\`from\` ≤ starts_at < \`to\`).${READS}`,
         querystring: AppointmentListQuerySchema,
         response: { 200: PageSchema(AppointmentSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -64,6 +66,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'getAppointment',
+        summary: 'Get an appointment',
         description: READS.trim(),
         ...one,
         response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -79,6 +82,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'getAppointmentIcs',
+        summary: 'Download an appointment as iCalendar',
         description: `The appointment as an iCalendar event (\`text/calendar\`) in the account's time zone; the UID stays across reschedules, SEQUENCE rises, a cancelled one is \`METHOD:CANCEL\`.${READS}`,
         ...one,
         response: {
@@ -104,6 +108,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'confirmAppointment',
+        summary: 'Confirm an appointment',
         description:
           '`proposed` → `confirmed`, recording the side; emits `appointment.confirmed`. Otherwise 409 `invalid_transition`.',
         ...one,
@@ -121,6 +126,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'rescheduleAppointment',
+        summary: 'Reschedule an appointment',
         description: `A new time for a \`proposed\` or \`confirmed\` appointment: back to \`proposed\`, the old time in \`history\`, SEQUENCE + 1; an appointment of a slot leaves it. ${OVERLAP}`,
         ...one,
         body: RescheduleBodySchema,
@@ -137,6 +143,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'cancelAppointment',
+        summary: 'Cancel an appointment',
         description:
           '`proposed` or `confirmed` → `cancelled` by a side with a reason code; emits `appointment.cancelled`.',
         ...one,
@@ -155,6 +162,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
       schema: {
         tags,
         operationId: 'completeAppointment',
+        summary: 'Complete an appointment',
         description: '`confirmed` → `completed` (the viewing took place).',
         ...one,
         body: EmptyBodySchema,

@@ -25,6 +25,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'createChannel',
+        summary: 'Create a channel',
         description:
           "Adds a publication channel: the website feed or an OpenImmo feed, with the agency's business `contact` the feed shows (an `openimmo` " +
           'channel needs one to publish); its `feed_url` is public (the token in it is the secret).',
@@ -42,6 +43,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'listChannels',
+        summary: 'List channels',
         querystring: ChannelListQuerySchema,
         response: { 200: PageSchema(ChannelSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -56,6 +58,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'getChannel',
+        summary: 'Get a channel',
         params: ChannelParamsSchema,
         response: { 200: ChannelSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -70,6 +73,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'updateChannel',
+        summary: 'Update a channel',
         description:
           'Renames the channel or changes its agency `contact` (a JSON merge patch: members merge, `null` clears one, `contact: null` removes the contact); ' +
           'the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise). An `openimmo` channel with live listings keeps a contact (409 on removing it): ' +
@@ -89,6 +93,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'rotateChannelFeedToken',
+        summary: "Rotate a channel's feed token",
         description:
           'Gives the channel a new feed token and answers the channel with its new `feed_url`; the old token is refused (404) from this moment ' +
           "on, also for cached feeds. Hand the new URL to the feed's consumer. Event `channel.feed_token_rotated` (never with the token).",
@@ -107,6 +112,7 @@ export const channelRoutes: FastifyPluginAsync<{ channels: ChannelService }> = a
       schema: {
         tags,
         operationId: 'deleteChannel',
+        summary: 'Delete a channel',
         description: 'Removes the channel and its feed; 409 while listings are live on it.',
         params: ChannelParamsSchema,
         response: { 204: Type.Null({ description: 'Removed.' }), ...errorResponses([...AUTH_ERRORS, 404, 409]) },

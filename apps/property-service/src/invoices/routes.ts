@@ -26,6 +26,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'listInvoices',
+        summary: 'List invoices',
         description: `Commission invoices of the account, newest first; filters \`settlement_id\` and \`state\`. ${HOW}`,
         querystring: InvoiceListQuerySchema,
         response: { 200: PageSchema(InvoiceSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -41,6 +42,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'getInvoice',
+        summary: 'Get an invoice',
         description: `One commission invoice. ${HOW}`,
         params: InvoiceParamsSchema,
         response: { 200: InvoiceSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -56,6 +58,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'markInvoicePaid',
+        summary: 'Mark an invoice paid',
         description:
           '`issued` → `paid` on `paid_on` (default today; not in the future, not before the issue date). An invoice that §656d BGB holds on this one ' +
           '(`due_after_invoice_id`) falls due its payment terms after that day. An invoice already paid: 409 `conflict`.',
@@ -74,6 +77,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'downloadInvoicePdf',
+        summary: "Download an invoice's PDF",
         description:
           "The invoice's PDF, streamed, with `ETag`; 404 until it is rendered (`document_status` `completed`).",
         params: InvoiceParamsSchema,
@@ -101,6 +105,7 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       schema: {
         tags,
         operationId: 'downloadInvoiceXml',
+        summary: "Download an invoice's XML",
         description:
           'The invoice as UN/CEFACT Cross Industry Invoice XML (D16B, EN 16931 profile: the syntax of XRechnung CII and ZUGFeRD/Factur-X), ' +
           "checked in the project's tests against the official schema and the EN 16931 business rules. With `ETag`.",

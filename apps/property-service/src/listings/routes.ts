@@ -30,6 +30,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'generateListing',
+        summary: 'Generate a listing',
         description:
           'Copies the property and its media into a new listing (status `generating`) and renders its PDF exposé in the background: ' +
           '`completed` with `listing.completed`, or `failed` with a reason. Later changes of the property do not change the listing. ' +
@@ -49,6 +50,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'listListings',
+        summary: 'List listings',
         description:
           'Listings of the account, newest first, optionally of one property (`property_id`) or in one `status`.',
         querystring: ListingListQuerySchema,
@@ -65,6 +67,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'getListing',
+        summary: 'Get a listing',
         params: ListingParamsSchema,
         response: { 200: ListingSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -79,6 +82,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'downloadListingPdf',
+        summary: "Download a listing's PDF exposé",
         description: 'The PDF exposé, streamed, with `ETag`; 404 until the listing is `completed`.',
         params: ListingParamsSchema,
         response: {
@@ -106,6 +110,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'publishListing',
+        summary: 'Publish a listing',
         description:
           'Publishes a `completed` listing on channels of the account. First the energy-certificate rule (GEG §87): every missing ' +
           'mandatory disclosure is one detail `{field, reason: "missing"}` of one 422 `validation_failed`, an expired certificate ' +
@@ -125,6 +130,7 @@ export const listingRoutes: FastifyPluginAsync<{ listings: ListingService; stora
       schema: {
         tags,
         operationId: 'withdrawListing',
+        summary: 'Withdraw a listing',
         description:
           'Takes the listing off the given channels (every channel without `channels`); live nowhere any more: status `withdrawn`.',
         params: ListingParamsSchema,

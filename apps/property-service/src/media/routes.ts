@@ -35,6 +35,14 @@ export const mediaRoutes: FastifyPluginAsync<{
       update: 'updatePropertyMedia',
       delete: 'deletePropertyMedia',
     },
+    summaries: {
+      upload: 'Upload a medium of a property',
+      list: "List a property's media",
+      get: 'Get a medium of a property',
+      download: 'Download a medium of a property',
+      update: 'Update a medium of a property',
+      delete: 'Delete a medium of a property',
+    },
     descriptions: {
       upload:
         `Uploads a photo, floor plan or document as \`multipart/form-data\` (the file in the part \`file\`, at most ${maxBytes} bytes: 413 otherwise). ` +
@@ -64,6 +72,7 @@ export const mediaRoutes: FastifyPluginAsync<{
     },
     renditions: {
       operationId: 'downloadPropertyMediaRendition',
+      summary: 'Download a rendition of a medium',
       description:
         'A rendition of a photo or floor plan, as feeds, portal exports and exposés publish it: a JPEG made from the decoded pixels ' +
         '(`large`: long edge at most 1920 px, `thumbnail`: 640 px), without EXIF, XMP, IPTC, ICC profile or comments. A document has none (404).',

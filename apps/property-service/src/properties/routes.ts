@@ -27,6 +27,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
       schema: {
         tags,
         operationId: 'createProperty',
+        summary: 'Create a property',
         description: 'Creates a property in status `draft`.',
         body: PropertyInputSchema,
         response: { 201: PropertySchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
@@ -42,6 +43,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
       schema: {
         tags,
         operationId: 'listProperties',
+        summary: 'List properties',
         description: 'Properties of the account, newest first, optionally filtered by `status` and `type`.',
         querystring: PropertyListQuerySchema,
         response: { 200: PageSchema(PropertySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -57,6 +59,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
       schema: {
         tags,
         operationId: 'getProperty',
+        summary: 'Get a property',
         params: PropertyParamsSchema,
         response: { 200: PropertySchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -71,6 +74,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
       schema: {
         tags,
         operationId: 'updateProperty',
+        summary: 'Update a property',
         description:
           'Changes individual fields (JSON merge patch): absent fields stay, `null` clears an optional field, ' +
           '`address`, `energy_certificate` and `commission` merge field by field; `type`, `title` and `address` cannot be cleared. ' +
@@ -88,6 +92,16 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
     'mark-sold': MarkSoldBodySchema,
     'mark-rented': MarkRentedBodySchema,
   };
+  const titles: Record<PropertyAction, string> = {
+    activate: 'Activate a property',
+    reserve: 'Reserve a property',
+    release: 'Release a reserved property',
+    'mark-sold': 'Mark a property sold',
+    'mark-rented': 'Mark a property rented',
+    relist: 'Relist a property',
+    archive: 'Archive a property',
+    restore: 'Restore an archived property',
+  };
   for (const [action, { from, to, summary }] of Object.entries(PROPERTY_TRANSITIONS)) {
     app.post(
       `/properties/:propertyId/${action}`,
@@ -96,6 +110,7 @@ export const propertyRoutes: FastifyPluginAsync<{ properties: PropertyService }>
         schema: {
           tags,
           operationId: `${action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase())}Property`,
+          summary: titles[action as PropertyAction],
           description: `${summary} Status ${from.join(' / ')} → ${to}; from any other status 409 \`invalid_transition\`.`,
           params: PropertyParamsSchema,
           body: bodies[action as PropertyAction] ?? EmptyBodySchema,

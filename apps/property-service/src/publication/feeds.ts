@@ -137,6 +137,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
         tags,
         security: [],
         operationId: 'readFeed',
+        summary: "Read a channel's feed",
         description:
           'Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.',
         params: FeedParams,
@@ -164,6 +165,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
         tags,
         security: [],
         operationId: 'readFeedListing',
+        summary: 'Read a listing of a feed',
         description: "One listing live on the channel, in the channel's format. No key.",
         params: ListingParams,
         response: {
@@ -192,6 +194,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
         tags,
         security: [],
         operationId: 'readFeedListingPdf',
+        summary: "Download a feed listing's PDF exposé",
         description: 'The PDF exposé of a listing live on the channel. No key.',
         params: ListingParams,
         response: {
@@ -222,6 +225,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
         tags,
         security: [],
         operationId: 'readFeedMedium',
+        summary: 'Download a medium of a feed',
         description:
           'A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made ' +
           'from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key. ' +

@@ -23,6 +23,7 @@ export const settlementRoutes: FastifyPluginAsync<{ settlements: SettlementServi
       schema: {
         tags,
         operationId: 'listSettlements',
+        summary: 'List commission settlements',
         description: `Commission settlements of the account, newest first, optionally of one property (\`property_id\`). ${HOW}`,
         querystring: SettlementListQuerySchema,
         response: { 200: PageSchema(SettlementSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
@@ -38,6 +39,7 @@ export const settlementRoutes: FastifyPluginAsync<{ settlements: SettlementServi
       schema: {
         tags,
         operationId: 'getSettlement',
+        summary: 'Get a commission settlement',
         description: `One commission settlement with every line, the rules version and the regime that applied. ${HOW}`,
         params: SettlementParamsSchema,
         response: { 200: SettlementSchema, ...errorResponses([...AUTH_ERRORS, 404]) },

@@ -26,6 +26,7 @@ export const valuationRoutes: FastifyPluginAsync<{ valuations: ValuationService 
       schema: {
         tags,
         operationId: 'getPropertyValuation',
+        summary: 'Value a property',
         description:
           'Values the property by the comparison approach (`comparison/1`) as of today: same type and marketing, same postal code ' +
           '(widened to its first 3, then 2 digits when fewer than 5 are usable, saying so), living area within ±30 %, year built within ±25 years, ' +
@@ -48,6 +49,7 @@ export const valuationRoutes: FastifyPluginAsync<{ valuations: ValuationService 
       schema: {
         tags,
         operationId: 'listPropertyComparables',
+        summary: "List a property's comparables",
         description: `The comparables of the property's valuation (the same selection: those meeting every criterion, usable or dropped as outliers), newest first, then by id; each with its raw price, its adjustments and whether it was dropped. ${SOURCES}`,
         params: ValuationParamsSchema,
         querystring: ComparablesQuerySchema,

@@ -27,6 +27,7 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'createViewingSlot',
+        summary: 'Create a viewing slot',
         description:
           'Offers a time for viewings to up to `capacity` prospects. 422 for times in the past, an end not after the start or longer than 8 h; ' +
           '409 `conflict` when the host has another open slot then (`details[].conflicting_id`) or the property is sold, let or archived.',
@@ -46,6 +47,7 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'listViewingSlots',
+        summary: "List a property's viewing slots",
         description: `The property's slots, newest first. ${READS}`,
         params: PropertySlotsParamsSchema,
         querystring: ViewingSlotListQuerySchema,
@@ -62,6 +64,7 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'getViewingSlot',
+        summary: 'Get a viewing slot',
         description: READS,
         params: ViewingSlotParamsSchema,
         response: { 200: ViewingSlotSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -77,6 +80,7 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'cancelViewingSlot',
+        summary: 'Cancel a viewing slot',
         description:
           'Cancels the slot and its open appointments (`by: agent`, `agent_unavailable`), each with `appointment.cancelled`.',
         params: ViewingSlotParamsSchema,
@@ -94,6 +98,7 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
       schema: {
         tags,
         operationId: 'allocateViewingSlot',
+        summary: 'Allocate a viewing slot',
         description:
           "Invites the property's inquiries **in score order** (ties: the earlier inquiry) into the free places: each gets a `proposed` appointment " +
           "at the slot's time. Skipped: knocked-out inquiries, anonymised prospects, prospects already invited or booked for this property " +

@@ -9,6 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List API keys
          * @description Keys of the calling application, newest first, with `last_used_at`.
          *
          *     Required scope: `keys:manage`.
@@ -16,6 +17,7 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
+         * Create an API key
          * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
          *
          *     Required scope: `keys:manage`.
@@ -38,6 +40,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
+         * Revoke an API key
          * @description Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless.
          *
          *     Required scope: `keys:manage`.
@@ -56,6 +59,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List agent deployments
          * @description Agent deployments of the account, newest first, optionally filtered by `status`.
          *
          *     Required scope: `agents:read`.
@@ -63,6 +67,7 @@ export interface paths {
         get: operations["listAgents"];
         put?: never;
         /**
+         * Create an agent deployment
          * @description Registers an agent deployment in status `active`.
          *
          *     Required scope: `agents:write`.
@@ -81,7 +86,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `agents:read`. */
+        /**
+         * Get an agent deployment
+         * @description Required scope: `agents:read`.
+         */
         get: operations["getAgent"];
         put?: never;
         post?: never;
@@ -89,6 +97,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update an agent deployment
          * @description Changes individual fields (JSON merge patch): absent fields stay, `null` clears an optional field, `chargeback_rate` merges field by field, `capabilities` is replaced as a whole; `name`, `owning_team` and `chargeback_rate` cannot be cleared. A retired agent cannot be changed (409 `conflict`).
          *
          *     Required scope: `agents:write`.
@@ -106,6 +115,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Retire an agent deployment
          * @description Take the agent out of service; sets `retired_at`. Status active → retired; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `agents:write`.
@@ -125,6 +135,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List an agent's artifacts
          * @description The artifacts of an agent, newest first.
          *
          *     Required scope: `agents:read`.
@@ -132,6 +143,7 @@ export interface paths {
         get: operations["listAgentArtifacts"];
         put?: never;
         /**
+         * Upload an artifact of an agent
          * @description Uploads an artifact as `multipart/form-data` (the file in the part `file`, at most 52428800 bytes: 413 otherwise). Allowed: JSON, Markdown, plain text, YAML (declare the type; the content must be valid UTF-8), PDF and ZIP (judged from the bytes); anything else is 422 (`file`, `not_allowed`). A PDF is parsed at upload, apart from the service: one that cannot be read or is encrypted is 422 (`file`, `invalid_format`); one of more than 2000 pages or 500000 objects, or whose parsing needs more memory or time than allowed, is 422 (`file`, `out_of_range`); the message says which. A retired agent is 409. Emits `agent.updated` with `changed_fields: ["artifacts"]`.
          *
          *     Required scope: `agents:write`.
@@ -150,11 +162,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `agents:read`. */
+        /**
+         * Get an artifact of an agent
+         * @description Required scope: `agents:read`.
+         */
         get: operations["getAgentArtifact"];
         put?: never;
         post?: never;
         /**
+         * Delete an artifact of an agent
          * @description Deletes the artifact and its file, unless another record has the same content. Emits `agent.updated`.
          *
          *     Required scope: `agents:write`.
@@ -163,6 +179,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update an artifact of an agent
          * @description Changes the title, the version label or the kind.
          *
          *     Required scope: `agents:write`.
@@ -178,6 +195,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an artifact of an agent
          * @description The file, streamed, with `ETag` (its sha256); `If-None-Match` with that ETag answers 304.
          *
          *     Required scope: `agents:read`.
@@ -199,6 +217,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List capability profiles
          * @description Capability profiles of the account, newest first, optionally of one `team`.
          *
          *     Required scope: `requests:read`.
@@ -206,6 +225,7 @@ export interface paths {
         get: operations["listCapabilityProfiles"];
         put?: never;
         /**
+         * Create a capability profile
          * @description Records what a team needs from an agent: required capabilities, data classification and budget.
          *
          *     Required scope: `requests:write`.
@@ -224,7 +244,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `requests:read`. */
+        /**
+         * Get a capability profile
+         * @description Required scope: `requests:read`.
+         */
         get: operations["getCapabilityProfile"];
         put?: never;
         post?: never;
@@ -232,6 +255,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a capability profile
          * @description Changes individual fields (JSON merge patch); `budget` merges field by field, `required_capabilities` is replaced as a whole. Scores already given are kept as they were; `POST /access-requests/{requestId}/score` scores a request again. The `team` cannot change once access requests use the profile (409 `conflict`).
          *
          *     Required scope: `requests:write`.
@@ -247,6 +271,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List access requests
          * @description Best score first, then newest; optionally for one `agent_id` and/or one `team`.
          *
          *     Required scope: `requests:read`.
@@ -254,6 +279,7 @@ export interface paths {
         get: operations["listAccessRequests"];
         put?: never;
         /**
+         * Create an access request
          * @description A team requests an active agent, with an existing capability profile of the team (`profile_id`) or a new one inline (`profile`). The request is scored at once: knockouts first (agent not active, agent not cleared for the data classification, estimated cost more than 50 % above budget), then weighted criteria (capabilities 60, cost 40). Emits `request.received` and `request.scored`.
          *
          *     Required scope: `requests:write`.
@@ -272,7 +298,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `requests:read`. */
+        /**
+         * Get an access request
+         * @description Required scope: `requests:read`.
+         */
         get: operations["getAccessRequest"];
         put?: never;
         post?: never;
@@ -290,6 +319,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get an access request's score
          * @description The latest score with its explanation: every criterion with weight, points, outcome and reason, and the version of the weights.
          *
          *     Required scope: `requests:read`.
@@ -297,6 +327,7 @@ export interface paths {
         get: operations["getAccessRequestScore"];
         put?: never;
         /**
+         * Score an access request again
          * @description Scores the request again with the agent and the capability profile as they are now, replaces the stored score and emits `request.scored`.
          *
          *     Required scope: `requests:write`.
@@ -318,6 +349,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Generate a catalog entry
          * @description Copies the agent and its artifacts into a new catalog entry (status `generating`, the agent's next `version`) and renders its record (PDF) in the background: `completed` with `catalog_entry.completed`, or `failed` with a reason. Later changes of the agent or its artifacts do not change the entry. A retired agent: 409 `conflict`.
          *
          *     Required scope: `catalog:write`.
@@ -337,6 +369,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List catalog entries
          * @description Catalog entries of the account in any status, newest first, optionally of one agent (`agent_id`) or in one `status`.
          *
          *     Required scope: `catalog:read`.
@@ -357,7 +390,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `catalog:read`. */
+        /**
+         * Get a catalog entry
+         * @description Required scope: `catalog:read`.
+         */
         get: operations["getCatalogEntry"];
         put?: never;
         post?: never;
@@ -375,6 +411,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a catalog entry's record
          * @description The record (PDF), streamed, with `ETag`; 404 until the entry is `completed` (and for a `failed` one).
          *
          *     Required scope: `catalog:read`.
@@ -398,6 +435,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Publish a catalog entry
          * @description Puts a `completed` (or `withdrawn`) entry into the internal catalog; anything else, or an entry of a retired agent, is 409. First the catalog rule on the entry's snapshot: each unmet requirement is one detail `{field, reason: "missing"}` of one 422 `validation_failed` — `agent.description` (none or blank), `agent.capabilities` (none), `artifacts` (no artifact of kind `model_card`). Then the entry is `published` with `catalog_entry.published`, and any other published entry of the agent is `withdrawn`: the catalog shows one entry per agent.
          *
          *     Required scope: `catalog:write`.
@@ -419,6 +457,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Withdraw a catalog entry
          * @description Takes a `published` entry out of the internal catalog (status `withdrawn`; again a no-op). Any other status: 409 `invalid_transition`.
          *
          *     Required scope: `catalog:write`.
@@ -438,6 +477,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List the internal catalog
          * @description The internal catalog: the account's `published` catalog entries, newest first, one per agent (the entry published last; publishing another takes the previous one out). Filter by `capability` (the entry's capabilities contain it) and `data_classification`.
          *
          *     Required scope: `catalog:read`.
@@ -459,6 +499,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List evaluation sessions
          * @description Sessions of the account, newest first, optionally of one `agent_id`, in one `status`, starting in [`from`, `to`). Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -466,6 +507,7 @@ export interface paths {
         get: operations["listEvaluationSessions"];
         put?: never;
         /**
+         * Create an evaluation session
          * @description Proposes an evaluation session of an active agent with a team (status `proposed`), optionally for the team's access request. The evaluators are given as roles (`evaluator_roles`), as a number (`evaluator_count`) or both. An agent of another account or none: 404; a retired agent: 409 `conflict`. A start in the past, an end not after the start or more than 8 hours: 422 `validation_failed`. A time overlapping an open (`proposed` or `confirmed`) session of the same agent or of the same team is 409 `conflict` with the detail `{field: "agent_id" | "team", reason: "overlaps", conflicting_id}` naming the session already booked. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -485,6 +527,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get an evaluation session
          * @description The session with its times in UTC, the account's `time_zone` and the history of earlier times. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -506,6 +549,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an evaluation session as iCalendar
          * @description The session as an iCalendar event (`text/calendar`) in the account's time zone: `UID` stays the same across reschedules, `SEQUENCE` rises with each reschedule and the cancellation, and a cancelled session is a `METHOD:CANCEL`. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -529,6 +573,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Confirm an evaluation session
          * @description A side (`by`: `provider` or `team`) confirms the session: `proposed` → `confirmed`, with `session.confirmed`. From any other status 409 `invalid_transition`. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -550,6 +595,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Reschedule an evaluation session
          * @description Moves a `proposed` or `confirmed` session to a new time: the old one goes into `history`, `sequence` rises and the session is `proposed` again (to be confirmed anew; no event). Another status: 409 `invalid_transition`. A start in the past, an end not after the start or more than 8 hours: 422 `validation_failed`. A time overlapping an open (`proposed` or `confirmed`) session of the same agent or of the same team is 409 `conflict` with the detail `{field: "agent_id" | "team", reason: "overlaps", conflicting_id}` naming the session already booked. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -571,6 +617,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Cancel an evaluation session
          * @description A side cancels a `proposed` or `confirmed` session with a reason code: `cancelled`, `sequence` rises (the `.ics` becomes a CANCEL), the time is free again, and `session.cancelled` is emitted. Another status: 409 `invalid_transition`. Retiring the agent cancels its open sessions the same way (`by: provider`, `reason: agent_retired`). Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -592,6 +639,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Complete an evaluation session
          * @description Records that the session took place: `confirmed` → `completed`. From any other status 409 `invalid_transition`. Every session operation, reading included, needs `sessions:write`: the specification names no read scope for sessions.
          *
          *     Required scope: `sessions:write`.
@@ -613,6 +661,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Record an agent's usage
          * @description Records 1 to 1000 usage records of the agent per consuming team, in the agent's chargeback unit. Idempotent per record: a `client_id` already stored for the agent is skipped and counted in `duplicates`. Invalid records are reported per record (`records.3.quantity`) and nothing is stored; a retired agent is 409 `conflict`.
          *
          *     Required scope: `agents:write`.
@@ -632,6 +681,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Estimate an agent's cost
          * @description The agent’s monthly cost for an expected usage (`quantity` and `unit`, optional) and from its recorded usage. Expected cost a month = chargeback rate × expected quantity; recorded cost = the usage of each of the three full calendar months (UTC) before the current one × rate, with the mean and the range. Integer cents, rounded half up once. Units are never converted: usage in another unit than the rate’s is answered with `estimable: false` and the reason.
          *
          *     Required scope: `estimates:read`.
@@ -653,6 +703,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List cost estimates for a capability profile
          * @description For a capability profile: every active agent offering all its required capabilities and cleared for its data classification, estimated with the profile’s expected usage, and whether that fits the budget; cheapest first. Expected cost a month = chargeback rate × expected quantity; recorded cost = the usage of each of the three full calendar months (UTC) before the current one × rate, with the mean and the range. Integer cents, rounded half up once. Units are never converted: usage in another unit than the rate’s is answered with `estimable: false` and the reason.
          *
          *     Required scope: `estimates:read`.
@@ -674,6 +725,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List an agent's comparables
          * @description Comparable deployments of the agent, each with its similarity and the reason. Other active agents of the account sharing at least one capability (Jaccard similarity > 0) and cleared for at least the agent’s data classification (public < internal < confidential < restricted); ranked by similarity, then by normalised rate (other units last), then id. Rates are normalised to the agent’s unit only where the unit is the same; no conversion between units is defined.
          *
          *     Required scope: `estimates:read`.
@@ -695,6 +747,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List chargeback settlements
          * @description Settlements of the account, one per consuming team and period, newest first; filters `period` and `team`. Made once per closed month by the monthly chargeback run (1st of the month, 02:00 in the account’s time zone).
          *
          *     Required scope: `chargebacks:read`.
@@ -716,6 +769,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get a chargeback settlement
          * @description A settlement with its lines: per agent, rate valid at the time of use and month of use (late usage of earlier months marked); quantity × rate, rounded half up once per line.
          *
          *     Required scope: `chargebacks:read`.
@@ -737,6 +791,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List internal invoices
          * @description Internal invoices of the account (one per settlement), newest first; filters `period` and `team`. Made once per closed month by the monthly chargeback run (1st of the month, 02:00 in the account’s time zone).
          *
          *     Required scope: `chargebacks:read`.
@@ -757,7 +812,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `chargebacks:read`. */
+        /**
+         * Get an internal invoice
+         * @description Required scope: `chargebacks:read`.
+         */
         get: operations["getInternalInvoice"];
         put?: never;
         post?: never;
@@ -775,6 +833,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an internal invoice's PDF
          * @description The invoice’s PDF, streamed, with `ETag`; 404 until the invoice is `completed` (and for a `failed` one).
          *
          *     Required scope: `chargebacks:read`.
@@ -796,13 +855,17 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List webhook endpoints
          * @description Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).
          *
          *     Required scope: none beyond a valid key of the account.
          */
         get: operations["listWebhooks"];
         put?: never;
-        /** @description Registers an endpoint; the response carries `signing_secret` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most 20 endpoints in this API; beyond, 422 `validation_failed`. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Create a webhook endpoint
+         * @description Registers an endpoint; the response carries `signing_secret` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most 20 endpoints in this API; beyond, 422 `validation_failed`. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -817,15 +880,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Get a webhook endpoint
+         * @description Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** @description Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** @description Changes url, events or description; `status: active` resumes a paused endpoint (held deliveries are sent), `status: paused` pauses it. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Update a webhook endpoint
+         * @description Changes url, events or description; `status: active` resumes a paused endpoint (held deliveries are sent), `status: paused` pauses it. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -837,6 +909,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a webhook endpoint's deliveries
          * @description Deliveries of the endpoint, newest first, each with its attempts (time, status code, duration, error class, response excerpt).
          *
          *     Required scope: none beyond a valid key of the account.
@@ -860,6 +933,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Retry a webhook delivery
          * @description Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.
          *
          *     Required scope: none beyond a valid key of the account.
@@ -881,6 +955,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Send a test event to a webhook endpoint
          * @description Sends a signed `webhook.test` event to this endpoint only; at most 5 per endpoint and minute, beyond that 429 `rate_limited` with `Retry-After` (seconds).
          *
          *     Required scope: none beyond a valid key of the account.
@@ -902,6 +977,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Rotate a webhook endpoint's signing secret
          * @description Issues a new signing secret (shown once). For 24 h both secrets sign: the signature header carries two `v1=` values.
          *
          *     Required scope: none beyond a valid key of the account.
@@ -921,6 +997,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List event types
          * @description The event catalogue: each type with the scope needed to subscribe and the JSON Schema of its `data`.
          *
          *     Required scope: none beyond a valid key of the account.

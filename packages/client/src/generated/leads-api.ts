@@ -9,6 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Interessenten auflisten
          * @description Neueste zuerst; Filter `suchprofil_aktiv`; `limit` 1..100 (Standard 25), `cursor`.
          *
          *     Erforderlicher Scope: `leads:read`.
@@ -16,6 +17,7 @@ export interface paths {
         get: operations["interessentenAuflisten"];
         put?: never;
         /**
+         * Interessent anlegen
          * @description `nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).
          *
          *     Erforderlicher Scope: `leads:write`.
@@ -35,6 +37,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Interessent abrufen
          * @description Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.
          *
          *     Erforderlicher Scope: `leads:read`.
@@ -46,6 +49,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Interessent ändern
          * @description JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.
          *
          *     Erforderlicher Scope: `leads:write`.
@@ -63,6 +67,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Interessent löschen
          * @description Löscht sofort und unwiderruflich alle personenbezogenen Daten des Interessenten (Namen, E-Mail, Telefon, Einwilligung und die Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Kriterien des Suchprofils, nicht mehr aktiv; Monat der Anlage). Eine Wiederholung ist unschädlich und bestätigt die erste Löschung.
          *
          *     Erforderlicher Scope: `leads:write`.
@@ -82,6 +87,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Anfragen auflisten
          * @description Beste Bewertung zuerst; Filter `immobilie_id`.
          *
          *     Erforderlicher Scope: `leads:read`.
@@ -89,6 +95,7 @@ export interface paths {
         get: operations["anfragenAuflisten"];
         put?: never;
         /**
+         * Anfrage anlegen
          * @description Nimmt eine Anfrage zu einer Immobilie an (bestehender Interessent per `interessent_id` oder neuer inline mit Einwilligung) und bewertet sie sofort: erst Ausschlusskriterien, dann gewichtete Kriterien mit Toleranzen; jede Punktzahl mit Grund. Löst `inquiry.received` und `inquiry.scored` aus.
          *
          *     Erforderlicher Scope: `leads:write`.
@@ -107,7 +114,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Erforderlicher Scope: `leads:read`. */
+        /**
+         * Anfrage abrufen
+         * @description Erforderlicher Scope: `leads:read`.
+         */
         get: operations["anfrageAbrufen"];
         put?: never;
         post?: never;
@@ -127,6 +137,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Anfrage neu bewerten
          * @description Bewertet die Anfrage neu, mit der Immobilie und dem Suchprofil, wie sie jetzt sind (z. B. nach einer Preisänderung); ersetzt die gespeicherte Bewertung und setzt `bewertet_am`. Löst `inquiry.scored` aus.
          *
          *     Erforderlicher Scope: `leads:write`.
@@ -146,6 +157,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Passende Immobilien eines Interessenten
          * @description Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.
          *
          *     Erforderlicher Scope: `leads:read`.
@@ -167,6 +179,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Passende Interessenten einer Immobilie
          * @description Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).
          *
          *     Erforderlicher Scope: `leads:read`.

@@ -9,6 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List API keys
          * @description Keys of the calling application, newest first, with `last_used_at`.
          *
          *     Required scope: `keys:manage`.
@@ -16,6 +17,7 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
+         * Create an API key
          * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
          *
          *     Required scope: `keys:manage`.
@@ -38,6 +40,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
+         * Revoke an API key
          * @description Revokes a key of the calling application; it stops working within seconds on every instance. Revoking twice is harmless.
          *
          *     Required scope: `keys:manage`.
@@ -56,6 +59,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List properties
          * @description Properties of the account, newest first, optionally filtered by `status` and `type`.
          *
          *     Required scope: `properties:read`.
@@ -63,6 +67,7 @@ export interface paths {
         get: operations["listProperties"];
         put?: never;
         /**
+         * Create a property
          * @description Creates a property in status `draft`.
          *
          *     Required scope: `properties:write`.
@@ -81,7 +86,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `properties:read`. */
+        /**
+         * Get a property
+         * @description Required scope: `properties:read`.
+         */
         get: operations["getProperty"];
         put?: never;
         post?: never;
@@ -89,6 +97,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a property
          * @description Changes individual fields (JSON merge patch): absent fields stay, `null` clears an optional field, `address`, `energy_certificate` and `commission` merge field by field; `type`, `title` and `address` cannot be cleared. Generated listings do not change.
          *
          *     Required scope: `properties:write`.
@@ -106,6 +115,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Activate a property
          * @description Put a draft on the market. Status draft → active; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -127,6 +137,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Reserve a property
          * @description Reserve an active property for a prospective buyer or tenant. Status active → reserved; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -148,6 +159,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Release a reserved property
          * @description Cancel a reservation. Status reserved → active; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -169,6 +181,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Mark a property sold
          * @description Record the sale. Status active / reserved → sold; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -190,6 +203,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Mark a property rented
          * @description Record the letting. Status active / reserved → rented; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -211,6 +225,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Relist a property
          * @description Offer a rented property again. Status rented → active; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -232,6 +247,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Archive a property
          * @description Take the property off the market. Status draft / active / reserved / sold / rented → archived; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -253,6 +269,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Restore an archived property
          * @description Bring an archived property back as a draft. Status archived → draft; from any other status 409 `invalid_transition`.
          *
          *     Required scope: `properties:write`.
@@ -272,6 +289,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a property's media
          * @description The media of a property in their order (`position`).
          *
          *     Required scope: `properties:read`.
@@ -279,6 +297,7 @@ export interface paths {
         get: operations["listPropertyMedia"];
         put?: never;
         /**
+         * Upload a medium of a property
          * @description Uploads a photo, floor plan or document as `multipart/form-data` (the file in the part `file`, at most 20971520 bytes: 413 otherwise). The type is judged from the bytes: photo JPEG, PNG or WebP; floor_plan also PDF; document PDF; anything else, or bytes that disagree with the declared type, is 422 (`file`, `not_allowed`). The content is then decoded in full, apart from the service: an image of more than 40000000 pixels (width × height) is 422 (`file`, `out_of_range`) before any decoding; one that cannot be decoded (damaged, truncated, not what its signature says) is 422 (`file`, `invalid_format`), as is a PDF that cannot be parsed or is encrypted; one whose decoding needs more memory or time than allowed, a PDF with more than 500 pages or 200000 objects, and a floor-plan PDF of more than one page are 422 (`file`, `out_of_range`); the message says which limit. Photos and floor plans get `renditions` (JPEGs made from the decoded pixels, orientation applied, without any metadata): only those are ever published. A property has at most 100 media: one more is 422 (`media`, `out_of_range`). An archived property is 409. Emits `property.updated` with `changed_fields: ["media"]`.
          *
          *     Required scope: `properties:write`.
@@ -297,11 +316,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `properties:read`. */
+        /**
+         * Get a medium of a property
+         * @description Required scope: `properties:read`.
+         */
         get: operations["getPropertyMedia"];
         put?: never;
         post?: never;
         /**
+         * Delete a medium of a property
          * @description Deletes the media (the later ones move up) and its file, unless another record has the same content. Emits `property.updated`. An archived property's media: 409.
          *
          *     Required scope: `properties:write`.
@@ -310,6 +333,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a medium of a property
          * @description Changes the title or the position; the media in between move, so positions stay 0, 1, 2, ... An archived property's media: 409.
          *
          *     Required scope: `properties:write`.
@@ -325,6 +349,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a medium of a property
          * @description The file, streamed, with `ETag` (its sha256); `If-None-Match` with that ETag answers 304.
          *
          *     Required scope: `properties:read`.
@@ -346,6 +371,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a rendition of a medium
          * @description A rendition of a photo or floor plan, as feeds, portal exports and exposés publish it: a JPEG made from the decoded pixels (`large`: long edge at most 1920 px, `thumbnail`: 640 px), without EXIF, XMP, IPTC, ICC profile or comments. A document has none (404).
          *
          *     Required scope: `properties:read`.
@@ -369,6 +395,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Generate a listing
          * @description Copies the property and its media into a new listing (status `generating`) and renders its PDF exposé in the background: `completed` with `listing.completed`, or `failed` with a reason. Later changes of the property do not change the listing. An archived property: 409; no photo or no price (the exposé's title page): 422.
          *
          *     Required scope: `listings:write`.
@@ -388,6 +415,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List listings
          * @description Listings of the account, newest first, optionally of one property (`property_id`) or in one `status`.
          *
          *     Required scope: `listings:read`.
@@ -408,7 +436,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `listings:read`. */
+        /**
+         * Get a listing
+         * @description Required scope: `listings:read`.
+         */
         get: operations["getListing"];
         put?: never;
         post?: never;
@@ -426,6 +457,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download a listing's PDF exposé
          * @description The PDF exposé, streamed, with `ETag`; 404 until the listing is `completed`.
          *
          *     Required scope: `listings:read`.
@@ -449,6 +481,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Publish a listing
          * @description Publishes a `completed` listing on channels of the account. First the energy-certificate rule (GEG §87): every missing mandatory disclosure is one detail `{field, reason: "missing"}` of one 422 `validation_failed`, an expired certificate `out_of_range`. Then per channel: `live`, or `failed` with the channel's reason. `listing.published` when it went live.
          *
          *     Required scope: `listings:write`.
@@ -470,6 +503,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Withdraw a listing
          * @description Takes the listing off the given channels (every channel without `channels`); live nowhere any more: status `withdrawn`.
          *
          *     Required scope: `listings:write`.
@@ -488,10 +522,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `listings:read`. */
+        /**
+         * List channels
+         * @description Required scope: `listings:read`.
+         */
         get: operations["listChannels"];
         put?: never;
         /**
+         * Create a channel
          * @description Adds a publication channel: the website feed or an OpenImmo feed, with the agency's business `contact` the feed shows (an `openimmo` channel needs one to publish); its `feed_url` is public (the token in it is the secret).
          *
          *     Required scope: `listings:write`.
@@ -510,11 +548,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: `listings:read`. */
+        /**
+         * Get a channel
+         * @description Required scope: `listings:read`.
+         */
         get: operations["getChannel"];
         put?: never;
         post?: never;
         /**
+         * Delete a channel
          * @description Removes the channel and its feed; 409 while listings are live on it.
          *
          *     Required scope: `listings:write`.
@@ -523,6 +565,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a channel
          * @description Renames the channel or changes its agency `contact` (a JSON merge patch: members merge, `null` clears one, `contact: null` removes the contact); the merged contact must still have a `name` and an `email` or a `phone` (422 otherwise). An `openimmo` channel with live listings keeps a contact (409 on removing it): portals show its listings only with one.
          *
          *     Required scope: `listings:write`.
@@ -540,6 +583,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Rotate a channel's feed token
          * @description Gives the channel a new feed token and answers the channel with its new `feed_url`; the old token is refused (404) from this moment on, also for cached feeds. Hand the new URL to the feed's consumer. Event `channel.feed_token_rotated` (never with the token).
          *
          *     Required scope: `listings:write`.
@@ -559,6 +603,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List appointments
          * @description Appointments of the account, newest first, filtered by `property_id`, `status` and start time (`from` ≤ starts_at < `to`). Reading needs `appointments:write` as well (the spec names no read scope).
          *
          *     Required scope: `appointments:write`.
@@ -566,6 +611,7 @@ export interface paths {
         get: operations["listAppointments"];
         put?: never;
         /**
+         * Create an appointment
          * @description A single viewing for the prospect of an inquiry, `proposed`. Times in the past, an end not after the start or longer than 8 h: 422. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).
          *
          *     Required scope: `appointments:write`.
@@ -585,6 +631,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get an appointment
          * @description Reading needs `appointments:write` as well (the spec names no read scope).
          *
          *     Required scope: `appointments:write`.
@@ -606,6 +653,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an appointment as iCalendar
          * @description The appointment as an iCalendar event (`text/calendar`) in the account's time zone; the UID stays across reschedules, SEQUENCE rises, a cancelled one is `METHOD:CANCEL`. Reading needs `appointments:write` as well (the spec names no read scope).
          *
          *     Required scope: `appointments:write`.
@@ -629,6 +677,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Confirm an appointment
          * @description `proposed` → `confirmed`, recording the side; emits `appointment.confirmed`. Otherwise 409 `invalid_transition`.
          *
          *     Required scope: `appointments:write`.
@@ -650,6 +699,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Reschedule an appointment
          * @description A new time for a `proposed` or `confirmed` appointment: back to `proposed`, the old time in `history`, SEQUENCE + 1; an appointment of a slot leaves it. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).
          *
          *     Required scope: `appointments:write`.
@@ -671,6 +721,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Cancel an appointment
          * @description `proposed` or `confirmed` → `cancelled` by a side with a reason code; emits `appointment.cancelled`.
          *
          *     Required scope: `appointments:write`.
@@ -692,6 +743,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Complete an appointment
          * @description `confirmed` → `completed` (the viewing took place).
          *
          *     Required scope: `appointments:write`.
@@ -711,6 +763,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a property's viewing slots
          * @description The property's slots, newest first. Reading needs `appointments:write` as well (the spec names no read scope).
          *
          *     Required scope: `appointments:write`.
@@ -718,6 +771,7 @@ export interface paths {
         get: operations["listViewingSlots"];
         put?: never;
         /**
+         * Create a viewing slot
          * @description Offers a time for viewings to up to `capacity` prospects. 422 for times in the past, an end not after the start or longer than 8 h; 409 `conflict` when the host has another open slot then (`details[].conflicting_id`) or the property is sold, let or archived.
          *
          *     Required scope: `appointments:write`.
@@ -737,6 +791,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get a viewing slot
          * @description Reading needs `appointments:write` as well (the spec names no read scope).
          *
          *     Required scope: `appointments:write`.
@@ -760,6 +815,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Cancel a viewing slot
          * @description Cancels the slot and its open appointments (`by: agent`, `agent_unavailable`), each with `appointment.cancelled`.
          *
          *     Required scope: `appointments:write`.
@@ -781,6 +837,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Allocate a viewing slot
          * @description Invites the property's inquiries **in score order** (ties: the earlier inquiry) into the free places: each gets a `proposed` appointment at the slot's time. Skipped: knocked-out inquiries, anonymised prospects, prospects already invited or booked for this property (or who declined), and prospects with another appointment then. Returns the new appointments (none when the slot is full).
          *
          *     Required scope: `appointments:write`.
@@ -800,6 +857,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Value a property
          * @description Values the property by the comparison approach (`comparison/1`) as of today: same type and marketing, same postal code (widened to its first 3, then 2 digits when fewer than 5 are usable, saying so), living area within ±30 %, year built within ±25 years, the last 36 months; price per m² adjusted for area (±2 % per 10 %, capped at ±5 %) and age (∓5 % per 10 years, capped at ±10 %), outliers beyond 1.5 × IQR dropped; estimate = median × living area, range = interquartile. Lists the comparables inside the selection (usable, or dropped as outliers) and counts the candidates outside it in `excluded`, by reason. Fewer than 5 usable comparables: `estimate_eur: null` and the reason. Comparables are the account's own sales and lettings (properties `sold` or `rented` with a transaction price, not this one) and the market transactions imported into the account (`pnpm cli comparables import`); other accounts' data is never used.
          *
          *     Required scope: `valuations:read`.
@@ -821,6 +879,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a property's comparables
          * @description The comparables of the property's valuation (the same selection: those meeting every criterion, usable or dropped as outliers), newest first, then by id; each with its raw price, its adjustments and whether it was dropped. Comparables are the account's own sales and lettings (properties `sold` or `rented` with a transaction price, not this one) and the market transactions imported into the account (`pnpm cli comparables import`); other accounts' data is never used.
          *
          *     Required scope: `valuations:read`.
@@ -842,6 +901,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List commission settlements
          * @description Commission settlements of the account, newest first, optionally of one property (`property_id`). A settlement is created when a property with commission terms is marked sold or rented, on the recorded transaction price and day: one line per paying party (base × percentage or months, net, VAT from the dated rate table, gross), all in integer cents, each rounded once half away from zero.
          *
          *     Required scope: `commissions:read`.
@@ -863,6 +923,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get a commission settlement
          * @description One commission settlement with every line, the rules version and the regime that applied. A settlement is created when a property with commission terms is marked sold or rented, on the recorded transaction price and day: one line per paying party (base × percentage or months, net, VAT from the dated rate table, gross), all in integer cents, each rounded once half away from zero.
          *
          *     Required scope: `commissions:read`.
@@ -884,6 +945,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List invoices
          * @description Commission invoices of the account, newest first; filters `settlement_id` and `state`. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).
          *
          *     Required scope: `commissions:read`.
@@ -905,6 +967,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get an invoice
          * @description One commission invoice. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).
          *
          *     Required scope: `commissions:read`.
@@ -928,6 +991,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Mark an invoice paid
          * @description `issued` → `paid` on `paid_on` (default today; not in the future, not before the issue date). An invoice that §656d BGB holds on this one (`due_after_invoice_id`) falls due its payment terms after that day. An invoice already paid: 409 `conflict`.
          *
          *     Required scope: `properties:write`.
@@ -947,6 +1011,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an invoice's PDF
          * @description The invoice's PDF, streamed, with `ETag`; 404 until it is rendered (`document_status` `completed`).
          *
          *     Required scope: `commissions:read`.
@@ -968,6 +1033,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Download an invoice's XML
          * @description The invoice as UN/CEFACT Cross Industry Invoice XML (D16B, EN 16931 profile: the syntax of XRechnung CII and ZUGFeRD/Factur-X), checked in the project's tests against the official schema and the EN 16931 business rules. With `ETag`.
          *
          *     Required scope: `commissions:read`.
@@ -989,13 +1055,17 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List webhook endpoints
          * @description Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).
          *
          *     Required scope: none beyond a valid key of the account.
          */
         get: operations["listWebhooks"];
         put?: never;
-        /** @description Registers an endpoint; the response carries `signing_secret` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most 20 endpoints in this API; beyond, 422 `validation_failed`. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Create a webhook endpoint
+         * @description Registers an endpoint; the response carries `signing_secret` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most 20 endpoints in this API; beyond, 422 `validation_failed`. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1010,15 +1080,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Get a webhook endpoint
+         * @description Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** @description Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** @description Changes url, events or description; `status: active` resumes a paused endpoint (held deliveries are sent), `status: paused` pauses it. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`. */
+        /**
+         * Update a webhook endpoint
+         * @description Changes url, events or description; `status: active` resumes a paused endpoint (held deliveries are sent), `status: paused` pauses it. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -1030,6 +1109,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a webhook endpoint's deliveries
          * @description Deliveries of the endpoint, newest first, each with its attempts (time, status code, duration, error class, response excerpt).
          *
          *     Required scope: none beyond a valid key of the account.
@@ -1053,6 +1133,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Retry a webhook delivery
          * @description Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.
          *
          *     Required scope: none beyond a valid key of the account.
@@ -1074,6 +1155,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Send a test event to a webhook endpoint
          * @description Sends a signed `webhook.test` event to this endpoint only; at most 5 per endpoint and minute, beyond that 429 `rate_limited` with `Retry-After` (seconds).
          *
          *     Required scope: none beyond a valid key of the account.
@@ -1095,6 +1177,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Rotate a webhook endpoint's signing secret
          * @description Issues a new signing secret (shown once). For 24 h both secrets sign: the signature header carries two `v1=` values.
          *
          *     Required scope: none beyond a valid key of the account.
@@ -1114,6 +1197,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List event types
          * @description The event catalogue: each type with the scope needed to subscribe and the JSON Schema of its `data`.
          *
          *     Required scope: none beyond a valid key of the account.

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key. */
+        /**
+         * Read a channel's feed
+         * @description Every listing live on the channel: JSON for a `website` channel, an OpenImmo 1.2.7 document for an `openimmo` channel. No key.
+         */
         get: operations["readFeed"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One listing live on the channel, in the channel's format. No key. */
+        /**
+         * Read a listing of a feed
+         * @description One listing live on the channel, in the channel's format. No key.
+         */
         get: operations["readFeedListing"];
         put?: never;
         post?: never;
@@ -42,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The PDF exposé of a listing live on the channel. No key. */
+        /**
+         * Download a feed listing's PDF exposé
+         * @description The PDF exposé of a listing live on the channel. No key.
+         */
         get: operations["readFeedListingPdf"];
         put?: never;
         post?: never;
@@ -59,7 +68,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key. It is always `image/jpeg`; the other types stay in this document because a version never drops a media type it once listed. */
+        /**
+         * Download a medium of a feed
+         * @description A photo or floor plan of a listing live on the channel, as it was when the listing was generated: one of its renditions, a JPEG made from the decoded pixels at upload, without any metadata of the uploaded file (which is never published). No key. It is always `image/jpeg`; the other types stay in this document because a version never drops a media type it once listed.
+         */
         get: operations["readFeedMedium"];
         put?: never;
         post?: never;

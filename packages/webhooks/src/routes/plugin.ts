@@ -41,6 +41,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'createWebhook',
+        summary: 'Create a webhook endpoint',
         description: `Registers an endpoint; the response carries \`signing_secret\` once. In production the url must be https and must not resolve to a private, loopback or link-local address. An account has at most ${maxEndpoints} endpoints in this API; beyond, 422 \`validation_failed\`. ${SCOPE_RULE}`,
         body: CreateWebhookSchema,
         response: { 201: CreatedWebhookSchema, ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS]) },
@@ -55,6 +56,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listWebhooks',
+        summary: 'List webhook endpoints',
         description:
           'Endpoints of the account that the key may manage (those whose every event type it may read, as for the other webhook operations), newest first (never with secrets).',
         querystring: PageQuerySchema,
@@ -70,6 +72,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'getWebhook',
+        summary: 'Get a webhook endpoint',
         description: SCOPE_RULE,
         params: WebhookParamsSchema,
         response: { 200: WebhookSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -84,6 +87,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'updateWebhook',
+        summary: 'Update a webhook endpoint',
         description: `Changes url, events or description; \`status: active\` resumes a paused endpoint (held deliveries are sent), \`status: paused\` pauses it. ${SCOPE_RULE}`,
         params: WebhookParamsSchema,
         body: UpdateWebhookSchema,
@@ -99,6 +103,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'deleteWebhook',
+        summary: 'Delete a webhook endpoint',
         description: `Deletes the endpoint and its delivery log: the endpoint is gone at once (every read answers 404, nothing more is sent); the log is removed in the background. ${SCOPE_RULE}`,
         params: WebhookParamsSchema,
         response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses([...AUTH_ERRORS, 404]) },
@@ -116,6 +121,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listWebhookDeliveries',
+        summary: "List a webhook endpoint's deliveries",
         description:
           'Deliveries of the endpoint, newest first, each with its attempts (time, status code, duration, error class, response excerpt).',
         params: WebhookParamsSchema,
@@ -132,6 +138,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',
+        summary: 'Retry a webhook delivery',
         description:
           'Sends the delivery again now, with the same event id and a fresh retry schedule (an attempt running at that moment finishes first). 409 while the endpoint is paused.',
         params: DeliveryParamsSchema,
@@ -151,6 +158,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'testWebhook',
+        summary: 'Send a test event to a webhook endpoint',
         description: `Sends a signed \`webhook.test\` event to this endpoint only; at most ${testEventsPerMinute} per endpoint and minute, beyond that 429 \`rate_limited\` with \`Retry-After\` (seconds).`,
         params: WebhookParamsSchema,
         body: EmptyBodySchema,
@@ -167,6 +175,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
+        summary: "Rotate a webhook endpoint's signing secret",
         description:
           'Issues a new signing secret (shown once). For 24 h both secrets sign: the signature header carries two `v1=` values.',
         params: WebhookParamsSchema,
@@ -183,6 +192,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       schema: {
         tags,
         operationId: 'listEventTypes',
+        summary: 'List event types',
         description:
           'The event catalogue: each type with the scope needed to subscribe and the JSON Schema of its `data`.',
         response: { 200: Type.Object({ data: Type.Array(EventTypeSchema) }), ...errorResponses([...AUTH_ERRORS]) },

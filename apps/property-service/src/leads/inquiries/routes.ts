@@ -16,6 +16,7 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
       schema: {
         tags,
         operationId: 'anfrageAnlegen',
+        summary: 'Anfrage anlegen',
         description:
           'Nimmt eine Anfrage zu einer Immobilie an (bestehender Interessent per `interessent_id` oder neuer inline mit Einwilligung) und bewertet sie sofort: ' +
           'erst Ausschlusskriterien, dann gewichtete Kriterien mit Toleranzen; jede Punktzahl mit Grund. Löst `inquiry.received` und `inquiry.scored` aus.',
@@ -33,6 +34,7 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
       schema: {
         tags,
         operationId: 'anfragenAuflisten',
+        summary: 'Anfragen auflisten',
         description: 'Beste Bewertung zuerst; Filter `immobilie_id`.',
         querystring: InquiryListQuerySchema,
         response: { 200: SeiteSchema(InquirySchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
@@ -48,6 +50,7 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
       schema: {
         tags,
         operationId: 'anfrageAbrufen',
+        summary: 'Anfrage abrufen',
         params: InquiryParamsSchema,
         response: { 200: InquirySchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
@@ -62,6 +65,7 @@ export const inquiryRoutes: FastifyPluginAsync<{ inquiries: InquiryService }> = 
       schema: {
         tags,
         operationId: 'anfrageNeuBewerten',
+        summary: 'Anfrage neu bewerten',
         description:
           'Bewertet die Anfrage neu, mit der Immobilie und dem Suchprofil, wie sie jetzt sind (z. B. nach einer Preisänderung); ersetzt die gespeicherte Bewertung ' +
           'und setzt `bewertet_am`. Löst `inquiry.scored` aus.',

@@ -18,6 +18,7 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
       schema: {
         tags,
         operationId: 'trefferFuerInteressent',
+        summary: 'Passende Immobilien eines Interessenten',
         description:
           'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
         params: ProspectParamsSchema,
@@ -46,6 +47,7 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
       schema: {
         tags,
         operationId: 'interessentenFuerImmobilie',
+        summary: 'Passende Interessenten einer Immobilie',
         description:
           'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
         params: Type.Object({ immobilieId: Type.String() }),

@@ -25,6 +25,7 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAnlegen',
+        summary: 'Interessent anlegen',
         description:
           '`nachname`, `email` und `einwilligung` sind Pflicht. `aufbewahrung_bis` wird gesetzt (Aufbewahrungsfrist ab der letzten Aktivität).',
         body: ProspectInputSchema,
@@ -41,6 +42,7 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentenAuflisten',
+        summary: 'Interessenten auflisten',
         description: 'Neueste zuerst; Filter `suchprofil_aktiv`; `limit` 1..100 (Standard 25), `cursor`.',
         querystring: ProspectListQuerySchema,
         response: { 200: SeiteSchema(ProspectSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
@@ -56,6 +58,7 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAbrufen',
+        summary: 'Interessent abrufen',
         description:
           'Ein anonymisierter Interessent hat `anonymisiert: true`; Namen, E-Mail, Telefon und Einwilligung sind `null`, das Suchprofil bleibt.',
         params: ProspectParamsSchema,
@@ -72,6 +75,7 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentLoeschen',
+        summary: 'Interessent l\u00f6schen',
         description:
           'Löscht sofort und unwiderruflich alle personenbezogenen Daten des Interessenten (Namen, E-Mail, Telefon, Einwilligung und die ' +
           'Nachrichten seiner Anfragen). Übrig bleiben nicht personenbezogene Statistikdaten (Kriterien des Suchprofils, nicht mehr aktiv; ' +
@@ -92,6 +96,7 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
       schema: {
         tags,
         operationId: 'interessentAendern',
+        summary: 'Interessent \u00e4ndern',
         description:
           'JSON Merge Patch: fehlende Felder bleiben, `null` löscht optionale Felder, `einwilligung` und `suchprofil` werden feldweise zusammengeführt.',
         params: ProspectParamsSchema,
