@@ -12,6 +12,7 @@ import {
   type StartedServices,
   type Tenant,
   type TestDatabase,
+  until,
 } from '@platform/testkit';
 import {
   createAgentPlatformClient,
@@ -62,6 +63,20 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
       property: `http://127.0.0.1:${run.services.ports.property}`,
       agents: `http://127.0.0.1:${run.services.ports.agents}`,
     };
+    // A service just started on a busy machine may still shed load (503 from its event-loop guard):
+    // the suite starts once each answers an authenticated read.
+    for (const [url, key] of [
+      [run.urls.property, run.property.key],
+      [run.urls.agents, run.agents.key],
+    ] as const) {
+      await until(
+        async () =>
+          (await globalThis.fetch(`${url}/v1/event-types`, { headers: { apikey: key } })).status === 200
+            ? true
+            : undefined,
+        60_000,
+      );
+    }
     const fetch = (request: Request) => run.recorder.fetch(request);
     run.clients = {
       property: createPropertyClient({ baseUrl: run.urls.property, apiKey: run.property.key, fetch }),
