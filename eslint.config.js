@@ -1,5 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// The Prisma models as the client names them (`propertyMedia`), read from the schema: a table's
+// queries belong in its owner's repository.ts (or *-sql.ts), nowhere else in an app.
+const MODELS = readdirSync(new URL('./prisma/schema/', import.meta.url))
+  .filter((name) => name.endsWith('.prisma'))
+  .flatMap((name) => [
+    ...readFileSync(new URL(`./prisma/schema/${name}`, import.meta.url), 'utf8').matchAll(/^model (\w+)/gm),
+  ])
+  .map(([, model]) => model[0].toLowerCase() + model.slice(1));
+const NAMED_EXPORTS = { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' };
+const modelAccess = (object) => ({
+  selector: `MemberExpression[${object}][property.name=/^(${MODELS.join('|')})$/]`,
+  message:
+    "A table is queried only in its owning resource's repository.ts or *-sql.ts: ask the owner through its index.ts.",
+});
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '.data/**', 'coverage/**'] },
@@ -14,7 +30,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      'no-restricted-syntax': ['error', NAMED_EXPORTS],
     },
   },
   // Boundaries: packages hold mechanisms and never import an app; the two services never import
@@ -125,12 +141,26 @@ export default tseslint.config(
     },
   },
   {
+    // Data access has one owner per table: `db.listing...`, `tx.appointment...`, `ctx.db.account...`
+    // appear only in repository files and raw-SQL modules.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/repository.ts', '**/*-repository.ts', '**/*-sql.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NAMED_EXPORTS,
+        modelAccess('object.name=/^(db|tx|prisma)$/'),
+        modelAccess('object.property.name=/^(db|prisma)$/'),
+      ],
+    },
+  },
+  {
     // Tool configuration files must default-export.
     files: ['eslint.config.js', 'vitest.config.ts', '**/prisma.config.ts', 'packages/testkit/src/global-setup.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

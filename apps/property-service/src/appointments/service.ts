@@ -1,4 +1,4 @@
-import { inTransaction, lockOwnRow, type Db } from '@platform/db';
+import { inTransaction, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import {
   accountTimeZone,
@@ -11,6 +11,8 @@ import {
 import type { ApiContext } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
+import { inquiryRepository } from '../leads/inquiries/index.js';
+import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
 import { assertHostFree } from './host-time-sql.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
@@ -40,10 +42,13 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
  * then cancels the new appointment too.
  */
 async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
-  // The row lock directly, not through the prospects resource: erasure (leads) cancels appointments, so that import would run in a circle.
-  if (!(await lockOwnRow(tx, 'prospects', prospectId, accountId, 'share')))
-    throw new ApiError('not_found', { message: 'No prospect of this inquiry.' });
-  const prospect = await tx.prospect.findUniqueOrThrow({ where: { id: prospectId }, select: { anonymised_at: true } });
+  const prospect = await prospectRepository.lock(
+    tx,
+    accountId,
+    prospectId,
+    'share',
+    () => new ApiError('not_found', { message: 'No prospect of this inquiry.' }),
+  );
   if (prospect.anonymised_at)
     throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
 }
@@ -136,8 +141,12 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
     async create(accountId: string, input: AppointmentInput): Promise<Appointment> {
       const at = now();
       const range = checkTimeRange(input, at);
-      const inquiry = await db.inquiry.findFirst({ where: { id: input.inquiry_id, account_id: accountId } });
-      if (!inquiry) throw new ApiError('not_found', { message: 'No inquiry with this inquiry_id.' });
+      const inquiry = await inquiryRepository.find(
+        db,
+        accountId,
+        input.inquiry_id,
+        () => new ApiError('not_found', { message: 'No inquiry with this inquiry_id.' }),
+      );
       const host = input.host ?? null;
       const row = await withoutDoubleBooking(
         db,

@@ -1,3 +1,4 @@
 // The public surface of the inquiries resource (Anfragen): other resources and the app use only this.
 export { inquiryRoutes } from './routes.js';
 export { createInquiryService, type InquiryService, type InquiryServiceDeps } from './service.js';
+export { inquiryRepository } from './repository.js';
