@@ -14,6 +14,7 @@ describe('the property-marketing service in the configuration', () => {
     expect(loadConfig({}, cwd, [propertyDescriptor]).services.property).toEqual({
       port: 3000,
       publicBaseUrl: 'http://localhost:3000',
+      publicBaseUrls: { sandbox: 'http://localhost:3000' },
       settings: { leadsRetentionDays: 180, mediaMaxPixels: 40_000_000, mediaMaxPerProperty: 100, ...feedDefaults },
     });
     expect(
@@ -30,6 +31,7 @@ describe('the property-marketing service in the configuration', () => {
     ).toEqual({
       port: 3300,
       publicBaseUrl: 'http://localhost:3300',
+      publicBaseUrls: { sandbox: 'http://localhost:3300' },
       settings: { leadsRetentionDays: 30, mediaMaxPixels: 12_000_000, mediaMaxPerProperty: 20, ...feedDefaults },
     });
     expect(

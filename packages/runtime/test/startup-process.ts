@@ -68,15 +68,20 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** The environment of a start on free ports with its own DATA_DIR; `env` adds to it or overrides it. */
 export async function startEnv(env: Record<string, string | undefined>): Promise<Record<string, string>> {
+  // Four different ports: the system may hand out a port it just released again (PostgreSQL and
+  // Redis once got the same one, and the start refused the port as not its Redis).
+  const ports = new Set<number>();
+  while (ports.size < 4) ports.add(await freePort());
+  const [postgres, redis, property, agents] = [...ports].map(String);
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     TMPDIR: process.env.TMPDIR,
     DATA_DIR: join(tempDir('startup-data-'), '.data'),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    REDIS_PORT: String(await freePort()),
-    PROPERTY_PORT: String(await freePort()),
-    AGENT_PLATFORM_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: postgres,
+    REDIS_PORT: redis,
+    PROPERTY_PORT: property,
+    AGENT_PLATFORM_PORT: agents,
     METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     ...env,
