@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { tableOwnersPlugin } from './tools/eslint/table-owners.js';
 
 // The Prisma models as the client names them (`propertyMedia`), read from the schema: a table's
 // queries belong in its owner's repository.ts (or *-sql.ts), nowhere else in an app.
@@ -153,6 +155,18 @@ export default tseslint.config(
         modelAccess('object.property.name=/^(db|prisma)$/'),
       ],
     },
+  },
+  {
+    // …and each table has one owning folder, declared in the schema (`// Owner: …` above its model).
+    files: ['apps/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: ['packages/testkit/**', '**/generated/**'],
+    plugins: {
+      tables: tableOwnersPlugin(
+        fileURLToPath(new URL('.', import.meta.url)),
+        fileURLToPath(new URL('./prisma/schema/', import.meta.url)),
+      ),
+    },
+    rules: { 'tables/owner-only': 'error' },
   },
   {
     // Tool configuration files must default-export.

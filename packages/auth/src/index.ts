@@ -12,3 +12,11 @@ export {
   type ApiKeyView,
 } from './keys-service.js';
 export { apiKeyRoutes, type ApiKeyRoutesOptions } from './routes.js';
+export {
+  insertApplication,
+  applicationById,
+  updateApplication,
+  keysOfApplication,
+  keyById,
+  applicationIdsOfAccount,
+} from './applications.js';

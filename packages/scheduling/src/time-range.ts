@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { Db } from '@platform/db';
 import { ApiError, type ErrorDetail } from '@platform/http';
 
 /** No appointment or session is longer than this. */
@@ -47,8 +46,3 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-/** The account's time zone (`accounts.time_zone`, default `Europe/Berlin`): times are shown and exported in it. */
-export async function accountTimeZone(db: Db, accountId: string): Promise<string> {
-  const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { time_zone: true } });
-  return account.time_zone;
-}

@@ -3,7 +3,7 @@ import { requestGeneration } from '@platform/documents';
 import type { PrismaClient } from '@platform/db';
 import { defineJob, type JobQueue } from '@platform/service';
 import { internalInvoiceJobs } from './generation.js';
-import { accountExists } from './repository.js';
+import { accountExists } from '@platform/accounts';
 import { dueAccounts, platformAccounts } from './schedule-sql.js';
 import { PERIOD_PATTERN } from './schemas.js';
 import { settleChargebacks, SettlementRefused, type SettlementOutcome } from './settle.js';

@@ -65,15 +65,3 @@ export async function insertInternalInvoice(
 ): Promise<void> {
   await db.internalInvoice.create({ data });
 }
-
-// The account (tenancy's table: no resource of this app owns it) is only read here, by name or existence.
-
-/** The account's name, or undefined when there is no such account. */
-export async function accountName(db: Db, accountId: string): Promise<string | undefined> {
-  return (await db.account.findUnique({ where: { id: accountId }, select: { name: true } }))?.name;
-}
-
-/** Whether the account exists. */
-export async function accountExists(db: Db, accountId: string): Promise<boolean> {
-  return (await db.account.findUnique({ where: { id: accountId }, select: { id: true } })) !== null;
-}

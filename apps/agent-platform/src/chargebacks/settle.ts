@@ -1,10 +1,11 @@
 import { findIssuer, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { advisoryXactLock, newId, newIds, type Db, type PrismaClient } from '@platform/db';
-import { accountTimeZone, localDate, localMonth } from '@platform/scheduling';
+import { accountName, accountTimeZone } from '@platform/accounts';
+import { localDate, localMonth } from '@platform/scheduling';
 import { JobRefusal } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
 import { AGENT_PLATFORM_EVENTS } from '../events.js';
-import { accountName, insertInternalInvoice, insertSettlements, runOf } from './repository.js';
+import { insertInternalInvoice, insertSettlements, runOf } from './repository.js';
 import { PERIOD_PATTERN } from './schemas.js';
 import {
   claimAndAggregate,

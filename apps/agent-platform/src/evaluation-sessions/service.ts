@@ -1,7 +1,7 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError, notFound, validationError } from '@platform/http';
+import { accountTimeZone } from '@platform/accounts';
 import {
-  accountTimeZone,
   applyScheduleAction,
   calendarEvent,
   checkTimeRange,

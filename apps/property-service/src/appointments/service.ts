@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
+import { accountTimeZone } from '@platform/accounts';
 import {
-  accountTimeZone,
   applyScheduleAction,
   calendarEvent,
   checkTimeRange,

@@ -1,7 +1,8 @@
 import { newId, type Db, type Prisma } from '@platform/db';
 import { euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { ApiError, validationError } from '@platform/http';
-import { accountTimeZone, addDays, localDate } from '@platform/scheduling';
+import { accountTimeZone } from '@platform/accounts';
+import { addDays, localDate } from '@platform/scheduling';
 import { isoDay } from './mapping.js';
 import { invoiceRepository } from './repository.js';
 import type { InvoiceRecipient } from './schemas.js';

@@ -26,12 +26,6 @@ const properties = tenantRepository<PropertyRow, Columns & { updated_at: Date }>
 export const propertyRepository = {
   ...properties,
 
-  /** The account's default country (accounts belong to the platform's tenancy; this app only reads that column), or null. */
-  async defaultCountry(db: Db, accountId: string): Promise<string | null> {
-    const account = await db.account.findUnique({ where: { id: accountId }, select: { default_country: true } });
-    return account?.default_country ?? null;
-  },
-
   insert(tx: Db, data: Prisma.PropertyUncheckedCreateInput): Promise<PropertyRow> {
     return tx.property.create({ data });
   },

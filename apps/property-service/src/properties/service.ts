@@ -1,3 +1,4 @@
+import { accountDefaultCountry } from '@platform/accounts';
 import {
   inDirectTransaction,
   inTransaction,
@@ -131,7 +132,7 @@ function resplitStreet(patch: PropertyPatch): PropertyPatch {
 
 /** The country of a property whose address names none (the operator sets it per account; `US` otherwise). */
 async function defaultCountryOf(db: Db, accountId: string): Promise<string> {
-  return (await propertyRepository.defaultCountry(db, accountId)) ?? 'US';
+  return (await accountDefaultCountry(db, accountId)) ?? 'US';
 }
 
 export type PropertyService = ReturnType<typeof createPropertyService>;

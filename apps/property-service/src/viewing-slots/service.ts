@@ -1,6 +1,7 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
-import { accountTimeZone, checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
+import { accountTimeZone } from '@platform/accounts';
+import { checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import {
   APPOINTMENTS,

@@ -1,0 +1,85 @@
+// The lint rule `tables/owner-only`: a table is read and written only in the folder that owns it.
+// Owners are declared in the Prisma schema, one `// Owner: <folder>` line above each model; a model
+// without one fails the lint of every file. The rule covers Prisma client calls (`db.listing.…`,
+// `tx.appointment.…`, `ctx.db.account.…`) and table names after upper-case FROM / JOIN / INTO / UPDATE / TABLE /
+// USING in string and template literals (raw SQL). Another folder asks the owner through its entry
+// (index.ts), which may hand out a SQL fragment (`sql\`…\``) for a join: the table's name stays with
+// its owner. Tables named at run time (`FROM "${table}"`) are not seen.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** Every model of the schema directory: its client name, its table and its owning folder. */
+export function readOwners(schemaDir) {
+  const models = [];
+  for (const file of readdirSync(schemaDir).filter((name) => name.endsWith('.prisma'))) {
+    let owner = null;
+    let current = null;
+    for (const line of readFileSync(join(schemaDir, file), 'utf8').split('\n')) {
+      const declared = /^\/\/ Owner: (\S+)\s*$/.exec(line);
+      if (declared) owner = declared[1];
+      const model = /^model (\w+)/.exec(line);
+      if (model) {
+        if (!owner) throw new Error(`${file}: model ${model[1]} has no "// Owner: <folder>" line above it`);
+        const name = model[1];
+        current = { client: name[0].toLowerCase() + name.slice(1), table: name, owner };
+        models.push(current);
+        owner = null;
+      }
+      const mapped = /^\s*@@map\("(\w+)"\)/.exec(line);
+      if (mapped && current) current.table = mapped[1];
+    }
+  }
+  return models;
+}
+
+const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|USING)\s+"?([a-z_][a-z0-9_]*)"?/g;
+const CLIENT_OBJECTS = new Set(['db', 'tx', 'prisma']);
+
+/** The plugin: `root` is the repository's directory; paths of owners are relative to it. */
+export function tableOwnersPlugin(root, schemaDir) {
+  const models = readOwners(schemaDir);
+  const byClient = new Map(models.map((model) => [model.client, model]));
+  const byTable = new Map(models.map((model) => [model.table, model]));
+  const inside = (file, owner) => {
+    const path = relative(root, file).split(sep).join('/');
+    return path === owner || path.startsWith(`${owner}/`);
+  };
+  const rule = {
+    meta: {
+      type: 'problem',
+      messages: {
+        foreign: '`{{name}}` belongs to {{owner}}: ask the owner through its entry (index.ts) instead.',
+      },
+      schema: [],
+    },
+    create(context) {
+      const file = context.filename;
+      const check = (node, model, name) => {
+        if (model && !inside(file, model.owner))
+          context.report({ node, messageId: 'foreign', data: { name, owner: model.owner } });
+      };
+      const checkSql = (node, text) => {
+        for (const [, table] of text.matchAll(SQL_TABLE)) check(node, byTable.get(table), table);
+      };
+      return {
+        MemberExpression(node) {
+          if (node.property.type !== 'Identifier') return;
+          const object = node.object;
+          const client =
+            (object.type === 'Identifier' && CLIENT_OBJECTS.has(object.name)) ||
+            (object.type === 'MemberExpression' &&
+              object.property.type === 'Identifier' &&
+              (object.property.name === 'db' || object.property.name === 'prisma'));
+          if (client) check(node, byClient.get(node.property.name), node.property.name);
+        },
+        Literal(node) {
+          if (typeof node.value === 'string') checkSql(node, node.value);
+        },
+        TemplateLiteral(node) {
+          checkSql(node, node.quasis.map((quasi) => quasi.value.cooked ?? quasi.value.raw).join(' '));
+        },
+      };
+    },
+  };
+  return { rules: { 'owner-only': rule } };
+}
