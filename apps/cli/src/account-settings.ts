@@ -1,5 +1,5 @@
 import { UsageError, type CommandContext } from './commands.js';
-import { findAccountDefaultCountry, setAccountDefaultCountry } from './repository.js';
+import { accountDefaultCountry, setAccountDefaultCountry } from '@platform/accounts';
 
 /**
  * `account set-default-country --account <id> --country DE`: the country of the account's new
@@ -11,8 +11,8 @@ export async function setDefaultCountry(ctx: CommandContext, input: { account?: 
   const country = input.country?.trim().toUpperCase();
   if (!country || !/^[A-Z]{2}$/.test(country))
     throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
-  const account = await findAccountDefaultCountry(ctx.db, input.account);
-  if (!account) throw new UsageError(`No account ${input.account}.`);
+  const previous = await accountDefaultCountry(ctx.db, input.account);
+  if (previous === null) throw new UsageError(`No account ${input.account}.`);
   await setAccountDefaultCountry(ctx.db, input.account, country);
-  return { id: input.account, default_country: country, previous_default_country: account.default_country };
+  return { id: input.account, default_country: country, previous_default_country: previous };
 }

@@ -1,6 +1,6 @@
 import { normaliseIban, setBillingProfile } from '@platform/billing';
 import { UsageError, checkEmail, type CommandContext } from './commands.js';
-import { findAccountId } from './repository.js';
+import { accountExists } from '@platform/accounts';
 
 export interface BillingFlags {
   account?: string;
@@ -32,7 +32,7 @@ const optional = (value: string | undefined) => value?.trim() || null;
  */
 export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
   const accountId = required(flags, 'account');
-  if (!(await findAccountId(ctx.db, accountId))) throw new UsageError(`No account ${accountId}.`);
+  if (!(await accountExists(ctx.db, accountId))) throw new UsageError(`No account ${accountId}.`);
   const country = required(flags, 'country').toUpperCase();
   if (!/^[A-Z]{2}$/.test(country))
     throw new UsageError(`--country must be an ISO 3166 two-letter code such as DE (got "${country}").`);

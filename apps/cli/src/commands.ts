@@ -1,20 +1,23 @@
 import type { Environment, PrismaClient } from '@platform/db';
 import { Value } from '@sinclair/typebox/value';
-import { KeyLimitError, UnknownScopeError, createApiKey, revokeApiKey, toApiKeyView } from '@platform/auth';
+import { accountExists, insertAccount } from '@platform/accounts';
+import {
+  KeyLimitError,
+  UnknownScopeError,
+  applicationById,
+  createApiKey,
+  insertApplication,
+  keyById,
+  keysOfApplication,
+  revokeApiKey,
+  toApiKeyView,
+} from '@platform/auth';
 import { runJob as runJobNow, type ApiDeprecation } from '@platform/runtime';
 import { isTimeZone } from '@platform/scheduling';
 import { JobRefusal, type JobCatalogue, type JobQueue } from '@platform/service';
 import type { Sandbox } from '@platform/sandbox';
 import { checkBlobs, type BlobStorage } from '@platform/storage';
 import { blobRecords } from '@platform/uploads';
-import {
-  findAccountId,
-  applicationById,
-  insertAccount,
-  insertApplication,
-  keyById,
-  keysOfApplication,
-} from './repository.js';
 import { SERVICES } from './services.js';
 
 /** A mistake of the operator: printed as one line, exit code 2. */
@@ -102,10 +105,9 @@ export async function createApplication(
   if (!service)
     throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
   const ownerEmail = input['owner-email'] === undefined ? null : checkEmail(input['owner-email'], '--owner-email');
-  const account = await findAccountId(ctx.db, input.account);
-  if (!account) throw new UsageError(`No account ${input.account}.`);
+  if (!(await accountExists(ctx.db, input.account))) throw new UsageError(`No account ${input.account}.`);
   const app = await insertApplication(ctx.db, {
-    account_id: account.id,
+    account_id: input.account,
     service,
     name: input.name.trim(),
     owner_email: ownerEmail,

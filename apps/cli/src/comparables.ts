@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { PropertyType, TransactionMarketing, newId, type Prisma } from '@platform/db';
 import { CheckFailed, UsageError, type CommandContext } from './commands.js';
-import { findAccountId, insertMarketTransactions } from './repository.js';
+import { accountExists } from '@platform/accounts';
+import { insertMarketTransactions } from '@platform/property-service';
 
 /**
  * `comparables import --account <id> <file.csv>`: market transactions imported into one account,
@@ -125,8 +126,8 @@ export function parseComparablesCsv(
 export async function importComparables(ctx: CommandContext, input: { account?: string }, file: string | undefined) {
   if (!input.account) throw new UsageError('--account is required.');
   if (!file) throw new UsageError('The CSV file is required: comparables import --account <accountId> <file.csv>');
-  const account = await findAccountId(ctx.db, input.account);
-  if (!account) throw new UsageError(`No account ${input.account}.`);
+  const accountId = input.account;
+  if (!(await accountExists(ctx.db, accountId))) throw new UsageError(`No account ${accountId}.`);
   const path = resolve(file);
   let text: string;
   try {
@@ -141,10 +142,10 @@ export async function importComparables(ctx: CommandContext, input: { account?: 
   const data = rows.map(({ line, ...row }) => ({
     ...row,
     id: newId('mtx', at.getTime()),
-    account_id: account.id,
+    account_id: accountId,
     source_ref: `${name}:${line}`,
     imported_at: at,
   }));
   await insertMarketTransactions(ctx.db, data);
-  return { imported: data.length, account_id: account.id, file };
+  return { imported: data.length, account_id: accountId, file };
 }

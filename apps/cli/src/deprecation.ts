@@ -1,7 +1,9 @@
 import { createTransport } from 'nodemailer';
 import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
 import { CheckFailed, UsageError, checkEmail, type CommandContext } from './commands.js';
-import { callersOfVersion, updateApplication } from './repository.js';
+import { accountNames } from '@platform/accounts';
+import { applicationsByIds, updateApplication } from '@platform/auth';
+import { callersOfVersion } from '@platform/service';
 import { SERVICES } from './services.js';
 
 const DEFAULT_SINCE_DAYS = 30;
@@ -48,15 +50,25 @@ export async function deprecationNotices(
   const now = (ctx.now ?? (() => new Date()))();
   const deprecation: ApiDeprecation | undefined = ctx.deprecations?.find((d) => d.version === version);
   const calls = await callersOfVersion(ctx.db, version, new Date(now.getTime() - days * 86_400_000));
-  const recipients: NoticeRecipient[] = calls.map(({ application, last_called_at }) => ({
-    id: application.id,
-    name: application.name,
-    service: application.service,
-    account_id: application.account.id,
-    account_name: application.account.name,
-    owner_email: application.owner_email,
-    last_called_at,
-  }));
+  const appsById = new Map(
+    (await applicationsByIds(ctx.db, calls.map((call) => call.application_id))).map((app) => [app.id, app]),
+  );
+  const names = await accountNames(ctx.db, [...new Set([...appsById.values()].map((app) => app.account_id))]);
+  const recipients: NoticeRecipient[] = calls.flatMap(({ application_id, last_called_at }) => {
+    const application = appsById.get(application_id);
+    if (!application) return [];
+    return [
+      {
+        id: application.id,
+        name: application.name,
+        service: application.service,
+        account_id: application.account_id,
+        account_name: names.get(application.account_id) ?? '',
+        owner_email: application.owner_email,
+        last_called_at,
+      },
+    ];
+  });
   const smtpUrl = ctx.smtp?.url;
   const outcomes: Map<string, NoticeOutcome> =
     smtpUrl && !input['dry-run']

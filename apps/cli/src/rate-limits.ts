@@ -1,5 +1,5 @@
 import { UsageError, type CommandContext } from './commands.js';
-import { updateApplication } from './repository.js';
+import { updateApplication } from '@platform/auth';
 
 const MAX_PER_MINUTE = 1_000_000;
 /** RATE_LIMIT_PER_MINUTE's default, for a context that does not say the deployment's. */

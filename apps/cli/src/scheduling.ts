@@ -1,6 +1,7 @@
 import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
 import { localDate, localDateTime, startOfLocalDay } from '@platform/scheduling';
-import { appointmentsBetween, findAccountTimeZone, setAccountTimeZone } from './repository.js';
+import { findAccountTimeZone, setAccountTimeZone } from '@platform/accounts';
+import { appointmentRepository } from '@platform/property-service';
 
 async function findAccount(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--account is required.');
@@ -25,7 +26,7 @@ export async function appointmentsToday(ctx: CommandContext, input: { account?: 
   const account = await findAccount(ctx, input.account);
   const zone = account.time_zone;
   const date = localDate((ctx.now ?? (() => new Date()))(), zone);
-  const rows = await appointmentsBetween(
+  const rows = await appointmentRepository.between(
     ctx.db,
     account.id,
     startOfLocalDay(date, zone),

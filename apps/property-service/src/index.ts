@@ -5,6 +5,9 @@ import { propertyDescriptor } from './descriptor.js';
 export { buildPropertyApp, type PropertyAppDeps } from './app.js';
 export { propertyDescriptor } from './descriptor.js';
 export { PROPERTY_JOBS } from './jobs.js';
+// What the operator's CLI asks of this service's tables.
+export { appointmentRepository } from './appointments/index.js';
+export { insertMarketTransactions } from './valuations/index.js';
 
 export const propertyService: ServiceEntry = {
   descriptor: propertyDescriptor,

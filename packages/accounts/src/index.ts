@@ -2,6 +2,7 @@ export {
   insertAccount,
   accountExists,
   accountName,
+  accountNames,
   accountTimeZone,
   findAccountTimeZone,
   accountDefaultCountry,

@@ -18,6 +18,12 @@ export async function accountName(db: Db, id: string): Promise<string | undefine
   return (await db.account.findUnique({ where: { id }, select: { name: true } }))?.name;
 }
 
+/** The names of the accounts among `ids`, by id. */
+export async function accountNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.account.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true } });
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 /** The account's time zone (`Europe/Berlin` unless set): times are shown and exported in it. The account exists. */
 export async function accountTimeZone(db: Db, id: string): Promise<string> {
   return (await db.account.findUniqueOrThrow({ where: { id }, select: { time_zone: true } })).time_zone;

@@ -17,6 +17,11 @@ export function applicationById(db: Db, id: string) {
   return db.application.findUnique({ where: { id } });
 }
 
+/** The applications among `ids`, in no particular order. */
+export function applicationsByIds(db: Db, ids: readonly string[]) {
+  return db.application.findMany({ where: { id: { in: [...ids] } } });
+}
+
 /**
  * Changes the application's columns; resolves to the application as it is then, or null when
  * there is none (one statement: nothing is read before the write).

@@ -15,6 +15,7 @@ export { apiKeyRoutes, type ApiKeyRoutesOptions } from './routes.js';
 export {
   insertApplication,
   applicationById,
+  applicationsByIds,
   updateApplication,
   keysOfApplication,
   keyById,

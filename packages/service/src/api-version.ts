@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
-import type { PrismaClient } from '@platform/db';
+import type { Db, PrismaClient } from '@platform/db';
 
 /** An API version (`v1`, `leads/v1`) with a sunset date and the link to its successor. */
 export interface ApiDeprecation {
@@ -113,4 +113,13 @@ function forgetOlderThan(written: Map<string, number>, threshold: number): void 
   for (const [applicationId, at] of written) if (at < threshold) written.delete(applicationId);
   // All recent: start over rather than grow without bound.
   if (written.size >= MAX_REMEMBERED) written.clear();
+}
+
+/** Applications that called the version since `since`, most recent call first (the CLI's deprecation notices). */
+export function callersOfVersion(db: Db, version: string, since: Date) {
+  return db.applicationApiCall.findMany({
+    where: { api_version: version, last_called_at: { gte: since } },
+    select: { application_id: true, last_called_at: true },
+    orderBy: [{ last_called_at: 'desc' }, { application_id: 'asc' }],
+  });
 }

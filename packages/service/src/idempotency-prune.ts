@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Db, PrismaClient } from '@platform/db';
+import { applicationIdsOfAccount } from '@platform/auth';
 import { IDEMPOTENCY_KEY_TTL_MS } from './idempotency.js';
 import { defineJob } from './jobs.js';
 
@@ -41,6 +42,6 @@ export const IDEMPOTENCY_PRUNE_JOB = defineJob({
 export async function forgetStoredResponsesMentioning(db: Db, accountId: string, text: string): Promise<number> {
   return db.$executeRaw`
     DELETE FROM idempotency_keys
-    WHERE application_id IN (SELECT id FROM applications WHERE account_id = ${accountId})
+    WHERE application_id IN (${applicationIdsOfAccount(accountId)})
       AND response_body IS NOT NULL AND position(convert_to(${text}, 'UTF8') IN response_body) > 0`;
 }

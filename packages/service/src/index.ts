@@ -16,7 +16,7 @@ export {
   type ApiContext,
   type RequestSample,
 } from './service-app.js';
-export type { ApiDeprecation } from './api-version.js';
+export { callersOfVersion, type ApiDeprecation } from './api-version.js';
 export type { ReadinessCheck } from './health.js';
 export type { RateLimitSettings } from './rate-limit.js';
 export { RateLimitCounter, RATE_LIMIT_WINDOW_MS, type Budget } from './rate-limit-counter.js';

@@ -1,6 +1,7 @@
 import type { Environment, PrismaClient } from '@platform/db';
 import { Service } from '@platform/db';
-import { createApiKey, type KeyOwner } from '@platform/auth';
+import { insertAccount } from '@platform/accounts';
+import { createApiKey, insertApplication, type KeyOwner } from '@platform/auth';
 import { newId } from '@platform/db';
 import { rememberSecret } from './run-log.js';
 
@@ -35,10 +36,11 @@ export async function createTenant(
   options: { service: KeyOwner; scopes?: readonly string[]; environment?: Environment; pepper?: string },
 ): Promise<Tenant> {
   const accountId = newId('acct');
-  await prisma.account.create({ data: { id: accountId, name: `Account ${accountId}` } });
-  const applicationId = newId('app');
-  await prisma.application.create({
-    data: { id: applicationId, account_id: accountId, service: options.service.id, name: 'test app' },
+  await insertAccount(prisma, { id: accountId, name: `Account ${accountId}` });
+  const { id: applicationId } = await insertApplication(prisma, {
+    account_id: accountId,
+    service: options.service.id,
+    name: 'test app',
   });
   const { key, plaintext } = await createApiKey(prisma, {
     applicationId,

@@ -83,4 +83,13 @@ export const appointmentRepository = {
   openInSlot(tx: Db, slotId: string): Promise<number> {
     return tx.appointment.count({ where: { slot_id: slotId, status: OPEN } });
   },
+
+  /** The account's appointments starting in [from, to), by start then id; nothing about the prospect. */
+  between(db: Db, accountId: string, from: Date, to: Date) {
+    return db.appointment.findMany({
+      where: { account_id: accountId, starts_at: { gte: from, lt: to } },
+      orderBy: [{ starts_at: 'asc' }, { id: 'asc' }],
+      select: { id: true, property_id: true, status: true, starts_at: true, ends_at: true, host: true },
+    });
+  },
 };

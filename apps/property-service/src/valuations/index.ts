@@ -9,3 +9,4 @@ export {
   type ValuationSubject,
 } from './method.js';
 export { ValuationSchema, ValuedComparableSchema } from './schemas.js';
+export { insertMarketTransactions } from './repository.js';

@@ -1,4 +1,4 @@
-import type { Db, PropertyType } from '@platform/db';
+import { inTransaction, type Db, type Prisma, type PropertyType } from '@platform/db';
 import { lookbackStart, type ComparableInput, type Marketing } from './method.js';
 
 export interface CandidateFilter {
@@ -60,4 +60,18 @@ export async function findCandidates(db: Db, filter: CandidateFilter): Promise<C
     date: r.date,
     source: r.source,
   }));
+}
+
+/** An import's market transactions are written in batches of this many rows. */
+const BATCH = 1000;
+
+/** Stores an import's market transactions (the operator's CSV), all or nothing: one transaction, in batches. */
+export async function insertMarketTransactions(
+  db: Db,
+  data: Prisma.MarketTransactionCreateManyInput[],
+): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    for (let i = 0; i < data.length; i += BATCH)
+      await tx.marketTransaction.createMany({ data: data.slice(i, i + BATCH) });
+  });
 }
