@@ -2,7 +2,8 @@
 // Owners are declared in the Prisma schema, one `// Owner: <folder>` line above each model; a model
 // without one fails the lint of every file. The rule covers Prisma client calls (`db.listing.…`,
 // `tx.appointment.…`, `ctx.db.account.…`) and table names after upper-case FROM / JOIN / INTO / UPDATE / TABLE /
-// USING in string and template literals (raw SQL). Another folder asks the owner through its entry
+// USING in string and template literals (raw SQL), and relations read along (`include: { channel: true }`,
+// a relation under `select`) when no model that relation leads to is the file's own. Another folder asks the owner through its entry
 // (index.ts), which may hand out a SQL fragment (`sql\`…\``) for a join: the table's name stays with
 // its owner. Tables named at run time (`FROM "${table}"`) are not seen.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,12 +22,14 @@ export function readOwners(schemaDir) {
       if (model) {
         if (!owner) throw new Error(`${file}: model ${model[1]} has no "// Owner: <folder>" line above it`);
         const name = model[1];
-        current = { client: name[0].toLowerCase() + name.slice(1), table: name, owner };
+        current = { client: name[0].toLowerCase() + name.slice(1), table: name, owner, fields: [] };
         models.push(current);
         owner = null;
       }
       const mapped = /^\s*@@map\("(\w+)"\)/.exec(line);
       if (mapped && current) current.table = mapped[1];
+      const field = /^\s+(\w+)\s+([A-Z]\w*)(\[\]|\?)?(\s|$)/.exec(line);
+      if (field && current) current.fields.push({ name: field[1], type: field[2] });
     }
   }
   return models;
@@ -40,6 +43,13 @@ export function tableOwnersPlugin(root, schemaDir) {
   const models = readOwners(schemaDir);
   const byClient = new Map(models.map((model) => [model.client, model]));
   const byTable = new Map(models.map((model) => [model.table, model]));
+  // A relation field's name (`account`, `lines`) and every model it leads to, whichever model has it.
+  const relations = new Map();
+  for (const model of models)
+    for (const field of model.fields) {
+      const target = models.find((candidate) => candidate.client === field.type[0].toLowerCase() + field.type.slice(1));
+      if (target) relations.set(field.name, [...(relations.get(field.name) ?? []), target]);
+    }
   const inside = (file, owner) => {
     const path = relative(root, file).split(sep).join('/');
     return path === owner || path.startsWith(`${owner}/`);
@@ -71,6 +81,15 @@ export function tableOwnersPlugin(root, schemaDir) {
               object.property.type === 'Identifier' &&
               (object.property.name === 'db' || object.property.name === 'prisma'));
           if (client) check(node, byClient.get(node.property.name), node.property.name);
+        },
+        // `include: { channel: true }`, `select: { account: { select: … } }`: a relation read in the same query.
+        Property(node) {
+          const holder = node.parent.parent;
+          if (node.key.type !== 'Identifier' || holder?.type !== 'Property' || holder.key.type !== 'Identifier') return;
+          if (holder.key.name !== 'include' && holder.key.name !== 'select') return;
+          const targets = relations.get(node.key.name);
+          if (targets && !targets.some((target) => inside(file, target.owner)))
+            context.report({ node, messageId: 'foreign', data: { name: node.key.name, owner: targets[0].owner } });
         },
         Literal(node) {
           if (typeof node.value === 'string') checkSql(node, node.value);
