@@ -5,8 +5,8 @@
 //   pnpm bench:scheduling [--inquiries 10000] [--allocations 60] [--clients 50] [--seconds 10] [--explain]
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import type { Db } from '@platform/db';
-import { inquiriesToInvite } from '../apps/property-service/src/viewing-slots/allocation-sql.js';
+import { sql, type Db } from '@platform/db';
+import { inviteesOf } from '../apps/property-service/src/viewing-slots/invitees.js';
 import { startPropertyStack } from './property-stack.js';
 import { percentiles } from './support.js';
 
@@ -110,7 +110,7 @@ const queryTimes: number[] = [];
 for (let i = 0; i < WARM_UP + 20; i++) {
   const offset = (WARM_UP + ALLOCATIONS + 2 + i) * HOUR;
   const started = performance.now();
-  await inquiriesToInvite(
+  await inviteesOf(
     db,
     {
       account_id: 'acct_bench',
@@ -127,11 +127,11 @@ console.log(JSON.stringify({ allocation_query_alone: percentiles(queryTimes, WAR
 /** EXPLAIN (ANALYZE, BUFFERS) of the allocation query itself, for one more fresh slot. */
 async function explainAllocation(): Promise<string> {
   const explaining = {
-    $queryRawUnsafe: (sql: string, ...args: unknown[]) =>
-      db.$queryRawUnsafe(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, ...args),
+    $queryRaw: (strings: readonly string[], ...values: unknown[]) =>
+      db.$queryRaw`EXPLAIN (ANALYZE, BUFFERS) ${sql(strings, ...values)}`,
   } as unknown as Db;
   const offset = (WARM_UP + ALLOCATIONS + 1) * HOUR;
-  const rows = (await inquiriesToInvite(
+  const rows = (await inviteesOf(
     explaining,
     {
       account_id: 'acct_bench',

@@ -14,12 +14,27 @@ import { createProspectService, prospectRoutes } from './leads/prospects/index.j
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
-import { createListingService, listingRoutes, withdrawListingsOfProperty } from './listings/index.js';
-import { FEED_RATE_LIMIT_PER_ADDRESS, FEED_RATE_LIMIT_PER_TOKEN, feedRoutes } from './publication/index.js';
+import {
+  createListingService,
+  listingRepository,
+  listingRoutes,
+  withdrawListingsOfProperty,
+} from './listings/index.js';
+import {
+  FEED_RATE_LIMIT_PER_ADDRESS,
+  FEED_RATE_LIMIT_PER_TOKEN,
+  feedRoutes,
+  publicationRefusal,
+} from './publication/index.js';
 import { createPropertyService, propertyRoutes, type StatusChange } from './properties/index.js';
 import { createInvoiceService, invoiceJobs, invoiceRoutes } from './invoices/index.js';
 import { requestGeneration } from '@platform/documents';
-import { cancelSlotsOfProperty, createViewingSlotService, viewingSlotRoutes } from './viewing-slots/index.js';
+import {
+  cancelSlotsOfProperty,
+  createViewingSlotService,
+  openSlotOfHostDuring,
+  viewingSlotRoutes,
+} from './viewing-slots/index.js';
 import { createValuationService, valuationRoutes } from './valuations/index.js';
 import { createSettlementService, settlementRoutes } from './settlements/index.js';
 
@@ -97,9 +112,17 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           storage: context.storage,
           ...media,
         });
-        await v1.register(listingRoutes, { listings: createListingService(context), storage: context.storage });
-        await v1.register(channelRoutes, { channels: createChannelService(context) });
-        await v1.register(appointmentRoutes, { appointments: createAppointmentService(context) });
+        // Listings publish onto channels (they import channels/); publication/ sits above both: listings
+        // get the channel adapters' check, channels the live listings' counts, from here.
+        await v1.register(listingRoutes, {
+          listings: createListingService({ ...context, refuses: publicationRefusal }),
+          storage: context.storage,
+        });
+        const liveCounts = (db: Db, ids: readonly string[]) => listingRepository.liveCountsByChannel(db, ids);
+        await v1.register(channelRoutes, { channels: createChannelService({ ...context, liveCounts }) });
+        await v1.register(appointmentRoutes, {
+          appointments: createAppointmentService({ ...context, openSlotOfHostDuring }),
+        });
         await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
         await v1.register(valuationRoutes, { valuations: createValuationService(context) });
         await v1.register(settlementRoutes, { settlements });

@@ -1,7 +1,7 @@
 export * from './client.js';
 export { readRows, inDirectTransaction, type SqlRunner } from './direct-sql.js';
 export { newId, newIds } from './ids.js';
-export { sql, type Sql } from './sql-fragment.js';
+export { sql, joinSql, type Sql } from './sql-fragment.js';
 export {
   startEmbeddedPostgres,
   embeddedUrl,

@@ -6,3 +6,7 @@ import { Prisma } from './generated/prisma/client.js';
  */
 export const sql = Prisma.sql;
 export type Sql = Prisma.Sql;
+
+/** The fragments one after another, separated by `separator` (nothing at all for none). */
+export const joinSql = (fragments: readonly Sql[], separator = ' '): Sql =>
+  fragments.length === 0 ? Prisma.empty : Prisma.join(fragments, separator);

@@ -45,4 +45,3 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
-

@@ -9,7 +9,7 @@ export {
   type AppointmentService,
 } from './service.js';
 export { APPOINTMENTS } from './kind.js';
-export { assertHostFree } from './host-time-sql.js';
+export { singleAppointmentOfHostDuring, prospectsSeenForProperty, prospectsBusyDuring } from './overlap-sql.js';
 export { toAppointment } from './mapping.js';
 export { appointmentRepository, type NewAppointment } from './repository.js';
 export { AppointmentSchema } from './schemas.js';

@@ -3,9 +3,11 @@ import { ApiError } from '@platform/http';
 import { accountTimeZone } from '@platform/accounts';
 import {
   applyScheduleAction,
+  assertHostFree,
   calendarEvent,
   checkTimeRange,
   withoutDoubleBooking,
+  type HostTimeFinder,
   type ScheduleAction,
 } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
@@ -14,13 +16,15 @@ import { PROPERTY_EVENTS, type PropertyEvents } from '../events.js';
 import { inquiryRepository } from '../leads/inquiries/index.js';
 import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
-import { assertHostFree } from './host-time-sql.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
 import { toAppointment } from './mapping.js';
 import { appointmentRepository, type AppointmentRow } from './repository.js';
 import type { Appointment, AppointmentInput, AppointmentListQuery } from './schemas.js';
 
-export type AppointmentServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'>;
+export type AppointmentServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
+  /** The host's open viewing slot overlapping a range (viewing slots own them; passed in, as slots use appointments). */
+  openSlotOfHostDuring: HostTimeFinder;
+};
 export type AppointmentService = ReturnType<typeof createAppointmentService>;
 
 /** Properties that can be viewed: not sold, let or archived. */
@@ -115,7 +119,8 @@ export function cancelAppointmentsOfSlot(tx: Db, accountId: string, slotId: stri
 }
 
 /** Viewing appointments of one account at a time; double booking is refused by the database (409). */
-export function createAppointmentService({ db, cursors, now, emit }: AppointmentServiceDeps) {
+export function createAppointmentService({ db, cursors, now, emit, openSlotOfHostDuring }: AppointmentServiceDeps) {
+  const slots = { what: 'an open viewing slot', find: openSlotOfHostDuring };
   const view = async (row: AppointmentRow) => toAppointment(row, await accountTimeZone(db, row.account_id));
 
   /** Applies a state-machine action to the account's appointment, then what follows in the same transaction. */
@@ -156,7 +161,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
           inTransaction(booking, async (tx) => {
             await holdViewableProperty(tx, accountId, inquiry.property_id);
             await holdContactableProspect(tx, accountId, inquiry.prospect_id);
-            await assertHostFree(tx, accountId, host, range, 'slots');
+            await assertHostFree(tx, accountId, host, range, slots);
             const [created] = await appointmentRepository.insert(tx, accountId, at, [
               {
                 property_id: inquiry.property_id,
@@ -236,7 +241,7 @@ export function createAppointmentService({ db, cursors, now, emit }: Appointment
           { action: 'reschedule', range },
           async (tx, r) => {
             await holdViewableProperty(tx, accountId, r.property_id);
-            await assertHostFree(tx, accountId, r.host, range, 'slots');
+            await assertHostFree(tx, accountId, r.host, range, slots);
             if (r.slot_id) await appointmentRepository.leaveSlot(tx, id);
           },
           booking,

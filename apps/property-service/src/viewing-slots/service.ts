@@ -1,19 +1,19 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { accountTimeZone } from '@platform/accounts';
-import { checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
+import { assertHostFree, checkTimeRange, withoutDoubleBooking } from '@platform/scheduling';
 import type { ApiContext } from '@platform/service';
 import {
   APPOINTMENTS,
   appointmentRepository,
-  assertHostFree,
   cancelAppointmentsOfSlot,
   holdViewableProperty,
+  singleAppointmentOfHostDuring,
   toAppointment,
 } from '../appointments/index.js';
 import type { PropertyEvents } from '../events.js';
 import { propertyRepository } from '../properties/index.js';
-import { inquiriesToInvite } from './allocation-sql.js';
+import { inviteesOf } from './invitees.js';
 import { SLOTS, slotRepository, type ViewingSlotRow } from './repository.js';
 import type { ViewingSlot, ViewingSlotInput } from './schemas.js';
 
@@ -59,7 +59,10 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
         (booking) =>
           inTransaction(booking, async (tx) => {
             await holdViewableProperty(tx, accountId, propertyId);
-            await assertHostFree(tx, accountId, host, range, 'single appointments');
+            await assertHostFree(tx, accountId, host, range, {
+              what: 'an appointment',
+              find: singleAppointmentOfHostDuring,
+            });
             return slotRepository.insert(tx, {
               id: newId('slot', at.getTime()),
               account_id: accountId,
@@ -132,7 +135,7 @@ export function createViewingSlotService({ db, cursors, now }: ViewingSlotServic
             await holdViewableProperty(tx, accountId, locked.property_id);
             const free = locked.capacity - (await appointmentRepository.openInSlot(tx, id));
             if (free <= 0) return [];
-            const invited = await inquiriesToInvite(tx, locked, free);
+            const invited = await inviteesOf(tx, locked, free);
             const rows = await appointmentRepository.insert(
               tx,
               accountId,
