@@ -1,9 +1,11 @@
 import PDFDocument from 'pdfkit';
+import { pdfAProfile } from './pdfa.js';
 
 /**
  * A deterministic PDF builder over pdfkit: the same input gives the same bytes. pdfkit's only
  * varying inputs are the metadata dates (the file id is a hash of the metadata), so both are
- * fixed to `createdAt`. Built-in fonts only (WinAnsi: ä ö ü ß € ² · render; no embedding).
+ * fixed to `createdAt`. Built-in fonts only (WinAnsi: ä ö ü ß € ² · render; no embedding), unless
+ * the document is PDF/A (`RenderOptions.pdfA`, ./pdfa.ts).
  */
 export type PdfDocument = PDFKit.PDFDocument;
 
@@ -23,9 +25,23 @@ const BODY_SIZE = 10;
 export const MUTED = '#555555';
 const RULE = '#dddddd';
 
+export interface RenderOptions {
+  /**
+   * PDF/A-3b (./pdfa.ts): PDF 1.7, every font embedded (the `FONTS` names drawn with Liberation
+   * Sans and Mono, metric-compatible), an sRGB output intent, XMP metadata; `attachFacturX` then
+   * embeds an invoice's XML. Off: the document is as it always was.
+   */
+  pdfA?: boolean;
+}
+
 /** Renders an A4 document and collects it into one Buffer. */
-export async function renderPdf(meta: PdfMetadata, draw: (doc: PdfDocument) => void | Promise<void>): Promise<Buffer> {
+export async function renderPdf(
+  meta: PdfMetadata,
+  draw: (doc: PdfDocument) => void | Promise<void>,
+  options: RenderOptions = {},
+): Promise<Buffer> {
   if (Number.isNaN(meta.createdAt.getTime())) throw new Error('renderPdf: createdAt is not a valid date');
+  const pdfA = options.pdfA ? await pdfAProfile() : undefined;
   const info: PDFKit.DocumentInfo = {
     Title: meta.title,
     Creator: 'PDFKit',
@@ -42,7 +58,9 @@ export async function renderPdf(meta: PdfMetadata, draw: (doc: PdfDocument) => v
     info,
     displayTitle: true,
     ...(meta.language ? { lang: meta.language } : {}),
+    ...pdfA?.documentOptions,
   });
+  pdfA?.prepare(doc, meta);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
