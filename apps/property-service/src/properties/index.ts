@@ -4,3 +4,5 @@ export { createPropertyService, type PropertyService, type PropertyServiceDeps, 
 export { PROPERTY_TYPES, PropertySchema, type Property } from './schemas.js';
 export { toProperty } from './mapping.js';
 export { propertyRepository } from './repository.js';
+export { closedDeals } from './closed-deals-sql.js';
+export { PROPERTIES_FOR_MATCHING } from './matching-view-sql.js';

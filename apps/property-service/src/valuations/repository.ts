@@ -1,4 +1,5 @@
 import { inTransaction, type Db, type Prisma, type PropertyType } from '@platform/db';
+import { closedDeals } from '../properties/index.js';
 import { lookbackStart, type ComparableInput, type Marketing } from './method.js';
 
 export interface CandidateFilter {
@@ -30,8 +31,8 @@ const startsWith = (prefix: string): string => `${prefix.replace(/[\\%_]/g, '\\$
  * The candidates of one account under one postal-code prefix, pre-filtered in SQL by type,
  * marketing and the look-back window (nothing else: the method applies the area and year criteria
  * and counts what they exclude). Own sales and lettings are the account's properties in status
- * `sold` (sale) or `rented` (rent) with a recorded transaction price; imported ones its
- * `market_transactions`. Only this account's rows; only the columns the method reads, in one
+ * `sold` (sale) or `rented` (rent) with a recorded transaction price (asked of properties); imported
+ * ones its `market_transactions`. Only this account's rows; only the columns the method reads, in one
  * round trip (`$queryRaw`: no model mapping of whole rows).
  */
 export async function findCandidates(db: Db, filter: CandidateFilter): Promise<ComparableInput[]> {
@@ -44,11 +45,7 @@ export async function findCandidates(db: Db, filter: CandidateFilter): Promise<C
      WHERE account_id = ${filter.accountId} AND type = ${filter.type}::"PropertyType" AND marketing = ${filter.marketing}::"TransactionMarketing"
        AND postal_code LIKE ${pattern} AND date >= ${from}::date AND date <= ${filter.asOf}::date
     UNION ALL
-    SELECT id, address_postal_code, living_area_sqm, year_built, transaction_price_eur, to_char(transaction_date, 'YYYY-MM-DD'), 'own'
-      FROM properties
-     WHERE account_id = ${filter.accountId} AND id <> ${filter.excludeId} AND type = ${filter.type}::"PropertyType" AND status = ${status}::"PropertyStatus"
-       AND address_postal_code LIKE ${pattern} AND transaction_price_eur IS NOT NULL AND living_area_sqm IS NOT NULL
-       AND transaction_date >= ${from}::date AND transaction_date <= ${filter.asOf}::date`;
+    ${closedDeals({ accountId: filter.accountId, excludeId: filter.excludeId, type: filter.type, status, postalCodePattern: pattern, from, asOf: filter.asOf })}`;
   return rows.map((r) => ({
     id: r.id,
     type: filter.type,
@@ -66,10 +63,7 @@ export async function findCandidates(db: Db, filter: CandidateFilter): Promise<C
 const BATCH = 1000;
 
 /** Stores an import's market transactions (the operator's CSV), all or nothing: one transaction, in batches. */
-export async function insertMarketTransactions(
-  db: Db,
-  data: Prisma.MarketTransactionCreateManyInput[],
-): Promise<void> {
+export async function insertMarketTransactions(db: Db, data: Prisma.MarketTransactionCreateManyInput[]): Promise<void> {
   await inTransaction(db, async (tx) => {
     for (let i = 0; i < data.length; i += BATCH)
       await tx.marketTransaction.createMany({ data: data.slice(i, i + BATCH) });

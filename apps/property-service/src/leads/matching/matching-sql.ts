@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '@platform/db';
+import { PROPERTIES_FOR_MATCHING } from '../../properties/index.js';
 import { normaliseLocation } from '../prospects/index.js';
 import { AREA_TOLERANCE, locationKeys, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './model.js';
 
@@ -152,7 +153,7 @@ export async function rankPropertiesInSql(
   const sql = `
     SELECT * FROM (
       SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
-      FROM (SELECT id, ${points} AS points FROM properties WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+      FROM (SELECT id, ${points} AS points FROM ${PROPERTIES_FOR_MATCHING} AS p WHERE ${where.join(' AND ')} OFFSET 0) AS scored
     ) AS ranked
     ${after ? `WHERE gesamt < ${param(after.gesamt, 'float8')} OR (gesamt = ${param(after.gesamt, 'float8')} AND id COLLATE "C" > ${param(after.id, 'text')} COLLATE "C")` : ''}
     ORDER BY gesamt DESC, id COLLATE "C" ASC
