@@ -7,10 +7,13 @@ export {
   agentName,
   agentNames,
   agentRepository,
+  agentUnits,
   countArtifacts,
+  lockAgentForUsage,
   ratesByIds,
   type AgentRow,
 } from './repository.js';
+export { ratesOfAccount, unratedAgentsOfAccount } from './rates-sql.js';
 export {
   AgentSchema,
   CAPABILITY_NAME_PATTERN,

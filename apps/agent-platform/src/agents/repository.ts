@@ -1,4 +1,4 @@
-import { newId, type Db, type Prisma } from '@platform/db';
+import { newId, sql, type ChargebackUnit, type Db, type Prisma, type Sql } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 import type { Columns } from './mapping.js';
@@ -73,3 +73,17 @@ export function ratesByIds(
     select: { id: true, unit: true, valid_from: true },
   });
 }
+
+/** The agent's status and unit under a share lock, so a concurrent retirement waits for the usage batch being stored. */
+export async function lockAgentForUsage(
+  tx: Db,
+  accountId: string,
+  agentId: string,
+): Promise<{ status: string; chargeback_unit: ChargebackUnit } | null> {
+  const rows = await tx.$queryRaw<{ status: string; chargeback_unit: ChargebackUnit }[]>`
+    SELECT status::text AS status, chargeback_unit FROM agent_deployments WHERE id = ${agentId} AND account_id = ${accountId} FOR SHARE`;
+  return rows[0] ?? null;
+}
+
+/** Every agent as rows `(id, account_id, chargeback_unit)` (its current unit), for a join in another owner's SQL. */
+export const agentUnits = (): Sql => sql`SELECT id, account_id, chargeback_unit FROM agent_deployments`;

@@ -1,9 +1,10 @@
 import { inTransaction, newIds } from '@platform/db';
 import { ApiError, notFound, validationError, type ErrorDetail } from '@platform/http';
 import type { ApiContext } from '@platform/service';
+import { lockAgentForUsage } from '../agents/index.js';
 import type { AgentPlatformEvents } from '../events.js';
 import { USAGE_CLOCK_SKEW_MS, type UsageBatch, type UsageResult } from './schemas.js';
-import { insertUsage, lockAgentForUsage, type UsageRow } from './usage-sql.js';
+import { insertUsage, type UsageRow } from './usage-sql.js';
 
 export type UsageServiceDeps = Pick<ApiContext<AgentPlatformEvents>, 'db' | 'now'>;
 export type UsageService = ReturnType<typeof createUsageService>;

@@ -1,4 +1,5 @@
-import type { ChargebackUnit, Db } from '@platform/db';
+import { sql, type ChargebackUnit, type Db, type Sql } from '@platform/db';
+import { agentUnits } from '../agents/index.js';
 
 export interface UsageRow {
   id: string;
@@ -7,17 +8,6 @@ export interface UsageRow {
   /** Fixed six decimals, as text (no float rounding on the way in). */
   quantity: string;
   occurred_at: string;
-}
-
-/** The agent's status and unit under a share lock, so a concurrent retirement waits for the batch. */
-export async function lockAgentForUsage(
-  tx: Db,
-  accountId: string,
-  agentId: string,
-): Promise<{ status: string; chargeback_unit: ChargebackUnit } | null> {
-  const rows = await tx.$queryRaw<{ status: string; chargeback_unit: ChargebackUnit }[]>`
-    SELECT status::text AS status, chargeback_unit FROM agent_deployments WHERE id = ${agentId} AND account_id = ${accountId} FOR SHARE`;
-  return rows[0] ?? null;
 }
 
 /**
@@ -62,8 +52,27 @@ export function monthlyUsage(
   return db.$queryRaw<MonthlyUsage[]>`
     SELECT u.agent_id, to_char(date_trunc('month', u.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, sum(u.quantity)::text AS quantity
     FROM usage_records u
-    JOIN agent_deployments a ON a.id = u.agent_id AND a.account_id = u.account_id AND a.chargeback_unit = u.unit
+    JOIN (${agentUnits()}) a ON a.id = u.agent_id AND a.account_id = u.account_id AND a.chargeback_unit = u.unit
     WHERE u.account_id = ${accountId} AND u.agent_id = ANY(${agentIds}::text[])
       AND u.occurred_at >= ${from.toISOString()}::timestamptz AND u.occurred_at < ${to.toISOString()}::timestamptz
     GROUP BY 1, 2 ORDER BY 1, 2`;
+}
+
+/**
+ * The claim of a chargeback run, for its CTE (`WITH claimed AS (${claimUnsettledUsage(…)})`): marks every
+ * unsettled record of the account that occurred before `end` and whose agent is among `agentIds` (rows
+ * `(agent_id)`) as settled in `period`, returning `(agent_id, team, quantity, unit, occurred_at)` of each.
+ */
+export const claimUnsettledUsage = (accountId: string, period: string, end: Date, agentIds: Sql): Sql => sql`
+  UPDATE usage_records u SET settled_in = ${period}
+  WHERE u.account_id = ${accountId} AND u.settled_in IS NULL AND u.occurred_at < ${end}
+    AND u.agent_id IN (${agentIds})
+  RETURNING u.agent_id, u.team, u.quantity, u.unit, u.occurred_at`;
+
+/** How many records of the account that occurred before `end` are unsettled among those of `agentIds` (rows `(id)`). */
+export async function countUnsettledUsage(db: Db, accountId: string, agentIds: Sql, end: Date): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM usage_records u
+    WHERE u.account_id = ${accountId} AND u.agent_id IN (${agentIds}) AND u.settled_in IS NULL AND u.occurred_at < ${end}`;
+  return row.n;
 }
