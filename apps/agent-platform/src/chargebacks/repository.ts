@@ -2,6 +2,9 @@ import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
 
+// What the routes (service.ts) and the invoices' PDF (generation.ts) read; the monthly run writes
+// through settlement-sql.ts.
+
 const withInvoice = { internal_invoice: { select: { id: true, number: true } } } as const;
 
 export type SettlementRow = Prisma.ChargebackSettlementGetPayload<{ include: typeof withInvoice }>;
@@ -43,25 +46,4 @@ export function linesOfSettlement(db: Db, accountId: string, settlementId: strin
 /** An internal invoice by id alone (the PDF job's, which knows it exists). */
 export function internalInvoiceRow(db: Db, id: string): Promise<InternalInvoiceRow> {
   return db.internalInvoice.findUniqueOrThrow({ where: { id } });
-}
-
-/** The run of an account's period (known to exist). */
-export function runOf(db: Db, accountId: string, period: string) {
-  return db.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
-}
-
-/** Stores a run's settlements, one per team. */
-export async function insertSettlements(
-  db: Db,
-  rows: { id: string; account_id: string; period: string; team: string; net_cents: bigint; created_at: Date }[],
-): Promise<void> {
-  await db.chargebackSettlement.createMany({ data: rows });
-}
-
-/** Stores a settlement's internal invoice. */
-export async function insertInternalInvoice(
-  db: Db,
-  data: Omit<Prisma.InternalInvoiceUncheckedCreateInput, 'issuer'> & { issuer: object },
-): Promise<void> {
-  await db.internalInvoice.create({ data });
 }

@@ -1,4 +1,46 @@
-import type { ChargebackUnit, Db } from '@platform/db';
+import { sql, type ChargebackUnit, type Db, type Prisma } from '@platform/db';
+import { accountZones } from '@platform/accounts';
+import { agentUnits, ratesOfAccount, unratedAgentsOfAccount } from '../agents/index.js';
+import { claimUnsettledUsage, countUnsettledUsage } from '../usage/index.js';
+
+// Every statement of the monthly chargeback run (settle.ts), in the order it runs them: which accounts
+// are due, the run row, the claim that prices the usage, the settlements with their lines and invoices.
+// Tables of other owners are joined through the fragments they hand out (accounts, agents, usage).
+
+/** An account whose previous month is due for settlement. */
+export interface DueAccount {
+  account_id: string;
+  /** The previous month in the account's zone, `YYYY-MM`. */
+  period: string;
+}
+
+/**
+ * Accounts of the agent platform (they have agents) whose local time is at or past the 1st of the
+ * month, 02:00, and whose previous month has no run yet; optionally only one account.
+ */
+export function dueAccounts(db: Db, at: Date, accountId?: string): Promise<DueAccount[]> {
+  return db.$queryRaw<DueAccount[]>`
+    SELECT a.id AS account_id, l.period
+    FROM (${accountZones()}) a
+    CROSS JOIN LATERAL (
+      SELECT to_char(date_trunc('month', ${at.toISOString()}::timestamptz AT TIME ZONE a.time_zone) - interval '1 month', 'YYYY-MM') AS period,
+             (${at.toISOString()}::timestamptz AT TIME ZONE a.time_zone) >= date_trunc('month', ${at.toISOString()}::timestamptz AT TIME ZONE a.time_zone) + interval '2 hours' AS due
+    ) l
+    WHERE l.due
+      AND (${accountId ?? null}::text IS NULL OR a.id = ${accountId ?? null}::text)
+      AND EXISTS (SELECT 1 FROM (${agentUnits()}) d WHERE d.account_id = a.id)
+      AND NOT EXISTS (SELECT 1 FROM chargeback_runs r WHERE r.account_id = a.id AND r.period = l.period)
+    ORDER BY a.id`;
+}
+
+/** Every account of the agent platform (with agents), or the one given if it exists. */
+export async function platformAccounts(db: Db, accountId?: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT a.id FROM (${accountZones()}) a
+    WHERE (${accountId ?? null}::text IS NULL AND EXISTS (SELECT 1 FROM (${agentUnits()}) d WHERE d.account_id = a.id)) OR a.id = ${accountId ?? null}::text
+    ORDER BY a.id`;
+  return rows.map((r) => r.id);
+}
 
 /**
  * The run row first: it is the settlement's "exactly once". A concurrent run of the same account and
@@ -16,6 +58,18 @@ export async function insertRun(
     VALUES (${accountId}, ${period}, ${bounds.start}, ${bounds.end}, 0, 0, ${at})
     ON CONFLICT (account_id, period) DO NOTHING`;
   return inserted === 1;
+}
+
+/** The latest settled period of the account after `period`, if any (an earlier period is not settled after a later one). */
+export async function laterRun(tx: Db, accountId: string, period: string): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ period: string }[]>`
+    SELECT period FROM chargeback_runs WHERE account_id = ${accountId} AND period > ${period} ORDER BY period DESC LIMIT 1`;
+  return rows[0]?.period ?? null;
+}
+
+/** The run of an account's period (known to exist). */
+export function runOf(db: Db, accountId: string, period: string) {
+  return db.chargebackRun.findUniqueOrThrow({ where: { account_id_period: { account_id: accountId, period } } });
 }
 
 /** One aggregated line: a team's usage of one agent at one rate in one month of use (and one unit). */
@@ -44,6 +98,8 @@ export interface AggregatedLine {
  * and summed per team, agent, rate, month of use (account zone) and unit. A record of an agent without
  * any rate row is not claimed (it stays for a later run). A record whose unit is not its rate's unit (the
  * unit changed and the record was received after the change) is claimed on a line of amount 0.
+ * The CTEs `rates` and `claimed` are the owners' fragments: agents' `ratesOfAccount` (validities,
+ * `covers_from`) and usage's `claimUnsettledUsage` (the `UPDATE … RETURNING`), still one statement.
  */
 export async function claimAndAggregate(
   tx: Db,
@@ -57,15 +113,8 @@ export async function claimAndAggregate(
   await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`);
   await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = '10min'`);
   return tx.$queryRaw<AggregatedLine[]>`
-    WITH rates AS (
-      SELECT id, agent_id, amount_cents, unit, valid_from, coalesce(valid_to, 'infinity'::timestamptz) AS valid_to,
-             CASE WHEN row_number() OVER (PARTITION BY agent_id ORDER BY valid_from, id) = 1 THEN '-infinity'::timestamptz ELSE valid_from END AS covers_from
-      FROM agent_rates WHERE account_id = ${accountId}
-    ), claimed AS (
-      UPDATE usage_records u SET settled_in = ${period}
-      WHERE u.account_id = ${accountId} AND u.settled_in IS NULL AND u.occurred_at < ${bounds.end}
-        AND u.agent_id IN (SELECT agent_id FROM rates)
-      RETURNING u.agent_id, u.team, u.quantity, u.unit, u.occurred_at
+    WITH rates AS (${ratesOfAccount(accountId)}
+    ), claimed AS (${claimUnsettledUsage(accountId, period, bounds.end, sql`SELECT agent_id FROM rates`)}
     ), sums AS (
       SELECT c.team, c.agent_id, r.id AS rate_id, c.unit,
              CASE WHEN c.occurred_at >= ${bounds.start} THEN ${period} ELSE to_char(c.occurred_at AT TIME ZONE ${timeZone}, 'YYYY-MM') END AS usage_period,
@@ -84,13 +133,16 @@ export async function claimAndAggregate(
  * Records before `end` left unsettled by the claim: those of agents without any rate row (normally none,
  * so nothing is counted; a count over `settled_in IS NULL` would walk the claim's million dead index entries).
  */
-export async function unclaimedBefore(tx: Db, accountId: string, end: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM usage_records u
-    WHERE u.account_id = ${accountId} AND u.agent_id IN (
-      SELECT d.id FROM agent_deployments d WHERE d.account_id = ${accountId} AND NOT EXISTS (SELECT 1 FROM agent_rates r WHERE r.agent_id = d.id)
-    ) AND u.settled_in IS NULL AND u.occurred_at < ${end}`;
-  return row.n;
+export function unclaimedBefore(tx: Db, accountId: string, end: Date): Promise<number> {
+  return countUnsettledUsage(tx, accountId, unratedAgentsOfAccount(accountId), end);
+}
+
+/** Stores a run's settlements, one per team. */
+export async function insertSettlements(
+  db: Db,
+  rows: { id: string; account_id: string; period: string; team: string; net_cents: bigint; created_at: Date }[],
+): Promise<void> {
+  await db.chargebackSettlement.createMany({ data: rows });
 }
 
 export interface LineRow {
@@ -115,6 +167,14 @@ export function insertLines(tx: Db, accountId: string, rows: LineRow[]): Promise
     ) AS l(id, settlement_id, position, agent_id, usage_period, late, records, quantity, unit, rate_id, rate_amount_cents, amount_cents)`;
 }
 
+/** Stores a settlement's internal invoice. */
+export async function insertInternalInvoice(
+  db: Db,
+  data: Omit<Prisma.InternalInvoiceUncheckedCreateInput, 'issuer'> & { issuer: object },
+): Promise<void> {
+  await db.internalInvoice.create({ data });
+}
+
 /** The run's counts once its settlements are written. */
 export async function finishRun(
   tx: Db,
@@ -124,11 +184,4 @@ export async function finishRun(
   settlements: number,
 ): Promise<void> {
   await tx.$executeRaw`UPDATE chargeback_runs SET records = ${records}, settlements = ${settlements} WHERE account_id = ${accountId} AND period = ${period}`;
-}
-
-/** The latest settled period of the account after `period`, if any (an earlier period is not settled after a later one). */
-export async function laterRun(tx: Db, accountId: string, period: string): Promise<string | null> {
-  const rows = await tx.$queryRaw<{ period: string }[]>`
-    SELECT period FROM chargeback_runs WHERE account_id = ${accountId} AND period > ${period} ORDER BY period DESC LIMIT 1`;
-  return rows[0]?.period ?? null;
 }
