@@ -20,9 +20,9 @@ export function insertAccessRequest(db: Db, data: Prisma.AccessRequestUncheckedC
   return db.accessRequest.create({ data });
 }
 
-/** A request with its agent and profile as they are now (what it is scored on). */
-export function requestWithAgentAndProfile(db: Db, id: string) {
-  return db.accessRequest.findUniqueOrThrow({ where: { id }, include: { agent: true, profile: true } });
+/** The agent and capability profile a request is scored on (the request is known to exist). */
+export function scoredOn(db: Db, id: string): Promise<{ agent_id: string; profile_id: string }> {
+  return db.accessRequest.findUniqueOrThrow({ where: { id }, select: { agent_id: true, profile_id: true } });
 }
 
 /** Whether any access request uses the profile. */

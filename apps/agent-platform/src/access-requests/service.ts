@@ -9,7 +9,7 @@ import {
   ACCESS_SCORE,
   accessRequestRepository,
   insertAccessRequest,
-  requestWithAgentAndProfile,
+  scoredOn,
   type AccessRequestRow,
 } from './repository.js';
 import { scoreAccessRequest, type Explanation } from './scoring.js';
@@ -106,7 +106,14 @@ export function createAccessRequestService({ db, scoredCursors, now, emit }: Acc
           await rescoreUnderLock(tx, accessRequestRepository, {
             accountId,
             id,
-            load: requestWithAgentAndProfile,
+            // The agent and the profile as they are now, asked of their owners.
+            load: async (tx, requestId) => {
+              const { agent_id, profile_id } = await scoredOn(tx, requestId);
+              return {
+                agent: await agentRepository.find(tx, accountId, agent_id),
+                profile: await capabilityProfileRepository.find(tx, accountId, profile_id),
+              };
+            },
             explain: ({ agent, profile }) => scoreAccessRequest({ agent, profile }),
             reading: ACCESS_SCORE,
             at,
