@@ -309,6 +309,46 @@ describe('settleChargebacks', () => {
     ]);
   });
 
+  it('leaves the records of an agent without any rate row unclaimed, counts them and claims them once it has one', async () => {
+    const tenant = await account();
+    at('2026-10-20T08:00:00Z');
+    const rated = await agent(tenant, { amount_cents: 7, unit: 'per_request' });
+    const unrated = await agent(tenant, { amount_cents: 9, unit: 'per_request' });
+    // an agent from before rates were kept: no row in agent_rates
+    await ctx.db.prisma.agentRate.deleteMany({ where: { agent_id: unrated } });
+    at('2026-11-20T12:00:00Z');
+    await use(tenant, rated, 'Ops', 2, '2026-11-05T10:00:00Z', 'per_request');
+    await use(tenant, unrated, 'Ops', 3, '2026-11-06T10:00:00Z', 'per_request');
+    at('2026-12-04T00:00:00Z');
+    await use(tenant, unrated, 'Ops', 4, '2026-12-03T10:00:00Z', 'per_request'); // after the period: not counted
+    expect(await settle(tenant, '2026-11', '2026-12-02T00:00:00Z')).toMatchObject({
+      outcome: 'settled',
+      records: 1,
+      unclaimed_records: 1,
+    });
+    const [ops] = await settlementsOf(tenant);
+    expect(ops.lines.map(line)).toEqual([
+      { agent_id: rated, usage_period: '2026-11', late: false, records: 1, quantity: '2', rate: 7, amount: 14 },
+    ]);
+    expect(await ctx.db.prisma.usageRecord.count({ where: { agent_id: unrated, settled_in: null } })).toBe(2);
+
+    at('2027-01-10T00:00:00Z');
+    expect(
+      (await ctx.send('PATCH', `/v1/agents/${unrated}`, { chargeback_rate: { amount_cents: 10 } }, tenant.key))
+        .statusCode,
+    ).toBe(200);
+    // the new rate is the agent's first: it covers the earlier usage too (late November, December)
+    expect(await settle(tenant, '2026-12', '2027-01-02T00:00:00Z')).toMatchObject({
+      records: 2,
+      unclaimed_records: 0,
+    });
+    const [december] = await settlementsOf(tenant, '2026-12');
+    expect(december.lines.map(line)).toEqual([
+      { agent_id: unrated, usage_period: '2026-11', late: true, records: 1, quantity: '3', rate: 10, amount: 30 },
+      { agent_id: unrated, usage_period: '2026-12', late: false, records: 1, quantity: '4', rate: 10, amount: 40 },
+    ]);
+  });
+
   it('claims records whose unit is not the unit of the rate valid when they occurred on a line of amount 0', async () => {
     const tenant = await account();
     at('2026-10-20T08:00:00Z');
