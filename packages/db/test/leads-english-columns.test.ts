@@ -1,27 +1,18 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_MIGRATIONS_DIR, readMigrations, runMigrations } from '@platform/db';
-import { createTestDatabase, type TestDatabase } from '@platform/testkit';
+import { databaseBefore, type DatabaseBefore, type TestDatabase } from '@platform/testkit';
 
 const RENAME = '20261127210000_leads_english_columns';
+let migration: DatabaseBefore;
 let db: TestDatabase;
-let before: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ empty: true });
-  before = mkdtempSync(join(tmpdir(), 'migrations-'));
-  for (const { name } of readMigrations().filter((m) => m.name < RENAME))
-    cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(before, name), { recursive: true });
+  migration = await databaseBefore(RENAME);
+  db = migration.db;
 });
-afterAll(async () => {
-  rmSync(before, { recursive: true, force: true });
-  await db.drop();
-});
+afterAll(() => migration.drop());
 
 it('keeps the prospects and inquiries of a database made before the English column names', async () => {
-  await runMigrations(db.url, before);
+  await migration.migrateToBefore();
   await db.query("INSERT INTO accounts (id, name) VALUES ('acct_1', 'Org')");
   await db.query(
     `INSERT INTO properties (id, account_id, type, title, address_postal_code, address_city)
@@ -40,7 +31,7 @@ it('keeps the prospects and inquiries of a database made before the English colu
     `INSERT INTO inquiries (id, account_id, property_id, prospect_id, nachricht, score, weights_version, score_details, scored_at)
      VALUES ('anf_1', 'acct_1', 'prop_1', 'int_1', 'Noch frei?', 50, 'v', '{}', now())`,
   );
-  expect((await runMigrations(db.url))[0]).toBe(RENAME);
+  expect((await migration.migrateRest())[0]).toBe(RENAME);
   expect(
     await db.query(
       `SELECT id, first_name, last_name, phone, consent_purpose, profile_active, profile_marketing::text AS marketing,

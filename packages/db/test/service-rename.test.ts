@@ -1,27 +1,18 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_MIGRATIONS_DIR, readMigrations, runMigrations } from '@platform/db';
-import { createTestDatabase, type TestDatabase } from '@platform/testkit';
+import { databaseBefore, type DatabaseBefore, type TestDatabase } from '@platform/testkit';
 
 const RENAME = '20261123120000_service_agent_platform';
+let migration: DatabaseBefore;
 let db: TestDatabase;
-let before: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase({ empty: true });
-  before = mkdtempSync(join(tmpdir(), 'migrations-'));
-  for (const { name } of readMigrations().filter((m) => m.name < RENAME))
-    cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(before, name), { recursive: true });
+  migration = await databaseBefore(RENAME);
+  db = migration.db;
 });
-afterAll(async () => {
-  rmSync(before, { recursive: true, force: true });
-  await db.drop();
-});
+afterAll(() => migration.drop());
 
 it('keeps the agent platform applications, endpoints and events of a database made before the rename', async () => {
-  await runMigrations(db.url, before);
+  await migration.migrateToBefore();
   await db.query("INSERT INTO accounts (id, name) VALUES ('acct_1', 'Org')");
   await db.query(
     "INSERT INTO applications (id, account_id, service, name) VALUES ('app_1', 'acct_1', 'agents', 'bot'), ('app_2', 'acct_1', 'property', 'web')",
@@ -29,7 +20,7 @@ it('keeps the agent platform applications, endpoints and events of a database ma
   await db.query(
     "INSERT INTO outbox_events (id, account_id, service, type, payload) VALUES ('evt_1', 'acct_1', 'agents', 'agent.created', '{}')",
   );
-  expect((await runMigrations(db.url))[0]).toBe(RENAME);
+  expect((await migration.migrateRest())[0]).toBe(RENAME);
   expect(await db.query('SELECT id, service::text AS service FROM applications ORDER BY id')).toEqual([
     { id: 'app_1', service: 'agent_platform' },
     { id: 'app_2', service: 'property' },

@@ -1,4 +1,5 @@
 export { createTestDatabase, adminUrl, queryAt, type TestDatabase } from './database.js';
+export { databaseBefore, type DatabaseBefore } from './database-before.js';
 export { createTenant, addKey, otherServiceThan, TEST_PEPPER, TEST_SERVICES, type Tenant } from './fixtures.js';
 export { LogCapture } from './log-capture.js';
 export {

@@ -109,6 +109,7 @@ export async function issueInvoices(
       id,
       account_id: settlement.account_id,
       settlement_id: settlement.id,
+      property_id: settlement.property_id,
       party: line.party,
       number,
       issue_date: day(issueDate),

@@ -2,8 +2,7 @@ import type { InvoiceDocumentData, InvoiceParty, InvoicePayment } from '@platfor
 import type { Prisma } from '@platform/db';
 import type { Invoice } from './schemas.js';
 
-export type InvoiceRow = Prisma.InvoiceGetPayload<{ include: { settlement: { select: { property_id: true } } } }>;
-export const WITH_PROPERTY = { settlement: { select: { property_id: true } } } as const satisfies Prisma.InvoiceInclude;
+export type InvoiceRow = Prisma.InvoiceGetPayload<object>;
 
 /** The JSON columns, as `issueInvoices` wrote them. */
 interface Stored {
@@ -30,7 +29,7 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
     id: row.id,
     number: row.number,
     settlement_id: row.settlement_id,
-    property_id: row.settlement.property_id,
+    property_id: row.property_id,
     party: row.party as Invoice['party'],
     state: row.state,
     issue_date: isoDay(row.issue_date),
@@ -54,7 +53,7 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
 }
 
 /** What the PDF and the CII XML say. The PDF is rendered once, at issue (no due date yet for a §656d invoice: its note says when). */
-export function toDocumentData(row: Omit<InvoiceRow, 'settlement'>): InvoiceDocumentData {
+export function toDocumentData(row: InvoiceRow): InvoiceDocumentData {
   const { issuer, recipient, line } = stored(row);
   const net = Number(row.net_cents);
   return {

@@ -1,30 +1,18 @@
 import type { Db, Prisma } from '@platform/db';
 import { notFound } from '@platform/http';
 import { tenantRepository } from '@platform/resource';
-import { WITH_PROPERTY, type InvoiceRow } from './mapping.js';
-
-function invoiceModel(db: Db) {
-  return {
-    findFirst: (args: { where: { id: string; account_id: string } }) =>
-      db.invoice.findFirst({ ...args, include: WITH_PROPERTY }),
-    findUniqueOrThrow: (args: { where: { id: string } }) =>
-      db.invoice.findUniqueOrThrow({ ...args, include: WITH_PROPERTY }),
-    findMany: (args: Prisma.InvoiceFindManyArgs) => db.invoice.findMany({ ...args, include: WITH_PROPERTY }),
-    update: (args: { where: { id: string }; data: Prisma.InvoiceUncheckedUpdateInput }) =>
-      db.invoice.update({ ...args, include: WITH_PROPERTY }),
-  };
-}
+import type { InvoiceRow } from './mapping.js';
 
 /** Commission invoices: the only place the invoices table is queried or written. */
 export const invoiceRepository = {
   ...tenantRepository<InvoiceRow, Prisma.InvoiceUncheckedUpdateInput>({
     table: 'invoices',
     list: 'invoices',
-    model: invoiceModel,
+    model: (db) => db.invoice,
     notFound: () => notFound('No invoice with this id.'),
   }),
 
-  /** The invoice's own row (without its property), as its PDF is rendered from it. */
+  /** The invoice's row, as its PDF is rendered from it. */
   row(db: Db, id: string) {
     return db.invoice.findUniqueOrThrow({ where: { id } });
   },
@@ -47,6 +35,6 @@ export const invoiceRepository = {
 
   /** `paid` on the given day; returned as the invoice's view reads it. */
   markPaid(tx: Db, id: string, paidOn: Date, at: Date): Promise<InvoiceRow> {
-    return invoiceModel(tx).update({ where: { id }, data: { state: 'paid', paid_on: paidOn, updated_at: at } });
+    return tx.invoice.update({ where: { id }, data: { state: 'paid', paid_on: paidOn, updated_at: at } });
   },
 };

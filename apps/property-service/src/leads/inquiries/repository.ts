@@ -17,9 +17,9 @@ export function insertInquiry(tx: Db, data: Prisma.InquiryUncheckedCreateInput):
   return tx.inquiry.create({ data });
 }
 
-/** An inquiry already found in the caller's account, with what it is scored on: its property and its prospect. */
-export function inquiryWithSubject(tx: Db, id: string) {
-  return tx.inquiry.findUniqueOrThrow({ where: { id }, include: { property: true, prospect: true } });
+/** An inquiry already found in the caller's account, with its prospect. */
+export function inquiryWithProspect(tx: Db, id: string) {
+  return tx.inquiry.findUniqueOrThrow({ where: { id }, include: { prospect: true } });
 }
 
 /** Where the stored total and weights version come from in the German explanation. */

@@ -1,4 +1,4 @@
-import { inTransaction, newId } from '@platform/db';
+import { inTransaction, newId, type Db } from '@platform/db';
 import { toSeite, validationError } from '@platform/http';
 import { rescoreUnderLock, scoreColumns, scoredPage } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
@@ -7,7 +7,7 @@ import { propertyRepository } from '../../properties/index.js';
 import { leadsError } from '../dialect.js';
 import { scoreInquiry, type InquiryScore } from '../matching/index.js';
 import { prospectForInquiry } from '../prospects/index.js';
-import { INQUIRY_SCORE, inquiryRepository, inquiryWithSubject, insertInquiry, type InquiryRow } from './repository.js';
+import { INQUIRY_SCORE, inquiryRepository, inquiryWithProspect, insertInquiry, type InquiryRow } from './repository.js';
 import type { Inquiry, InquiryInput } from './schemas.js';
 
 export interface InquiryServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'scoredCursors' | 'now' | 'emit'> {
@@ -29,6 +29,12 @@ function toInquiry(row: InquiryRow): Inquiry {
 export type InquiryService = ReturnType<typeof createInquiryService>;
 
 /** Inquiries: scored on arrival against the prospect's search profile and the property. */
+/** The inquiry with what it is scored on: its prospect, and its property (asked of properties). */
+async function withSubject(tx: Db, id: string) {
+  const { prospect, ...inquiry } = await inquiryWithProspect(tx, id);
+  return { ...inquiry, prospect, property: await propertyRepository.get(tx, inquiry.property_id) };
+}
+
 export function createInquiryService({ db, scoredCursors, now, emit, retentionDays }: InquiryServiceDeps) {
   return {
     create(accountId: string, body: InquiryInput): Promise<Inquiry> {
@@ -76,7 +82,7 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
           await rescoreUnderLock(tx, inquiryRepository, {
             accountId,
             id,
-            load: inquiryWithSubject,
+            load: withSubject,
             explain: ({ property, prospect }) => scoreInquiry({ property, prospect }),
             reading: INQUIRY_SCORE,
             at,
