@@ -250,6 +250,39 @@ describe('publishing and withdrawing', () => {
     ]);
   });
 
+  it("shows the channels of every listing of a page in the channels' creation order, named and typed as they are now", async () => {
+    const propertyId = await propertyWithPhotos(ctx, {
+      address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' },
+    });
+    const first = await completedListing(ctx, propertyId);
+    const second = await completedListing(ctx, propertyId);
+    const website = await newChannel('website');
+    const portal = await newChannel('openimmo');
+    // Asked in the other order: shown (and named in the event) in the order the channels were created.
+    const res = await publish(first.id, [portal.id, website.id]);
+    expect(res.json().channels.map((c: { channel_id: string }) => c.channel_id)).toEqual([website.id, portal.id]);
+    expect((await publishedEvents(first.id)).map((e) => e.data.channels)).toEqual([[website.name, portal.name]]);
+    expect((await publish(second.id, [portal.id])).statusCode).toBe(200);
+
+    const renamed = `${website.name} (renamed)`;
+    expect((await ctx.send('PATCH', `/v1/channels/${website.id}`, { name: renamed })).statusCode).toBe(200);
+    const page = (await ctx.send('GET', `/v1/listings?property_id=${propertyId}&limit=10`)).json();
+    const channelsOf = new Map(
+      page.data.map((l: { id: string; channels: { channel_name: string; channel_type: string; state: string }[] }) => [
+        l.id,
+        l.channels.map((c) => [c.channel_name, c.channel_type, c.state]),
+      ]),
+    );
+    expect(channelsOf.get(first.id)).toEqual([
+      [renamed, 'website', 'live'],
+      [portal.name, 'openimmo', 'live'],
+    ]);
+    expect(channelsOf.get(second.id)).toEqual([[portal.name, 'openimmo', 'live']]);
+    expect((await ctx.send('GET', `/v1/listings/${first.id}`)).json().channels).toEqual(
+      page.data.find((l: { id: string }) => l.id === first.id).channels,
+    );
+  });
+
   it('takes every listing of an archived property off every channel; its feeds no longer show it; it cannot be published again', async () => {
     const propertyId = await propertyWithPhotos(ctx, {
       address: { street: 'Parkstraße 5', postal_code: '10115', city: 'Berlin', country: 'DE' },

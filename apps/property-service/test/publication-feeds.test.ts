@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountName } from '@platform/accounts';
 import { TEST_PUBLIC_BASE_URL } from '@platform/testkit';
 import { FEED_CACHE_SECONDS } from '../src/publication/feeds.js';
 import {
@@ -226,6 +227,10 @@ describe('OpenImmo feed', () => {
     const doc = parser.parse(res.body).openimmo;
     const [immobilie] = doc.anbieter.immobilie;
     expect(doc.anbieter.immobilie).toHaveLength(1);
+    // The agency is the account's name (asked of @platform/accounts when the feed is built).
+    const agency = await accountName(ctx.db.prisma, ctx.tenant.accountId);
+    expect(agency).toBeTruthy();
+    expect(doc.anbieter.firma).toBe(agency);
     const p = listing.property;
     expect(immobilie.geo).toMatchObject({
       plz: p.address.postal_code,
@@ -265,6 +270,7 @@ describe('OpenImmo feed', () => {
     expect(single.statusCode).toBe(200);
     const alone = parser.parse(single.body).openimmo.anbieter.immobilie;
     expect(alone).toEqual([immobilie]);
+    expect(parser.parse(single.body).openimmo.anbieter.firma).toBe(agency);
   });
 
   it('serves a medium deleted from the property after generation while the listing is live', async () => {

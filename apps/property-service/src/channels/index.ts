@@ -1,5 +1,5 @@
 // The public surface of the channels resource: other resources and the app use only this.
 export { channelRoutes } from './routes.js';
-export { createChannelService, feedPath, FEEDS_PATH, type ChannelService } from './service.js';
+export { createChannelService, feedPath, FEEDS_PATH, type ChannelService, type LiveListingCounts } from './service.js';
 export { channelRepository, contactOf, type ChannelRow } from './repository.js';
 export { CHANNEL_TYPES, type AgencyContact, type ChannelType } from './schemas.js';

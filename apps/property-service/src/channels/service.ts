@@ -3,7 +3,6 @@ import { inTransaction, isUniqueViolation, newId, type Db } from '@platform/db';
 import { ApiError, applyMergePatch, compileBodyValidator } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
-import { listingRepository } from '../listings/index.js';
 import { channelRepository, contactOf, type ChannelRow } from './repository.js';
 import {
   ChannelFieldsSchema,
@@ -14,7 +13,19 @@ import {
   type ChannelPatch,
 } from './schemas.js';
 
-export type ChannelServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'publicBaseUrl' | 'emit'>;
+/**
+ * How many listings are live on each of the given channels (absent: none). The publications are the
+ * listings' table: the app passes listings/' query in, so that channels imports nothing of listings
+ * (listings publish onto channels and ask channels, not the other way round).
+ */
+export type LiveListingCounts = (db: Db, channelIds: readonly string[]) => Promise<Map<string, number>>;
+
+export type ChannelServiceDeps = Pick<
+  ApiContext<PropertyEvents>,
+  'db' | 'cursors' | 'now' | 'publicBaseUrl' | 'emit'
+> & {
+  liveCounts: LiveListingCounts;
+};
 export type ChannelService = ReturnType<typeof createChannelService>;
 
 /** Where the public feeds are: the path segment after it is a feed token, a secret (never logged). */
@@ -38,11 +49,8 @@ function contactColumns(contact: AgencyContactInput | null | undefined) {
   };
 }
 
-/** How many listings are live on each channel: the listings' publications, asked of listings. */
-const liveCounts = (db: Db, ids: string[]) => listingRepository.liveCountsByChannel(db, ids);
-
 /** The account's publication channels; every query is scoped by `account_id`. */
-export function createChannelService({ db, cursors, now, publicBaseUrl, emit }: ChannelServiceDeps) {
+export function createChannelService({ db, cursors, now, publicBaseUrl, emit, liveCounts }: ChannelServiceDeps) {
   const toChannel = (row: ChannelRow, live: number): Channel => ({
     id: row.id,
     type: row.type,

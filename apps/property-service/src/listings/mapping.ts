@@ -1,4 +1,5 @@
 import { documentFile, documentState } from '@platform/documents';
+import type { ChannelRow } from '../channels/index.js';
 import { LARGE, THUMBNAIL } from '../media/index.js';
 import { splitStreet } from '../street.js';
 import type { ListingWithParts } from './repository.js';
@@ -12,6 +13,9 @@ export interface StoredSnapshot {
 }
 
 type MediaRow = ListingWithParts['media'][number];
+
+/** A channel as a listing's view names it (channels/' row). */
+export type PublicationChannel = Pick<ChannelRow, 'id' | 'name' | 'type'>;
 
 /** The variants of a medium's rows that a listing publishes; `original` rows (older listings) are shown, never published. */
 export const PUBLISHED_VARIANTS: readonly string[] = [LARGE, THUMBNAIL];
@@ -70,8 +74,14 @@ export function snapshotOf(row: ListingWithParts): ListingSnapshot {
   return { property: withLaterFields(stored.property), media: mediaOf(row.media), taken_at: stored.taken_at };
 }
 
-export function toListing(row: ListingWithParts): Listing {
+/**
+ * The listing's view. `channels` are (at least) the channels of its publications, in the channels'
+ * order (created, then id), as channels/ gives them: its publications are shown in that order; one
+ * whose channel is not among them (deleted meanwhile, which deletes its publications) is left out.
+ */
+export function toListing(row: ListingWithParts, channels: readonly PublicationChannel[]): Listing {
   const snapshot = snapshotOf(row);
+  const publications = new Map(row.publications.map((p) => [p.channel_id, p]));
   return {
     id: row.id,
     property_id: row.property_id,
@@ -80,15 +90,21 @@ export function toListing(row: ListingWithParts): Listing {
     media: snapshot.media,
     pdf_url: row.pdf_url,
     pdf: documentFile(row),
-    channels: row.publications.map((p) => ({
-      channel_id: p.channel_id,
-      channel_name: p.channel.name,
-      channel_type: p.channel.type,
-      state: p.state,
-      reason: p.reason,
-      live_at: iso(p.live_at),
-      withdrawn_at: iso(p.withdrawn_at),
-    })),
+    channels: channels.flatMap((channel) => {
+      const p = publications.get(channel.id);
+      if (!p) return [];
+      return [
+        {
+          channel_id: p.channel_id,
+          channel_name: channel.name,
+          channel_type: channel.type,
+          state: p.state,
+          reason: p.reason,
+          live_at: iso(p.live_at),
+          withdrawn_at: iso(p.withdrawn_at),
+        },
+      ];
+    }),
     ...documentState(row),
   };
 }

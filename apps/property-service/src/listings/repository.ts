@@ -5,16 +5,14 @@ import { tenantRepository } from '@platform/resource';
 export type ListingRow = Prisma.ListingGetPayload<object>;
 export type ListingWithParts = Prisma.ListingGetPayload<{ include: typeof LISTING_PARTS }>;
 
-/** Channels in the order they were created (ids break ties of the same millisecond). */
-export const PUBLICATION_ORDER: Prisma.ListingPublicationOrderByWithRelationInput[] = [
-  { channel: { created_at: 'asc' } },
-  { channel_id: 'asc' },
-];
-
-/** What a listing's view needs besides its row: the media as they were and where it is published. */
+/**
+ * What a listing's view needs besides its row: the media as they were and where it is published.
+ * The channels of the publications are channels/' rows: the service asks channels for them, all at
+ * once, and puts the publications in the channels' order.
+ */
 export const LISTING_PARTS = {
   media: { orderBy: { position: 'asc' } },
-  publications: { include: { channel: true }, orderBy: PUBLICATION_ORDER },
+  publications: { orderBy: { channel_id: 'asc' } },
 } as const satisfies Prisma.ListingInclude;
 
 /** A publication's states in which the listing is (or is about to be) shown: withdrawing ends them. */
@@ -134,15 +132,6 @@ export const listingRepository = {
       where: { listing_id_channel_id: { listing_id: listingId, channel_id: channelId } },
       create: { listing_id: listingId, channel_id: channelId, account_id: accountId, ...data },
       update: data,
-    });
-  },
-
-  /** The listing's live publications with their channels, in channel order. */
-  livePublications(tx: Db, listingId: string) {
-    return tx.listingPublication.findMany({
-      where: { listing_id: listingId, state: 'live' },
-      include: { channel: true },
-      orderBy: PUBLICATION_ORDER,
     });
   },
 

@@ -112,3 +112,7 @@ export const CHANNEL_ADAPTERS: Record<ChannelType, ChannelAdapter> = {
   website: websiteAdapter,
   openimmo: openImmoAdapter,
 };
+
+/** Why a listing cannot go live on a channel of this type (its adapter's check), or null: what the app passes to listings/ for publishing. */
+export const publicationRefusal = (type: ChannelType, snapshot: ListingSnapshot): string | null =>
+  CHANNEL_ADAPTERS[type].refuses(snapshot);

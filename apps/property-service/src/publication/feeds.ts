@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { accountName } from '@platform/accounts';
 import type { Db } from '@platform/db';
 import { errorResponses, notFound } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
@@ -87,14 +88,14 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
     if (request.validationError) throw feedNotFound();
   });
 
-  async function channelOf(token: string) {
+  /** Every request's one query: the channel of the token (its account's name is read only when a feed is built). */
+  async function channelOf(token: string): Promise<ChannelRow> {
     const channel = await channelRepository.byFeedToken(db, token);
     if (!channel) throw feedNotFound();
     return channel;
   }
-  type FeedChannel = Awaited<ReturnType<typeof channelOf>>;
   /** Cached under the channel's current token and last change: a rotated token or a changed contact never finds an older feed. */
-  const cacheKey = (channel: FeedChannel, part: string) =>
+  const cacheKey = (channel: ChannelRow, part: string) =>
     `${channel.id}:${channel.updated_at.getTime()}:${channel.feed_token}:${part}`;
 
   async function liveListings(channel: ChannelRow, listingId?: string): Promise<LiveListing[]> {
@@ -102,13 +103,22 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
     return rows.map((row) => ({ id: row.id, snapshot: snapshotOf(row) }));
   }
 
-  const context = (channel: ChannelRow & { account: { name: string } }): FeedContext => ({
-    feedBase: `${publicBaseUrl}${feedPath(channel.feed_token).replace(/\/listings$/, '')}`,
-    accountId: channel.account_id,
-    accountName: channel.account.name,
-    contact: contactOf(channel),
-    generatedAt: now().toISOString(),
-  });
+  /**
+   * What a feed is built with. The agency's name is asked of @platform/accounts here, when a feed is
+   * built (a cache miss), not with every request's channel: a cached feed keeps the name it was built
+   * with for its lifetime, as before. No account: it was deleted with its channels just now.
+   */
+  async function context(channel: ChannelRow): Promise<FeedContext> {
+    const name = await accountName(db, channel.account_id);
+    if (name === undefined) throw feedNotFound();
+    return {
+      feedBase: `${publicBaseUrl}${feedPath(channel.feed_token).replace(/\/listings$/, '')}`,
+      accountId: channel.account_id,
+      accountName: name,
+      contact: contactOf(channel),
+      generatedAt: now().toISOString(),
+    };
+  }
 
   async function answer(
     request: FastifyRequest,
@@ -152,7 +162,8 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
       const channel = await channelOf(request.params.feedToken);
       return answer(request, reply, cacheKey(channel, 'feed'), async () => {
         const adapter = CHANNEL_ADAPTERS[channel.type];
-        return { body: adapter.feed(await liveListings(channel), context(channel)), contentType: adapter.contentType };
+        const [listings, feedContext] = await Promise.all([liveListings(channel), context(channel)]);
+        return { body: adapter.feed(listings, feedContext), contentType: adapter.contentType };
       });
     },
   );
@@ -181,7 +192,7 @@ export const feedRoutes: FastifyPluginAsync<FeedRouteOptions> = async (
         const [listing] = await liveListings(channel, request.params.listingId);
         if (!listing) throw notFound('No live listing with this id on this feed.');
         const adapter = CHANNEL_ADAPTERS[channel.type];
-        return { body: adapter.item(listing, context(channel)), contentType: adapter.contentType };
+        return { body: adapter.item(listing, await context(channel)), contentType: adapter.contentType };
       });
     },
   );
