@@ -1,5 +1,6 @@
 // Anonymising 100,000 expired prospects (goal: under 30 s). pnpm bench:anonymise [--count 100000]
 import { parseArgs } from 'node:util';
+import { endViewingsOfForgotten } from '../apps/property-service/src/appointments/index.js';
 import { anonymiseExpired } from '../apps/property-service/src/leads/retention/index.js';
 import { startBenchDatabase } from './support.js';
 
@@ -17,7 +18,7 @@ await db.$executeRawUnsafe(`
   FROM generate_series(1, ${COUNT * 2}) AS g`);
 await db.$executeRawUnsafe('ANALYZE prospects');
 const start = performance.now();
-const anonymised = await anonymiseExpired(db, new Date());
+const anonymised = await anonymiseExpired(db, new Date(), endViewingsOfForgotten);
 const seconds = (performance.now() - start) / 1000;
 const left = await db.prospect.count({ where: { anonymised_at: null } });
 console.log(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createServiceApp, type ServiceAppDeps } from '@platform/service';
-import { accessRequestRoutes, createAccessRequestService } from './access-requests/index.js';
+import { accessRequestRoutes, createAccessRequestService, profileInUse } from './access-requests/index.js';
 import { agentRoutes, createAgentService, type AgentServiceDeps } from './agents/index.js';
 import { ARTIFACT_MAX_BYTES, artifactRoutes, createArtifactService } from './artifacts/index.js';
 import { createCapabilityProfileService, capabilityProfileRoutes } from './capability-profiles/index.js';
@@ -56,7 +56,9 @@ export function buildAgentPlatformApp(deps: AgentPlatformAppDeps): Promise<Fasti
         storage: context.storage,
         maxBytes: artifactMaxBytes,
       });
-      await v1.register(capabilityProfileRoutes, { profiles: createCapabilityProfileService(context) });
+      await v1.register(capabilityProfileRoutes, {
+        profiles: createCapabilityProfileService({ ...context, profileInUse }),
+      });
       await v1.register(accessRequestRoutes, { requests: createAccessRequestService(context) });
       await v1.register(catalogEntryRoutes, { entries: createCatalogEntryService(context), storage: context.storage });
       await v1.register(catalogRoutes, { catalog: createCatalogService(context) });

@@ -51,7 +51,12 @@ export async function deprecationNotices(
   const deprecation: ApiDeprecation | undefined = ctx.deprecations?.find((d) => d.version === version);
   const calls = await callersOfVersion(ctx.db, version, new Date(now.getTime() - days * 86_400_000));
   const appsById = new Map(
-    (await applicationsByIds(ctx.db, calls.map((call) => call.application_id))).map((app) => [app.id, app]),
+    (
+      await applicationsByIds(
+        ctx.db,
+        calls.map((call) => call.application_id),
+      )
+    ).map((app) => [app.id, app]),
   );
   const names = await accountNames(ctx.db, [...new Set([...appsById.values()].map((app) => app.account_id))]);
   const recipients: NoticeRecipient[] = calls.flatMap(({ application_id, last_called_at }) => {

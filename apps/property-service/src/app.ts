@@ -12,7 +12,12 @@ import {
 } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import type { Db, PropertyStatus } from '@platform/db';
-import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
+import {
+  appointmentRoutes,
+  cancelAppointmentsOfProperty,
+  createAppointmentService,
+  endViewingsOfForgotten,
+} from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
 import {
   createListingService,
@@ -165,7 +170,9 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               'automatisches Matching. Authentifizierung mit einem API-Key im Header `apikey` (dieselben Keys wie die Property API).',
           },
           routes: async (leads, context) => {
-            await leads.register(prospectRoutes, { prospects: createProspectService({ ...context, retentionDays }) });
+            await leads.register(prospectRoutes, {
+              prospects: createProspectService({ ...context, retentionDays, endViewings: endViewingsOfForgotten }),
+            });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
           },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
+import { endViewingsOfForgotten } from './appointments/index.js';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
@@ -14,7 +15,7 @@ export const PROPERTY_JOBS = [
     schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' },
     retry: { attempts: 3, backoffMs: 5 * 60_000 },
     run: async ({ db, now }) => {
-      const anonymised = await anonymiseExpired(db, now);
+      const anonymised = await anonymiseExpired(db, now, endViewingsOfForgotten);
       await vacuumLeads(db);
       return { anonymised };
     },

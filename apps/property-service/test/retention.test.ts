@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { PROPERTY_JOBS } from '../src/jobs.js';
+import { endViewingsOfForgotten } from '../src/appointments/index.js';
 import { anonymiseExpired } from '../src/leads/retention/index.js';
 import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 import { propertyDescriptor } from '../src/descriptor.js';
@@ -63,9 +64,9 @@ describe('retention', () => {
     const recent = (await ctx.send('POST', '/leads/v1/interessenten', person(2), tenant.key)).json();
     expect(old.aufbewahrung_bis).toBe('2026-07-09');
 
-    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-09T23:59:00Z'))).toBe(0); // the date itself is still kept
-    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'))).toBe(1);
-    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'))).toBe(0);
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-09T23:59:00Z'), endViewingsOfForgotten)).toBe(0); // the date itself is still kept
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'), endViewingsOfForgotten)).toBe(1);
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'), endViewingsOfForgotten)).toBe(0);
 
     const anonymised = (await ctx.send('GET', `/leads/v1/interessenten/${old.id}`, undefined, tenant.key)).json();
     expect(anonymised).toEqual({
@@ -111,7 +112,7 @@ describe('retention and viewings', () => {
     const kept = await viewing(other.id, '2025-07-20T09:00:00Z', '2025-07-20T10:00:00Z');
 
     const at = new Date('2025-07-10T01:00:00Z');
-    expect(await anonymiseExpired(ctx.db.prisma, at)).toBe(1);
+    expect(await anonymiseExpired(ctx.db.prisma, at, endViewingsOfForgotten)).toBe(1);
     for (const apt of [proposed, confirmed]) {
       expect((await ctx.send('GET', `/v1/appointments/${apt.id}`)).json()).toMatchObject({
         status: 'cancelled',
@@ -134,7 +135,7 @@ describe('retention and viewings', () => {
     expect((await ctx.send('GET', `/v1/appointments/${kept.id}`)).json().status).toBe('proposed');
     expect(await cancellations(completed.id)).toEqual([]);
     expect(await cancellations(kept.id)).toEqual([]);
-    expect(await anonymiseExpired(ctx.db.prisma, at)).toBe(0);
+    expect(await anonymiseExpired(ctx.db.prisma, at, endViewingsOfForgotten)).toBe(0);
     expect(await cancellations(proposed.id)).toHaveLength(1);
   });
 });

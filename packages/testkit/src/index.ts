@@ -17,6 +17,7 @@ export { startReceiver, until, type Receiver, type ReceivedRequest } from './web
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';
+export { folderImports, importCircles } from './folder-imports.js';
 export {
   findBreakingChanges,
   formatBreakingChanges,

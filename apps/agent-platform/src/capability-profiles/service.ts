@@ -1,8 +1,7 @@
-import { inTransaction } from '@platform/db';
+import { inTransaction, type Db } from '@platform/db';
 import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
-import { profileInUse } from '../access-requests/index.js';
 import { toColumns, toCapabilityProfile } from './mapping.js';
 import { insertCapabilityProfile, capabilityProfileRepository } from './repository.js';
 import {
@@ -13,7 +12,10 @@ import {
   type CapabilityProfilePatch,
 } from './schemas.js';
 
-export type CapabilityProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'>;
+export type CapabilityProfileServiceDeps = Pick<ApiContext, 'db' | 'cursors' | 'now'> & {
+  /** Whether an access request is scored against the profile (access requests, passed in: they use profiles). */
+  profileInUse: (db: Db, profileId: string) => Promise<boolean>;
+};
 
 const patchCapabilityProfile = definePatch(capabilityProfileRepository, {
   readOnly: CAPABILITY_PROFILE_READ_ONLY_FIELDS,
@@ -25,7 +27,7 @@ const patchCapabilityProfile = definePatch(capabilityProfileRepository, {
 export type CapabilityProfileService = ReturnType<typeof createCapabilityProfileService>;
 
 /** Capability profiles of one account at a time; every query is scoped by `account_id`. */
-export function createCapabilityProfileService({ db, cursors, now }: CapabilityProfileServiceDeps) {
+export function createCapabilityProfileService({ db, cursors, now, profileInUse }: CapabilityProfileServiceDeps) {
   return {
     async create(accountId: string, input: CapabilityProfileInput): Promise<CapabilityProfile> {
       return toCapabilityProfile(await insertCapabilityProfile(db, accountId, input, now()));

@@ -4,6 +4,7 @@ export {
   createAppointmentService,
   cancelAppointmentsOfProperty,
   cancelAppointmentsOfProspects,
+  endViewingsOfForgotten,
   cancelAppointmentsOfSlot,
   holdViewableProperty,
   type AppointmentService,

@@ -102,6 +102,13 @@ export function cancelAppointmentsOfProperty(tx: Db, accountId: string, property
 }
 
 /** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
+/** The open viewings of prospects whose data is gone: retention's `EndViewings` (an expired one by the agent, an erased one as declined). */
+export function endViewingsOfForgotten(tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) {
+  return how === 'erased'
+    ? cancelAppointmentsOfProspects(tx, prospectIds, 'prospect', 'prospect_declined', at)
+    : cancelAppointmentsOfProspects(tx, prospectIds, 'agent', 'other', at);
+}
+
 export function cancelAppointmentsOfProspects(
   tx: Db,
   prospectIds: string[],

@@ -15,7 +15,7 @@ import { mediaRepository } from '../media/index.js';
 import { propertyRepository, toProperty } from '../properties/index.js';
 import { assertPublishable as assertEnergyRule } from './energy-rule.js';
 import { listingJobs } from './generation.js';
-import { assertCommissionPublishable } from '../settlements/index.js';
+import { assertCommissionPublishable } from '../commission/index.js';
 import { snapshotOf, toListing, type StoredSnapshot } from './mapping.js';
 import { listingRepository, type ListingWithParts } from './repository.js';
 import type { Listing, PublishBody, WithdrawBody } from './schemas.js';

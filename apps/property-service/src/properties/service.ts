@@ -12,7 +12,7 @@ import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import type { InvoiceRecipients } from '../invoices/index.js';
-import { assertCommissionAllowed, commissionTermsOf } from '../settlements/index.js';
+import { assertCommissionAllowed, commissionTermsOf } from '../commission/index.js';
 import { toColumns, toProperty } from './mapping.js';
 import { propertyRepository, type PropertyRow } from './repository.js';
 import {

@@ -1,18 +1,4 @@
-// The public surface of commission settlements: the rules (pure), the checks when terms are set and at publication, the service and routes.
+// The public surface of commission settlements: the service and routes (the commission rules are in ../commission).
 export { settlementRoutes } from './routes.js';
-export {
-  assertCommissionAllowed,
-  assertCommissionPublishable,
-  commissionTermsOf,
-  createSettlementService,
-  type CommissionSubject,
-  type PublishableProperty,
-  type SettlementService,
-} from './service.js';
-export {
-  COMMISSION_RULES_VERSION,
-  commissionViolations,
-  settleCommission,
-  type CommissionTerms,
-} from './commission-rules.js';
+export { createSettlementService, type SettlementService } from './service.js';
 export { SettlementSchema, type Settlement } from './schemas.js';

@@ -3,7 +3,7 @@ import { compileBodyValidator, toSeite } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { leadsError } from '../dialect.js';
-import { eraseProspect } from '../retention/index.js';
+import { eraseProspect, type EndViewings } from '../retention/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
 import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
 import {
@@ -17,6 +17,8 @@ import {
 export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' | 'now'> {
   /** Retention period in days, counted from the last activity (creation or latest inquiry). */
   retentionDays: number;
+  /** Cancels an erased prospect's open viewings (appointments, passed in by the app). */
+  endViewings: EndViewings;
 }
 
 const patchProspect = definePatch(prospectRepository, {
@@ -68,7 +70,7 @@ export async function prospectForInquiry(
 export type ProspectService = ReturnType<typeof createProspectService>;
 
 /** Prospects of one account at a time; every query is scoped by `account_id`. */
-export function createProspectService({ db, cursors, now, retentionDays }: ProspectServiceDeps) {
+export function createProspectService({ db, cursors, now, retentionDays, endViewings }: ProspectServiceDeps) {
   return {
     async create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
@@ -103,7 +105,7 @@ export function createProspectService({ db, cursors, now, retentionDays }: Prosp
 
     /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
     async erase(accountId: string, id: string) {
-      const erasedAt = await eraseProspect(db, accountId, id, now());
+      const erasedAt = await eraseProspect(db, accountId, id, now(), endViewings);
       if (!erasedAt) throw prospectNotFound();
       return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },

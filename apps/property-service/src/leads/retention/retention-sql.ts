@@ -1,6 +1,12 @@
 import { inTransaction, type Db, type PrismaClient } from '@platform/db';
 import { forgetStoredResponsesMentioning } from '@platform/service';
-import { cancelAppointmentsOfProspects } from '../../appointments/index.js';
+
+/**
+ * Ends what a forgotten prospect still has running elsewhere (their open viewings), in the same
+ * transaction: `expired` after the retention date, `erased` at their request. Passed in by the app
+ * (appointments belong to inquiries, so leads do not import them).
+ */
+export type EndViewings = (tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) => Promise<unknown>;
 
 /**
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
@@ -19,7 +25,12 @@ const ANONYMISE = `
  * Anonymises every prospect whose retention date has passed (the date is the last day kept).
  * Set-based, in batches; running it again changes nothing. Returns how many were anonymised.
  */
-export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): Promise<number> {
+export async function anonymiseExpired(
+  db: Db,
+  now: Date,
+  endViewings: EndViewings,
+  batchSize = 10_000,
+): Promise<number> {
   const today = now.toISOString().slice(0, 10);
   let total = 0;
   for (;;) {
@@ -39,11 +50,10 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
         batchSize,
       );
       // Nobody can be contacted about their viewings any more.
-      await cancelAppointmentsOfProspects(
+      await endViewings(
         tx,
         anonymised.map((row) => row.id),
-        'agent',
-        'other',
+        'expired',
         now,
       );
       return anonymised.length;
@@ -57,7 +67,13 @@ export async function anonymiseExpired(db: Db, now: Date, batchSize = 10_000): P
  * Erases a prospect's personal data at once and for good (GDPR Art. 17). Returns the time of
  * erasure; erasing again returns the first time and changes nothing.
  */
-export async function eraseProspect(db: Db, accountId: string, id: string, now: Date): Promise<Date | null> {
+export async function eraseProspect(
+  db: Db,
+  accountId: string,
+  id: string,
+  now: Date,
+  endViewings: EndViewings,
+): Promise<Date | null> {
   await inTransaction(db, async (tx) => {
     const erased = await tx.$executeRawUnsafe(
       `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1 WHERE id = $2 AND account_id = $3 AND anonymised_at IS NULL`,
@@ -71,7 +87,7 @@ export async function eraseProspect(db: Db, accountId: string, id: string, now: 
       accountId,
     );
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
-    if (erased === 1) await cancelAppointmentsOfProspects(tx, [id], 'prospect', 'prospect_declined', now);
+    if (erased === 1) await endViewings(tx, [id], 'erased', now);
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
     await forgetStoredResponsesMentioning(tx, accountId, id);
   });

@@ -11,7 +11,7 @@ import {
   toScaledInteger,
   vatRateOn,
   withVat,
-} from '../src/settlements/money.js';
+} from '../src/commission/money.js';
 
 describe('converting API decimals to integers exactly', () => {
   it.each([

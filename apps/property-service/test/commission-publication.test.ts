@@ -1,8 +1,8 @@
 import { ApiError } from '@platform/http';
 import { describe, expect, it } from 'vitest';
 import type { ListingPropertySnapshot } from '../src/listings/snapshot.js';
-import { RULE_MESSAGES } from '../src/settlements/commission-rules.js';
-import { assertCommissionPublishable } from '../src/settlements/index.js';
+import { RULE_MESSAGES } from '../src/commission/rules.js';
+import { assertCommissionPublishable } from '../src/commission/index.js';
 
 type Published = Pick<ListingPropertySnapshot, 'type' | 'purchase_price_eur' | 'cold_rent_eur' | 'commission'>;
 type Commission = NonNullable<Published['commission']>;

@@ -9,7 +9,7 @@ import {
   type PropertyType,
   type SettlementInput,
   type SettlementLine,
-} from '../src/settlements/commission-rules.js';
+} from '../src/commission/rules.js';
 
 const DAY = '2026-03-01';
 
