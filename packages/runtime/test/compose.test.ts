@@ -200,7 +200,26 @@ describe('production', () => {
       expect(environment.REDIS_URL, app).toBe(`redis://:${PRODUCTION_ENV.REDIS_PASSWORD}@redis:6379`);
     }
     expect(config.services.minio.environment?.MINIO_ROOT_PASSWORD).toBe(PRODUCTION_ENV.MINIO_ROOT_PASSWORD);
-    expect(JSON.stringify(config)).not.toMatch(/sandbox/i);
+    // The sandbox's URL (for the documents' `servers`) is the one mention of a sandbox allowed, and only when given.
+    const servers = /^(PROPERTY|AGENT_PLATFORM)_SANDBOX_PUBLIC_BASE_URL$/;
+    for (const app of APPS)
+      for (const [name, value] of Object.entries(config.services[app].environment ?? {}))
+        if (servers.test(name)) expect(value, `${app} ${name}`).toBe('');
+    const rest = JSON.stringify(config, (key, value) => (servers.test(key) ? undefined : value));
+    expect(rest).not.toMatch(/sandbox/i);
+  });
+
+  it("passes the other deployment's URLs for the OpenAPI documents' servers when given", () => {
+    const config = resolved(PRODUCTION, {
+      ...PRODUCTION_ENV,
+      PROPERTY_SANDBOX_PUBLIC_BASE_URL: 'https://sandbox.api.example.com',
+      AGENT_PLATFORM_SANDBOX_PUBLIC_BASE_URL: 'https://sandbox.agents.example.com',
+    });
+    for (const app of APPS) {
+      const environment = config.services[app].environment ?? {};
+      expect(environment.PROPERTY_SANDBOX_PUBLIC_BASE_URL, app).toBe('https://sandbox.api.example.com');
+      expect(environment.AGENT_PLATFORM_SANDBOX_PUBLIC_BASE_URL, app).toBe('https://sandbox.agents.example.com');
+    }
   });
 });
 
