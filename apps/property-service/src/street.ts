@@ -43,3 +43,9 @@ export function splitStreet(entered: string): StreetParts {
   }
   return { name: street.replace(ADDITION, '').trim() || street, number: null };
 }
+
+/** The house number of an address: the one given apart, else the one split off the street (null: none). */
+export function houseNumberOf(street: string | null | undefined, given: string | null | undefined): string | null {
+  if (given) return given;
+  return street ? splitStreet(street).number : null;
+}

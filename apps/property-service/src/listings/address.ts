@@ -1,4 +1,4 @@
-import { splitStreet } from '../street.js';
+import { houseNumberOf, splitStreet } from '../street.js';
 import type { ListingPropertySnapshot } from './snapshot.js';
 
 /** The address as a listing may show it, after the property's `location_precision`. */
@@ -29,7 +29,7 @@ export function publicAddress(address: ListingPropertySnapshot['address']): Publ
     return { ...base, street: null, house_number: null };
   const parts = splitStreet(address.street);
   if (address.location_precision === 'street') return { ...base, street: parts.name, house_number: null };
-  return { ...base, street: parts.name, house_number: address.house_number ?? parts.number };
+  return { ...base, street: parts.name, house_number: houseNumberOf(address.street, address.house_number) };
 }
 
 /** One line for display: `Hauptstraße 12a, 10115 Berlin`, `Hauptstraße, 10115 Berlin` or `10115 Berlin`. */

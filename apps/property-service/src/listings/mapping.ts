@@ -1,7 +1,7 @@
 import { documentFile, documentState } from '@platform/documents';
 import type { ChannelRow } from '../channels/index.js';
 import { LARGE, THUMBNAIL } from '../media/index.js';
-import { splitStreet } from '../street.js';
+import { houseNumberOf } from '../street.js';
 import type { ListingWithParts } from './repository.js';
 import type { Listing } from './schemas.js';
 import type { ListingMediaSnapshot, ListingPropertySnapshot, ListingSnapshot } from './snapshot.js';
@@ -27,7 +27,7 @@ function withLaterFields(stored: ListingPropertySnapshot): ListingPropertySnapsh
   const { address } = stored;
   const property =
     address.house_number === undefined
-      ? { ...stored, address: { ...address, house_number: address.street ? splitStreet(address.street).number : null } }
+      ? { ...stored, address: { ...address, house_number: houseNumberOf(address.street, null) } }
       : stored;
   if (!property.commission) return property;
   const defaults = { engaged_by: null, buyer_is_consumer: true, tenant_months: null, landlord_months: null };

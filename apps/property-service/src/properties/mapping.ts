@@ -1,6 +1,6 @@
 import type { Prisma } from '@platform/db';
 import type { EFFICIENCY_CLASSES, Property, PropertyInput } from './schemas.js';
-import { splitStreet } from '../street.js';
+import { houseNumberOf } from '../street.js';
 
 type Row = Prisma.PropertyGetPayload<object>;
 export type Columns = Omit<
@@ -24,12 +24,6 @@ const toClass = (value: string | undefined) =>
 const fromClass = (value: EfficiencyClass | null): (typeof EFFICIENCY_CLASSES)[number] | null =>
   value === null ? null : value === 'A_PLUS' ? 'A+' : value;
 
-/** The house number a street implies: the one given apart, else the one split off the street. */
-function houseNumber(street: string | null | undefined, given: string | null | undefined): string | null {
-  if (given) return given;
-  return street ? splitStreet(street).number : null;
-}
-
 /**
  * The columns a complete input sets. Absent optional fields become NULL, so writing the result
  * of a merge patch clears what the patch removed; a country left out is the account's default.
@@ -42,7 +36,7 @@ export function toColumns(input: PropertyInput, defaultCountry = 'US'): Columns 
     title: input.title,
     description: input.description ?? null,
     address_street: input.address.street ?? null,
-    address_house_number: houseNumber(input.address.street, input.address.house_number),
+    address_house_number: houseNumberOf(input.address.street, input.address.house_number),
     address_postal_code: input.address.postal_code,
     address_city: input.address.city,
     address_country: input.address.country ?? defaultCountry,
@@ -106,7 +100,7 @@ export function toProperty(row: Row): Property {
     address: {
       street: row.address_street,
       // Rows written before the column existed: split when read.
-      house_number: row.address_house_number ?? houseNumber(row.address_street, null),
+      house_number: houseNumberOf(row.address_street, row.address_house_number),
       postal_code: row.address_postal_code,
       city: row.address_city,
       country: row.address_country,
