@@ -37,6 +37,12 @@ export function date(name: string, isoDate: string): string {
   return `<${name}><udt:DateTimeString format="102">${isoDate.replace(/-/g, '')}</udt:DateTimeString></${name}>`;
 }
 
+/** `YYYY-MM-DD` as a `qdt:DateTimeString` of format 102 (a referenced document's date, BT-26). */
+export function formattedDate(name: string, isoDate: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new Error(`not a date (YYYY-MM-DD): ${isoDate}`);
+  return `<${name}><qdt:DateTimeString format="102">${isoDate.replace(/-/g, '')}</qdt:DateTimeString></${name}>`;
+}
+
 /** Integer hundredths (cents, basis points) as a decimal with 2 places: 123456 → `1234.56`, -5 → `-0.05`. */
 export function hundredths(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`not an integer amount: ${value}`);

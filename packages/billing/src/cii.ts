@@ -1,8 +1,8 @@
-// The invoice as UN/CEFACT Cross Industry Invoice (CII D16B) of the EN 16931 profile: the syntax of
-// ZUGFeRD 2.x / Factur-X EN 16931 and XRechnung CII. Validated in the tests with the official XSD and
-// the CEN EN 16931 schematron (test/validation/en16931).
-import { centsPrice, date, el, hundredths, quantity, text } from './cii-xml.js';
-import type { InvoiceDocumentData, InvoiceLine, InvoiceParty } from './invoice-data.js';
+// The invoice as UN/CEFACT Cross Industry Invoice (CII D16B): XRechnung 3.0 (a CIUS of EN 16931, the
+// syntax also of ZUGFeRD 2.3's XRECHNUNG profile) or plain EN 16931. Validated in the tests with the
+// official XSD, the CEN EN 16931 schematron and KoSIT's XRechnung schematron (test/validation/).
+import { centsPrice, date, el, formattedDate, hundredths, quantity, text } from './cii-xml.js';
+import type { InvoiceDocumentData, InvoiceLine, InvoiceParty, InvoiceProfile } from './invoice-data.js';
 
 const NAMESPACES = [
   'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"',
@@ -11,10 +11,18 @@ const NAMESPACES = [
   'xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"',
 ].join(' ');
 
+/** BT-24 of each profile. */
+const SPECIFICATION: Record<InvoiceProfile, string> = {
+  xrechnung: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+  en16931: 'urn:cen.eu:en16931:2017',
+};
+/** BT-23: the Peppol billing process, which XRechnung requires (PEPPOL-EN16931-R001). */
+const BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+
 /** BT-120 of category O (BR-O-10 asks for a reason text or code; both are given). */
 const NOT_SUBJECT_TO_VAT = 'Nicht steuerbar (Innenumsatz)';
 
-/** The invoice as a CII XML document (UTF-8, EN 16931: `urn:cen.eu:en16931:2017`). */
+/** The invoice (or credit note) as a CII XML document (UTF-8) of its profile. */
 export function invoiceCii(data: InvoiceDocumentData): string {
   const outsideVat = data.vat_category === 'O';
   const amount = (name: string, cents: number, currency?: string) =>
@@ -24,12 +32,14 @@ export function invoiceCii(data: InvoiceDocumentData): string {
   const content = [
     el(
       'rsm:ExchangedDocumentContext',
-      el('ram:GuidelineSpecifiedDocumentContextParameter', text('ram:ID', 'urn:cen.eu:en16931:2017')),
+      data.profile === 'xrechnung' &&
+        el('ram:BusinessProcessSpecifiedDocumentContextParameter', text('ram:ID', BILLING_PROCESS)),
+      el('ram:GuidelineSpecifiedDocumentContextParameter', text('ram:ID', SPECIFICATION[data.profile])),
     ),
     el(
       'rsm:ExchangedDocument',
       text('ram:ID', data.number),
-      text('ram:TypeCode', '380'),
+      text('ram:TypeCode', data.type_code),
       date('ram:IssueDateTime', data.issue_date),
       ...data.notes.map((note) => el('ram:IncludedNote', text('ram:Content', note))),
     ),
@@ -84,6 +94,13 @@ export function invoiceCii(data: InvoiceDocumentData): string {
           amount('ram:GrandTotalAmount', data.gross_cents),
           amount('ram:DuePayableAmount', data.gross_cents),
         ),
+        // BT-25/BT-26: the invoice a credit note corrects (after the totals, as the D16B schema orders it).
+        data.preceding_invoice &&
+          el(
+            'ram:InvoiceReferencedDocument',
+            text('ram:IssuerAssignedID', data.preceding_invoice.number),
+            formattedDate('ram:FormattedIssueDateTime', data.preceding_invoice.issue_date),
+          ),
       ),
     ),
   ].join('');

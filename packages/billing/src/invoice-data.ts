@@ -46,7 +46,21 @@ export interface InvoiceLine {
   net_cents: number;
 }
 
+/**
+ * The rules the XML follows (BT-24): `xrechnung` is XRechnung 3.0 (the CIUS German recipients and
+ * public buyers require; BT-23 the Peppol billing process), `en16931` the plain European norm
+ * (internal invoices within one organisation).
+ */
+export type InvoiceProfile = 'xrechnung' | 'en16931';
+
+/** UNTDID 1001: `380` a commercial invoice, `381` a credit note (it corrects an invoice, BT-25). */
+export type InvoiceTypeCode = '380' | '381';
+
 export interface InvoiceDocumentData {
+  profile: InvoiceProfile;
+  type_code: InvoiceTypeCode;
+  /** BT-25/BT-26: the invoice a credit note corrects, its number and issue date (`YYYY-MM-DD`). */
+  preceding_invoice?: { number: string; issue_date: string } | null;
   /** `2026-000001`. */
   number: string;
   /** Issue date (Rechnungsdatum), `YYYY-MM-DD`. */
@@ -62,7 +76,7 @@ export interface InvoiceDocumentData {
   currency: 'EUR';
   issuer: InvoiceParty;
   recipient: InvoiceParty;
-  /** XRechnung's buyer reference (BT-10); the invoice number when the recipient gave none. */
+  /** BT-10, the buyer reference: a public buyer's Leitweg-ID, otherwise the reference agreed with the recipient (the invoice number when none was). */
   buyer_reference: string;
   payment: InvoicePayment | null;
   lines: InvoiceLine[];

@@ -1,6 +1,7 @@
 import {
   FONTS,
   MUTED,
+  attachFacturX,
   contentWidth,
   factsTable,
   heading,
@@ -10,6 +11,7 @@ import {
   tableRow,
   type PdfDocument,
 } from '@platform/documents/pdf';
+import { invoiceCii } from './cii.js';
 import { decimal, euros, germanDate, percent } from './format.js';
 import type { InvoiceDocumentData, InvoiceParty } from './invoice-data.js';
 
@@ -67,11 +69,14 @@ function totals(doc: PdfDocument, data: InvoiceDocumentData): void {
 
 /**
  * The PDF of an invoice with the §14 Abs. 4 UStG particulars: issuer and recipient with addresses,
- * the issuer's tax number or VAT id, date, number, supply and its date, net, rate, tax, gross.
- * Deterministic: dated by the issue date, so a re-render gives the same bytes.
+ * the issuer's tax number or VAT id, date, number, supply and its date, net, rate, tax, gross. A
+ * hybrid e-invoice (ZUGFeRD 2.3 / Factur-X): PDF/A-3b with fonts embedded and the invoice's CII XML
+ * attached, the very bytes the XML download serves — `xrechnung.xml` (profile XRECHNUNG) for an
+ * XRechnung, `factur-x.xml` (EN 16931) otherwise. Deterministic: dated by the issue date, so a
+ * re-render gives the same bytes.
  */
 export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
-  const title = data.vat_category === 'S' ? 'Rechnung' : 'Interne Leistungsverrechnung';
+  const title = documentTitle(data);
   return renderPdf(
     {
       title: `${title} ${data.number}`,
@@ -97,6 +102,12 @@ export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
       factsTable(doc, [
         ['Rechnungsnummer', data.number],
         ['Rechnungsdatum', germanDate(data.issue_date)],
+        [
+          'Korrigiert Rechnung',
+          data.preceding_invoice
+            ? `${data.preceding_invoice.number} vom ${germanDate(data.preceding_invoice.issue_date)}`
+            : null,
+        ],
         period ? ['Leistungszeitraum', period] : ['Leistungsdatum', germanDate(data.service_date)],
         ['Fällig am', data.due_date ? germanDate(data.due_date) : data.vat_category === 'S' ? 'siehe Hinweis' : null],
         ['Steuernummer', data.issuer.tax_number],
@@ -123,6 +134,14 @@ export function renderInvoicePdf(data: InvoiceDocumentData): Promise<Buffer> {
         doc.moveDown(1);
         paragraph(doc, contact, { size: 8, color: MUTED });
       }
+      attachFacturX(doc, invoiceCii(data), { conformance: data.profile === 'xrechnung' ? 'XRECHNUNG' : 'EN 16931' });
     },
+    { pdfA: true },
   );
+}
+
+/** "Rechnung", "Rechnungskorrektur" (a credit note, type 381: never "Gutschrift", which in VAT law is self-billing), or the internal one. */
+function documentTitle(data: InvoiceDocumentData): string {
+  if (data.vat_category === 'O') return 'Interne Leistungsverrechnung';
+  return data.type_code === '381' ? 'Rechnungskorrektur' : 'Rechnung';
 }

@@ -24,6 +24,8 @@ const agency: InvoiceParty = {
 const escapedName = 'Erika & Max <Mustermann> "Käufer"';
 
 const commission: InvoiceDocumentData = {
+  profile: 'xrechnung',
+  type_code: '380',
   number: '2026-000001',
   issue_date: '2026-02-10',
   service_date: '2026-02-01',
@@ -68,6 +70,8 @@ const deferred: InvoiceDocumentData = {
 };
 
 const chargeback: InvoiceDocumentData = {
+  profile: 'en16931',
+  type_code: '380',
   number: 'IV-2026-000001',
   issue_date: '2026-02-02',
   service_date: '2026-01-31',

@@ -1,12 +1,11 @@
 // The CII export checked with KoSIT's official XRechnung 3.0 schematron (test/validation/xrechnung,
 // README there), beside the CEN EN 16931 one. Needs no database.
 //
-// REPRODUCTION: the tests under "today's invoice" pin what the generator produces now: XRechnung
-// rejects it (PEPPOL-EN16931-R001: no BT-23 business process) and warns (BR-DE-21: BT-24 is plain
-// EN 16931, not the XRechnung identifier). Whoever makes the generator write XRechnung flips them:
-// each says what to assert instead. The negative controls below hold before and after that fix.
+// The issue that started this reported XRechnung rejecting the invoices (PEPPOL-EN16931-R001: no BT-23
+// business process; BR-DE-21 warning: BT-24 plain EN 16931): `asPlainEn16931` keeps that reproduction,
+// the generator's own documents must pass. The negative controls below prove each rule can fail.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { invoiceCii, type InvoiceDocumentData, type InvoiceParty } from '../src/index.js';
+import { eInvoiceGaps, invoiceCii, type InvoiceDocumentData, type InvoiceParty } from '../src/index.js';
 import {
   TEST_ISSUER,
   failedAssertsOf,
@@ -31,6 +30,8 @@ const agency: InvoiceParty = {
 };
 
 const commission: InvoiceDocumentData = {
+  profile: 'xrechnung',
+  type_code: '380',
   number: '2026-000001',
   issue_date: '2026-02-10',
   service_date: '2026-02-01',
@@ -82,6 +83,16 @@ const fromProfile: InvoiceDocumentData = {
   issuer: { name, street, postal_code, city, country, vat_id, tax_number, email, phone: null, contact: null },
 };
 
+const creditNote: InvoiceDocumentData = {
+  ...commission,
+  type_code: '381',
+  number: 'KR-2026-000001',
+  issue_date: '2026-03-01',
+  preceding_invoice: { number: commission.number, issue_date: commission.issue_date },
+  notes: ['Die Rechnung 2026-000001 wird storniert: der Kaufvertrag wurde rückabgewickelt.'],
+};
+const noBuyerEmail: InvoiceDocumentData = { ...commission, recipient: { ...commission.recipient, email: null } };
+
 const SELLER = /<ram:SellerTradeParty>[\s\S]*?<\/ram:SellerTradeParty>/;
 
 /** A text copy of `xml` without the first match of `element` (a regexp); throws when there is none. */
@@ -96,6 +107,9 @@ const documents = {
   commission: base,
   deferred: invoiceCii(deferred),
   fromProfile: invoiceCii(fromProfile),
+  creditNote: invoiceCii(creditNote),
+  asPlainEn16931: invoiceCii({ ...commission, profile: 'en16931' }),
+  noBuyerEmail: invoiceCii(noBuyerEmail),
   centOff: invoiceCii({ ...commission, gross_cents: commission.gross_cents + 1 }),
   // Negative controls: the same invoice with one element required by XRechnung taken out.
   noBuyerReference: without(base, /<ram:BuyerReference>[\s\S]*?<\/ram:BuyerReference>/),
@@ -125,7 +139,14 @@ const ids = (lines: string[]) => lines.map((line) => line.slice(0, line.indexOf(
 describe('CII export against the XRechnung 3.0 schematron (KoSIT)', () => {
   it('every document is valid CII D16B, and the untouched ones pass EN 16931', () => {
     expect(validation.schema.status, validation.schema.output).toBe(0);
-    for (const doc of ['commission', 'deferred', 'fromProfile'] as const)
+    for (const doc of [
+      'commission',
+      'deferred',
+      'fromProfile',
+      'creditNote',
+      'asPlainEn16931',
+      'noBuyerEmail',
+    ] as const)
       expect(fatalFailures(validation, doc)).toEqual([]);
   });
 
@@ -143,29 +164,36 @@ describe('CII export against the XRechnung 3.0 schematron (KoSIT)', () => {
     expect(() => fatalFailures(validation, 'no such document', 'xrechnung')).toThrow(/was not validated/);
   });
 
-  describe("today's invoice (REPRODUCTION: flip when the generator writes XRechnung)", () => {
-    it.each(['commission', 'deferred'] as const)(
-      "today's invoice lacks BT-23: fatal PEPPOL-EN16931-R001 is the only XRechnung error of %s",
+  describe('the invoices the generator writes (profile xrechnung)', () => {
+    it.each(['commission', 'deferred', 'creditNote'] as const)(
+      '%s passes XRechnung 3.0: no error, no warning',
       (doc) => {
-        // After the fix: expect(xrechnungFatal(doc)).toEqual([]);
-        expect(xrechnungFatal(doc)).toEqual(['PEPPOL-EN16931-R001: Business process MUST be provided.']);
+        expect(xrechnungFatal(doc)).toEqual([]);
+        expect(warnings(validation, doc, 'xrechnung')).toEqual([]);
       },
     );
 
-    it.each(['commission', 'deferred'] as const)(
-      "today's invoice names EN 16931, not XRechnung, as BT-24: warning BR-DE-21 is the only XRechnung warning of %s",
-      (doc) => {
-        // After the fix: expect(warnings(validation, doc, 'xrechnung')).toEqual([]);
-        expect(warnings(validation, doc, 'xrechnung')).toEqual([
-          'BR-DE-21: [BR-DE-21] Das Element "Specification identifier" (BT-24) soll syntaktisch der Kennung des Standards XRechnung entsprechen.',
-        ]);
-      },
-    );
+    it('the same invoice as plain EN 16931 (how it was written before) fails XRechnung as reported: R001, and BR-DE-21 warns', () => {
+      expect(xrechnungFatal('asPlainEn16931')).toEqual(['PEPPOL-EN16931-R001: Business process MUST be provided.']);
+      expect(warnings(validation, 'asPlainEn16931', 'xrechnung')).toEqual([
+        'BR-DE-21: [BR-DE-21] Das Element "Specification identifier" (BT-24) soll syntaktisch der Kennung des Standards XRechnung entsprechen.',
+      ]);
+    });
 
-    it("today's invoice from a billing profile without phone and contact person also fails BR-DE-5 and BR-DE-6", () => {
-      // Not the generator's fault: TEST_ISSUER (like any profile set without --phone/--contact) has
-      // neither, and XRechnung requires both (BT-41, BT-42). After the BT-23 fix R001 goes.
-      expect(ids(xrechnungFatal('fromProfile')).sort()).toEqual(['BR-DE-5', 'BR-DE-6', 'PEPPOL-EN16931-R001']);
+    it('a billing profile without phone and contact person fails BR-DE-5 and BR-DE-6, which eInvoiceGaps names before issuing', () => {
+      // TEST_ISSUER (like any profile set without --phone/--contact) has neither; XRechnung requires both (BT-41, BT-42).
+      expect(ids(xrechnungFatal('fromProfile')).sort()).toEqual(['BR-DE-5', 'BR-DE-6']);
+      const gaps = eInvoiceGaps(fromProfile.issuer, fromProfile.recipient);
+      expect(gaps.issuer.map((gap) => gap.rule).sort()).toEqual(['BR-DE-5', 'BR-DE-6']);
+      expect(gaps.recipient).toEqual([]);
+    });
+
+    it('a recipient without an e-mail address fails PEPPOL-EN16931-R010 (BT-49), which eInvoiceGaps names before issuing', () => {
+      expect(ids(xrechnungFatal('noBuyerEmail'))).toEqual(['PEPPOL-EN16931-R010']);
+      expect(eInvoiceGaps(commission.issuer, noBuyerEmail.recipient).recipient.map((gap) => gap.rule)).toEqual([
+        'PEPPOL-EN16931-R010',
+      ]);
+      expect(eInvoiceGaps(commission.issuer, commission.recipient)).toEqual({ issuer: [], recipient: [] });
     });
   });
 

@@ -4,6 +4,8 @@ export {
   attachFacturX,
   isPdfA,
   FACTURX_FILE_NAME,
+  XRECHNUNG_FILE_NAME,
+  facturXFileName,
   FACTURX_NAMESPACE,
   type FacturXConformance,
   type FacturXOptions,

@@ -47,6 +47,12 @@ export interface FacturXOptions {
 
 /** The embedded XML's name, fixed by Factur-X 1.0 and ZUGFeRD 2.1 onwards. */
 export const FACTURX_FILE_NAME = 'factur-x.xml';
+/** ZUGFeRD 2.1.1 onwards: the XML of the XRECHNUNG reference profile is embedded under this name instead. */
+export const XRECHNUNG_FILE_NAME = 'xrechnung.xml';
+
+/** The embedded XML's name for a conformance level. */
+export const facturXFileName = (conformance: FacturXConformance) =>
+  conformance === 'XRECHNUNG' ? XRECHNUNG_FILE_NAME : FACTURX_FILE_NAME;
 /** The Factur-X XMP schema's namespace (fx:), with the trailing `#` the specification requires. */
 export const FACTURX_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 /** XMP fx:Version: the version of the Factur-X XMP schema, 1.0 for Factur-X 1.0x and ZUGFeRD 2.x. */
@@ -150,14 +156,14 @@ export function isPdfA(doc: PdfDocument): boolean {
 export function attachFacturX(doc: PdfDocument, xml: string | Uint8Array, options: FacturXOptions): void {
   const state = PDFA.get(doc);
   if (!state) throw new Error('attachFacturX: the document is not PDF/A-3 (renderPdf(…, { pdfA: true }))');
-  if (state.facturX) throw new Error('attachFacturX: the document already has its factur-x.xml');
+  if (state.facturX) throw new Error('attachFacturX: the document already has its invoice XML');
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : Buffer.from(xml);
   if (!/<([A-Za-z_][\w.-]*:)?CrossIndustryInvoice[\s>]/.test(bytes.subarray(0, 4096).toString('utf8')))
     throw new Error('attachFacturX: the XML is not a CII CrossIndustryInvoice');
   const modifiedAt = options.modifiedAt ?? state.createdAt;
   if (Number.isNaN(modifiedAt.getTime())) throw new Error('attachFacturX: modifiedAt is not a valid date');
   const attachment: PDFKit.Mixins.PDFAttachmentOptions & { relationship: string } = {
-    name: FACTURX_FILE_NAME,
+    name: facturXFileName(options.conformance),
     type: 'text/xml',
     description: `Factur-X invoice (${options.conformance})`,
     relationship: 'Alternative',
@@ -251,7 +257,7 @@ function facturXDescriptions(facturX: NonNullable<PdfAState['facturX']>): string
     '</rdf:Description>',
     `<rdf:Description rdf:about="" xmlns:fx="${FACTURX_NAMESPACE}">`,
     `<fx:DocumentType>${facturX.documentType}</fx:DocumentType>`,
-    `<fx:DocumentFileName>${FACTURX_FILE_NAME}</fx:DocumentFileName>`,
+    `<fx:DocumentFileName>${facturXFileName(facturX.conformance)}</fx:DocumentFileName>`,
     `<fx:Version>${FACTURX_VERSION}</fx:Version>`,
     `<fx:ConformanceLevel>${facturX.conformance}</fx:ConformanceLevel>`,
     '</rdf:Description>',

@@ -349,6 +349,26 @@ describe('renderPdf({ pdfA })', () => {
     expect(xmp(run('pdfinfo', ['-meta', save(pdf)]), NS.fx, 'ConformanceLevel')).toBe('BASIC');
   });
 
+  it('embeds an XRECHNUNG-profile XML as xrechnung.xml, the name ZUGFeRD gives that profile', async () => {
+    const xml = invoiceXml(INVOICE);
+    const pdf = await renderPdf(
+      meta,
+      (doc) => {
+        paragraph(doc, 'Rechnung');
+        attachFacturX(doc, xml, { conformance: 'XRECHNUNG' });
+      },
+      { pdfA: true },
+    );
+    const file = save(pdf);
+    expect(attachments(file)).toEqual(['xrechnung.xml']);
+    const packet = run('pdfinfo', ['-meta', file]);
+    expect(xmp(packet, NS.fx, 'DocumentFileName')).toBe('xrechnung.xml');
+    expect(xmp(packet, NS.fx, 'ConformanceLevel')).toBe('XRECHNUNG');
+    const out = join(work, 'xrechnung.xml');
+    run('pdfdetach', ['-save', '1', '-o', out, file]);
+    expect(readFileSync(out).equals(Buffer.from(xml, 'utf8'))).toBe(true);
+  });
+
   it('writes a PDF/A without an invoice too: no attachment, no fx properties', async () => {
     const pdf = await renderPdf(meta, (doc) => paragraph(doc, 'Exposé'), { pdfA: true });
     const file = save(pdf);

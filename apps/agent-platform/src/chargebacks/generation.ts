@@ -59,6 +59,9 @@ export async function internalInvoiceData(db: Db, id: string): Promise<InvoiceDo
     };
   });
   return {
+    // Within one organisation: plain EN 16931 (no recipient address for an XRechnung's routing).
+    profile: 'en16931',
+    type_code: '380',
     number: invoice.number,
     issue_date: invoice.issue_date.toISOString().slice(0, 10),
     service_date: lastDayOf(invoice.period),
