@@ -52,22 +52,28 @@ function schemas(service: KeyOwner) {
       revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     }),
   );
-  const CreatedKeySchema = Type.Composite([
-    ApiKeySchema,
-    Type.Object({ key: Type.String({ description: 'The plaintext key. Shown only in this response.' }) }),
-  ]);
-  const CreateKeySchema = Type.Object(
-    {
-      scopes: Type.Optional(
-        Type.Array(ScopeSchema, {
-          minItems: 1,
-          maxItems: 20,
-          uniqueItems: true,
-          description: 'Defaults to the scopes of the calling key; never more than those.',
-        }),
-      ),
-    },
-    { additionalProperties: false },
+  const CreatedKeySchema = Named(
+    'ApiKeyCreated',
+    Type.Composite([
+      ApiKeySchema,
+      Type.Object({ key: Type.String({ description: 'The plaintext key. Shown only in this response.' }) }),
+    ]),
+  );
+  const CreateKeySchema = Named(
+    'ApiKeyInput',
+    Type.Object(
+      {
+        scopes: Type.Optional(
+          Type.Array(ScopeSchema, {
+            minItems: 1,
+            maxItems: 20,
+            uniqueItems: true,
+            description: 'Defaults to the scopes of the calling key; never more than those.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
   );
   return { ApiKeySchema, CreatedKeySchema, CreateKeySchema };
 }

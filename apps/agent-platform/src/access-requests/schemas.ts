@@ -64,26 +64,31 @@ export const AccessRequestSchema = Named(
 );
 export type AccessRequest = Static<typeof AccessRequestSchema>;
 
-export const ScoreSchema = Type.Object(
-  {
-    request_id: Type.String(),
-    total: Type.Integer({ minimum: 0, maximum: 100 }),
-    weights_version: Type.String({ description: 'Version of the weights and rules used.' }),
-    knocked_out: Type.Boolean({ description: 'A knockout criterion applies; the total is 0.' }),
-    knockouts: Type.Array(Type.Object({ criterion: Type.String(), reason: Type.String() })),
-    criteria: Type.Array(
-      Type.Object({
-        criterion: Type.String(),
-        weight: Type.Integer(),
-        points: Type.Integer(),
-        outcome: StringEnum(['met', 'deviating']),
-        reason: Type.String(),
-      }),
-      { description: 'The points of all criteria add up to exactly `total`.' },
-    ),
-    scored_at: Type.String({ format: 'date-time' }),
-  },
-  { description: 'The traceable score of an access request: knockouts first, then weighted criteria with tolerances.' },
+export const ScoreSchema = Named(
+  'AccessRequestScore',
+  Type.Object(
+    {
+      request_id: Type.String(),
+      total: Type.Integer({ minimum: 0, maximum: 100 }),
+      weights_version: Type.String({ description: 'Version of the weights and rules used.' }),
+      knocked_out: Type.Boolean({ description: 'A knockout criterion applies; the total is 0.' }),
+      knockouts: Type.Array(Type.Object({ criterion: Type.String(), reason: Type.String() })),
+      criteria: Type.Array(
+        Type.Object({
+          criterion: Type.String(),
+          weight: Type.Integer(),
+          points: Type.Integer(),
+          outcome: StringEnum(['met', 'deviating']),
+          reason: Type.String(),
+        }),
+        { description: 'The points of all criteria add up to exactly `total`.' },
+      ),
+      scored_at: Type.String({ format: 'date-time' }),
+    },
+    {
+      description: 'The traceable score of an access request: knockouts first, then weighted criteria with tolerances.',
+    },
+  ),
 );
 export type Score = Static<typeof ScoreSchema>;
 

@@ -55,9 +55,9 @@ export type AgentInput = Static<typeof AgentInputSchema>;
  * ones (`name`, `owning_team`, `chargeback_rate` and its members) may be changed, not cleared;
  * `chargeback_rate` merges field by field; `capabilities` is replaced as a whole.
  */
-export const AgentPatchSchema = PatchSchemaOf(
-  Type.Object(inputFields, { additionalProperties: false }),
-  READ_ONLY_FIELDS,
+export const AgentPatchSchema = Named(
+  'AgentDeploymentUpdate',
+  PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS),
 );
 export type AgentPatch = Patch<AgentInput>;
 

@@ -29,13 +29,16 @@ export const ArtifactFieldsSchema = Type.Object(
 );
 export type ArtifactFields = Static<typeof ArtifactFieldsSchema>;
 
-export const ArtifactPatchSchema = Type.Object(
-  {
-    title: Type.Optional(Nullable(Title)),
-    version: Type.Optional(Nullable(Version)),
-    kind: Type.Optional(StringEnum(ARTIFACT_KINDS)),
-  },
-  { additionalProperties: false, description: 'Title, version label and kind; `null` clears title or version.' },
+export const ArtifactPatchSchema = Named(
+  'ArtifactUpdate',
+  Type.Object(
+    {
+      title: Type.Optional(Nullable(Title)),
+      version: Type.Optional(Nullable(Version)),
+      kind: Type.Optional(StringEnum(ARTIFACT_KINDS)),
+    },
+    { additionalProperties: false, description: 'Title, version label and kind; `null` clears title or version.' },
+  ),
 );
 export type ArtifactPatch = Static<typeof ArtifactPatchSchema>;
 

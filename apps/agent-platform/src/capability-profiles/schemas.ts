@@ -58,9 +58,9 @@ export const CapabilityProfileInputSchema = Named(
 export type CapabilityProfileInput = Static<typeof CapabilityProfileInputSchema>;
 
 /** Merge patch: `required_capabilities` is replaced as a whole (`null` → `[]`), `budget` merges field by field. */
-export const CapabilityProfilePatchSchema = PatchSchemaOf(
-  Type.Object(inputFields, { additionalProperties: false }),
-  CAPABILITY_PROFILE_READ_ONLY_FIELDS,
+export const CapabilityProfilePatchSchema = Named(
+  'CapabilityProfileUpdate',
+  PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), CAPABILITY_PROFILE_READ_ONLY_FIELDS),
 );
 export type CapabilityProfilePatch = Patch<CapabilityProfileInput>;
 

@@ -31,9 +31,12 @@ const settlementFields = {
   created_at: Type.String({ format: 'date-time' }),
 };
 
-export const ChargebackSettlementSummarySchema = Type.Object(settlementFields, {
-  description: 'What one consuming team owes for one period (its lines: `GET /v1/chargebacks/settlements/{id}`).',
-});
+export const ChargebackSettlementSummarySchema = Named(
+  'ChargebackSettlementSummary',
+  Type.Object(settlementFields, {
+    description: 'What one consuming team owes for one period (its lines: `GET /v1/chargebacks/settlements/{id}`).',
+  }),
+);
 export type ChargebackSettlementSummary = Static<typeof ChargebackSettlementSummarySchema>;
 
 export const ChargebackLineSchema = Type.Object(

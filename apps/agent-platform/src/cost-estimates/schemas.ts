@@ -80,27 +80,30 @@ export const CostEstimateSchema = Named(
 );
 export type CostEstimate = Static<typeof CostEstimateSchema>;
 
-export const ProfileCostEstimatesSchema = Type.Object(
-  {
-    profile_id: Type.String(),
-    method_version: Type.String(),
-    required_capabilities: Type.Array(Type.String()),
-    data_classification: Type.String(),
-    budget_monthly_cents: Type.Integer(),
-    expected_usage: Type.Object({ quantity: Type.Integer(), unit: Unit }),
-    selection: Type.String({ description: 'Which agents are listed and in what order.' }),
-    agents: Type.Array(
-      Type.Object({
-        agent_id: Type.String(),
-        name: Type.String(),
-        fits_budget: Nullable(
-          Type.Boolean({ description: 'Expected monthly cost ≤ budget; `null` when the cost cannot be estimated.' }),
-        ),
-        estimate: CostEstimateSchema,
-      }),
-    ),
-  },
-  { description: 'Cost estimates of the agents that can serve a capability profile.' },
+export const ProfileCostEstimatesSchema = Named(
+  'ProfileCostEstimates',
+  Type.Object(
+    {
+      profile_id: Type.String(),
+      method_version: Type.String(),
+      required_capabilities: Type.Array(Type.String()),
+      data_classification: Type.String(),
+      budget_monthly_cents: Type.Integer(),
+      expected_usage: Type.Object({ quantity: Type.Integer(), unit: Unit }),
+      selection: Type.String({ description: 'Which agents are listed and in what order.' }),
+      agents: Type.Array(
+        Type.Object({
+          agent_id: Type.String(),
+          name: Type.String(),
+          fits_budget: Nullable(
+            Type.Boolean({ description: 'Expected monthly cost ≤ budget; `null` when the cost cannot be estimated.' }),
+          ),
+          estimate: CostEstimateSchema,
+        }),
+      ),
+    },
+    { description: 'Cost estimates of the agents that can serve a capability profile.' },
+  ),
 );
 export type ProfileCostEstimates = Static<typeof ProfileCostEstimatesSchema>;
 

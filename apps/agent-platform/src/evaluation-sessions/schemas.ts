@@ -88,20 +88,29 @@ export type EvaluationSession = Static<typeof EvaluationSessionSchema>;
 
 export const SessionParamsSchema = Type.Object({ sessionId: Type.String() });
 
-export const ConfirmSessionSchema = Type.Object(
-  { by: StringEnum(SESSION_SIDES, { description: "The side that confirms: the agent's `provider` or the `team`." }) },
-  { additionalProperties: false },
+export const ConfirmSessionSchema = Named(
+  'EvaluationSessionConfirm',
+  Type.Object(
+    { by: StringEnum(SESSION_SIDES, { description: "The side that confirms: the agent's `provider` or the `team`." }) },
+    { additionalProperties: false },
+  ),
 );
-export const RescheduleSessionSchema = Type.Object(TimeRangeFields, { additionalProperties: false });
-export const CancelSessionSchema = Type.Object(
-  {
-    by: StringEnum(SESSION_SIDES, { description: 'The side that cancels.' }),
-    reason: StringEnum(SESSION_CANCEL_REASONS, {
-      description:
-        '`team_declined`, `provider_unavailable`, `agent_retired` (also set by the platform when the agent is retired) or `other`. A code only: no free text is stored.',
-    }),
-  },
-  { additionalProperties: false },
+export const RescheduleSessionSchema = Named(
+  'EvaluationSessionReschedule',
+  Type.Object(TimeRangeFields, { additionalProperties: false }),
+);
+export const CancelSessionSchema = Named(
+  'EvaluationSessionCancel',
+  Type.Object(
+    {
+      by: StringEnum(SESSION_SIDES, { description: 'The side that cancels.' }),
+      reason: StringEnum(SESSION_CANCEL_REASONS, {
+        description:
+          '`team_declined`, `provider_unavailable`, `agent_retired` (also set by the platform when the agent is retired) or `other`. A code only: no free text is stored.',
+      }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export const SessionListQuerySchema = Type.Composite([

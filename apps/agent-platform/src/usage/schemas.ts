@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '@platform/http';
+import { Named, StringEnum } from '@platform/http';
 import { CHARGEBACK_UNITS } from '../agents/index.js';
 
 /** The largest batch `POST /agents/{id}/usage` takes. */
@@ -33,27 +33,33 @@ export const UsageRecordInputSchema = Type.Object(
 );
 export type UsageRecordInput = Static<typeof UsageRecordInputSchema>;
 
-export const UsageBatchSchema = Type.Object(
-  {
-    records: Type.Array(UsageRecordInputSchema, {
-      minItems: 1,
-      maxItems: USAGE_BATCH_MAX,
-      description: `1 to ${USAGE_BATCH_MAX} usage records.`,
-    }),
-  },
-  { additionalProperties: false },
+export const UsageBatchSchema = Named(
+  'UsageBatch',
+  Type.Object(
+    {
+      records: Type.Array(UsageRecordInputSchema, {
+        minItems: 1,
+        maxItems: USAGE_BATCH_MAX,
+        description: `1 to ${USAGE_BATCH_MAX} usage records.`,
+      }),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type UsageBatch = Static<typeof UsageBatchSchema>;
 
-export const UsageResultSchema = Type.Object(
-  {
-    accepted: Type.Integer({ description: 'Records stored by this request.' }),
-    duplicates: Type.Integer({
-      description:
-        'Records whose `client_id` was already stored for the agent (or repeated in the batch): nothing changed.',
-    }),
-  },
-  { description: 'The outcome of a usage batch.' },
+export const UsageResultSchema = Named(
+  'UsageBatchResult',
+  Type.Object(
+    {
+      accepted: Type.Integer({ description: 'Records stored by this request.' }),
+      duplicates: Type.Integer({
+        description:
+          'Records whose `client_id` was already stored for the agent (or repeated in the batch): nothing changed.',
+      }),
+    },
+    { description: 'The outcome of a usage batch.' },
+  ),
 );
 export type UsageResult = Static<typeof UsageResultSchema>;
 

@@ -22,15 +22,24 @@ export const AppointmentInputSchema = Named(
 );
 export type AppointmentInput = Static<typeof AppointmentInputSchema>;
 
-export const ConfirmBodySchema = Type.Object(
-  { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who confirmed.' }) },
-  { additionalProperties: false },
+export const ConfirmBodySchema = Named(
+  'AppointmentConfirm',
+  Type.Object(
+    { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who confirmed.' }) },
+    { additionalProperties: false },
+  ),
 );
-export const CancelBodySchema = Type.Object(
-  { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who cancelled.' }), reason: StringEnum(CANCEL_REASONS) },
-  { additionalProperties: false },
+export const CancelBodySchema = Named(
+  'AppointmentCancel',
+  Type.Object(
+    { by: StringEnum(APPOINTMENT_SIDES, { description: 'Who cancelled.' }), reason: StringEnum(CANCEL_REASONS) },
+    { additionalProperties: false },
+  ),
 );
-export const RescheduleBodySchema = Type.Object(TimeRangeFields, { additionalProperties: false });
+export const RescheduleBodySchema = Named(
+  'AppointmentReschedule',
+  Type.Object(TimeRangeFields, { additionalProperties: false }),
+);
 
 export const AppointmentSchema = Named(
   'Appointment',

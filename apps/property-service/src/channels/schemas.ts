@@ -86,7 +86,7 @@ export const ChannelFieldsSchema = Type.Object(
 );
 export type ChannelFields = Static<typeof ChannelFieldsSchema>;
 
-export const ChannelPatchSchema = PatchSchemaOf(ChannelFieldsSchema);
+export const ChannelPatchSchema = Named('ChannelUpdate', PatchSchemaOf(ChannelFieldsSchema));
 export type ChannelPatch = Static<typeof ChannelPatchSchema>;
 
 export const ChannelSchema = Named(

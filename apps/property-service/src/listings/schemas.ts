@@ -94,32 +94,38 @@ export const ListingListQuerySchema = Type.Composite([
   }),
 ]);
 
-export const PublishBodySchema = Type.Object(
-  {
-    channels: Type.Array(Type.String({ maxLength: 64 }), {
-      minItems: 1,
-      maxItems: 20,
-      uniqueItems: true,
-      description: "Ids of the account's channels.",
-    }),
-  },
-  { additionalProperties: false },
+export const PublishBodySchema = Named(
+  'ListingPublish',
+  Type.Object(
+    {
+      channels: Type.Array(Type.String({ maxLength: 64 }), {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+        description: "Ids of the account's channels.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type PublishBody = Static<typeof PublishBodySchema>;
 
-export const WithdrawBodySchema = Nullable(
-  Type.Object(
-    {
-      channels: Type.Optional(
-        Type.Array(Type.String({ maxLength: 64 }), {
-          minItems: 1,
-          maxItems: 20,
-          uniqueItems: true,
-          description: 'Channel ids; absent: every channel.',
-        }),
-      ),
-    },
-    { additionalProperties: false, description: 'No body: off every channel.' },
+export const WithdrawBodySchema = Named(
+  'ListingWithdraw',
+  Nullable(
+    Type.Object(
+      {
+        channels: Type.Optional(
+          Type.Array(Type.String({ maxLength: 64 }), {
+            minItems: 1,
+            maxItems: 20,
+            uniqueItems: true,
+            description: 'Channel ids; absent: every channel.',
+          }),
+        ),
+      },
+      { additionalProperties: false, description: 'No body: off every channel.' },
+    ),
   ),
 );
 export type WithdrawBody = NonNullable<Static<typeof WithdrawBodySchema>>;

@@ -57,12 +57,15 @@ export const MediaFieldsSchema = Type.Object(
 );
 export type MediaFields = Static<typeof MediaFieldsSchema>;
 
-export const MediaPatchSchema = Type.Object(
-  { title: Type.Optional(Nullable(Title)), position: Type.Optional(Position) },
-  {
-    additionalProperties: false,
-    description: 'Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ...',
-  },
+export const MediaPatchSchema = Named(
+  'MediaUpdate',
+  Type.Object(
+    { title: Type.Optional(Nullable(Title)), position: Type.Optional(Position) },
+    {
+      additionalProperties: false,
+      description: 'Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ...',
+    },
+  ),
 );
 export type MediaPatch = Static<typeof MediaPatchSchema>;
 

@@ -143,9 +143,9 @@ export type PropertyInput = Static<typeof PropertyInputSchema>;
  * The PATCH body: every field optional; optional fields may be `null` (cleared); required ones
  * may be changed but not cleared; nested objects merge field by field.
  */
-export const PropertyPatchSchema = PatchSchemaOf(
-  Type.Object(inputFields, { additionalProperties: false }),
-  READ_ONLY_FIELDS,
+export const PropertyPatchSchema = Named(
+  'PropertyUpdate',
+  PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), READ_ONLY_FIELDS),
 );
 export type PropertyPatch = Patch<PropertyInput>;
 
@@ -247,37 +247,43 @@ const TransactionDate = Type.String({
   description: 'The day of the sale or letting (YYYY-MM-DD), not in the future.',
 });
 /** `mark-sold`: the final price and day; no body, `{}` or `null` take the asking price and today (marked as assumed). */
-export const MarkSoldBodySchema = Nullable(
-  Type.Object(
-    {
-      price_eur: Type.Optional(Euros('The final sale price in whole euros.')),
-      date: Type.Optional(TransactionDate),
-      invoice_recipients: SaleRecipientsSchema,
-    },
-    {
-      additionalProperties: false,
-      description:
-        '`price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. ' +
-        '`invoice_recipients`: see there.',
-    },
+export const MarkSoldBodySchema = Named(
+  'PropertyMarkSold',
+  Nullable(
+    Type.Object(
+      {
+        price_eur: Type.Optional(Euros('The final sale price in whole euros.')),
+        date: Type.Optional(TransactionDate),
+        invoice_recipients: SaleRecipientsSchema,
+      },
+      {
+        additionalProperties: false,
+        description:
+          '`price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. ' +
+          '`invoice_recipients`: see there.',
+      },
+    ),
   ),
 );
 export type MarkSoldBody = Static<typeof MarkSoldBodySchema>;
 
 /** `mark-rented`: the agreed monthly cold rent and day; none given: the asking cold rent and today (assumed). */
-export const MarkRentedBodySchema = Nullable(
-  Type.Object(
-    {
-      cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')),
-      date: Type.Optional(TransactionDate),
-      invoice_recipients: LettingRecipientsSchema,
-    },
-    {
-      additionalProperties: false,
-      description:
-        '`cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. ' +
-        '`invoice_recipients`: see there.',
-    },
+export const MarkRentedBodySchema = Named(
+  'PropertyMarkRented',
+  Nullable(
+    Type.Object(
+      {
+        cold_rent_eur: Type.Optional(Euros('The agreed monthly cold rent in whole euros.')),
+        date: Type.Optional(TransactionDate),
+        invoice_recipients: LettingRecipientsSchema,
+      },
+      {
+        additionalProperties: false,
+        description:
+          '`cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. ' +
+          '`invoice_recipients`: see there.',
+      },
+    ),
   ),
 );
 export type MarkRentedBody = Static<typeof MarkRentedBodySchema>;

@@ -30,36 +30,39 @@ export const AdjustmentSchema = Type.Object({
   explanation: Type.String(),
 });
 
-export const ValuedComparableSchema = Type.Object(
-  {
-    id: Type.String({ description: 'The property id (`own`) or the imported market transaction id (`imported`).' }),
-    source: StringEnum(['own', 'imported'], {
-      description: "`own`: a sale or letting of the account's own property; `imported`: imported market data.",
-    }),
-    postal_code: Type.String(),
-    date: DateOnly,
-    living_area_sqm: Type.Number(),
-    year_built: Nullable(Type.Integer()),
-    raw_price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
-    raw_price_per_sqm: Type.Number({
-      description: 'Rounded half up to cents for display; the statistics use the unrounded value.',
-    }),
-    adjustments: Type.Array(AdjustmentSchema),
-    adjusted_price_per_sqm: Nullable(
-      Type.Number({ description: 'The raw price per m² times the adjustment factors, rounded half up to cents.' }),
-    ),
-    dropped: Nullable(
-      StringEnum(['outlier'], {
-        description:
-          '`outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.',
+export const ValuedComparableSchema = Named(
+  'ValuedComparable',
+  Type.Object(
+    {
+      id: Type.String({ description: 'The property id (`own`) or the imported market transaction id (`imported`).' }),
+      source: StringEnum(['own', 'imported'], {
+        description: "`own`: a sale or letting of the account's own property; `imported`: imported market data.",
       }),
-    ),
-    dropped_reason: Nullable(Type.String({ description: 'Why it was dropped, with the fences.' })),
-  },
-  {
-    description:
-      'A comparable inside the selection: its raw price, each adjustment and whether it was dropped as an outlier (and why).',
-  },
+      postal_code: Type.String(),
+      date: DateOnly,
+      living_area_sqm: Type.Number(),
+      year_built: Nullable(Type.Integer()),
+      raw_price_eur: Type.Integer({ description: 'The sale price, or the monthly cold rent, in whole euros.' }),
+      raw_price_per_sqm: Type.Number({
+        description: 'Rounded half up to cents for display; the statistics use the unrounded value.',
+      }),
+      adjustments: Type.Array(AdjustmentSchema),
+      adjusted_price_per_sqm: Nullable(
+        Type.Number({ description: 'The raw price per m² times the adjustment factors, rounded half up to cents.' }),
+      ),
+      dropped: Nullable(
+        StringEnum(['outlier'], {
+          description:
+            '`outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.',
+        }),
+      ),
+      dropped_reason: Nullable(Type.String({ description: 'Why it was dropped, with the fences.' })),
+    },
+    {
+      description:
+        'A comparable inside the selection: its raw price, each adjustment and whether it was dropped as an outlier (and why).',
+    },
+  ),
 );
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, Named, PageSchema, errorResponses } from '@platform/http';
 import { AppointmentSchema } from '../appointments/index.js';
 import {
   PropertySlotsParamsSchema,
@@ -106,9 +106,12 @@ export const viewingSlotRoutes: FastifyPluginAsync<{ slots: ViewingSlotService }
         params: ViewingSlotParamsSchema,
         body: EmptyBodySchema,
         response: {
-          200: Type.Object(
-            { data: Type.Array(AppointmentSchema) },
-            { description: 'The appointments created, best score first.' },
+          200: Named(
+            'ViewingSlotAllocation',
+            Type.Object(
+              { data: Type.Array(AppointmentSchema) },
+              { description: 'The appointments created, best score first.' },
+            ),
           ),
           ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]),
         },

@@ -1081,6 +1081,68 @@ export interface components {
                 };
             };
         };
+        /** @description The traceable score of an access request: knockouts first, then weighted criteria with tolerances. */
+        AccessRequestScore: {
+            request_id: string;
+            total: number;
+            /** @description Version of the weights and rules used. */
+            weights_version: string;
+            /** @description A knockout criterion applies; the total is 0. */
+            knocked_out: boolean;
+            knockouts: {
+                criterion: string;
+                reason: string;
+            }[];
+            /** @description The points of all criteria add up to exactly `total`. */
+            criteria: {
+                criterion: string;
+                weight: number;
+                points: number;
+                /** @enum {string} */
+                outcome: "met" | "deviating";
+                reason: string;
+            }[];
+            /** Format: date-time */
+            scored_at: string;
+        };
+        AgentComparable: {
+            agent_id: string;
+            name: string;
+            /** @description Jaccard similarity of the capabilities, |A ∩ B| / |A ∪ B|, rounded to four decimals (the exact fraction ranks). */
+            similarity: number;
+            shared_capabilities: string[];
+            /** @enum {string} */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+            rate: {
+                amount_cents: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /** @description The rate in the agent’s unit; `null` when the unit differs (no conversion is defined; the reason says so). */
+            normalised: {
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                amount_cents: number;
+                /** @description This rate minus the agent’s rate. */
+                difference_cents: number;
+            } | null;
+            reason: string;
+        };
+        /** @description Comparable deployments of an agent, ranked. */
+        AgentComparables: {
+            agent_id: string;
+            method_version: string;
+            capabilities: string[];
+            /** @enum {string} */
+            data_classification: "public" | "internal" | "confidential" | "restricted";
+            rate: {
+                amount_cents: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            selection: string;
+            data: components["schemas"]["AgentComparable"][];
+        };
         /** @description An agent deployment. */
         AgentDeployment: {
             id: string;
@@ -1151,6 +1213,29 @@ export interface components {
             /** @enum {string} */
             data_classification: "public" | "internal" | "confidential" | "restricted";
         };
+        AgentDeploymentUpdate: {
+            name?: string;
+            description?: string | null;
+            /** @description The team that runs the agent and pays its chargeback. */
+            owning_team?: string;
+            /** @description Distinct capability names (lower case letters, digits, `_ . : -`); default `[]`. */
+            capabilities?: string[] | null;
+            /** @description What the owning team is charged for using the agent. */
+            chargeback_rate?: {
+                /** @description Price per unit in whole cents. */
+                amount_cents?: number;
+                /**
+                 * @description What one `amount_cents` pays for.
+                 * @enum {string}
+                 */
+                unit?: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /**
+             * @description The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.
+             * @enum {string|null}
+             */
+            data_classification?: "public" | "internal" | "confidential" | "restricted" | null;
+        };
         ApiKey: {
             id: string;
             /** @description First characters of the key, to recognise it. */
@@ -1160,6 +1245,22 @@ export interface components {
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;
+        };
+        ApiKeyCreated: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @description The plaintext key. Shown only in this response. */
+            key: string;
+        };
+        ApiKeyInput: {
+            /** @description Defaults to the scopes of the calling key; never more than those. */
+            scopes?: ("agents:read" | "agents:write" | "catalog:read" | "catalog:write" | "requests:read" | "requests:write" | "sessions:write" | "estimates:read" | "chargebacks:read" | "keys:manage")[];
         };
         /** @description A file of an agent: model card, prompt, configuration, evaluation report. */
         Artifact: {
@@ -1182,6 +1283,14 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description Title, version label and kind; `null` clears title or version. */
+        ArtifactUpdate: {
+            title?: string | null;
+            /** @description Version label, e.g. `v3` or `2026-11-01`. */
+            version?: string | null;
+            /** @enum {string} */
+            kind?: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
         };
         /** @description A capability profile: what a team needs from an agent. */
         CapabilityProfile: {
@@ -1230,6 +1339,32 @@ export interface components {
                      * @enum {string}
                      */
                     unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                };
+            };
+        };
+        CapabilityProfileUpdate: {
+            /** @description The team whose needs these are. */
+            team?: string;
+            name?: string;
+            /** @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`. */
+            required_capabilities?: string[] | null;
+            /**
+             * @description The most sensitive data the team will pass to the agent.
+             * @enum {string}
+             */
+            data_classification?: "public" | "internal" | "confidential" | "restricted";
+            budget?: {
+                /** @description What the team may spend on the agent per month, in whole cents. */
+                monthly_limit_cents?: number;
+                /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
+                expected_usage?: {
+                    /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
+                    quantity?: number;
+                    /**
+                     * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
+                     * @enum {string}
+                     */
+                    unit?: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
                 };
             };
         };
@@ -1336,6 +1471,24 @@ export interface components {
                 amount_cents: number;
             }[];
         };
+        /** @description What one consuming team owes for one period (its lines: `GET /v1/chargebacks/settlements/{id}`). */
+        ChargebackSettlementSummary: {
+            id: string;
+            /** @description The settled period, `YYYY-MM` in the account’s time zone. */
+            period: string;
+            /** @description The consuming team. */
+            team: string;
+            /** @description Sum of the lines’ amounts. */
+            net_cents: number;
+            /** @description The internal invoice of the settlement. */
+            internal_invoice: {
+                id: string;
+                /** @description Gapless per account and year, series `chargeback`: `2026-000001`. */
+                number: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         /** @description A monthly cost estimate of an agent, explained: the inputs, each step and the method version. */
         CostEstimate: {
             agent_id: string;
@@ -1440,6 +1593,25 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        EvaluationSessionCancel: {
+            /**
+             * @description The side that cancels.
+             * @enum {string}
+             */
+            by: "provider" | "team";
+            /**
+             * @description `team_declined`, `provider_unavailable`, `agent_retired` (also set by the platform when the agent is retired) or `other`. A code only: no free text is stored.
+             * @enum {string}
+             */
+            reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other";
+        };
+        EvaluationSessionConfirm: {
+            /**
+             * @description The side that confirms: the agent's `provider` or the `team`.
+             * @enum {string}
+             */
+            by: "provider" | "team";
+        };
         EvaluationSessionInput: {
             /** @description An active agent of the account (another account's or a missing one: 404; a retired one: 409). */
             agent_id: string;
@@ -1461,6 +1633,26 @@ export interface components {
             evaluator_roles?: string[];
             /** @description How many evaluators take part; default: the number of `evaluator_roles`, and never fewer than that. One of both is required. */
             evaluator_count?: number;
+        };
+        EvaluationSessionReschedule: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description After `starts_at`, at most 8 hours later.
+             */
+            ends_at: string;
+        };
+        EventType: {
+            type: string;
+            description: string;
+            /** @description A key needs this scope to subscribe. */
+            scope: string;
+            /** @description JSON Schema of the event `data`. */
+            data_schema: unknown;
         };
         /** @description The internal invoice of a chargeback settlement (PDF rendered in the background). */
         InternalInvoice: {
@@ -1498,6 +1690,56 @@ export interface components {
             /** Format: date-time */
             completed_at: string | null;
         };
+        /** @description Cost estimates of the agents that can serve a capability profile. */
+        ProfileCostEstimates: {
+            profile_id: string;
+            method_version: string;
+            required_capabilities: string[];
+            data_classification: string;
+            budget_monthly_cents: number;
+            expected_usage: {
+                quantity: number;
+                /** @enum {string} */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+            };
+            /** @description Which agents are listed and in what order. */
+            selection: string;
+            agents: {
+                agent_id: string;
+                name: string;
+                /** @description Expected monthly cost ≤ budget; `null` when the cost cannot be estimated. */
+                fits_budget: boolean | null;
+                estimate: components["schemas"]["CostEstimate"];
+            }[];
+        };
+        UsageBatch: {
+            /** @description 1 to 1000 usage records. */
+            records: {
+                /** @description The reporter’s id of the record; a record resent with the same `client_id` is a no-op. */
+                client_id: string;
+                /** @description The consuming team. */
+                team: string;
+                /** @description In `unit`, greater than 0, at most six decimals (e.g. `1.25` hours; for `per_1k_tokens`: thousands of tokens). */
+                quantity: number;
+                /**
+                 * @description Must be the agent’s chargeback unit (else 422 `not_allowed`).
+                 * @enum {string}
+                 */
+                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 with an offset; at most 5 minutes in the future.
+                 */
+                occurred_at: string;
+            }[];
+        };
+        /** @description The outcome of a usage batch. */
+        UsageBatchResult: {
+            /** @description Records stored by this request. */
+            accepted: number;
+            /** @description Records whose `client_id` was already stored for the agent (or repeated in the batch): nothing changed. */
+            duplicates: number;
+        };
         Webhook: {
             id: string;
             url: string;
@@ -1516,6 +1758,80 @@ export interface components {
             paused_at: string | null;
             /** Format: date-time */
             last_success_at: string | null;
+        };
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /**
+             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** @description Verifies deliveries. Shown only in this response. */
+            signing_secret: string;
+        };
+        WebhookDelivery: {
+            /** @description Sent as the delivery header; the same on every retry. */
+            id: string;
+            /** @description The body `id`; the same for every endpoint and retry. */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description `held` while the endpoint is paused.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "held";
+            attempt_count: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            attempts: {
+                /** Format: date-time */
+                attempted_at: string;
+                status_code: number | null;
+                duration_ms: number;
+                /** @enum {string|null} */
+                error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
+                response_excerpt: string | null;
+            }[];
+        };
+        WebhookInput: {
+            /** @description https URL that receives deliveries. */
+            url: string;
+            events: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
+            description?: string;
+        };
+        WebhookSecretRotation: {
+            id: string;
+            /** @description The new secret, shown only here. */
+            signing_secret: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string;
+        };
+        WebhookTestEvent: {
+            event_id: string;
+            delivery_id: string;
+        };
+        WebhookUpdate: {
+            /** @description https URL that receives deliveries. */
+            url?: string;
+            events?: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "paused";
         };
     };
     responses: never;
@@ -1627,10 +1943,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Defaults to the scopes of the calling key; never more than those. */
-                    scopes?: ("agents:read" | "agents:write" | "catalog:read" | "catalog:write" | "requests:read" | "requests:write" | "sessions:write" | "estimates:read" | "chargebacks:read" | "keys:manage")[];
-                };
+                "application/json": components["schemas"]["ApiKeyInput"];
             };
         };
         responses: {
@@ -1640,18 +1953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description First characters of the key, to recognise it. */
-                        display_prefix: string;
-                        scopes: string[];
-                        /** Format: date-time */
-                        created_at: string;
-                        last_used_at: string | null;
-                        revoked_at: string | null;
-                        /** @description The plaintext key. Shown only in this response. */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2112,29 +2414,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                    /** @description The team that runs the agent and pays its chargeback. */
-                    owning_team?: string;
-                    /** @description Distinct capability names (lower case letters, digits, `_ . : -`); default `[]`. */
-                    capabilities?: string[] | null;
-                    /** @description What the owning team is charged for using the agent. */
-                    chargeback_rate?: {
-                        /** @description Price per unit in whole cents. */
-                        amount_cents?: number;
-                        /**
-                         * @description What one `amount_cents` pays for.
-                         * @enum {string}
-                         */
-                        unit?: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                    };
-                    /**
-                     * @description The most sensitive data the agent is cleared to process (`public` < `internal` < `confidential` < `restricted`); default `internal`.
-                     * @enum {string|null}
-                     */
-                    data_classification?: "public" | "internal" | "confidential" | "restricted" | null;
-                };
+                "application/json": components["schemas"]["AgentDeploymentUpdate"];
             };
         };
         responses: {
@@ -2774,13 +3054,7 @@ export interface operations {
         /** @description Title, version label and kind; `null` clears title or version. */
         requestBody: {
             content: {
-                "application/json": {
-                    title?: string | null;
-                    /** @description Version label, e.g. `v3` or `2026-11-01`. */
-                    version?: string | null;
-                    /** @enum {string} */
-                    kind?: "model_card" | "prompt" | "configuration" | "evaluation_report" | "other";
-                };
+                "application/json": components["schemas"]["ArtifactUpdate"];
             };
         };
         responses: {
@@ -3269,32 +3543,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The team whose needs these are. */
-                    team?: string;
-                    name?: string;
-                    /** @description Capability names the agent must offer (as in an agent’s `capabilities`); default `[]`. */
-                    required_capabilities?: string[] | null;
-                    /**
-                     * @description The most sensitive data the team will pass to the agent.
-                     * @enum {string}
-                     */
-                    data_classification?: "public" | "internal" | "confidential" | "restricted";
-                    budget?: {
-                        /** @description What the team may spend on the agent per month, in whole cents. */
-                        monthly_limit_cents?: number;
-                        /** @description Expected usage per month; with the agent’s chargeback rate it gives the estimated monthly cost. */
-                        expected_usage?: {
-                            /** @description Units per month (for `per_1k_tokens`: thousands of tokens). */
-                            quantity?: number;
-                            /**
-                             * @description The unit of `quantity`; the cost can be estimated when it is the unit of the agent’s chargeback rate.
-                             * @enum {string}
-                             */
-                            unit?: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                    };
-                };
+                "application/json": components["schemas"]["CapabilityProfileUpdate"];
             };
         };
         responses: {
@@ -3712,29 +3961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        request_id: string;
-                        total: number;
-                        /** @description Version of the weights and rules used. */
-                        weights_version: string;
-                        /** @description A knockout criterion applies; the total is 0. */
-                        knocked_out: boolean;
-                        knockouts: {
-                            criterion: string;
-                            reason: string;
-                        }[];
-                        /** @description The points of all criteria add up to exactly `total`. */
-                        criteria: {
-                            criterion: string;
-                            weight: number;
-                            points: number;
-                            /** @enum {string} */
-                            outcome: "met" | "deviating";
-                            reason: string;
-                        }[];
-                        /** Format: date-time */
-                        scored_at: string;
-                    };
+                    "application/json": components["schemas"]["AccessRequestScore"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -3822,29 +4049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        request_id: string;
-                        total: number;
-                        /** @description Version of the weights and rules used. */
-                        weights_version: string;
-                        /** @description A knockout criterion applies; the total is 0. */
-                        knocked_out: boolean;
-                        knockouts: {
-                            criterion: string;
-                            reason: string;
-                        }[];
-                        /** @description The points of all criteria add up to exactly `total`. */
-                        criteria: {
-                            criterion: string;
-                            weight: number;
-                            points: number;
-                            /** @enum {string} */
-                            outcome: "met" | "deviating";
-                            reason: string;
-                        }[];
-                        /** Format: date-time */
-                        scored_at: string;
-                    };
+                    "application/json": components["schemas"]["AccessRequestScore"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5056,13 +5261,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The side that confirms: the agent's `provider` or the `team`.
-                     * @enum {string}
-                     */
-                    by: "provider" | "team";
-                };
+                "application/json": components["schemas"]["EvaluationSessionConfirm"];
             };
         };
         responses: {
@@ -5185,18 +5384,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
-                     */
-                    starts_at: string;
-                    /**
-                     * Format: date-time
-                     * @description After `starts_at`, at most 8 hours later.
-                     */
-                    ends_at: string;
-                };
+                "application/json": components["schemas"]["EvaluationSessionReschedule"];
             };
         };
         responses: {
@@ -5319,18 +5507,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The side that cancels.
-                     * @enum {string}
-                     */
-                    by: "provider" | "team";
-                    /**
-                     * @description `team_declined`, `provider_unavailable`, `agent_retired` (also set by the platform when the agent is retired) or `other`. A code only: no free text is stored.
-                     * @enum {string}
-                     */
-                    reason: "team_declined" | "provider_unavailable" | "agent_retired" | "other";
-                };
+                "application/json": components["schemas"]["EvaluationSessionCancel"];
             };
         };
         responses: {
@@ -5577,27 +5754,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1 to 1000 usage records. */
-                    records: {
-                        /** @description The reporter’s id of the record; a record resent with the same `client_id` is a no-op. */
-                        client_id: string;
-                        /** @description The consuming team. */
-                        team: string;
-                        /** @description In `unit`, greater than 0, at most six decimals (e.g. `1.25` hours; for `per_1k_tokens`: thousands of tokens). */
-                        quantity: number;
-                        /**
-                         * @description Must be the agent’s chargeback unit (else 422 `not_allowed`).
-                         * @enum {string}
-                         */
-                        unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 with an offset; at most 5 minutes in the future.
-                         */
-                        occurred_at: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["UsageBatch"];
             };
         };
         responses: {
@@ -5607,12 +5764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Records stored by this request. */
-                        accepted: number;
-                        /** @description Records whose `client_id` was already stored for the agent (or repeated in the batch): nothing changed. */
-                        duplicates: number;
-                    };
+                    "application/json": components["schemas"]["UsageBatchResult"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5823,27 +5975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        profile_id: string;
-                        method_version: string;
-                        required_capabilities: string[];
-                        data_classification: string;
-                        budget_monthly_cents: number;
-                        expected_usage: {
-                            quantity: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        /** @description Which agents are listed and in what order. */
-                        selection: string;
-                        agents: {
-                            agent_id: string;
-                            name: string;
-                            /** @description Expected monthly cost ≤ budget; `null` when the cost cannot be estimated. */
-                            fits_budget: boolean | null;
-                            estimate: components["schemas"]["CostEstimate"];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProfileCostEstimates"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -5932,42 +6064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agent_id: string;
-                        method_version: string;
-                        capabilities: string[];
-                        /** @enum {string} */
-                        data_classification: "public" | "internal" | "confidential" | "restricted";
-                        rate: {
-                            amount_cents: number;
-                            /** @enum {string} */
-                            unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                        };
-                        selection: string;
-                        data: {
-                            agent_id: string;
-                            name: string;
-                            /** @description Jaccard similarity of the capabilities, |A ∩ B| / |A ∪ B|, rounded to four decimals (the exact fraction ranks). */
-                            similarity: number;
-                            shared_capabilities: string[];
-                            /** @enum {string} */
-                            data_classification: "public" | "internal" | "confidential" | "restricted";
-                            rate: {
-                                amount_cents: number;
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                            };
-                            /** @description The rate in the agent’s unit; `null` when the unit differs (no conversion is defined; the reason says so). */
-                            normalised: {
-                                /** @enum {string} */
-                                unit: "per_request" | "per_1k_tokens" | "per_hour" | "per_month";
-                                amount_cents: number;
-                                /** @description This rate minus the agent’s rate. */
-                                difference_cents: number;
-                            } | null;
-                            reason: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AgentComparables"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6055,23 +6152,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description The settled period, `YYYY-MM` in the account’s time zone. */
-                            period: string;
-                            /** @description The consuming team. */
-                            team: string;
-                            /** @description Sum of the lines’ amounts. */
-                            net_cents: number;
-                            /** @description The internal invoice of the settlement. */
-                            internal_invoice: {
-                                id: string;
-                                /** @description Gapless per account and year, series `chargeback`: `2026-000001`. */
-                                number: string;
-                            } | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["ChargebackSettlementSummary"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -6580,12 +6661,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https URL that receives deliveries. */
-                    url: string;
-                    events: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
-                    description?: string;
-                };
+                "application/json": components["schemas"]["WebhookInput"];
             };
         };
         responses: {
@@ -6595,27 +6671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                        /** @description Verifies deliveries. Shown only in this response. */
-                        signing_secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -6874,14 +6930,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https URL that receives deliveries. */
-                    url?: string;
-                    events?: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
-                    description?: string | null;
-                    /** @enum {string} */
-                    status?: "active" | "paused";
-                };
+                "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
         responses: {
@@ -7005,34 +7054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Sent as the delivery header; the same on every retry. */
-                            id: string;
-                            /** @description The body `id`; the same for every endpoint and retry. */
-                            event_id: string;
-                            event_type: string;
-                            /**
-                             * @description `held` while the endpoint is paused.
-                             * @enum {string}
-                             */
-                            status: "pending" | "succeeded" | "failed" | "held";
-                            attempt_count: number;
-                            /** Format: date-time */
-                            next_attempt_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            attempts: {
-                                /** Format: date-time */
-                                attempted_at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                /** @enum {string|null} */
-                                error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
-                                response_excerpt: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -7135,34 +7157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Sent as the delivery header; the same on every retry. */
-                        id: string;
-                        /** @description The body `id`; the same for every endpoint and retry. */
-                        event_id: string;
-                        event_type: string;
-                        /**
-                         * @description `held` while the endpoint is paused.
-                         * @enum {string}
-                         */
-                        status: "pending" | "succeeded" | "failed" | "held";
-                        attempt_count: number;
-                        /** Format: date-time */
-                        next_attempt_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        attempts: {
-                            /** Format: date-time */
-                            attempted_at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            /** @enum {string|null} */
-                            error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
-                            response_excerpt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7286,10 +7281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivery_id: string;
-                    };
+                    "application/json": components["schemas"]["WebhookTestEvent"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7413,13 +7405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The new secret, shown only here. */
-                        signing_secret: string;
-                        /** Format: date-time */
-                        previous_secret_expires_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7534,14 +7520,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            type: string;
-                            description: string;
-                            /** @description A key needs this scope to subscribe. */
-                            scope: string;
-                            /** @description JSON Schema of the event `data`. */
-                            data_schema: unknown;
-                        }[];
+                        data: components["schemas"]["EventType"][];
                     };
                 };
             };

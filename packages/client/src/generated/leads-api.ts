@@ -214,26 +214,7 @@ export interface components {
             interessent_id: string;
             /** @description `null` nach Löschung oder Anonymisierung des Interessenten. */
             nachricht: string | null;
-            /** @description Nachvollziehbare Bewertung der Anfrage. */
-            bewertung: {
-                gesamt: number;
-                gewichtungsversion: string;
-                /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                ausgeschlossen: boolean;
-                ausschlussgruende: {
-                    kriterium: string;
-                    grund: string;
-                }[];
-                /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                kriterien: {
-                    kriterium: string;
-                    gewicht: number;
-                    punkte: number;
-                    /** @enum {string} */
-                    ergebnis: "erfuellt" | "abweichend";
-                    grund: string;
-                }[];
-            };
+            bewertung: components["schemas"]["Bewertung"];
             /**
              * Format: date-time
              * @description Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.
@@ -250,12 +231,38 @@ export interface components {
             interessent?: components["schemas"]["InteressentAnlegen"];
             nachricht?: string;
         };
+        /** @description Nachvollziehbare Bewertung der Anfrage. */
+        Bewertung: {
+            gesamt: number;
+            gewichtungsversion: string;
+            /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
+            ausgeschlossen: boolean;
+            ausschlussgruende: {
+                kriterium: string;
+                grund: string;
+            }[];
+            /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
+            kriterien: {
+                kriterium: string;
+                gewicht: number;
+                punkte: number;
+                /** @enum {string} */
+                ergebnis: "erfuellt" | "abweichend";
+                grund: string;
+            }[];
+        };
         /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
         Einwilligung: {
             /** @description Wofür die Einwilligung gilt. */
             zweck: string;
             /** Format: date-time */
             erteilt_am: string;
+        };
+        ImmobilienTreffer: {
+            immobilie_id: string;
+            titel: string;
+            status: string;
+            bewertung: components["schemas"]["Bewertung"];
         };
         /** @description Ein Interessent. */
         Interessent: {
@@ -293,6 +300,39 @@ export interface components {
             /** @description `true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik. */
             anonymisiert: boolean;
         };
+        InteressentAendern: {
+            vorname?: string | null;
+            nachname?: string;
+            /** Format: email */
+            email?: string;
+            telefon?: string | null;
+            /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
+            einwilligung?: {
+                /** @description Wofür die Einwilligung gilt. */
+                zweck?: string;
+                /** Format: date-time */
+                erteilt_am?: string;
+            };
+            suchprofil?: {
+                /**
+                 * @description Kauf oder Miete.
+                 * @enum {string|null}
+                 */
+                vermarktung?: "kauf" | "miete" | null;
+                /** @description Gesuchte Objektarten. */
+                typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[] | null;
+                /** @description Orte oder Postleitzahlen. */
+                orte?: string[] | null;
+                /** @description In halben Zimmern (2,5 ist erlaubt). */
+                zimmer_min?: number | null;
+                kaufpreis_max_eur?: number | null;
+                kaltmiete_max_eur?: number | null;
+                /** @description Ganze Quadratmeter. */
+                wohnflaeche_min_qm?: number | null;
+                /** @description Nur aktive Suchprofile werden abgeglichen. */
+                aktiv?: boolean | null;
+            } | null;
+        };
         InteressentAnlegen: {
             vorname?: string;
             nachname: string;
@@ -301,6 +341,21 @@ export interface components {
             telefon?: string;
             einwilligung: components["schemas"]["Einwilligung"];
             suchprofil?: components["schemas"]["Suchprofil"];
+        };
+        InteressentenTreffer: {
+            interessent: components["schemas"]["Interessent"];
+            bewertung: components["schemas"]["Bewertung"];
+        };
+        /** @description Bestätigung der Löschung. */
+        Loeschung: {
+            id: string;
+            /** @enum {string} */
+            status: "geloescht";
+            /**
+             * Format: date-time
+             * @description Zeitpunkt der (ersten) Löschung.
+             */
+            geloescht_am: string;
         };
         Suchprofil: {
             /**
@@ -627,39 +682,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    vorname?: string | null;
-                    nachname?: string;
-                    /** Format: email */
-                    email?: string;
-                    telefon?: string | null;
-                    /** @description Nachweis der Einwilligung in die Datenverarbeitung. */
-                    einwilligung?: {
-                        /** @description Wofür die Einwilligung gilt. */
-                        zweck?: string;
-                        /** Format: date-time */
-                        erteilt_am?: string;
-                    };
-                    suchprofil?: {
-                        /**
-                         * @description Kauf oder Miete.
-                         * @enum {string|null}
-                         */
-                        vermarktung?: "kauf" | "miete" | null;
-                        /** @description Gesuchte Objektarten. */
-                        typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[] | null;
-                        /** @description Orte oder Postleitzahlen. */
-                        orte?: string[] | null;
-                        /** @description In halben Zimmern (2,5 ist erlaubt). */
-                        zimmer_min?: number | null;
-                        kaufpreis_max_eur?: number | null;
-                        kaltmiete_max_eur?: number | null;
-                        /** @description Ganze Quadratmeter. */
-                        wohnflaeche_min_qm?: number | null;
-                        /** @description Nur aktive Suchprofile werden abgeglichen. */
-                        aktiv?: boolean | null;
-                    } | null;
-                };
+                "application/json": components["schemas"]["InteressentAendern"];
             };
         };
         responses: {
@@ -793,16 +816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "geloescht";
-                        /**
-                         * Format: date-time
-                         * @description Zeitpunkt der (ersten) Löschung.
-                         */
-                        geloescht_am: string;
-                    };
+                    "application/json": components["schemas"]["Loeschung"];
                 };
             };
             /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
@@ -1339,31 +1353,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        daten: {
-                            immobilie_id: string;
-                            titel: string;
-                            status: string;
-                            /** @description Nachvollziehbare Bewertung der Anfrage. */
-                            bewertung: {
-                                gesamt: number;
-                                gewichtungsversion: string;
-                                /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                                ausgeschlossen: boolean;
-                                ausschlussgruende: {
-                                    kriterium: string;
-                                    grund: string;
-                                }[];
-                                /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                                kriterien: {
-                                    kriterium: string;
-                                    gewicht: number;
-                                    punkte: number;
-                                    /** @enum {string} */
-                                    ergebnis: "erfuellt" | "abweichend";
-                                    grund: string;
-                                }[];
-                            };
-                        }[];
+                        daten: components["schemas"]["ImmobilienTreffer"][];
                         seite: {
                             naechster_cursor: string | null;
                             hat_weitere: boolean;
@@ -1463,29 +1453,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        daten: {
-                            interessent: components["schemas"]["Interessent"];
-                            /** @description Nachvollziehbare Bewertung der Anfrage. */
-                            bewertung: {
-                                gesamt: number;
-                                gewichtungsversion: string;
-                                /** @description Ein Ausschlusskriterium greift; die Gesamtpunktzahl ist 0. */
-                                ausgeschlossen: boolean;
-                                ausschlussgruende: {
-                                    kriterium: string;
-                                    grund: string;
-                                }[];
-                                /** @description Die Punkte aller Kriterien ergeben zusammen genau `gesamt`. */
-                                kriterien: {
-                                    kriterium: string;
-                                    gewicht: number;
-                                    punkte: number;
-                                    /** @enum {string} */
-                                    ergebnis: "erfuellt" | "abweichend";
-                                    grund: string;
-                                }[];
-                            };
-                        }[];
+                        daten: components["schemas"]["InteressentenTreffer"][];
                         seite: {
                             naechster_cursor: string | null;
                             hat_weitere: boolean;

@@ -1256,6 +1256,22 @@ export interface components {
             last_used_at: string | null;
             revoked_at: string | null;
         };
+        ApiKeyCreated: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @description The plaintext key. Shown only in this response. */
+            key: string;
+        };
+        ApiKeyInput: {
+            /** @description Defaults to the scopes of the calling key; never more than those. */
+            scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "keys:manage")[];
+        };
         /** @description A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data. */
         Appointment: {
             id: string;
@@ -1306,6 +1322,22 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        AppointmentCancel: {
+            /**
+             * @description Who cancelled.
+             * @enum {string}
+             */
+            by: "agent" | "prospect";
+            /** @enum {string} */
+            reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other";
+        };
+        AppointmentConfirm: {
+            /**
+             * @description Who confirmed.
+             * @enum {string}
+             */
+            by: "agent" | "prospect";
+        };
         AppointmentInput: {
             /** @description The inquiry whose prospect views the property. */
             inquiry_id: string;
@@ -1321,6 +1353,18 @@ export interface components {
             ends_at: string;
             /** @description The agent who shows the property (no two open appointments of a host overlap). */
             host?: string;
+        };
+        AppointmentReschedule: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description After `starts_at`, at most 8 hours later.
+             */
+            ends_at: string;
         };
         /** @description A publication channel of the account. */
         Channel: {
@@ -1371,6 +1415,25 @@ export interface components {
                 phone: string;
             };
         };
+        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact. */
+        ChannelUpdate: {
+            /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
+            name?: string;
+            /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
+            contact?: {
+                /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
+                name?: string;
+                /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
+                company?: string | null;
+                /**
+                 * Format: email
+                 * @description A business address, e.g. `vermietung@berger-immobilien.de`.
+                 */
+                email?: string | null;
+                /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
+                phone?: string | null;
+            } | null;
+        };
         /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
         Commission: {
             buyer_percent?: number;
@@ -1407,6 +1470,14 @@ export interface components {
              * @enum {string}
              */
             exemption?: "heritage_protection" | "small_building";
+        };
+        EventType: {
+            type: string;
+            description: string;
+            /** @description A key needs this scope to subscribe. */
+            scope: string;
+            /** @description JSON Schema of the event `data`. */
+            data_schema: unknown;
         };
         /** @description A commission invoice with the §14 UStG particulars; amounts in integer cents. */
         Invoice: {
@@ -1566,6 +1637,15 @@ export interface components {
              */
             published_at: string | null;
         };
+        ListingPublish: {
+            /** @description Ids of the account's channels. */
+            channels: string[];
+        };
+        /** @description No body: off every channel. */
+        ListingWithdraw: {
+            /** @description Channel ids; absent: every channel. */
+            channels?: string[];
+        } | null;
         /** @description A photo, floor plan or document of a property. */
         Media: {
             id: string;
@@ -1614,6 +1694,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ... */
+        MediaUpdate: {
+            title?: string | null;
+            /** @description Place in the order, from 0; a larger value appends. */
+            position?: number;
         };
         /** @description A property record. */
         Property: {
@@ -1710,6 +1796,96 @@ export interface components {
             energy_certificate?: components["schemas"]["EnergyCertificate"];
             commission?: components["schemas"]["Commission"];
         };
+        /** @description `cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. `invoice_recipients`: see there. */
+        PropertyMarkRented: {
+            /** @description The agreed monthly cold rent in whole euros. */
+            cold_rent_eur?: number;
+            /**
+             * Format: date
+             * @description The day of the sale or letting (YYYY-MM-DD), not in the future.
+             */
+            date?: string;
+            /** @description The invoice recipients of the letting's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
+            invoice_recipients?: {
+                landlord?: {
+                    /** @description Full name or company name. */
+                    name: string;
+                    /** @description Street and house number. */
+                    street: string;
+                    /** @description Postal code. */
+                    postal_code: string;
+                    /** @description City. */
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2; default `DE`. */
+                    country?: string;
+                    /** @description The recipient's VAT id, when it has one (businesses). */
+                    vat_id?: string;
+                    /** Format: email */
+                    email?: string;
+                };
+                tenant?: {
+                    /** @description Full name or company name. */
+                    name: string;
+                    /** @description Street and house number. */
+                    street: string;
+                    /** @description Postal code. */
+                    postal_code: string;
+                    /** @description City. */
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2; default `DE`. */
+                    country?: string;
+                    /** @description The recipient's VAT id, when it has one (businesses). */
+                    vat_id?: string;
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        } | null;
+        /** @description `price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. `invoice_recipients`: see there. */
+        PropertyMarkSold: {
+            /** @description The final sale price in whole euros. */
+            price_eur?: number;
+            /**
+             * Format: date
+             * @description The day of the sale or letting (YYYY-MM-DD), not in the future.
+             */
+            date?: string;
+            /** @description The invoice recipients of the sale's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
+            invoice_recipients?: {
+                seller?: {
+                    /** @description Full name or company name. */
+                    name: string;
+                    /** @description Street and house number. */
+                    street: string;
+                    /** @description Postal code. */
+                    postal_code: string;
+                    /** @description City. */
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2; default `DE`. */
+                    country?: string;
+                    /** @description The recipient's VAT id, when it has one (businesses). */
+                    vat_id?: string;
+                    /** Format: email */
+                    email?: string;
+                };
+                buyer?: {
+                    /** @description Full name or company name. */
+                    name: string;
+                    /** @description Street and house number. */
+                    street: string;
+                    /** @description Postal code. */
+                    postal_code: string;
+                    /** @description City. */
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2; default `DE`. */
+                    country?: string;
+                    /** @description The recipient's VAT id, when it has one (businesses). */
+                    vat_id?: string;
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        } | null;
         /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
         PropertySnapshot: {
             id: string;
@@ -1763,6 +1939,77 @@ export interface components {
                 buyer_is_consumer: boolean;
                 tenant_months: number | null;
                 landlord_months: number | null;
+            } | null;
+        };
+        PropertyUpdate: {
+            /** @enum {string} */
+            type?: "apartment" | "house" | "land" | "commercial" | "parking";
+            title?: string;
+            description?: string | null;
+            address?: {
+                /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
+                street?: string | null;
+                /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
+                house_number?: string | null;
+                /** @description Exactly five digits. */
+                postal_code?: string;
+                city?: string;
+                /** @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`). */
+                country?: string | null;
+                /**
+                 * @description How precisely the address appears in the listing.
+                 * @enum {string|null}
+                 */
+                location_precision?: "exact" | "street" | "neighborhood" | null;
+            };
+            /** @description Living area in square metres. */
+            living_area_sqm?: number | null;
+            /** @description Lot size in square metres. */
+            lot_size_sqm?: number | null;
+            rooms?: number | null;
+            year_built?: number | null;
+            floor?: number | null;
+            /** @description Purchase price in whole euros. */
+            purchase_price_eur?: number | null;
+            /** @description Monthly rent without heating, in whole euros. */
+            cold_rent_eur?: number | null;
+            /** @description Monthly service charges in whole euros. */
+            service_charges_eur?: number | null;
+            /** Format: date */
+            available_from?: string | null;
+            /** @description Figures needed to publish a listing; all optional. */
+            energy_certificate?: {
+                /** @enum {string|null} */
+                type?: "consumption" | "demand" | null;
+                final_energy_demand_kwh?: number | null;
+                energy_source?: string | null;
+                system_year?: number | null;
+                /** @enum {string|null} */
+                efficiency_class?: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
+                /** Format: date */
+                valid_until?: string | null;
+                /**
+                 * @description Set when no certificate is legally required.
+                 * @enum {string|null}
+                 */
+                exemption?: "heritage_protection" | "small_building" | null;
+            } | null;
+            /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
+            commission?: {
+                buyer_percent?: number | null;
+                seller_percent?: number | null;
+                note?: string | null;
+                /**
+                 * @description Who engaged the broker: `seller`, `buyer` or `both`. For a letting `seller` stands for the landlord and `buyer` for the tenant. Decides the German rules (§656c/§656d BGB for apartment and house sales to a consumer, §2 Abs. 1a WoVermittG for residential lettings).
+                 * @enum {string|null}
+                 */
+                engaged_by?: "seller" | "buyer" | "both" | null;
+                /** @description Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies. */
+                buyer_is_consumer?: boolean | null;
+                /** @description Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`. */
+                tenant_months?: number | null;
+                /** @description Letting commission the landlord pays, in net monthly cold rents (VAT on top). */
+                landlord_months?: number | null;
             } | null;
         };
         /** @description The commission of a sale or letting, settled when the property was marked sold or rented; amounts in integer cents. */
@@ -1872,40 +2119,7 @@ export interface components {
                 spread: number;
             } | null;
             /** @description The comparables inside the selection (usable, or dropped as outliers), newest first, then by id; the statistics are computed from these. */
-            comparables: {
-                /** @description The property id (`own`) or the imported market transaction id (`imported`). */
-                id: string;
-                /**
-                 * @description `own`: a sale or letting of the account's own property; `imported`: imported market data.
-                 * @enum {string}
-                 */
-                source: "own" | "imported";
-                postal_code: string;
-                /** Format: date */
-                date: string;
-                living_area_sqm: number;
-                year_built: number | null;
-                /** @description The sale price, or the monthly cold rent, in whole euros. */
-                raw_price_eur: number;
-                /** @description Rounded half up to cents for display; the statistics use the unrounded value. */
-                raw_price_per_sqm: number;
-                adjustments: {
-                    /** @enum {string} */
-                    kind: "area" | "age";
-                    /** @description Multiplies the price per m², rounded half up to 4 decimals. */
-                    factor: number;
-                    explanation: string;
-                }[];
-                /** @description The raw price per m² times the adjustment factors, rounded half up to cents. */
-                adjusted_price_per_sqm: number | null;
-                /**
-                 * @description `outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.
-                 * @enum {string|null}
-                 */
-                dropped: "outlier" | null;
-                /** @description Why it was dropped, with the fences. */
-                dropped_reason: string | null;
-            }[];
+            comparables: components["schemas"]["ValuedComparable"][];
             /** @description The candidates of the same type and marketing that were considered but are outside the selection at the postal-code level used: counted, not listed. Candidates are read only under the prefix used and within the 36 months, so through the API `postal_code` and `date` are 0. */
             excluded: {
                 /** @description How many candidates are outside the selection (the sum of `by_reason`). */
@@ -1927,6 +2141,41 @@ export interface components {
                 };
             };
         };
+        /** @description A comparable inside the selection: its raw price, each adjustment and whether it was dropped as an outlier (and why). */
+        ValuedComparable: {
+            /** @description The property id (`own`) or the imported market transaction id (`imported`). */
+            id: string;
+            /**
+             * @description `own`: a sale or letting of the account's own property; `imported`: imported market data.
+             * @enum {string}
+             */
+            source: "own" | "imported";
+            postal_code: string;
+            /** Format: date */
+            date: string;
+            living_area_sqm: number;
+            year_built: number | null;
+            /** @description The sale price, or the monthly cold rent, in whole euros. */
+            raw_price_eur: number;
+            /** @description Rounded half up to cents for display; the statistics use the unrounded value. */
+            raw_price_per_sqm: number;
+            adjustments: {
+                /** @enum {string} */
+                kind: "area" | "age";
+                /** @description Multiplies the price per m², rounded half up to 4 decimals. */
+                factor: number;
+                explanation: string;
+            }[];
+            /** @description The raw price per m² times the adjustment factors, rounded half up to cents. */
+            adjusted_price_per_sqm: number | null;
+            /**
+             * @description `outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.
+             * @enum {string|null}
+             */
+            dropped: "outlier" | null;
+            /** @description Why it was dropped, with the fences. */
+            dropped_reason: string | null;
+        };
         /** @description A time a host offers viewings of a property to up to `capacity` prospects. */
         ViewingSlot: {
             id: string;
@@ -1945,6 +2194,10 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The appointments created, best score first. */
+        ViewingSlotAllocation: {
+            data: components["schemas"]["Appointment"][];
         };
         ViewingSlotInput: {
             /**
@@ -1980,6 +2233,80 @@ export interface components {
             paused_at: string | null;
             /** Format: date-time */
             last_success_at: string | null;
+        };
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /**
+             * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
+             * @enum {string}
+             */
+            status: "active" | "paused";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** @description Verifies deliveries. Shown only in this response. */
+            signing_secret: string;
+        };
+        WebhookDelivery: {
+            /** @description Sent as the delivery header; the same on every retry. */
+            id: string;
+            /** @description The body `id`; the same for every endpoint and retry. */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description `held` while the endpoint is paused.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "held";
+            attempt_count: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            attempts: {
+                /** Format: date-time */
+                attempted_at: string;
+                status_code: number | null;
+                duration_ms: number;
+                /** @enum {string|null} */
+                error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
+                response_excerpt: string | null;
+            }[];
+        };
+        WebhookInput: {
+            /** @description https URL that receives deliveries. */
+            url: string;
+            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+            description?: string;
+        };
+        WebhookSecretRotation: {
+            id: string;
+            /** @description The new secret, shown only here. */
+            signing_secret: string;
+            /** Format: date-time */
+            previous_secret_expires_at: string;
+        };
+        WebhookTestEvent: {
+            event_id: string;
+            delivery_id: string;
+        };
+        WebhookUpdate: {
+            /** @description https URL that receives deliveries. */
+            url?: string;
+            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "paused";
         };
     };
     responses: never;
@@ -2091,10 +2418,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Defaults to the scopes of the calling key; never more than those. */
-                    scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "keys:manage")[];
-                };
+                "application/json": components["schemas"]["ApiKeyInput"];
             };
         };
         responses: {
@@ -2104,18 +2428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description First characters of the key, to recognise it. */
-                        display_prefix: string;
-                        scopes: string[];
-                        /** Format: date-time */
-                        created_at: string;
-                        last_used_at: string | null;
-                        revoked_at: string | null;
-                        /** @description The plaintext key. Shown only in this response. */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -2577,77 +2890,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    type?: "apartment" | "house" | "land" | "commercial" | "parking";
-                    title?: string;
-                    description?: string | null;
-                    address?: {
-                        /** @description The street with its house number as one string ("Hauptstraße 5", "12 Baker Street", "Hauptstraße 5, Hinterhaus"), or its name alone with `house_number`. The number is split off and published only at `exact` precision; an addition after it ("Hinterhaus", "2. OG links") never. */
-                        street?: string | null;
-                        /** @description The house number ("5", "12a", "3-5") when it is given apart from `street`; without it the number is split off `street`. A change of `street` alone splits it again. */
-                        house_number?: string | null;
-                        /** @description Exactly five digits. */
-                        postal_code?: string;
-                        city?: string;
-                        /** @description ISO 3166-1 alpha-2; default `US`, or the account's default country when the operator set one (a Berlin agency: `DE`). */
-                        country?: string | null;
-                        /**
-                         * @description How precisely the address appears in the listing.
-                         * @enum {string|null}
-                         */
-                        location_precision?: "exact" | "street" | "neighborhood" | null;
-                    };
-                    /** @description Living area in square metres. */
-                    living_area_sqm?: number | null;
-                    /** @description Lot size in square metres. */
-                    lot_size_sqm?: number | null;
-                    rooms?: number | null;
-                    year_built?: number | null;
-                    floor?: number | null;
-                    /** @description Purchase price in whole euros. */
-                    purchase_price_eur?: number | null;
-                    /** @description Monthly rent without heating, in whole euros. */
-                    cold_rent_eur?: number | null;
-                    /** @description Monthly service charges in whole euros. */
-                    service_charges_eur?: number | null;
-                    /** Format: date */
-                    available_from?: string | null;
-                    /** @description Figures needed to publish a listing; all optional. */
-                    energy_certificate?: {
-                        /** @enum {string|null} */
-                        type?: "consumption" | "demand" | null;
-                        final_energy_demand_kwh?: number | null;
-                        energy_source?: string | null;
-                        system_year?: number | null;
-                        /** @enum {string|null} */
-                        efficiency_class?: "A+" | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | null;
-                        /** Format: date */
-                        valid_until?: string | null;
-                        /**
-                         * @description Set when no certificate is legally required.
-                         * @enum {string|null}
-                         */
-                        exemption?: "heritage_protection" | "small_building" | null;
-                    } | null;
-                    /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
-                    commission?: {
-                        buyer_percent?: number | null;
-                        seller_percent?: number | null;
-                        note?: string | null;
-                        /**
-                         * @description Who engaged the broker: `seller`, `buyer` or `both`. For a letting `seller` stands for the landlord and `buyer` for the tenant. Decides the German rules (§656c/§656d BGB for apartment and house sales to a consumer, §2 Abs. 1a WoVermittG for residential lettings).
-                         * @enum {string|null}
-                         */
-                        engaged_by?: "seller" | "buyer" | "both" | null;
-                        /** @description Whether the buyer is a consumer (default `true`): the consumer protection of §656a–d BGB applies. */
-                        buyer_is_consumer?: boolean | null;
-                        /** @description Letting commission the tenant pays, in net monthly cold rents (VAT on top), e.g. `2` or `1.5`. */
-                        tenant_months?: number | null;
-                        /** @description Letting commission the landlord pays, in net monthly cold rents (VAT on top). */
-                        landlord_months?: number | null;
-                    } | null;
-                };
+                "application/json": components["schemas"]["PropertyUpdate"];
             };
         };
         responses: {
@@ -3143,50 +3386,7 @@ export interface operations {
         /** @description `price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. `invoice_recipients`: see there. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description The final sale price in whole euros. */
-                    price_eur?: number;
-                    /**
-                     * Format: date
-                     * @description The day of the sale or letting (YYYY-MM-DD), not in the future.
-                     */
-                    date?: string;
-                    /** @description The invoice recipients of the sale's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
-                    invoice_recipients?: {
-                        seller?: {
-                            /** @description Full name or company name. */
-                            name: string;
-                            /** @description Street and house number. */
-                            street: string;
-                            /** @description Postal code. */
-                            postal_code: string;
-                            /** @description City. */
-                            city: string;
-                            /** @description ISO 3166-1 alpha-2; default `DE`. */
-                            country?: string;
-                            /** @description The recipient's VAT id, when it has one (businesses). */
-                            vat_id?: string;
-                            /** Format: email */
-                            email?: string;
-                        };
-                        buyer?: {
-                            /** @description Full name or company name. */
-                            name: string;
-                            /** @description Street and house number. */
-                            street: string;
-                            /** @description Postal code. */
-                            postal_code: string;
-                            /** @description City. */
-                            city: string;
-                            /** @description ISO 3166-1 alpha-2; default `DE`. */
-                            country?: string;
-                            /** @description The recipient's VAT id, when it has one (businesses). */
-                            vat_id?: string;
-                            /** Format: email */
-                            email?: string;
-                        };
-                    };
-                } | null;
+                "application/json": components["schemas"]["PropertyMarkSold"];
             };
         };
         responses: {
@@ -3310,50 +3510,7 @@ export interface operations {
         /** @description `cold_rent_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking `cold_rent_eur` and today are recorded, marked as assumed. `invoice_recipients`: see there. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description The agreed monthly cold rent in whole euros. */
-                    cold_rent_eur?: number;
-                    /**
-                     * Format: date
-                     * @description The day of the sale or letting (YYYY-MM-DD), not in the future.
-                     */
-                    date?: string;
-                    /** @description The invoice recipients of the letting's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
-                    invoice_recipients?: {
-                        landlord?: {
-                            /** @description Full name or company name. */
-                            name: string;
-                            /** @description Street and house number. */
-                            street: string;
-                            /** @description Postal code. */
-                            postal_code: string;
-                            /** @description City. */
-                            city: string;
-                            /** @description ISO 3166-1 alpha-2; default `DE`. */
-                            country?: string;
-                            /** @description The recipient's VAT id, when it has one (businesses). */
-                            vat_id?: string;
-                            /** Format: email */
-                            email?: string;
-                        };
-                        tenant?: {
-                            /** @description Full name or company name. */
-                            name: string;
-                            /** @description Street and house number. */
-                            street: string;
-                            /** @description Postal code. */
-                            postal_code: string;
-                            /** @description City. */
-                            city: string;
-                            /** @description ISO 3166-1 alpha-2; default `DE`. */
-                            country?: string;
-                            /** @description The recipient's VAT id, when it has one (businesses). */
-                            vat_id?: string;
-                            /** Format: email */
-                            email?: string;
-                        };
-                    };
-                } | null;
+                "application/json": components["schemas"]["PropertyMarkRented"];
             };
         };
         responses: {
@@ -4253,11 +4410,7 @@ export interface operations {
         /** @description Title (`null` clears it) and position; the other media move to keep positions 0, 1, 2, ... */
         requestBody: {
             content: {
-                "application/json": {
-                    title?: string | null;
-                    /** @description Place in the order, from 0; a larger value appends. */
-                    position?: number;
-                };
+                "application/json": components["schemas"]["MediaUpdate"];
             };
         };
         responses: {
@@ -4925,10 +5078,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Ids of the account's channels. */
-                    channels: string[];
-                };
+                "application/json": components["schemas"]["ListingPublish"];
             };
         };
         responses: {
@@ -5052,10 +5202,7 @@ export interface operations {
         /** @description No body: off every channel. */
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Channel ids; absent: every channel. */
-                    channels?: string[];
-                } | null;
+                "application/json": components["schemas"]["ListingWithdraw"];
             };
         };
         responses: {
@@ -5544,24 +5691,7 @@ export interface operations {
         /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact. */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
-                    name?: string;
-                    /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
-                    contact?: {
-                        /** @description The agency or the responsible agent, e.g. `Vermietungsteam Mitte` or `Anna Berger`. */
-                        name?: string;
-                        /** @description The agency's company name, e.g. `Berger Immobilien GmbH`. */
-                        company?: string | null;
-                        /**
-                         * Format: email
-                         * @description A business address, e.g. `vermietung@berger-immobilien.de`.
-                         */
-                        email?: string | null;
-                        /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
-                        phone?: string | null;
-                    } | null;
-                };
+                "application/json": components["schemas"]["ChannelUpdate"];
             };
         };
         responses: {
@@ -6184,13 +6314,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Who confirmed.
-                     * @enum {string}
-                     */
-                    by: "agent" | "prospect";
-                };
+                "application/json": components["schemas"]["AppointmentConfirm"];
             };
         };
         responses: {
@@ -6313,18 +6437,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339, e.g. `2026-12-01T10:00:00+01:00`; not in the past.
-                     */
-                    starts_at: string;
-                    /**
-                     * Format: date-time
-                     * @description After `starts_at`, at most 8 hours later.
-                     */
-                    ends_at: string;
-                };
+                "application/json": components["schemas"]["AppointmentReschedule"];
             };
         };
         responses: {
@@ -6447,15 +6560,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Who cancelled.
-                     * @enum {string}
-                     */
-                    by: "agent" | "prospect";
-                    /** @enum {string} */
-                    reason: "prospect_declined" | "agent_unavailable" | "property_unavailable" | "other";
-                };
+                "application/json": components["schemas"]["AppointmentCancel"];
             };
         };
         responses: {
@@ -7140,9 +7245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Appointment"][];
-                    };
+                    "application/json": components["schemas"]["ViewingSlotAllocation"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -7358,40 +7461,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description The property id (`own`) or the imported market transaction id (`imported`). */
-                            id: string;
-                            /**
-                             * @description `own`: a sale or letting of the account's own property; `imported`: imported market data.
-                             * @enum {string}
-                             */
-                            source: "own" | "imported";
-                            postal_code: string;
-                            /** Format: date */
-                            date: string;
-                            living_area_sqm: number;
-                            year_built: number | null;
-                            /** @description The sale price, or the monthly cold rent, in whole euros. */
-                            raw_price_eur: number;
-                            /** @description Rounded half up to cents for display; the statistics use the unrounded value. */
-                            raw_price_per_sqm: number;
-                            adjustments: {
-                                /** @enum {string} */
-                                kind: "area" | "age";
-                                /** @description Multiplies the price per m², rounded half up to 4 decimals. */
-                                factor: number;
-                                explanation: string;
-                            }[];
-                            /** @description The raw price per m² times the adjustment factors, rounded half up to cents. */
-                            adjusted_price_per_sqm: number | null;
-                            /**
-                             * @description `outlier`: beyond Q1 − 1.5 × IQR or Q3 + 1.5 × IQR of the adjusted prices per m², not used; `null`: used.
-                             * @enum {string|null}
-                             */
-                            dropped: "outlier" | null;
-                            /** @description Why it was dropped, with the fences. */
-                            dropped_reason: string | null;
-                        }[];
+                        data: components["schemas"]["ValuedComparable"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -8215,12 +8285,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https URL that receives deliveries. */
-                    url: string;
-                    events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
-                    description?: string;
-                };
+                "application/json": components["schemas"]["WebhookInput"];
             };
         };
         responses: {
@@ -8230,27 +8295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        url: string;
-                        events: string[];
-                        description: string | null;
-                        /**
-                         * @description `paused` after 24 h without a successful delivery, or by hand; resume with PATCH `status: active`.
-                         * @enum {string}
-                         */
-                        status: "active" | "paused";
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** Format: date-time */
-                        paused_at: string | null;
-                        /** Format: date-time */
-                        last_success_at: string | null;
-                        /** @description Verifies deliveries. Shown only in this response. */
-                        signing_secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8509,14 +8554,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description https URL that receives deliveries. */
-                    url?: string;
-                    events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
-                    description?: string | null;
-                    /** @enum {string} */
-                    status?: "active" | "paused";
-                };
+                "application/json": components["schemas"]["WebhookUpdate"];
             };
         };
         responses: {
@@ -8640,34 +8678,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Sent as the delivery header; the same on every retry. */
-                            id: string;
-                            /** @description The body `id`; the same for every endpoint and retry. */
-                            event_id: string;
-                            event_type: string;
-                            /**
-                             * @description `held` while the endpoint is paused.
-                             * @enum {string}
-                             */
-                            status: "pending" | "succeeded" | "failed" | "held";
-                            attempt_count: number;
-                            /** Format: date-time */
-                            next_attempt_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            attempts: {
-                                /** Format: date-time */
-                                attempted_at: string;
-                                status_code: number | null;
-                                duration_ms: number;
-                                /** @enum {string|null} */
-                                error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
-                                response_excerpt: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         page: {
                             next_cursor: string | null;
                             has_more: boolean;
@@ -8770,34 +8781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Sent as the delivery header; the same on every retry. */
-                        id: string;
-                        /** @description The body `id`; the same for every endpoint and retry. */
-                        event_id: string;
-                        event_type: string;
-                        /**
-                         * @description `held` while the endpoint is paused.
-                         * @enum {string}
-                         */
-                        status: "pending" | "succeeded" | "failed" | "held";
-                        attempt_count: number;
-                        /** Format: date-time */
-                        next_attempt_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        attempts: {
-                            /** Format: date-time */
-                            attempted_at: string;
-                            status_code: number | null;
-                            duration_ms: number;
-                            /** @enum {string|null} */
-                            error_class: "timeout" | "connection_error" | "blocked_address" | "redirect" | "http_status" | null;
-                            response_excerpt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -8921,10 +8905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event_id: string;
-                        delivery_id: string;
-                    };
+                    "application/json": components["schemas"]["WebhookTestEvent"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9048,13 +9029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The new secret, shown only here. */
-                        signing_secret: string;
-                        /** Format: date-time */
-                        previous_secret_expires_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9169,14 +9144,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            type: string;
-                            description: string;
-                            /** @description A key needs this scope to subscribe. */
-                            scope: string;
-                            /** @description JSON Schema of the event `data`. */
-                            data_schema: unknown;
-                        }[];
+                        data: components["schemas"]["EventType"][];
                     };
                 };
             };

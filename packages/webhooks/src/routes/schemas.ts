@@ -21,16 +21,22 @@ export const WebhookSchema = Named(
   }),
 );
 
-export const CreatedWebhookSchema = Type.Composite([
-  WebhookSchema,
-  Type.Object({ signing_secret: Type.String({ description: 'Verifies deliveries. Shown only in this response.' }) }),
-]);
+export const CreatedWebhookSchema = Named(
+  'WebhookCreated',
+  Type.Composite([
+    WebhookSchema,
+    Type.Object({ signing_secret: Type.String({ description: 'Verifies deliveries. Shown only in this response.' }) }),
+  ]),
+);
 
-export const RotatedSecretSchema = Type.Object({
-  id: Type.String(),
-  signing_secret: Type.String({ description: 'The new secret, shown only here.' }),
-  previous_secret_expires_at: DateTime,
-});
+export const RotatedSecretSchema = Named(
+  'WebhookSecretRotation',
+  Type.Object({
+    id: Type.String(),
+    signing_secret: Type.String({ description: 'The new secret, shown only here.' }),
+    previous_secret_expires_at: DateTime,
+  }),
+);
 
 export function bodySchemas(catalogue: EventCatalogue) {
   const Events = Type.Array(StringEnum(catalogue.map((e) => e.type)), {
@@ -40,18 +46,24 @@ export function bodySchemas(catalogue: EventCatalogue) {
   });
   const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL that receives deliveries.' });
   return {
-    CreateWebhookSchema: Type.Object(
-      { url: Url, events: Events, description: Type.Optional(Type.String({ maxLength: 500 })) },
-      { additionalProperties: false },
+    CreateWebhookSchema: Named(
+      'WebhookInput',
+      Type.Object(
+        { url: Url, events: Events, description: Type.Optional(Type.String({ maxLength: 500 })) },
+        { additionalProperties: false },
+      ),
     ),
-    UpdateWebhookSchema: Type.Object(
-      {
-        url: Type.Optional(Url),
-        events: Type.Optional(Events),
-        description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-        status: Type.Optional(StringEnum(['active', 'paused'])),
-      },
-      { additionalProperties: false },
+    UpdateWebhookSchema: Named(
+      'WebhookUpdate',
+      Type.Object(
+        {
+          url: Type.Optional(Url),
+          events: Type.Optional(Events),
+          description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+          status: Type.Optional(StringEnum(['active', 'paused'])),
+        },
+        { additionalProperties: false },
+      ),
     ),
   };
 }
@@ -66,17 +78,20 @@ export const AttemptSchema = Type.Object({
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'held'] as const;
 
-export const DeliverySchema = Type.Object({
-  id: Type.String({ description: 'Sent as the delivery header; the same on every retry.' }),
-  event_id: Type.String({ description: 'The body `id`; the same for every endpoint and retry.' }),
-  event_type: Type.String(),
-  status: StringEnum(DELIVERY_STATUSES, { description: '`held` while the endpoint is paused.' }),
-  attempt_count: Type.Integer(),
-  next_attempt_at: Nullable(DateTime),
-  created_at: DateTime,
-  updated_at: DateTime,
-  attempts: Type.Array(AttemptSchema),
-});
+export const DeliverySchema = Named(
+  'WebhookDelivery',
+  Type.Object({
+    id: Type.String({ description: 'Sent as the delivery header; the same on every retry.' }),
+    event_id: Type.String({ description: 'The body `id`; the same for every endpoint and retry.' }),
+    event_type: Type.String(),
+    status: StringEnum(DELIVERY_STATUSES, { description: '`held` while the endpoint is paused.' }),
+    attempt_count: Type.Integer(),
+    next_attempt_at: Nullable(DateTime),
+    created_at: DateTime,
+    updated_at: DateTime,
+    attempts: Type.Array(AttemptSchema),
+  }),
+);
 
 export const DeliveryListQuerySchema = Type.Composite([
   PageQuerySchema,
@@ -86,11 +101,17 @@ export const DeliveryListQuerySchema = Type.Composite([
 export const WebhookParamsSchema = Type.Object({ webhookId: Type.String() });
 export const DeliveryParamsSchema = Type.Object({ webhookId: Type.String(), deliveryId: Type.String() });
 
-export const TestEventSchema = Type.Object({ event_id: Type.String(), delivery_id: Type.String() });
+export const TestEventSchema = Named(
+  'WebhookTestEvent',
+  Type.Object({ event_id: Type.String(), delivery_id: Type.String() }),
+);
 
-export const EventTypeSchema = Type.Object({
-  type: Type.String(),
-  description: Type.String(),
-  scope: Type.String({ description: 'A key needs this scope to subscribe.' }),
-  data_schema: Type.Unknown({ description: 'JSON Schema of the event `data`.' }),
-});
+export const EventTypeSchema = Named(
+  'EventType',
+  Type.Object({
+    type: Type.String(),
+    description: Type.String(),
+    scope: Type.String({ description: 'A key needs this scope to subscribe.' }),
+    data_schema: Type.Unknown({ description: 'JSON Schema of the event `data`.' }),
+  }),
+);

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { AUTH_ERRORS, SeitenQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
+import { AUTH_ERRORS, Named, SeitenQuerySchema, SeiteSchema, errorResponses } from '@platform/http';
 import { ProspectParamsSchema, ProspectSchema } from '../prospects/index.js';
 import { InquiryScoreSchema } from './schemas.js';
 import type { MatchingService } from './service.js';
@@ -25,12 +25,15 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         querystring: SeitenQuerySchema,
         response: {
           200: SeiteSchema(
-            Type.Object({
-              immobilie_id: Type.String(),
-              titel: Type.String(),
-              status: Type.String(),
-              bewertung: InquiryScoreSchema,
-            }),
+            Named(
+              'ImmobilienTreffer',
+              Type.Object({
+                immobilie_id: Type.String(),
+                titel: Type.String(),
+                status: Type.String(),
+                bewertung: InquiryScoreSchema,
+              }),
+            ),
           ),
           ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
         },
@@ -53,7 +56,9 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         params: Type.Object({ immobilieId: Type.String() }),
         querystring: SeitenQuerySchema,
         response: {
-          200: SeiteSchema(Type.Object({ interessent: ProspectSchema, bewertung: InquiryScoreSchema })),
+          200: SeiteSchema(
+            Named('InteressentenTreffer', Type.Object({ interessent: ProspectSchema, bewertung: InquiryScoreSchema })),
+          ),
           ...errorResponses([...AUTH_ERRORS, 404, 422], 'de'),
         },
       },

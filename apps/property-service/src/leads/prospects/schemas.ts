@@ -72,9 +72,9 @@ export const ProspectInputSchema = Named(
 );
 export type ProspectInput = Static<typeof ProspectInputSchema>;
 
-export const ProspectPatchSchema = PatchSchemaOf(
-  Type.Object(inputFields, { additionalProperties: false }),
-  PROSPECT_READ_ONLY,
+export const ProspectPatchSchema = Named(
+  'InteressentAendern',
+  PatchSchemaOf(Type.Object(inputFields, { additionalProperties: false }), PROSPECT_READ_ONLY),
 );
 export type ProspectPatch = Patch<ProspectInput>;
 
@@ -122,11 +122,14 @@ export const ProspectListQuerySchema = Type.Composite([
   Type.Object({ suchprofil_aktiv: Type.Optional(Type.Boolean()) }),
 ]);
 
-export const ErasureSchema = Type.Object(
-  {
-    id: Type.String(),
-    status: Type.Literal('geloescht'),
-    geloescht_am: Type.String({ format: 'date-time', description: 'Zeitpunkt der (ersten) Löschung.' }),
-  },
-  { description: 'Bestätigung der Löschung.' },
+export const ErasureSchema = Named(
+  'Loeschung',
+  Type.Object(
+    {
+      id: Type.String(),
+      status: Type.Literal('geloescht'),
+      geloescht_am: Type.String({ format: 'date-time', description: 'Zeitpunkt der (ersten) Löschung.' }),
+    },
+    { description: 'Bestätigung der Löschung.' },
+  ),
 );
