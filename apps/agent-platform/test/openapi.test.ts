@@ -14,6 +14,29 @@ type Operation = {
   responses: Record<string, unknown>;
 };
 
+type Schema = { $ref?: string; title?: string; properties?: Record<string, Schema>; items?: Schema };
+type Document = {
+  paths: Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>;
+  components: { schemas: Record<string, Schema> };
+};
+type Content = { content?: Record<string, { schema: Schema }> };
+
+/**
+ * The JSON schema at `place` of `operation` ("GET /v1/agents"): `body` or a response status, then
+ * fields, `data[]` for the items of `data`; a `$ref` on the way is followed, the last one is not.
+ */
+function schemaAt(doc: Document, operation: string, place: string): Schema | undefined {
+  const [method, path] = operation.split(' ') as [string, string];
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  const [first, ...fields] = place.split(' ') as [string, ...string[]];
+  let schema = (first === 'body' ? op?.requestBody : op?.responses[first])?.content?.['application/json']?.schema;
+  for (const field of fields) {
+    const target = schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
+    schema = field.endsWith('[]') ? target?.properties?.[field.slice(0, -2)]?.items : target?.properties?.[field];
+  }
+  return schema;
+}
+
 describe('GET /v1/openapi.json', () => {
   it("is the OpenAPI 3.1 document 'Agent Platform API', served without a key", async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' });
@@ -271,17 +294,68 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(ics.responses['200']!.content)).toEqual(['text/calendar']);
   });
 
-  it('names the main views as components, referenced from the operations', async () => {
-    const doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    expect(doc.paths['/v1/agents'].post.responses['201'].content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/AgentDeployment',
+  describe('names its schemas as components, referenced from the operations', () => {
+    let doc: Document;
+    beforeAll(async () => {
+      doc = (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     });
-    expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(['Error', 'AgentDeployment', 'Artifact', 'CatalogEntry', 'AccessRequest']),
-    );
-    expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(['EvaluationSession', 'CostEstimate', 'ChargebackSettlement', 'InternalInvoice']),
-    );
+
+    // One place each component is used: [operation, place (see schemaAt), component]. A schema that
+    // loses its name (inlined again) fails its row; a new name fails the complete list below.
+    const NAMED: [string, string, string][] = [
+      ['POST /v1/agents', '422', 'Error'],
+      ['POST /v1/agents', 'body', 'AgentDeploymentInput'],
+      ['POST /v1/agents', '201', 'AgentDeployment'],
+      ['GET /v1/agents', '200 data[]', 'AgentDeployment'],
+      ['PATCH /v1/agents/{agentId}', 'body', 'AgentDeploymentUpdate'],
+      ['POST /v1/agents/{agentId}/artifacts', '201', 'Artifact'],
+      ['PATCH /v1/agents/{agentId}/artifacts/{artifactId}', 'body', 'ArtifactUpdate'],
+      ['POST /v1/agents/{agentId}/catalog-entries', '202', 'CatalogEntry'],
+      ['POST /v1/agents/{agentId}/catalog-entries', '202 agent', 'AgentDeploymentSnapshot'],
+      ['POST /v1/capability-profiles', 'body', 'CapabilityProfileInput'],
+      ['POST /v1/capability-profiles', '201', 'CapabilityProfile'],
+      ['PATCH /v1/capability-profiles/{profileId}', 'body', 'CapabilityProfileUpdate'],
+      ['POST /v1/access-requests', 'body', 'AccessRequestInput'],
+      ['POST /v1/access-requests', '201', 'AccessRequest'],
+      ['GET /v1/access-requests/{requestId}/score', '200', 'AccessRequestScore'],
+      ['POST /v1/access-requests/{requestId}/score', '200', 'AccessRequestScore'],
+      ['POST /v1/evaluation-sessions', 'body', 'EvaluationSessionInput'],
+      ['POST /v1/evaluation-sessions', '201', 'EvaluationSession'],
+      ['POST /v1/evaluation-sessions/{sessionId}/confirm', 'body', 'EvaluationSessionConfirm'],
+      ['POST /v1/evaluation-sessions/{sessionId}/reschedule', 'body', 'EvaluationSessionReschedule'],
+      ['POST /v1/evaluation-sessions/{sessionId}/cancel', 'body', 'EvaluationSessionCancel'],
+      ['POST /v1/agents/{agentId}/usage', 'body', 'UsageBatch'],
+      ['POST /v1/agents/{agentId}/usage', '200', 'UsageBatchResult'],
+      ['GET /v1/agents/{agentId}/cost-estimate', '200', 'CostEstimate'],
+      ['GET /v1/cost-estimates', '200', 'ProfileCostEstimates'],
+      ['GET /v1/cost-estimates', '200 agents[] estimate', 'CostEstimate'],
+      ['GET /v1/agents/{agentId}/comparables', '200', 'AgentComparables'],
+      ['GET /v1/agents/{agentId}/comparables', '200 data[]', 'AgentComparable'],
+      ['GET /v1/chargebacks/settlements', '200 data[]', 'ChargebackSettlementSummary'],
+      ['GET /v1/chargebacks/settlements/{settlementId}', '200', 'ChargebackSettlement'],
+      ['GET /v1/internal-invoices', '200 data[]', 'InternalInvoice'],
+      ['GET /v1/api-keys', '200 data[]', 'ApiKey'],
+      ['POST /v1/api-keys', 'body', 'ApiKeyInput'],
+      ['POST /v1/api-keys', '201', 'ApiKeyCreated'],
+      ['POST /v1/webhooks', 'body', 'WebhookInput'],
+      ['POST /v1/webhooks', '201', 'WebhookCreated'],
+      ['GET /v1/webhooks', '200 data[]', 'Webhook'],
+      ['PATCH /v1/webhooks/{webhookId}', 'body', 'WebhookUpdate'],
+      ['GET /v1/webhooks/{webhookId}/deliveries', '200 data[]', 'WebhookDelivery'],
+      ['POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry', '202', 'WebhookDelivery'],
+      ['POST /v1/webhooks/{webhookId}/test', '202', 'WebhookTestEvent'],
+      ['POST /v1/webhooks/{webhookId}/rotate-secret', '200', 'WebhookSecretRotation'],
+      ['GET /v1/event-types', '200 data[]', 'EventType'],
+    ];
+
+    it.each(NAMED)('%s, %s: the component %s', (operation, place, name) => {
+      expect(schemaAt(doc, operation, place)).toEqual({ $ref: `#/components/schemas/${name}` });
+    });
+
+    it('has exactly the components of the table, each without its title', () => {
+      expect(Object.keys(doc.components.schemas).sort()).toEqual([...new Set(NAMED.map(([, , name]) => name))].sort());
+      for (const [name, schema] of Object.entries(doc.components.schemas)) expect(schema.title, name).toBeUndefined();
+    });
   });
 
   it('serves an interactive documentation page', async () => {
