@@ -14,7 +14,13 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
     it('records the sale: a settlement with an invoice per paying party, PDF, XML and payment', async () => {
       await setBillingProfile(run.db.prisma, run.property.accountId, TEST_ISSUER, new Date());
       const today = new Date().toISOString().slice(0, 10);
-      const recipient = (name: string) => ({ name, street: 'Lindenallee 3', postal_code: '14109', city: 'Berlin' });
+      const recipient = (name: string) => ({
+        name,
+        street: 'Lindenallee 3',
+        postal_code: '14109',
+        city: 'Berlin',
+        email: 'rechnung@example.org',
+      });
       const sold = await unwrap(
         client().POST('/v1/properties/{propertyId}/mark-sold', {
           params: { path: { propertyId: state.propertyId } },

@@ -20,8 +20,20 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const SELLER = { name: 'Erika Mustermann', street: 'Lindenallee 3', postal_code: '14109', city: 'Berlin' };
-const BUYER = { name: 'Max Käufer & Söhne', street: 'Hauptstraße 1', postal_code: '80331', city: 'München' };
+const SELLER = {
+  name: 'Erika Mustermann',
+  street: 'Lindenallee 3',
+  postal_code: '14109',
+  city: 'Berlin',
+  email: 'erika@example.org',
+};
+const BUYER = {
+  name: 'Max Käufer & Söhne',
+  street: 'Hauptstraße 1',
+  postal_code: '80331',
+  city: 'München',
+  email: 'rechnung@kaeufer.example',
+};
 const { purchase_price_eur: _asking, ...apartment } = validProperty();
 
 async function active(fields: Record<string, unknown>, key = ctx.tenant.key): Promise<string> {

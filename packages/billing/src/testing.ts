@@ -146,7 +146,7 @@ export const fatalFailures = (validation: CiiValidation, name: string, ruleSet: 
 export const warnings = (validation: CiiValidation, name: string, ruleSet: RuleSet = 'en16931') =>
   lines(failedAssertsOf(validation, name, ruleSet).filter((failure) => failure.flag === 'warning'));
 
-/** A complete billing profile of an issuer (an agency in Berlin): invoices with it pass EN 16931. */
+/** A complete billing profile of an issuer (an agency in Berlin): invoices with it pass EN 16931 and XRechnung 3.0. */
 export const TEST_ISSUER: BillingProfileInput = {
   name: 'Muster Immobilien GmbH',
   street: 'Friedrichstraße 10',
@@ -156,6 +156,8 @@ export const TEST_ISSUER: BillingProfileInput = {
   vat_id: 'DE123456789',
   tax_number: '30/123/45678',
   email: 'rechnung@muster-immobilien.de',
+  phone: '+49 30 1234567',
+  contact: 'Petra Muster',
   iban: 'DE89370400440532013000',
   bic: 'COBADEFFXXX',
   payment_terms_days: 14,

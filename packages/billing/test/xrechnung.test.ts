@@ -76,7 +76,7 @@ const deferred: InvoiceDocumentData = {
   notes: [condition],
 };
 
-// The issuer as findIssuer copies it from TEST_ISSUER's billing profile: no phone, no contact person.
+// An issuer as findIssuer copies it from a billing profile set without --phone and --contact.
 const { name, street, postal_code, city, country, vat_id, tax_number, email } = TEST_ISSUER;
 const fromProfile: InvoiceDocumentData = {
   ...commission,
@@ -181,7 +181,7 @@ describe('CII export against the XRechnung 3.0 schematron (KoSIT)', () => {
     });
 
     it('a billing profile without phone and contact person fails BR-DE-5 and BR-DE-6, which eInvoiceGaps names before issuing', () => {
-      // TEST_ISSUER (like any profile set without --phone/--contact) has neither; XRechnung requires both (BT-41, BT-42).
+      // A profile set without --phone/--contact has neither; XRechnung requires both (BT-41, BT-42).
       expect(ids(xrechnungFatal('fromProfile')).sort()).toEqual(['BR-DE-5', 'BR-DE-6']);
       const gaps = eInvoiceGaps(fromProfile.issuer, fromProfile.recipient);
       expect(gaps.issuer.map((gap) => gap.rule).sort()).toEqual(['BR-DE-5', 'BR-DE-6']);

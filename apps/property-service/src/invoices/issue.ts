@@ -1,5 +1,5 @@
 import { newId, type Db, type Prisma } from '@platform/db';
-import { euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
+import { eInvoiceGaps, euros, findIssuer, germanDate, nextInvoiceNumber, type InvoiceParty } from '@platform/billing';
 import { ApiError, validationError } from '@platform/http';
 import { accountTimeZone } from '@platform/accounts';
 import { addDays, localDate } from '@platform/scheduling';
@@ -49,6 +49,12 @@ function description(settlement: SettlementRow, property: PropertyRow, line: Set
   );
 }
 
+/** The recipient as the invoice stores it: the party, and BT-10 when given. */
+const storedRecipient = (given: InvoiceRecipient) => ({
+  ...recipientParty(given),
+  buyer_reference: given.buyer_reference ?? null,
+});
+
 const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
   name: given.name,
   street: given.street,
@@ -61,10 +67,35 @@ const recipientParty = (given: InvoiceRecipient): InvoiceParty => ({
 });
 
 /**
+ * Every invoice is an XRechnung 3.0: what its rules need of a recipient is asked before anything is
+ * issued (422 naming `invoice_recipients.<party>.<field>`), then what they need of the issuer (409
+ * naming the billing profile's fields, which an operator sets). No invalid document is ever issued.
+ */
+function assertEInvoiceable(issuer: InvoiceParty, recipients: [party: string, recipient: InvoiceParty][]): void {
+  const missing = recipients.flatMap(([party, recipient]) =>
+    eInvoiceGaps(issuer, recipient).recipient.map((gap) => ({ party, gap })),
+  );
+  if (missing.length > 0)
+    throw validationError(
+      missing.map(({ party, gap }) => ({ field: `invoice_recipients.${party}.${gap.field}`, reason: 'missing' })),
+      `An e-invoice (XRechnung 3.0) needs of each recipient: ${missing.map(({ party, gap }) => `${party}: ${gap.term} (${gap.rule})`).join('; ')}.`,
+    );
+  const issuerGaps = eInvoiceGaps(issuer, issuer).issuer;
+  if (issuerGaps.length > 0)
+    throw new ApiError('conflict', {
+      message:
+        `The account's billing profile lacks what an e-invoice (XRechnung 3.0) needs of its issuer: ${issuerGaps.map((gap) => `${gap.term} (${gap.rule})`).join('; ')}. ` +
+        'An operator completes it with `pnpm cli account set-billing`.',
+      details: issuerGaps.map((gap) => ({ field: `billing_profile.${gap.field}`, reason: 'missing' })),
+    });
+}
+
+/**
  * In the settlement's transaction: one invoice per paying party, numbered gaplessly (series
  * `commission`, year of the issue date). The party others are due after is issued first; an
  * invoice held by §656d BGB has no due date until that one is paid. Returns the new invoices (their PDFs are enqueued after the commit).
- * No recipients given: no invoices. Given, but not for every paying party: 422; no billing profile: 409.
+ * No recipients given: no invoices. Given, but not for every paying party or without what an e-invoice
+ * needs of them: 422; no billing profile, or one without what an e-invoice needs of its issuer: 409.
  */
 export async function issueInvoices(
   tx: Db,
@@ -87,6 +118,10 @@ export async function issueInvoices(
       message:
         'The account has no billing profile, so no invoice can be issued: an operator sets it with `pnpm cli account set-billing`.',
     });
+  assertEInvoiceable(
+    issuer.party,
+    settlement.lines.map((line) => [line.party, recipientParty(recipients[line.party]!)]),
+  );
 
   const issueDate = localDate(at, await accountTimeZone(tx, settlement.account_id)); // the account's calendar day
   const year = Number(issueDate.slice(0, 4));
@@ -118,7 +153,7 @@ export async function issueInvoices(
       due_after_invoice_id: heldBy?.id ?? null,
       payment_terms_days: terms,
       issuer: { party: issuer.party, payment: issuer.payment } as unknown as Prisma.InputJsonValue,
-      recipient: recipientParty(recipients[line.party]!) as unknown as Prisma.InputJsonValue,
+      recipient: storedRecipient(recipients[line.party]!) as unknown as Prisma.InputJsonValue,
       line: { description: description(settlement, property, line), notes },
       net_cents: line.net_cents,
       vat_rate_bp: line.vat_rate_bp,

@@ -7,7 +7,8 @@ export type InvoiceRow = Prisma.InvoiceGetPayload<object>;
 /** The JSON columns, as `issueInvoices` wrote them. */
 interface Stored {
   issuer: { party: InvoiceParty; payment: InvoicePayment | null };
-  recipient: InvoiceParty;
+  /** With BT-10 as the recipient gave it (a public buyer's Leitweg-ID, or the agreed reference). */
+  recipient: InvoiceParty & { buyer_reference?: string | null };
   line: { description: string; notes: string[] };
 }
 const stored = (row: Pick<InvoiceRow, 'issuer' | 'recipient' | 'line'>) => row as unknown as Stored;
@@ -52,20 +53,25 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
   };
 }
 
-/** What the PDF and the CII XML say. The PDF is rendered once, at issue (no due date yet for a §656d invoice: its note says when). */
+/** What the PDF and the CII XML (XRechnung 3.0) say, as issued: the PDF is rendered once, and the XML download is the XML it embeds. */
 export function toDocumentData(row: InvoiceRow): InvoiceDocumentData {
   const { issuer, recipient, line } = stored(row);
+  const { buyer_reference: buyerReference, ...recipientParty } = recipient;
   const net = Number(row.net_cents);
+  // As issued: a §656d invoice gets its due date only later, which changes neither its PDF nor its XML.
+  const dueAtIssue = row.due_after_invoice_id === null && row.due_date ? isoDay(row.due_date) : null;
   return {
+    profile: 'xrechnung',
+    type_code: '380',
     number: row.number,
     issue_date: isoDay(row.issue_date),
     service_date: isoDay(row.service_date),
-    due_date: row.due_date ? isoDay(row.due_date) : null,
+    due_date: dueAtIssue,
     notes: line.notes,
     currency: 'EUR',
     issuer: issuer.party,
-    recipient,
-    buyer_reference: row.number,
+    recipient: recipientParty,
+    buyer_reference: buyerReference || row.number,
     payment: issuer.payment,
     lines: [
       {

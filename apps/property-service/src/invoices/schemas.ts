@@ -17,7 +17,23 @@ export const InvoiceRecipientSchema = Type.Object(
         description: "The recipient's VAT id, when it has one (businesses).",
       }),
     ),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 200 })),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 200,
+        description:
+          "Where the recipient receives e-invoices: the XRechnung's buyer electronic address (BT-49). Needed to issue the invoice (422 without it).",
+      }),
+    ),
+    buyer_reference: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '\\S',
+        description:
+          "The buyer reference (BT-10): a public buyer's Leitweg-ID (e.g. `04011000-12345-34`), otherwise the reference agreed with the recipient. Default: the invoice number.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -46,6 +46,9 @@ async function invoice(ctx: PropertyTestContext, accountId: string, key: string)
       city: 'Berlin',
       country: 'DE',
       tax_number: '30/123/45678',
+      email: 'rechnung@makler.example',
+      phone: '+49 30 1',
+      contact: 'Büro',
     },
     new Date(),
   );
@@ -57,7 +60,7 @@ async function invoice(ctx: PropertyTestContext, accountId: string, key: string)
   );
   const id = created.json().id as string;
   await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, key);
-  const party = { name: 'Partei', street: 'Weg 1', postal_code: '10115', city: 'Berlin' };
+  const party = { name: 'Partei', street: 'Weg 1', postal_code: '10115', city: 'Berlin', email: 'partei@example.org' };
   const sold = await ctx.send(
     'POST',
     `/v1/properties/${id}/mark-sold`,
