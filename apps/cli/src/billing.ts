@@ -1,4 +1,4 @@
-import { normaliseIban, setBillingProfile } from '@platform/billing';
+import { eInvoiceGaps, normaliseIban, setBillingProfile } from '@platform/billing';
 import { UsageError, checkEmail, type CommandContext } from './commands.js';
 import { accountExists } from '@platform/accounts';
 
@@ -28,7 +28,8 @@ const optional = (value: string | undefined) => value?.trim() || null;
 
 /**
  * The issuer of the account's invoices (§14 Abs. 4 UStG: name and address, tax number or VAT id),
- * with the bank account printed on them and the payment terms. Replaces the whole profile.
+ * with the bank account printed on them and the payment terms. Replaces the whole profile. Says
+ * whether it has what an e-invoice (XRechnung 3.0) needs of its issuer: contact person, phone, e-mail.
  */
 export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
   const accountId = required(flags, 'account');
@@ -74,5 +75,15 @@ export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
     payment_terms_days: terms,
   };
   await setBillingProfile(ctx.db, accountId, profile, (ctx.now ?? (() => new Date()))());
-  return { account_id: accountId, ...profile };
+  // Commission invoices are XRechnung 3.0: without these the property service refuses to issue them (409).
+  const gaps = eInvoiceGaps(profile, profile).issuer;
+  return {
+    account_id: accountId,
+    ...profile,
+    e_invoice_ready: gaps.length === 0,
+    e_invoice_missing: gaps.map((gap) => ({
+      flag: `--${gap.field.replace(/_/g, '-')}`,
+      needed_for: `${gap.term} (${gap.rule})`,
+    })),
+  };
 }

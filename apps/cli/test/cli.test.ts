@@ -285,6 +285,15 @@ describe('jobs run anonymise', () => {
       bic: 'COBADEFFXXX',
       payment_terms_days: 10,
     });
+    // Stored, but not yet enough for an e-invoice (XRechnung 3.0): the output says what to add.
+    expect(set.json()).toMatchObject({
+      e_invoice_ready: false,
+      e_invoice_missing: [{ flag: '--contact' }, { flag: '--phone' }, { flag: '--email' }],
+    });
+    const complete = await cli(
+      `${base} --vat-id DE123456789 --contact "Petra Makler" --phone "+49 30 1" --email rechnung@makler.example --json`,
+    );
+    expect(complete.json()).toMatchObject({ e_invoice_ready: true, e_invoice_missing: [] });
     const refusals: [string, string][] = [
       [base, 'give --tax-number or --vat-id'],
       [`${base} --tax-number 30/1 --iban DE89370400440532013001`, '--iban is not a valid IBAN'],
