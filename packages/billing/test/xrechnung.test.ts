@@ -5,7 +5,8 @@
 // business process; BR-DE-21 warning: BT-24 plain EN 16931): `asPlainEn16931` keeps that reproduction,
 // the generator's own documents must pass. The negative controls below prove each rule can fail.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eInvoiceGaps, invoiceCii, type InvoiceDocumentData, type InvoiceParty } from '../src/index.js';
+import { eInvoiceGaps, invoiceCii, type InvoiceDocumentData } from '../src/index.js';
+import { commission, deferred } from './invoices.js';
 import {
   TEST_ISSUER,
   failedAssertsOf,
@@ -14,67 +15,6 @@ import {
   warnings,
   type CiiValidation,
 } from '../src/testing.js';
-
-// The commission invoice of cii.test.ts: an issuer with contact person, phone and e-mail.
-const agency: InvoiceParty = {
-  name: 'Immobilien Beispiel GmbH',
-  street: 'Friedrichstraße 10',
-  postal_code: '10117',
-  city: 'Berlin',
-  country: 'DE',
-  vat_id: 'DE123456789',
-  tax_number: '30/123/45678',
-  email: 'rechnung@immobilien-beispiel.de',
-  phone: '+49 30 1234567',
-  contact: 'Petra Beispiel',
-};
-
-const commission: InvoiceDocumentData = {
-  profile: 'xrechnung',
-  type_code: '380',
-  number: '2026-000001',
-  issue_date: '2026-02-10',
-  service_date: '2026-02-01',
-  due_date: '2026-02-24',
-  notes: [],
-  currency: 'EUR',
-  issuer: agency,
-  recipient: {
-    name: 'Erika Mustermann',
-    street: 'Musterweg 1',
-    postal_code: '80331',
-    city: 'München',
-    country: 'DE',
-    email: 'erika@example.org',
-  },
-  buyer_reference: '2026-000001',
-  payment: { iban: 'DE02 1203 0000 0000 2020 51', bic: 'BYLADEM1001', account_holder: 'Immobilien Beispiel GmbH' },
-  lines: [
-    {
-      position: 1,
-      description: 'Maklerprovision Verkauf Musterstraße 1, 10115 Berlin (Käuferanteil 3,57 %)',
-      quantity: '1',
-      unit_code: 'C62',
-      unit_price_cents: '1071000',
-      net_cents: 1_071_000,
-    },
-  ],
-  vat_category: 'S',
-  vat_rate_bp: 1900,
-  net_cents: 1_071_000,
-  vat_cents: 203_490,
-  gross_cents: 1_274_490,
-};
-
-// The §656d variant: due only after the other side has paid (no due date, the condition as a note).
-const condition = 'Die Provision ist erst fällig, nachdem der Verkäufer seinen Anteil gezahlt hat (§ 656d BGB).';
-const deferred: InvoiceDocumentData = {
-  ...commission,
-  number: '2026-000002',
-  buyer_reference: '2026-000002',
-  due_date: null,
-  notes: [condition],
-};
 
 // An issuer as findIssuer copies it from a billing profile set without --phone and --contact.
 const { name, street, postal_code, city, country, vat_id, tax_number, email } = TEST_ISSUER;
