@@ -221,6 +221,8 @@ describe('GET /v1/openapi.json', () => {
     ['PATCH /v1/properties/{propertyId}', 'body', 'PropertyUpdate'],
     ['POST /v1/properties/{propertyId}/mark-sold', 'body', 'PropertyMarkSold'],
     ['POST /v1/properties/{propertyId}/mark-rented', 'body', 'PropertyMarkRented'],
+    ['POST /v1/properties/{propertyId}/mark-sold', 'body invoice_recipients seller', 'InvoiceRecipient'],
+    ['POST /v1/properties/{propertyId}/mark-rented', 'body invoice_recipients tenant', 'InvoiceRecipient'],
     ['POST /v1/properties/{propertyId}/media', '201', 'Media'],
     ['PATCH /v1/properties/{propertyId}/media/{mediaId}', 'body', 'MediaUpdate'],
     ['POST /v1/properties/{propertyId}/listings', '202', 'Listing'],

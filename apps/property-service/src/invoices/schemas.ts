@@ -4,38 +4,41 @@ import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
 
 /** Who an invoice is addressed to (§14 Abs. 4 Nr. 1 UStG): given per paying party with `mark-sold` / `mark-rented`. */
-export const InvoiceRecipientSchema = Type.Object(
-  {
-    name: Text(200, 'Full name or company name.'),
-    street: Text(200, 'Street and house number.'),
-    postal_code: Text(16, 'Postal code.'),
-    city: Text(120, 'City.'),
-    country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2; default `DE`.' })),
-    vat_id: Type.Optional(
-      Type.String({
-        pattern: '^[A-Z]{2}[A-Z0-9]{2,12}$',
-        description: "The recipient's VAT id, when it has one (businesses).",
-      }),
-    ),
-    email: Type.Optional(
-      Type.String({
-        format: 'email',
-        maxLength: 200,
-        description:
-          "Where the recipient receives e-invoices: the XRechnung's buyer electronic address (BT-49). Needed to issue the invoice (422 without it).",
-      }),
-    ),
-    buyer_reference: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        pattern: '\\S',
-        description:
-          "The buyer reference (BT-10): a public buyer's Leitweg-ID (e.g. `04011000-12345-34`), otherwise the reference agreed with the recipient. Default: the invoice number.",
-      }),
-    ),
-  },
-  { additionalProperties: false },
+export const InvoiceRecipientSchema = Named(
+  'InvoiceRecipient',
+  Type.Object(
+    {
+      name: Text(200, 'Full name or company name.'),
+      street: Text(200, 'Street and house number.'),
+      postal_code: Text(16, 'Postal code.'),
+      city: Text(120, 'City.'),
+      country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2; default `DE`.' })),
+      vat_id: Type.Optional(
+        Type.String({
+          pattern: '^[A-Z]{2}[A-Z0-9]{2,12}$',
+          description: "The recipient's VAT id, when it has one (businesses).",
+        }),
+      ),
+      email: Type.Optional(
+        Type.String({
+          format: 'email',
+          maxLength: 200,
+          description:
+            "Where the recipient receives e-invoices: the XRechnung's buyer electronic address (BT-49). Needed to issue the invoice (422 without it).",
+        }),
+      ),
+      buyer_reference: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          pattern: '\\S',
+          description:
+            "The buyer reference (BT-10): a public buyer's Leitweg-ID (e.g. `04011000-12345-34`), otherwise the reference agreed with the recipient. Default: the invoice number.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type InvoiceRecipient = Static<typeof InvoiceRecipientSchema>;
 

@@ -1560,6 +1560,27 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        InvoiceRecipient: {
+            /** @description Full name or company name. */
+            name: string;
+            /** @description Street and house number. */
+            street: string;
+            /** @description Postal code. */
+            postal_code: string;
+            /** @description City. */
+            city: string;
+            /** @description ISO 3166-1 alpha-2; default `DE`. */
+            country?: string;
+            /** @description The recipient's VAT id, when it has one (businesses). */
+            vat_id?: string;
+            /**
+             * Format: email
+             * @description Where the recipient receives e-invoices: the XRechnung's buyer electronic address (BT-49). Needed to issue the invoice (422 without it).
+             */
+            email?: string;
+            /** @description The buyer reference (BT-10): a public buyer's Leitweg-ID (e.g. `04011000-12345-34`), otherwise the reference agreed with the recipient. Default: the invoice number. */
+            buyer_reference?: string;
+        };
         /** @description A generated listing: a snapshot of the property with its PDF exposé. */
         Listing: {
             id: string;
@@ -1807,38 +1828,8 @@ export interface components {
             date?: string;
             /** @description The invoice recipients of the letting's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
             invoice_recipients?: {
-                landlord?: {
-                    /** @description Full name or company name. */
-                    name: string;
-                    /** @description Street and house number. */
-                    street: string;
-                    /** @description Postal code. */
-                    postal_code: string;
-                    /** @description City. */
-                    city: string;
-                    /** @description ISO 3166-1 alpha-2; default `DE`. */
-                    country?: string;
-                    /** @description The recipient's VAT id, when it has one (businesses). */
-                    vat_id?: string;
-                    /** Format: email */
-                    email?: string;
-                };
-                tenant?: {
-                    /** @description Full name or company name. */
-                    name: string;
-                    /** @description Street and house number. */
-                    street: string;
-                    /** @description Postal code. */
-                    postal_code: string;
-                    /** @description City. */
-                    city: string;
-                    /** @description ISO 3166-1 alpha-2; default `DE`. */
-                    country?: string;
-                    /** @description The recipient's VAT id, when it has one (businesses). */
-                    vat_id?: string;
-                    /** Format: email */
-                    email?: string;
-                };
+                landlord?: components["schemas"]["InvoiceRecipient"];
+                tenant?: components["schemas"]["InvoiceRecipient"];
             };
         } | null;
         /** @description `price_eur` and `date` together, or neither (no body, `{}` or `null`): then the asking price (`purchase_price_eur`) and today are recorded, marked as assumed. `invoice_recipients`: see there. */
@@ -1852,38 +1843,8 @@ export interface components {
             date?: string;
             /** @description The invoice recipients of the sale's paying parties. Given: one invoice per paying party is issued with the settlement (each paying party needs its recipient; the account needs a billing profile, `pnpm cli account set-billing`, otherwise 409). Not given: the settlement has no invoices. */
             invoice_recipients?: {
-                seller?: {
-                    /** @description Full name or company name. */
-                    name: string;
-                    /** @description Street and house number. */
-                    street: string;
-                    /** @description Postal code. */
-                    postal_code: string;
-                    /** @description City. */
-                    city: string;
-                    /** @description ISO 3166-1 alpha-2; default `DE`. */
-                    country?: string;
-                    /** @description The recipient's VAT id, when it has one (businesses). */
-                    vat_id?: string;
-                    /** Format: email */
-                    email?: string;
-                };
-                buyer?: {
-                    /** @description Full name or company name. */
-                    name: string;
-                    /** @description Street and house number. */
-                    street: string;
-                    /** @description Postal code. */
-                    postal_code: string;
-                    /** @description City. */
-                    city: string;
-                    /** @description ISO 3166-1 alpha-2; default `DE`. */
-                    country?: string;
-                    /** @description The recipient's VAT id, when it has one (businesses). */
-                    vat_id?: string;
-                    /** Format: email */
-                    email?: string;
-                };
+                seller?: components["schemas"]["InvoiceRecipient"];
+                buyer?: components["schemas"]["InvoiceRecipient"];
             };
         } | null;
         /** @description The property as it was when the listing was generated; later updates of the property do not change it. */
