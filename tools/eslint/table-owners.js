@@ -3,7 +3,8 @@
 // without one fails the lint of every file. The rule covers Prisma client calls (`db.listing.…`,
 // `tx.appointment.…`, `ctx.db.account.…`) and table names after upper-case FROM / JOIN / INTO / UPDATE / TABLE /
 // USING in string and template literals (raw SQL), and relations read along (`include: { channel: true }`,
-// a relation under `select`) when no model that relation leads to is the file's own. Another folder asks the owner through its entry
+// a relation under `select`, or in an object that `satisfies Prisma.…Include`) when no model that
+// relation leads to is the file's own. Another folder asks the owner through its entry
 // (index.ts), which may hand out a SQL fragment (`sql\`…\``) for a join: the table's name stays with
 // its owner. Tables named at run time (`FROM "${table}"`) are not seen.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,6 +34,27 @@ export function readOwners(schemaDir) {
     }
   }
   return models;
+}
+
+/** The type a `satisfies` names, through `as const`: `Prisma.CommissionSettlementInclude`. */
+function satisfiedType(node) {
+  let parent = node.parent;
+  if (parent?.type === 'TSAsExpression') parent = parent.parent;
+  if (parent?.type !== 'TSSatisfiesExpression') return null;
+  const name = parent.typeAnnotation.typeName;
+  return name?.type === 'TSQualifiedName' ? name.right.name : (name?.name ?? null);
+}
+
+/** Whether an object literal lists relations to read: the value of `include` / `select`, or a `Prisma.…Include` / `…Select`. */
+function readsAlong(object) {
+  const holder = object.parent;
+  if (
+    holder?.type === 'Property' &&
+    holder.key.type === 'Identifier' &&
+    ['include', 'select'].includes(holder.key.name)
+  )
+    return true;
+  return /(Include|Select)$/.test(satisfiedType(object) ?? '');
 }
 
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|USING)\s+"?([a-z_][a-z0-9_]*)"?/g;
@@ -84,9 +106,7 @@ export function tableOwnersPlugin(root, schemaDir) {
         },
         // `include: { channel: true }`, `select: { account: { select: … } }`: a relation read in the same query.
         Property(node) {
-          const holder = node.parent.parent;
-          if (node.key.type !== 'Identifier' || holder?.type !== 'Property' || holder.key.type !== 'Identifier') return;
-          if (holder.key.name !== 'include' && holder.key.name !== 'select') return;
+          if (node.key.type !== 'Identifier' || !readsAlong(node.parent)) return;
           const targets = relations.get(node.key.name);
           if (targets && !targets.some((target) => inside(file, target.owner)))
             context.report({ node, messageId: 'foreign', data: { name: node.key.name, owner: targets[0].owner } });

@@ -131,7 +131,10 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
         await v1.register(viewingSlotRoutes, { slots: createViewingSlotService(context) });
         await v1.register(valuationRoutes, { valuations: createValuationService(context) });
         await v1.register(settlementRoutes, { settlements });
-        await v1.register(invoiceRoutes, { invoices: createInvoiceService(context), storage: context.storage });
+        await v1.register(invoiceRoutes, {
+          invoices: createInvoiceService({ ...context, log: v1.log }),
+          storage: context.storage,
+        });
       },
       publicApi: {
         document: {

@@ -7,7 +7,8 @@ export const propertyDescriptor = defineService({
   id: 'property',
   names: { en: 'property-marketing service', de: 'Property-Marketing-Service' },
   keyPrefix: 'pm',
-  // The spec's scope table plus `keys:manage` for self-service key rotation.
+  // The spec's scope table plus `keys:manage` for self-service key rotation and `commissions:write`
+  // for correcting invoices by credit note.
   scopes: [
     'properties:read',
     'properties:write',
@@ -18,6 +19,7 @@ export const propertyDescriptor = defineService({
     'appointments:write',
     'valuations:read',
     'commissions:read',
+    'commissions:write',
     'keys:manage',
   ],
   webhookHeaderPrefix: 'Service',

@@ -173,6 +173,25 @@ export const PROPERTY_EVENTS = [
       { additionalProperties: false },
     ),
   },
+  {
+    type: 'invoice.credited',
+    description:
+      'An invoice was corrected in full by a credit note (type 381, its own number series): ids, numbers and amounts in cents, no names.',
+    scope: 'commissions:read',
+    data: Type.Object(
+      {
+        invoice_id: Type.String({ description: 'The corrected invoice (never changed itself).' }),
+        credit_note_id: Type.String({
+          description: 'The credit note (`GET /v1/invoices/{id}`, `type` `credit_note`).',
+        }),
+        credit_note_number: Type.String({ description: 'Gapless per account and year: `KR-2026-000001`.' }),
+        settlement_id: Type.String(),
+        property_id: Type.String(),
+        gross_cents: Type.Integer({ description: "The amount corrected (the invoice's gross), in cents." }),
+      },
+      { additionalProperties: false },
+    ),
+  },
 ] as const satisfies EventCatalogue;
 
 export type PropertyEvents = typeof PROPERTY_EVENTS;

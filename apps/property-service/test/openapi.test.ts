@@ -245,6 +245,8 @@ describe('GET /v1/openapi.json', () => {
     ['GET /v1/properties/{propertyId}/comparables', '200 data[]', 'ValuedComparable'],
     ['GET /v1/settlements', '200 data[]', 'Settlement'],
     ['GET /v1/invoices', '200 data[]', 'Invoice'],
+    ['POST /v1/invoices/{invoiceId}/credit-note', 'body', 'InvoiceCreditNoteInput'],
+    ['POST /v1/invoices/{invoiceId}/credit-note', '201', 'Invoice'],
     ['GET /v1/api-keys', '200 data[]', 'ApiKey'],
     ['POST /v1/api-keys', 'body', 'ApiKeyInput'],
     ['POST /v1/api-keys', '201', 'ApiKeyCreated'],

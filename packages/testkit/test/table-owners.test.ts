@@ -14,7 +14,7 @@ async function ownerFindings(path: string, code: string): Promise<string[]> {
   return result.messages.filter((m) => m.ruleId === 'tables/owner-only').map((m) => m.message);
 }
 
-const HEADER = "import type { Db } from '@platform/db';\n";
+const HEADER = "import type { Db, Prisma } from '@platform/db';\n";
 
 describe('tables/owner-only (tools/eslint/table-owners.js, wired in eslint.config.js)', () => {
   it('reads an owner for every model of the schema', () => {
@@ -32,13 +32,15 @@ describe('tables/owner-only (tools/eslint/table-owners.js, wired in eslint.confi
       HEADER +
       'export const a = (db: Db) => db.appointment.findMany();\n' +
       'export const b = (db: Db) => db.$queryRaw`SELECT id FROM viewing_slots v JOIN accounts a ON a.id = v.account_id`;\n' +
-      'export const c = (db: Db) => db.listing.findMany({ include: { publications: { include: { channel: true } } } });\n';
+      'export const c = (db: Db) => db.listing.findMany({ include: { publications: { include: { channel: true } } } });\n' +
+      'export const WITH = { media: true, appointments: { select: { id: true } } } as const satisfies Prisma.ListingInclude;\n';
     const findings = await ownerFindings('apps/property-service/src/listings/example.ts', code);
     expect(findings).toEqual([
       expect.stringContaining('`appointment` belongs to apps/property-service/src/appointments'),
       expect.stringContaining('`viewing_slots` belongs to apps/property-service/src/viewing-slots'),
       expect.stringContaining('`accounts` belongs to packages/accounts'),
       expect.stringContaining('`channel` belongs to apps/property-service/src/channels'),
+      expect.stringContaining('`appointments` belongs to apps/property-service/src/appointments'),
     ]);
   });
 

@@ -3,4 +3,5 @@ export { invoiceRoutes } from './routes.js';
 export { createInvoiceService, type InvoiceService } from './service.js';
 export { issueInvoices, type InvoiceRecipients } from './issue.js';
 export { invoiceJobs } from './generation.js';
+export { invoiceRepository } from './repository.js';
 export { InvoiceRecipientSchema, SaleRecipientsSchema, LettingRecipientsSchema } from './schemas.js';

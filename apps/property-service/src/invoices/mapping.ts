@@ -4,6 +4,10 @@ import type { Invoice } from './schemas.js';
 
 export type InvoiceRow = Prisma.InvoiceGetPayload<object>;
 
+/** UNTDID 1001 type codes of the rows. */
+export const INVOICE = '380';
+export const CREDIT_NOTE = '381';
+
 /** The JSON columns, as `issueInvoices` wrote them. */
 interface Stored {
   issuer: { party: InvoiceParty; payment: InvoicePayment | null };
@@ -24,11 +28,15 @@ const party = ({ name, street, postal_code, city, country, vat_id, tax_number }:
   tax_number: tax_number ?? null,
 });
 
-export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
+/** The API view; `creditNoteId`: the credit note correcting this invoice, when there is one. */
+export function toInvoice(row: InvoiceRow, publicBaseUrl: string, creditNoteId: string | null = null): Invoice {
   const { issuer, recipient, line } = stored(row);
   return {
     id: row.id,
+    type: row.type_code === CREDIT_NOTE ? 'credit_note' : 'invoice',
     number: row.number,
+    corrects_invoice_id: row.corrects_invoice_id,
+    credit_note_id: creditNoteId,
     settlement_id: row.settlement_id,
     property_id: row.property_id,
     party: row.party as Invoice['party'],
@@ -53,8 +61,14 @@ export function toInvoice(row: InvoiceRow, publicBaseUrl: string): Invoice {
   };
 }
 
-/** What the PDF and the CII XML (XRechnung 3.0) say, as issued: the PDF is rendered once, and the XML download is the XML it embeds. */
-export function toDocumentData(row: InvoiceRow): InvoiceDocumentData {
+/**
+ * What the PDF and the CII XML (XRechnung 3.0) say, as issued: the PDF is rendered once, and the XML
+ * download is the XML it embeds. A credit note names the invoice it corrects (`corrected`, BT-25/26).
+ */
+export function toDocumentData(
+  row: InvoiceRow,
+  corrected?: Pick<InvoiceRow, 'number' | 'issue_date'> | null,
+): InvoiceDocumentData {
   const { issuer, recipient, line } = stored(row);
   const { buyer_reference: buyerReference, ...recipientParty } = recipient;
   const net = Number(row.net_cents);
@@ -62,7 +76,8 @@ export function toDocumentData(row: InvoiceRow): InvoiceDocumentData {
   const dueAtIssue = row.due_after_invoice_id === null && row.due_date ? isoDay(row.due_date) : null;
   return {
     profile: 'xrechnung',
-    type_code: '380',
+    type_code: row.type_code === CREDIT_NOTE ? '381' : '380',
+    preceding_invoice: corrected ? { number: corrected.number, issue_date: isoDay(corrected.issue_date) } : null,
     number: row.number,
     issue_date: isoDay(row.issue_date),
     service_date: isoDay(row.service_date),

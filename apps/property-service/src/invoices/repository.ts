@@ -21,6 +21,25 @@ export const invoiceRepository = {
     await tx.invoice.create({ data });
   },
 
+  /** The invoices and credit notes of the settlements (ids, party, type), for the settlements' view. */
+  ofSettlements(db: Db, settlementIds: readonly string[]) {
+    return db.invoice.findMany({
+      where: { settlement_id: { in: [...settlementIds] } },
+      select: { id: true, settlement_id: true, party: true, type_code: true, corrects_invoice_id: true },
+      orderBy: { number: 'asc' },
+    });
+  },
+
+  /** The credit notes correcting the invoices among `ids`: invoice id → credit note id. */
+  async creditNotesOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.invoice.findMany({
+      where: { corrects_invoice_id: { in: [...ids] } },
+      select: { id: true, corrects_invoice_id: true },
+    });
+    return new Map(rows.map((row) => [row.corrects_invoice_id!, row.id]));
+  },
+
   /** The invoices whose due date waits for this one to be paid (§ 656d BGB). */
   heldBy(tx: Db, id: string): Promise<{ id: string; payment_terms_days: number }[]> {
     return tx.invoice.findMany({

@@ -4,14 +4,22 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, PageSchema, errorResponses } from '@platform/http';
 import type { BlobStorage } from '@platform/storage';
 import { downloadResponses, etagMatches, sendDownload } from '@platform/uploads';
-import { InvoiceListQuerySchema, InvoiceParamsSchema, InvoiceSchema, MarkPaidBodySchema } from './schemas.js';
+import {
+  CreditNoteBodySchema,
+  InvoiceListQuerySchema,
+  InvoiceParamsSchema,
+  InvoiceSchema,
+  MarkPaidBodySchema,
+} from './schemas.js';
 import type { InvoiceService } from './service.js';
 
 const READ = 'commissions:read';
 const tags = ['Invoices'];
 const HOW =
   'Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, ' +
-  "numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).";
+  "numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile); " +
+  'each is an XRechnung 3.0 (`.../xml`) and a ZUGFeRD hybrid PDF (`.../pdf`). An issued invoice is never changed: it is corrected by a ' +
+  'credit note (`type` `credit_note`, series `KR-2026-000001`).';
 
 export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; storage: BlobStorage }> = async (
   plugin,
@@ -68,6 +76,28 @@ export const invoiceRoutes: FastifyPluginAsync<{ invoices: InvoiceService; stora
       },
     },
     async (request) => invoices.markPaid(request.auth.accountId, request.params.invoiceId, request.body ?? undefined),
+  );
+
+  app.post(
+    '/invoices/:invoiceId/credit-note',
+    {
+      config: { scope: 'commissions:write' },
+      schema: {
+        tags,
+        operationId: 'creditInvoice',
+        summary: 'Correct an invoice by a credit note',
+        description:
+          'Corrects the invoice in full by a credit note (type 381 with BT-25 naming the invoice, its own gapless series `KR-2026-000001`, ' +
+          'the same recipient and amounts, `reason` printed), issued today; its PDF is rendered in the background. The invoice itself is never ' +
+          'changed; its `credit_note_id` and the settlement line name the credit note. Emits `invoice.credited`. An invoice corrected already, ' +
+          'or a credit note: 409 `conflict`. A mistake is corrected this way, and so is a sale or letting that fell through.',
+        params: InvoiceParamsSchema,
+        body: CreditNoteBodySchema,
+        response: { 201: InvoiceSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await invoices.creditNote(request.auth.accountId, request.params.invoiceId, request.body)),
   );
 
   app.get(

@@ -73,7 +73,20 @@ export const InvoiceSchema = Named(
   Type.Object(
     {
       id: Type.String(),
-      number: Type.String({ description: 'Gapless per account and year: `2026-000001`.' }),
+      type: StringEnum(['invoice', 'credit_note'], {
+        description:
+          "`invoice` (type 380), or `credit_note` (type 381: it corrects the invoice `corrects_invoice_id` in full; amounts as that one's).",
+      }),
+      number: Type.String({
+        description:
+          'Gapless per account and year, one series each: invoices `2026-000001`, credit notes `KR-2026-000001`.',
+      }),
+      corrects_invoice_id: Nullable(Type.String({ description: 'A credit note: the invoice it corrects.' })),
+      credit_note_id: Nullable(
+        Type.String({
+          description: 'An invoice: the credit note that corrected it (`POST /v1/invoices/{id}/credit-note`).',
+        }),
+      ),
       settlement_id: Type.String(),
       property_id: Type.String(),
       party: StringEnum(PARTIES, { description: 'The paying party of the settlement the invoice is for.' }),
@@ -134,3 +147,20 @@ export const MarkPaidBodySchema = Nullable(
   ),
 );
 export type MarkPaidBody = Static<typeof MarkPaidBodySchema>;
+
+export const CreditNoteBodySchema = Named(
+  'InvoiceCreditNoteInput',
+  Type.Object(
+    {
+      reason: Type.String({
+        minLength: 1,
+        maxLength: 500,
+        pattern: '\\S',
+        description:
+          'Why the invoice is corrected, printed on the credit note (e.g. "Der Kaufvertrag wurde rückabgewickelt.").',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type CreditNoteBody = Static<typeof CreditNoteBodySchema>;

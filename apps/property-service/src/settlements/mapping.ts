@@ -5,8 +5,19 @@ const cents = (value: bigint) => Number(value);
 type Party = Settlement['lines'][number]['party'];
 type Regime = Settlement['regime'];
 
+/** A settlement's invoice documents as invoices/ lists them: each party's invoice and the credit note correcting it. */
+export interface SettlementDocument {
+  id: string;
+  party: string;
+  type_code: string;
+  corrects_invoice_id: string | null;
+}
+
 /** The API representation: every amount an integer number of cents, every line in its position. */
-export function toSettlement(row: SettlementRow): Settlement {
+export function toSettlement(row: SettlementRow, documents: readonly SettlementDocument[]): Settlement {
+  const invoiceOf = (party: string) => documents.find((d) => d.party === party && d.corrects_invoice_id === null);
+  const creditNoteOf = (invoiceId: string | undefined) =>
+    invoiceId ? documents.find((d) => d.corrects_invoice_id === invoiceId) : undefined;
   return {
     id: row.id,
     property_id: row.property_id,
@@ -28,7 +39,8 @@ export function toSettlement(row: SettlementRow): Settlement {
       vat_cents: cents(line.vat_cents),
       gross_cents: cents(line.gross_cents),
       due_after_party: line.due_after_party as Party | null,
-      invoice_id: row.invoices.find((invoice) => invoice.party === line.party)?.id ?? null,
+      invoice_id: invoiceOf(line.party)?.id ?? null,
+      credit_note_id: creditNoteOf(invoiceOf(line.party)?.id)?.id ?? null,
     })),
     created_at: row.created_at.toISOString(),
   };

@@ -4,7 +4,6 @@ import { tenantRepository } from '@platform/resource';
 
 const WITH_LINES = {
   lines: { orderBy: { position: 'asc' } },
-  invoices: { select: { id: true, party: true } },
 } as const satisfies Prisma.CommissionSettlementInclude;
 
 export type SettlementRow = Prisma.CommissionSettlementGetPayload<{ include: typeof WITH_LINES }>;

@@ -30,6 +30,12 @@ export const SettlementLineSchema = Type.Object(
           "The party's invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`.",
       }),
     ),
+    credit_note_id: Nullable(
+      Type.String({
+        description:
+          "The credit note that corrected the party's invoice in full (`POST /v1/invoices/{id}/credit-note`); `null` while it stands.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

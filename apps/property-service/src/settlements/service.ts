@@ -3,10 +3,10 @@ import { validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import { commissionTermsOf, refuseCommission, settleCommission, type Marketing } from '../commission/index.js';
-import { issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
+import { invoiceRepository, issueInvoices, type InvoiceRecipients } from '../invoices/index.js';
 import { propertyRepository } from '../properties/index.js';
 import { toSettlement } from './mapping.js';
-import { settlementRepository } from './repository.js';
+import { settlementRepository, type SettlementRow } from './repository.js';
 import type { Settlement, SettlementListQuery } from './schemas.js';
 
 export type SettlementServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'emit'>;
@@ -16,19 +16,33 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 
 /** Commission settlements of one account at a time; created only by a property's sale or letting. */
 export function createSettlementService({ db, cursors, emit }: SettlementServiceDeps) {
+  /** The views of rows with their invoices and credit notes (asked of invoices/, one query for all). */
+  const views = async (rows: SettlementRow[]) => {
+    const documents = await invoiceRepository.ofSettlements(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toSettlement(
+        row,
+        documents.filter((d) => d.settlement_id === row.id),
+      ),
+    );
+  };
   return {
     async get(accountId: string, id: string): Promise<Settlement> {
-      return toSettlement(await settlementRepository.find(db, accountId, id));
+      return (await views([await settlementRepository.find(db, accountId, id)]))[0];
     },
 
-    list(accountId: string, { property_id, limit, cursor }: SettlementListQuery & { limit: number }) {
-      return settlementRepository.page(db, accountId, {
+    async list(accountId: string, { property_id, limit, cursor }: SettlementListQuery & { limit: number }) {
+      const page = await settlementRepository.page(db, accountId, {
         cursors,
         cursor,
         limit,
         filters: { property_id },
-        map: toSettlement,
+        map: (row: SettlementRow) => row,
       });
+      return { ...page, data: await views(page.data) };
     },
 
     /**
@@ -104,7 +118,10 @@ export function createSettlementService({ db, cursors, emit }: SettlementService
         lines: { create: lines },
       });
       const invoices = await issueInvoices(tx, row, property, recipients, at);
-      const settlement = toSettlement({ ...row, invoices });
+      const settlement = toSettlement(
+        row,
+        invoices.map((invoice) => ({ ...invoice, type_code: '380', corrects_invoice_id: null })),
+      );
       await emit(tx, {
         accountId,
         type: 'settlement.created',

@@ -87,5 +87,6 @@ export async function invoiceSecurityRoutes(ctx: PropertyTestContext): Promise<S
     { method: 'GET', ...on('/pdf'), scope: 'commissions:read' },
     { method: 'GET', ...on('/xml'), scope: 'commissions:read' },
     { method: 'POST', ...on('/mark-paid'), scope: 'properties:write' },
+    { method: 'POST', ...on('/credit-note'), scope: 'commissions:write', body: { reason: 'Rückabwicklung' } },
   ];
 }

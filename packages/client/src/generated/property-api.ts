@@ -946,7 +946,7 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Commission invoices of the account, newest first; filters `settlement_id` and `state`. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).
+         * @description Commission invoices of the account, newest first; filters `settlement_id` and `state`. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile); each is an XRechnung 3.0 (`.../xml`) and a ZUGFeRD hybrid PDF (`.../pdf`). An issued invoice is never changed: it is corrected by a credit note (`type` `credit_note`, series `KR-2026-000001`).
          *
          *     Required scope: `commissions:read`.
          */
@@ -968,7 +968,7 @@ export interface paths {
         };
         /**
          * Get an invoice
-         * @description One commission invoice. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile).
+         * @description One commission invoice. Invoices are issued with their settlement when a property is marked sold or rented with `invoice_recipients`: one per paying party, numbered gaplessly per account and year (`2026-000001`), with the §14 UStG particulars (issuer from the account's billing profile); each is an XRechnung 3.0 (`.../xml`) and a ZUGFeRD hybrid PDF (`.../pdf`). An issued invoice is never changed: it is corrected by a credit note (`type` `credit_note`, series `KR-2026-000001`).
          *
          *     Required scope: `commissions:read`.
          */
@@ -997,6 +997,28 @@ export interface paths {
          *     Required scope: `properties:write`.
          */
         post: operations["markInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{invoiceId}/credit-note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct an invoice by a credit note
+         * @description Corrects the invoice in full by a credit note (type 381 with BT-25 naming the invoice, its own gapless series `KR-2026-000001`, the same recipient and amounts, `reason` printed), issued today; its PDF is rendered in the background. The invoice itself is never changed; its `credit_note_id` and the settlement line name the credit note. Emits `invoice.credited`. An invoice corrected already, or a credit note: 409 `conflict`. A mistake is corrected this way, and so is a sale or letting that fell through.
+         *
+         *     Required scope: `commissions:write`.
+         */
+        post: operations["creditInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1270,7 +1292,7 @@ export interface components {
         };
         ApiKeyInput: {
             /** @description Defaults to the scopes of the calling key; never more than those. */
-            scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "keys:manage")[];
+            scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "commissions:write" | "keys:manage")[];
         };
         /** @description A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data. */
         Appointment: {
@@ -1482,8 +1504,17 @@ export interface components {
         /** @description A commission invoice with the §14 UStG particulars; amounts in integer cents. */
         Invoice: {
             id: string;
-            /** @description Gapless per account and year: `2026-000001`. */
+            /**
+             * @description `invoice` (type 380), or `credit_note` (type 381: it corrects the invoice `corrects_invoice_id` in full; amounts as that one's).
+             * @enum {string}
+             */
+            type: "invoice" | "credit_note";
+            /** @description Gapless per account and year, one series each: invoices `2026-000001`, credit notes `KR-2026-000001`. */
             number: string;
+            /** @description A credit note: the invoice it corrects. */
+            corrects_invoice_id: string | null;
+            /** @description An invoice: the credit note that corrected it (`POST /v1/invoices/{id}/credit-note`). */
+            credit_note_id: string | null;
             settlement_id: string;
             property_id: string;
             /**
@@ -1559,6 +1590,10 @@ export interface components {
             xml_url: string;
             /** Format: date-time */
             created_at: string;
+        };
+        InvoiceCreditNoteInput: {
+            /** @description Why the invoice is corrected, printed on the credit note (e.g. "Der Kaufvertrag wurde rückabgewickelt."). */
+            reason: string;
         };
         InvoiceRecipient: {
             /** @description Full name or company name. */
@@ -2027,6 +2062,8 @@ export interface components {
                 due_after_party: "seller" | "buyer" | "landlord" | "tenant" | null;
                 /** @description The party's invoice (`GET /v1/invoices/{id}`); `null` when no recipients were given with `mark-sold` / `mark-rented`. */
                 invoice_id: string | null;
+                /** @description The credit note that corrected the party's invoice in full (`POST /v1/invoices/{id}/credit-note`); `null` while it stands. */
+                credit_note_id: string | null;
             }[];
             /** Format: date-time */
             created_at: string;
@@ -2247,7 +2284,7 @@ export interface components {
         WebhookInput: {
             /** @description https URL that receives deliveries. */
             url: string;
-            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string;
         };
         WebhookSecretRotation: {
@@ -2264,7 +2301,7 @@ export interface components {
         WebhookUpdate: {
             /** @description https URL that receives deliveries. */
             url?: string;
-            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created")[];
+            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "paused";
@@ -7868,6 +7905,129 @@ export interface operations {
         responses: {
             /** @description A commission invoice with the §14 UStG particulars; amounts in integer cents. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    creditInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreditNoteInput"];
+            };
+        };
+        responses: {
+            /** @description A commission invoice with the §14 UStG particulars; amounts in integer cents. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
