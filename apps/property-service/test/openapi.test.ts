@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHELL_COMPONENTS, schemaAt, type OpenApiDocument } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -15,33 +16,10 @@ type Operation = {
   parameters?: unknown[];
 };
 
-type Schema = { $ref?: string; title?: string; properties?: Record<string, Schema>; items?: Schema };
-type Document = {
-  paths: Record<string, Record<string, { requestBody?: Content; responses: Record<string, Content> }>>;
-  components: { schemas: Record<string, Schema> };
-};
-type Content = { content?: Record<string, { schema: Schema }> };
-
-const propertyDocument = async (): Promise<Document> =>
+const propertyDocument = async (): Promise<OpenApiDocument> =>
   (await ctx.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-const leadsDocument = async (): Promise<Document> =>
+const leadsDocument = async (): Promise<OpenApiDocument> =>
   (await ctx.app.inject({ method: 'GET', url: '/leads/v1/openapi.json' })).json();
-
-/**
- * The JSON schema at `place` of `operation` ("GET /v1/properties"): `body` or a response status,
- * then fields, `data[]` for the items of `data`; a `$ref` on the way is followed, the last one is not.
- */
-function schemaAt(doc: Document, operation: string, place: string): Schema | undefined {
-  const [method, path] = operation.split(' ') as [string, string];
-  const op = doc.paths[path]?.[method.toLowerCase()];
-  const [first, ...fields] = place.split(' ') as [string, ...string[]];
-  let schema = (first === 'body' ? op?.requestBody : op?.responses[first])?.content?.['application/json']?.schema;
-  for (const field of fields) {
-    const target = schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
-    schema = field.endsWith('[]') ? target?.properties?.[field.slice(0, -2)]?.items : target?.properties?.[field];
-  }
-  return schema;
-}
 
 describe('GET /v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document, version 1.0.0, without a key', async () => {
@@ -210,7 +188,7 @@ describe('GET /v1/openapi.json', () => {
 
   // One place each component is used: [operation, place (see schemaAt), component]. A schema that
   // loses its name (inlined again) fails its row; a new name fails the complete list below.
-  const NAMED: [string, string, string][] = [
+  const NAMED: (readonly [string, string, string])[] = [
     ['POST /v1/properties', '422', 'Error'],
     ['POST /v1/properties', 'body', 'PropertyInput'],
     ['POST /v1/properties', 'body address', 'Address'],
@@ -247,18 +225,7 @@ describe('GET /v1/openapi.json', () => {
     ['GET /v1/invoices', '200 data[]', 'Invoice'],
     ['POST /v1/invoices/{invoiceId}/credit-note', 'body', 'InvoiceCreditNoteInput'],
     ['POST /v1/invoices/{invoiceId}/credit-note', '201', 'Invoice'],
-    ['GET /v1/api-keys', '200 data[]', 'ApiKey'],
-    ['POST /v1/api-keys', 'body', 'ApiKeyInput'],
-    ['POST /v1/api-keys', '201', 'ApiKeyCreated'],
-    ['POST /v1/webhooks', 'body', 'WebhookInput'],
-    ['POST /v1/webhooks', '201', 'WebhookCreated'],
-    ['GET /v1/webhooks', '200 data[]', 'Webhook'],
-    ['PATCH /v1/webhooks/{webhookId}', 'body', 'WebhookUpdate'],
-    ['GET /v1/webhooks/{webhookId}/deliveries', '200 data[]', 'WebhookDelivery'],
-    ['POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry', '202', 'WebhookDelivery'],
-    ['POST /v1/webhooks/{webhookId}/test', '202', 'WebhookTestEvent'],
-    ['POST /v1/webhooks/{webhookId}/rotate-secret', '200', 'WebhookSecretRotation'],
-    ['GET /v1/event-types', '200 data[]', 'EventType'],
+    ...SHELL_COMPONENTS,
   ];
 
   it.each(NAMED)('%s, %s: the component %s', async (operation, place, name) => {

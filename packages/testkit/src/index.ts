@@ -18,6 +18,7 @@ export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld } from './locks.js';
 export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';
 export { folderImports, importCircles } from './folder-imports.js';
+export { schemaAt, SHELL_COMPONENTS, type OpenApiDocument, type Schema } from './openapi-schemas.js';
 export {
   findBreakingChanges,
   formatBreakingChanges,
