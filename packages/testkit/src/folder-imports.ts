@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-// Which top-level folder (resource) of an app's src imports which at run time: `import type`,
-// `import { type A, type B }` and `export type … from` are left out (they vanish when compiled).
+// Which top-level folder (resource) of an app's src imports which at run time. Only `import type`
+// and `export type … from` are left out: with `verbatimModuleSyntax` an `import { type A }` still
+// loads its module (`import {} from …`), so it is an edge.
 
 const IMPORT =
-  /^\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+\w+)?|[\w$]+(?:\s*,\s*\{[^}]*\})?)?\s*(?:from\s+)?'(\.[^']+)'/gm;
-const DYNAMIC = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
+  /^\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+[\w$]+))?)?\s*(?:from\s+)?['"](\.[^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\(\s*['"`](\.[^'"`]+)['"`]\s*\)/g;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -21,17 +22,6 @@ const unitOf = (src: string, file: string) =>
     .split(sep)[0]
     .replace(/\.(ts|js)$/, '');
 
-const typeOnly = (type: string | undefined, names: string | undefined) => {
-  if (type) return true;
-  if (!names?.startsWith('{')) return false;
-  const items = names
-    .slice(1, -1)
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items.length > 0 && items.every((item) => item.startsWith('type '));
-};
-
 /** The run-time imports between the folders (and top-level files) of `src`: folder → the others it imports. */
 export function folderImports(src: string): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
@@ -39,7 +29,7 @@ export function folderImports(src: string): Map<string, Set<string>> {
     const from = unitOf(src, file);
     const text = readFileSync(file, 'utf8');
     const targets = [
-      ...[...text.matchAll(IMPORT)].filter((m) => !typeOnly(m[2], m[3])).map((m) => m[4]),
+      ...[...text.matchAll(IMPORT)].filter((m) => !m[2]).map((m) => m[4]),
       ...[...text.matchAll(DYNAMIC)].map((m) => m[1]),
     ];
     for (const target of targets) {

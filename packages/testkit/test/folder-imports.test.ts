@@ -25,14 +25,17 @@ describe('the check itself', () => {
     writeFileSync(join(dir, path), text);
   };
 
-  it('finds a circle through a barrel, a re-export or a dynamic import, and ignores type-only imports', () => {
+  it('finds a circle through a barrel, a re-export or a dynamic import, and ignores `import type` only', () => {
     write('a/index.ts', "export { b } from '../b/index.js';\n");
     write('b/index.ts', "import {\n  c,\n  type C,\n} from '../c/service.js';\nexport const b = c;\n");
     write('c/service.ts', "export const c = () => import('../a/index.js');\nexport type C = string;\n");
-    write('d/index.ts', "import type { b } from '../b/index.js';\nimport { type c } from '../c/service.js';\n");
+    write('d/index.ts', "import type { b } from '../b/index.js';\nexport type { C } from '../c/service.js';\n");
+    // `import { type E }` still loads e (verbatimModuleSyntax keeps `import {} from`), and double quotes count.
+    write('e/index.ts', 'import { type D } from "../d/index.js";\nexport type E = 1;\n');
     write('app.ts', "import { b } from './b/index.js';\n");
     const graph = folderImports(dir);
     expect(graph.get('d')).toBeUndefined();
+    expect(graph.get('e')).toEqual(new Set(['d']));
     expect(graph.get('app')).toEqual(new Set(['b']));
     expect(importCircles(graph)).toEqual([['a', 'b', 'c']]);
   });
