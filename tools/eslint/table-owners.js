@@ -1,12 +1,16 @@
 // The lint rule `tables/owner-only`: a table is read and written only in the folder that owns it.
 // Owners are declared in the Prisma schema, one `// Owner: <folder>` line above each model; a model
-// without one fails the lint of every file. The rule covers Prisma client calls (`db.listing.…`,
-// `tx.appointment.…`, `ctx.db.account.…`) and table names after upper-case FROM / JOIN / INTO / UPDATE / TABLE /
-// USING in string and template literals (raw SQL), and relations read along (`include: { channel: true }`,
-// a relation under `select`, or in an object that `satisfies Prisma.…Include`) when no model that
-// relation leads to is the file's own. Another folder asks the owner through its entry
-// (index.ts), which may hand out a SQL fragment (`sql\`…\``) for a join: the table's name stays with
-// its owner. Tables named at run time (`FROM "${table}"`) are not seen.
+// without one fails the lint of every file. The rule reports, outside the owner:
+// - Prisma client calls: `db.listing.…`, `tx.appointment.…`, `ctx.db.account.…`, `ctx.tx.…`;
+// - table names in string and template literals after FROM / JOIN / INTO / UPDATE / TABLE / USING:
+//   upper case anywhere, any case in a literal that starts with a statement keyword; comma lists and
+//   a schema prefix included; a CTE of the same name is not a table;
+// - relations read along: `include: { channel: true }`, a relation under `select`, a relation filter
+//   under `where` / `orderBy` / `some` / `is` …, or in an object that `satisfies Prisma.…Include`,
+//   when no model that relation leads to is the file's own.
+// Another folder asks the owner through its entry (index.ts), which may hand out a SQL fragment
+// (`sql\`…\``) for a join: the table's name stays with its owner. Not seen: tables named at run time
+// (`FROM "${table}"`), aliases of the client (`const c = db`) and SQL built by concatenation.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
@@ -48,17 +52,38 @@ function satisfiedType(node) {
 /** Whether an object literal lists relations to read: the value of `include` / `select`, or a `Prisma.…Include` / `…Select`. */
 function readsAlong(object) {
   const holder = object.parent;
-  if (
-    holder?.type === 'Property' &&
-    holder.key.type === 'Identifier' &&
-    ['include', 'select'].includes(holder.key.name)
-  )
+  if (holder?.type === 'Property' && holder.key.type === 'Identifier' && RELATION_HOLDERS.has(holder.key.name))
     return true;
   return /(Include|Select)$/.test(satisfiedType(object) ?? '');
 }
 
-const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|USING)\s+"?([a-z_][a-z0-9_]*)"?/g;
+/** Text that is SQL: a statement keyword first (any case); prose ("removed from properties") is not. */
+const SQL_TEXT = /^\s*(select|insert|update|delete|with|truncate|alter|create|drop)\b/i;
+/** SQL written in upper case anywhere in a literal (a fragment: `JOIN agents a ON …`). */
+const UPPER_TABLE =
+  /\b(?:FROM|JOIN|INTO|UPDATE|TABLE|USING)\s+((?:"?\w+"?\.)?"?[a-z_][a-z0-9_]*"?(?:\s+(?:AS\s+)?\w+)?(?:\s*,\s*(?:"?\w+"?\.)?"?[a-z_][a-z0-9_]*"?(?:\s+(?:AS\s+)?\w+)?)*)/g;
+/** The same in SQL text of any case. */
+const ANY_CASE_TABLE = new RegExp(
+  UPPER_TABLE.source.replace('(?:FROM|JOIN|INTO|UPDATE|TABLE|USING)', '(?:from|join|into|update|table|using|truncate)'),
+  'gi',
+);
+/** The table names of a FROM list: `accounts a, public.listings l` → accounts, listings. */
+const tableNames = (list) =>
+  list.split(',').map((item) => item.trim().split(/\s+/)[0].replace(/"/g, '').split('.').pop());
 const CLIENT_OBJECTS = new Set(['db', 'tx', 'prisma']);
+/** Keys under which a query names relations to read or filter by. */
+const RELATION_HOLDERS = new Set([
+  'include',
+  'select',
+  'where',
+  'orderBy',
+  'some',
+  'every',
+  'none',
+  'is',
+  'isNot',
+  '_count',
+]);
 
 /** The plugin: `root` is the repository's directory; paths of owners are relative to it. */
 export function tableOwnersPlugin(root, schemaDir) {
@@ -91,7 +116,10 @@ export function tableOwnersPlugin(root, schemaDir) {
           context.report({ node, messageId: 'foreign', data: { name, owner: model.owner } });
       };
       const checkSql = (node, text) => {
-        for (const [, table] of text.matchAll(SQL_TABLE)) check(node, byTable.get(table), table);
+        const pattern = SQL_TEXT.test(text) ? ANY_CASE_TABLE : UPPER_TABLE;
+        const ctes = new Set([...text.matchAll(/\b(\w+)\s+AS\s*(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/gi)].map((m) => m[1]));
+        for (const [, list] of text.matchAll(pattern))
+          for (const table of tableNames(list)) if (!ctes.has(table)) check(node, byTable.get(table), table);
       };
       return {
         MemberExpression(node) {
@@ -101,7 +129,7 @@ export function tableOwnersPlugin(root, schemaDir) {
             (object.type === 'Identifier' && CLIENT_OBJECTS.has(object.name)) ||
             (object.type === 'MemberExpression' &&
               object.property.type === 'Identifier' &&
-              (object.property.name === 'db' || object.property.name === 'prisma'));
+              (object.property.name === 'db' || object.property.name === 'prisma' || object.property.name === 'tx'));
           if (client) check(node, byClient.get(node.property.name), node.property.name);
         },
         // `include: { channel: true }`, `select: { account: { select: … } }`: a relation read in the same query.

@@ -44,6 +44,22 @@ describe('tables/owner-only (tools/eslint/table-owners.js, wired in eslint.confi
     ]);
   });
 
+  it('reads lower-case SQL statements, comma joins, schema prefixes, ctx.tx and relation filters', async () => {
+    const code =
+      HEADER +
+      "export const a = (db: Db) => db.$queryRawUnsafe('select 1 from listings l, public.accounts a where a.id = l.account_id');\n" +
+      'export const b = (ctx: { tx: Db }) => ctx.tx.channel.findMany();\n' +
+      "export const c = (db: Db) => db.appointment.findMany({ where: { property: { listings: { some: { status: 'completed' } } } } });\n" +
+      'export const d = (db: Db) => db.$queryRaw`WITH accounts AS (SELECT 1) SELECT * FROM accounts`;\n';
+    expect(await ownerFindings('apps/property-service/src/appointments/example.ts', code)).toEqual([
+      expect.stringContaining('`listings` belongs to apps/property-service/src/listings'),
+      expect.stringContaining('`accounts` belongs to packages/accounts'),
+      expect.stringContaining('`channel` belongs to apps/property-service/src/channels'),
+      // (the relation filter inside it is not followed: the outer one already fails the lint)
+      expect.stringContaining('`property` belongs to apps/property-service/src/properties'),
+    ]);
+  });
+
   it('lets the owner query its own tables, and ignores prose that names a table in lower case', async () => {
     const code =
       HEADER +
