@@ -1,7 +1,7 @@
 import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
 import { localDate, localDateTime, startOfLocalDay } from '@platform/scheduling';
 import { findAccountTimeZone, setAccountTimeZone } from '@platform/accounts';
-import { appointmentRepository } from '@platform/property-service';
+import { appointmentsBetween } from '@platform/property-service';
 
 async function findAccount(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--account is required.');
@@ -26,7 +26,7 @@ export async function appointmentsToday(ctx: CommandContext, input: { account?: 
   const account = await findAccount(ctx, input.account);
   const zone = account.time_zone;
   const date = localDate((ctx.now ?? (() => new Date()))(), zone);
-  const rows = await appointmentRepository.between(
+  const rows = await appointmentsBetween(
     ctx.db,
     account.id,
     startOfLocalDay(date, zone),

@@ -6,7 +6,7 @@ export { buildPropertyApp, type PropertyAppDeps } from './app.js';
 export { propertyDescriptor } from './descriptor.js';
 export { PROPERTY_JOBS } from './jobs.js';
 // What the operator's CLI asks of this service's tables.
-export { appointmentRepository } from './appointments/index.js';
+export { appointmentsBetween } from './appointments/index.js';
 export { insertMarketTransactions } from './valuations/index.js';
 
 export const propertyService: ServiceEntry = {

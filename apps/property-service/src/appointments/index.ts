@@ -13,4 +13,6 @@ export { APPOINTMENTS } from './kind.js';
 export { singleAppointmentOfHostDuring, prospectsSeenForProperty, prospectsBusyDuring } from './overlap-sql.js';
 export { toAppointment } from './mapping.js';
 export { appointmentRepository, type NewAppointment } from './repository.js';
+/** The account's appointments starting in [from, to) (the CLI's `appointments today`): read only. */
+export { appointmentsBetween } from './repository.js';
 export { AppointmentSchema } from './schemas.js';

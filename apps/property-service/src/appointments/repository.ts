@@ -93,3 +93,7 @@ export const appointmentRepository = {
     });
   },
 };
+
+/** The account's appointments starting in [from, to), by start then id: ids, times, status and host only. */
+export const appointmentsBetween = (db: Db, accountId: string, from: Date, to: Date) =>
+  appointmentRepository.between(db, accountId, from, to);

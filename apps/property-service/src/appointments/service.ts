@@ -101,7 +101,6 @@ export function cancelAppointmentsOfProperty(tx: Db, accountId: string, property
   return cancelOpen(tx, { account_id: accountId, property_id: propertyId }, 'agent', 'property_unavailable', at);
 }
 
-/** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
 /** The open viewings of prospects whose data is gone: retention's `EndViewings` (an expired one by the agent, an erased one as declined). */
 export function endViewingsOfForgotten(tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) {
   return how === 'erased'
@@ -109,6 +108,7 @@ export function endViewingsOfForgotten(tx: Db, prospectIds: string[], how: 'expi
     : cancelAppointmentsOfProspects(tx, prospectIds, 'agent', 'other', at);
 }
 
+/** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
 export function cancelAppointmentsOfProspects(
   tx: Db,
   prospectIds: string[],

@@ -28,13 +28,13 @@ function toInquiry(row: InquiryRow): Inquiry {
 
 export type InquiryService = ReturnType<typeof createInquiryService>;
 
-/** Inquiries: scored on arrival against the prospect's search profile and the property. */
 /** The inquiry with what it is scored on: its prospect, and its property (asked of properties). */
 async function withSubject(tx: Db, id: string) {
   const { prospect, ...inquiry } = await inquiryWithProspect(tx, id);
   return { ...inquiry, prospect, property: await propertyRepository.get(tx, inquiry.property_id) };
 }
 
+/** Inquiries: scored on arrival against the prospect's search profile and the property. */
 export function createInquiryService({ db, scoredCursors, now, emit, retentionDays }: InquiryServiceDeps) {
   return {
     create(accountId: string, body: InquiryInput): Promise<Inquiry> {
