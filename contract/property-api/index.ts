@@ -18,6 +18,7 @@ export const PROPERTY_EVENTS: readonly string[] = [
   'appointment.confirmed',
   'appointment.cancelled',
   'settlement.created',
+  'invoice.credited',
 ];
 
 export function describePropertyScenarios(run: ContractRun): void {

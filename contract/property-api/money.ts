@@ -59,6 +59,25 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
         (await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })).response
           .status,
       ).toBe(409);
+      // The paid invoice corrected in full by a credit note: the invoice stays, and names it.
+      const creditNote = await unwrap(
+        client().POST('/v1/invoices/{invoiceId}/credit-note', {
+          ...invoice,
+          body: { reason: 'Der Kaufvertrag wurde rückabgewickelt.' },
+        }),
+      );
+      expect(creditNote).toMatchObject({ type: 'credit_note', corrects_invoice_id: invoices[0]!.id });
+      expect(creditNote.number).toMatch(/^KR-\d{4}-\d{6}$/);
+      expect((await unwrap(client().GET('/v1/invoices/{invoiceId}', invoice))).credit_note_id).toBe(creditNote.id);
+      // Its PDF is rendered by the worker like an invoice's.
+      const creditNotePdf = await until(async () => {
+        const response = await client().GET('/v1/invoices/{invoiceId}/pdf', {
+          params: { path: { invoiceId: creditNote.id } },
+          parseAs: 'arrayBuffer',
+        });
+        return response.response.status === 200 ? response : undefined;
+      }, 30_000);
+      expect(creditNotePdf.response.headers.get('content-type')).toMatch(/application\/pdf/);
     });
   });
 }

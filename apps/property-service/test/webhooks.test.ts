@@ -286,6 +286,7 @@ describe('operations', () => {
       'appointment.confirmed',
       'appointment.cancelled',
       'settlement.created',
+      'invoice.credited',
     ]);
     const listing = res.data.find((e: { type: string }) => e.type === 'listing.completed');
     expect(listing.scope).toBe('listings:read');
