@@ -58,6 +58,13 @@ export async function startServices(options: {
     privateRedis?.stop();
     throw new Error(`the services did not start:\n${output}`);
   }
+  // Just started on a busy machine, a service may still shed load (503 from its event-loop guard,
+  // which every route passes): the caller gets it once both answer.
+  for (const port of [ports.property, ports.agents])
+    await until(async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => undefined);
+      return response?.status === 200 || child.exitCode !== null ? true : undefined;
+    }, 60_000);
   return {
     child,
     redisUrl,
