@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp } from '@platform/testkit';
+import { createTenant, startTestApp, whileHeld } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { PROPERTY_JOBS } from '../src/jobs.js';
 import { endViewingsOfForgotten } from '../src/appointments/index.js';
@@ -280,5 +280,34 @@ describe('a retention period other than 180 days', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('overlapping anonymisation runs', () => {
+  it('anonymise each expired prospect once: two runs that overlap report 12 together, not 12 each', async () => {
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
+    ctx.clock.now = new Date('2020-01-10T12:00:00Z'); // retention until 2020-07-09; nothing else in this file is that old
+    const ids: string[] = [];
+    for (let n = 0; n < 12; n++)
+      ids.push((await ctx.send('POST', '/leads/v1/interessenten', person(n), tenant.key)).json().id);
+    const at = new Date('2020-07-10T03:00:00Z');
+    // Both runs pick the same batch and then wait on the rows another session holds (as one run
+    // waits on the other's): once released, each must skip what the other has anonymised meanwhile.
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRaw`SELECT id FROM prospects WHERE account_id = ${tenant.accountId} FOR UPDATE`,
+      () =>
+        Promise.all([
+          anonymiseExpired(ctx.db.prisma, at, endViewingsOfForgotten),
+          anonymiseExpired(ctx.db.prisma, at, endViewingsOfForgotten),
+        ]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result[0] + result[1]).toBe(12);
+    const rows = await ctx.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM prospects WHERE account_id = '${tenant.accountId}' AND anonymised_at IS NOT NULL`,
+    );
+    expect(Number(rows[0].n)).toBe(12);
   });
 });

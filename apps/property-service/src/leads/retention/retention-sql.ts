@@ -36,10 +36,14 @@ export async function anonymiseExpired(
   for (;;) {
     const count = await inTransaction(db, async (tx) => {
       // The inquiry messages of those prospects are personal free text too: removed in the same statement.
+      // `anonymised_at IS NULL` twice: a run that waited on rows another run was anonymising sees them
+      // again after that one commits (PostgreSQL re-checks the UPDATE's own condition, not the
+      // subquery's) and skips them, so overlapping runs anonymise and count each prospect once.
       const anonymised = await tx.$queryRawUnsafe<{ id: string }[]>(
         `WITH batch AS (
            UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
            WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
+             AND anonymised_at IS NULL
            RETURNING id
          ), messages AS (
            UPDATE inquiries SET message = NULL WHERE prospect_id IN (SELECT id FROM batch)
