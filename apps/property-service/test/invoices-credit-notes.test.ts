@@ -2,21 +2,18 @@
 // gapless series, BT-25/26 naming the invoice) corrects it in full. The same validators as for
 // invoices: the D16B XSD, EN 16931 and XRechnung schematrons, and poppler on the hybrid PDF.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setBillingProfile } from '@platform/billing';
-import { TEST_ISSUER, fatalFailures, validateCii } from '@platform/billing/testing';
+import { fatalFailures, validateCii } from '@platform/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceJobs } from '../src/invoices/index.js';
-import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { renderedInvoicePdf, startInvoicingApp } from './invoice-helpers.js';
+import { eventData, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
 const work = mkdtempSync(join(tmpdir(), 'credit-notes-test-'));
 beforeAll(async () => {
-  ctx = await startPropertyApp();
-  ctx.clock.now = new Date('2026-06-30T10:00:00Z');
-  await setBillingProfile(ctx.db.prisma, ctx.tenant.accountId, TEST_ISSUER, ctx.clock.now);
+  ctx = await startInvoicingApp();
 });
 afterAll(async () => {
   await ctx.close();
@@ -151,19 +148,7 @@ describe('a credit note corrects an invoice in full', () => {
   }, 60_000);
 
   it('has a hybrid PDF titled Rechnungskorrektur, embedding its XML byte for byte', async () => {
-    const generated = await invoiceJobs.generate.run(
-      { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
-      { invoice_id: creditNote.id },
-    );
-    expect(generated).toMatchObject({ outcome: 'completed' });
-    const pdf = await ctx.app.inject({
-      method: 'GET',
-      url: `/v1/invoices/${creditNote.id}/pdf`,
-      headers: { apikey: ctx.tenant.key },
-    });
-    expect(pdf.statusCode).toBe(200);
-    const file = join(work, 'credit-note.pdf');
-    writeFileSync(file, pdf.rawPayload);
+    const file = await renderedInvoicePdf(ctx, creditNote.id, work, 'credit-note.pdf');
     const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     expect(text).toContain('Rechnungskorrektur KR-2026-000001');
     expect(text).toContain(`Korrigiert Rechnung ${invoice.number} vom 30.06.2026`);

@@ -3,21 +3,19 @@
 // (Saxon), and poppler's pdfdetach / pdfinfo / pdffonts on the PDF. What a rule needs of a recipient
 // or of the issuer is refused at issue time, before a number is taken.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setBillingProfile } from '@platform/billing';
 import { TEST_ISSUER, fatalFailures, validateCii, warnings } from '@platform/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceJobs } from '../src/invoices/index.js';
-import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { renderedInvoicePdf, startInvoicingApp } from './invoice-helpers.js';
+import { validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
 const work = mkdtempSync(join(tmpdir(), 'e-invoice-test-'));
 beforeAll(async () => {
-  ctx = await startPropertyApp();
-  ctx.clock.now = new Date('2026-06-30T10:00:00Z');
-  await setBillingProfile(ctx.db.prisma, ctx.tenant.accountId, TEST_ISSUER, ctx.clock.now);
+  ctx = await startInvoicingApp();
 });
 afterAll(async () => {
   await ctx.close();
@@ -151,19 +149,7 @@ describe('commission invoices are XRechnung 3.0', () => {
 
   it('the PDF is a ZUGFeRD hybrid: PDF/A-3b, the XML download embedded byte for byte as xrechnung.xml, fonts embedded', async () => {
     const invoice = invoices.saleSeller;
-    const generated = await invoiceJobs.generate.run(
-      { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
-      { invoice_id: invoice.id },
-    );
-    expect(generated).toMatchObject({ outcome: 'completed' });
-    const pdf = await ctx.app.inject({
-      method: 'GET',
-      url: `/v1/invoices/${invoice.id}/pdf`,
-      headers: { apikey: ctx.tenant.key },
-    });
-    expect(pdf.statusCode).toBe(200);
-    const file = join(work, 'invoice.pdf');
-    writeFileSync(file, pdf.rawPayload);
+    const file = await renderedInvoicePdf(ctx, invoice.id, work, 'invoice.pdf');
 
     expect(run('pdfdetach', ['-list', file])).toMatch(/^1 embedded files\n1: xrechnung\.xml\n$/);
     const extracted = join(work, 'extracted.xml');
@@ -181,7 +167,7 @@ describe('commission invoices are XRechnung 3.0', () => {
       /<fx:ConformanceLevel>XRECHNUNG<\/fx:ConformanceLevel>/,
     ])
       expect(xmp).toMatch(expected);
-    const raw = pdf.rawPayload.toString('latin1');
+    const raw = readFileSync(file).toString('latin1');
     expect(raw).toMatch(/\/AFRelationship\s*\/Alternative/);
     expect(raw).toMatch(/\/AF\s*\[/);
     expect(raw).toMatch(/\/OutputIntents\s*\[/);

@@ -2,18 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setBillingProfile } from '@platform/billing';
 import { TEST_ISSUER, fatalFailures, validateCii } from '@platform/billing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceJobs } from '../src/invoices/index.js';
-import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { startInvoicingApp } from './invoice-helpers.js';
+import { eventData, validProperty, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
 const work = mkdtempSync(join(tmpdir(), 'invoices-test-'));
 beforeAll(async () => {
-  ctx = await startPropertyApp();
-  ctx.clock.now = new Date('2026-06-30T10:00:00Z');
-  await setBillingProfile(ctx.db.prisma, ctx.tenant.accountId, TEST_ISSUER, ctx.clock.now);
+  ctx = await startInvoicingApp();
 });
 afterAll(async () => {
   await ctx.close();
