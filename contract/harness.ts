@@ -26,10 +26,39 @@ import {
 } from '@platform/client';
 import { ContractRecorder, type DocumentName } from '@platform/contract';
 
+/** What the suite runs against: the services' base URLs, the Redis their worker uses, and how to stop them. */
+export interface Deployment {
+  urls: { property: string; agents: string };
+  redisUrl: string;
+  stop(): Promise<unknown>;
+}
+
+export interface ContractRunOptions {
+  /**
+   * Starts the services on the run's database (default: `pnpm start` as one process, as
+   * `startServices` runs it). Other deployments put infrastructure between the suite and the
+   * services or between the services and their data (a connection pooler, a TLS proxy).
+   */
+  deploy?: (db: TestDatabase, env: Record<string, string>) => Promise<Deployment>;
+}
+
+/** `pnpm start` on the run's database, on a private Redis. */
+async function startedServices(db: TestDatabase, env: Record<string, string>): Promise<Deployment> {
+  const services: StartedServices = await startServices({ databaseUrl: db.url, env });
+  return {
+    urls: {
+      property: `http://127.0.0.1:${services.ports.property}`,
+      agents: `http://127.0.0.1:${services.ports.agents}`,
+    },
+    redisUrl: services.redisUrl,
+    stop: () => services.stop(),
+  };
+}
+
 export interface ContractRun {
   recorder: ContractRecorder;
   db: TestDatabase;
-  services: StartedServices;
+  services: Deployment;
   receiver: Receiver;
   property: Tenant;
   agents: Tenant;
@@ -46,7 +75,7 @@ export interface ContractRun {
  * Starts everything before the file's tests and stops it after them. The returned object is
  * filled in `beforeAll`: read its fields inside tests and hooks, not at module level.
  */
-export function contractRun(documents: readonly DocumentName[]): ContractRun {
+export function contractRun(documents: readonly DocumentName[], options: ContractRunOptions = {}): ContractRun {
   const run = { recorder: new ContractRecorder(documents) } as ContractRun;
   beforeAll(async () => {
     run.db = await createTestDatabase();
@@ -55,14 +84,12 @@ export function contractRun(documents: readonly DocumentName[]): ContractRun {
     run.otherProperty = await createTenant(run.db.prisma, { service: propertyDescriptor });
     run.otherAgents = await createTenant(run.db.prisma, { service: agentPlatformDescriptor });
     run.receiver = await startReceiver();
-    run.services = await startServices({
-      databaseUrl: run.db.url,
-      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '1000000' },
-    }); // the suite polls (worker jobs)
-    run.urls = {
-      property: `http://127.0.0.1:${run.services.ports.property}`,
-      agents: `http://127.0.0.1:${run.services.ports.agents}`,
-    };
+    // the suite polls (worker jobs): no rate limit in its way
+    run.services = await (options.deploy ?? startedServices)(run.db, {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    });
+    run.urls = run.services.urls;
     // A service just started on a busy machine may still shed load (503 from its event-loop guard):
     // the suite starts once each answers an authenticated read.
     for (const [url, key] of [
