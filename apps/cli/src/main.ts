@@ -26,7 +26,7 @@ let result: CliResult;
 try {
   result = await runCli(process.argv.slice(2), async () => {
     database = await openDatabase(config);
-    db = createPrisma({ url: database.url, maxConnections: 2 });
+    db = createPrisma({ url: database.url, maxConnections: 2, ...database.pool });
     return {
       db,
       environment: config.environment,

@@ -16,6 +16,14 @@ export interface DatabaseOptions {
   connectionTimeoutMs?: number;
   /** PostgreSQL cancels a statement running longer than this; default 60 s, 0 = no limit (maintenance jobs). */
   statementTimeoutMs?: number;
+  /**
+   * `transaction`: `url` is a pooler in transaction mode (PgBouncer), which refuses session
+   * settings in the start-up message: the session's TimeZone and timeouts are the pooler's or the
+   * role's then (`sessionProblems` checks them).
+   */
+  pooling?: 'none' | 'transaction';
+  /** Named prepared statements for the direct reads and transactions (default true). */
+  preparedStatements?: boolean;
 }
 
 /** The URL with `-c TimeZone=UTC` added to its `options` (pg lets the URL's own `options` win over the config's). */
@@ -36,17 +44,23 @@ export function createPrisma({
   maxConnections = 10,
   connectionTimeoutMs = 5_000,
   statementTimeoutMs = 60_000,
+  pooling = 'none',
+  preparedStatements = true,
 }: DatabaseOptions): PrismaClient {
   // One pool for Prisma and the direct reads (readRows), so that the pool size stays the limit.
   const pool = new pg.Pool({
-    // Prisma's adapter reads and writes timestamps as UTC whatever the session's zone (the server's
-    // default, set by initdb from the host): the session must be UTC for both, and for readRows.
-    connectionString: withUtcSession(url),
     max: maxConnections,
     connectionTimeoutMillis: connectionTimeoutMs,
-    statement_timeout: statementTimeoutMs,
-    // a transaction left open by a crashed request must not hold its row locks for ever
-    idle_in_transaction_session_timeout: 60_000,
+    ...(pooling === 'transaction'
+      ? { connectionString: url }
+      : {
+          // Prisma's adapter reads and writes timestamps as UTC whatever the session's zone (the server's
+          // default, set by initdb from the host): the session must be UTC for both, and for readRows.
+          connectionString: withUtcSession(url),
+          statement_timeout: statementTimeoutMs,
+          // a transaction left open by a crashed request must not hold its row locks for ever
+          idle_in_transaction_session_timeout: 60_000,
+        }),
   });
   // An idle connection's error (the server restarted) is the pool's to handle, not a crash.
   pool.on('error', () => {});
@@ -62,7 +76,7 @@ export function createPrisma({
     await disconnect();
     if (!pool.ended) await pool.end();
   };
-  registerPool(client, pool);
+  registerPool(client, pool, preparedStatements);
   return client;
 }
 

@@ -5,9 +5,23 @@ import type { Db } from './types.js';
 
 // The pg pool under each client made by createPrisma: the hottest reads go to it directly.
 const pools = new WeakMap<object, pg.Pool>();
+// Pools whose statements stay unnamed: a transaction pooler older than PgBouncer 1.21 hands the
+// next statement to another server connection, where a name prepared on the first is unknown.
+const unprepared = new WeakSet<pg.Pool>();
 
-export function registerPool(client: object, pool: pg.Pool): void {
+export function registerPool(client: object, pool: pg.Pool, prepared = true): void {
   pools.set(client, pool);
+  if (!prepared) unprepared.add(pool);
+}
+
+/** The query config of one statement: named (prepared once per connection) unless the pool says not to. */
+function statement(pool: pg.Pool, text: string, values: unknown[]): pg.QueryConfig {
+  return {
+    ...(unprepared.has(pool) ? {} : { name: statementName(text) }),
+    text,
+    values: values.map(toParam),
+    types,
+  };
 }
 
 const utcDate = (value: string) => new Date(`${value}T00:00:00Z`);
@@ -64,8 +78,7 @@ function renameStatements(): void {
 export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
-  const read = async () =>
-    (await pool.query({ name: statementName(text), text, values: values.map(toParam), types })).rows as Row[];
+  const read = async () => (await pool.query(statement(pool, text, values))).rows as Row[];
   try {
     return await read();
   } catch (error) {
@@ -89,7 +102,10 @@ const toParam = (value: unknown) => (value instanceof Date ? value.toISOString()
 
 /** A transaction on one pooled connection, with Prisma's column types and prepared statements. */
 class PgTransaction implements SqlRunner {
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly client: pg.PoolClient,
+  ) {}
 
   async $queryRawUnsafe<T = unknown>(text: string, ...values: unknown[]): Promise<T> {
     return (await this.run(text, values)).rows as T;
@@ -101,7 +117,7 @@ class PgTransaction implements SqlRunner {
 
   private async run(text: string, values: unknown[]) {
     try {
-      return await this.client.query({ name: statementName(text), text, values: values.map(toParam), types });
+      return await this.client.query(statement(this.pool, text, values));
     } catch (error) {
       if (isStalePlan(error)) renameStatements(); // the transaction is lost; the next one prepares anew
       throw error;
@@ -125,7 +141,7 @@ export async function inDirectTransaction<T>(db: Db, work: (tx: SqlRunner) => Pr
   client.on('error', onError);
   try {
     await client.query('BEGIN');
-    const result = await work(new PgTransaction(client));
+    const result = await work(new PgTransaction(pool, client));
     await client.query('COMMIT');
     return result;
   } catch (error) {

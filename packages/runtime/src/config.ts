@@ -34,6 +34,12 @@ export interface Config {
   environment: Environment;
   /** Unset: an embedded PostgreSQL under `dataDir` is used. */
   databaseUrl: string | undefined;
+  /** The database itself, past any pooler: migrations (a session lock) connect there. Unset: `databaseUrl`. */
+  directDatabaseUrl: string | undefined;
+  /** How `databaseUrl` pools connections: `transaction` (PgBouncer's transaction mode) keeps no session state. */
+  databasePooling: DatabasePooling;
+  /** Named prepared statements on the hot paths (off behind a transaction pooler older than PgBouncer 1.21). */
+  preparedStatements: boolean;
   dataDir: string;
   embeddedPostgresPort: number;
   host: string;
@@ -69,6 +75,8 @@ export interface Config {
   smtpUrl: string | undefined;
   smtpFrom: string;
 }
+
+export type DatabasePooling = 'none' | 'transaction';
 
 /** The API versions a deployment serves; each can be given a sunset (`API_SUNSET_<VERSION>`). */
 export const API_VERSIONS = ['v1', 'leads/v1'] as const;
@@ -119,6 +127,24 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
     name: 'DATABASE_URL',
     default: '(embedded)',
     description: 'PostgreSQL connection string; unset starts an embedded PostgreSQL under DATA_DIR.',
+  },
+  {
+    name: 'DIRECT_DATABASE_URL',
+    default: '(DATABASE_URL)',
+    description:
+      'The PostgreSQL server itself when DATABASE_URL goes through a connection pooler: migrations connect there (they hold a session lock). Required with DATABASE_POOLING=transaction.',
+  },
+  {
+    name: 'DATABASE_POOLING',
+    default: 'none',
+    description:
+      'none, or transaction when DATABASE_URL is a pooler in transaction mode (PgBouncer pool_mode=transaction): no session settings are sent, TimeZone must be UTC by the pooler or the role (docs/scaling.md).',
+  },
+  {
+    name: 'DATABASE_PREPARED_STATEMENTS',
+    default: '(true; false with DATABASE_POOLING=transaction)',
+    description:
+      'Named prepared statements on the hot paths. Behind PgBouncer 1.21+ with max_prepared_statements > 0 set it to true; older poolers in transaction mode need false.',
   },
   { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
@@ -448,6 +474,21 @@ export function loadConfig(
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     problems.push('DATABASE_URL must start with postgresql://.');
+  const directDatabaseUrl = env.DIRECT_DATABASE_URL || undefined;
+  if (directDatabaseUrl && !/^postgres(ql)?:\/\//.test(directDatabaseUrl))
+    problems.push('DIRECT_DATABASE_URL must start with postgresql://.');
+  const databasePooling = env.DATABASE_POOLING || 'none';
+  if (databasePooling !== 'none' && databasePooling !== 'transaction')
+    problems.push(`DATABASE_POOLING must be none or transaction (got "${databasePooling}").`);
+  if (databasePooling === 'transaction' && !databaseUrl)
+    problems.push('DATABASE_POOLING=transaction needs DATABASE_URL (the pooler); the embedded database is not pooled.');
+  if (databasePooling === 'transaction' && !directDatabaseUrl)
+    problems.push(
+      'DATABASE_POOLING=transaction needs DIRECT_DATABASE_URL (the PostgreSQL server itself): migrations hold a session lock, which a transaction pooler does not keep.',
+    );
+  const prepared = env.DATABASE_PREPARED_STATEMENTS || (databasePooling === 'transaction' ? 'false' : 'true');
+  if (prepared !== 'true' && prepared !== 'false')
+    problems.push(`DATABASE_PREPARED_STATEMENTS must be true or false (got "${prepared}").`);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
@@ -478,6 +519,9 @@ export function loadConfig(
   const config: Config = {
     environment,
     databaseUrl,
+    directDatabaseUrl,
+    databasePooling: databasePooling as DatabasePooling,
+    preparedStatements: prepared === 'true',
     dataDir,
     embeddedPostgresPort: port(env, 'EMBEDDED_PG_PORT', 54329, problems),
     host: env.HOST ?? '127.0.0.1',

@@ -14,9 +14,12 @@ import {
   type EmbeddedRole,
 } from '@platform/db';
 import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
+import { pooledSessionProblem } from './pooled-session.js';
 
 export interface ResolvedDatabase {
   url: string;
+  /** How the services' pool connects to `url` (createPrisma's options). */
+  pool: { pooling: Config['databasePooling']; preparedStatements: boolean };
   /** Stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
@@ -69,27 +72,33 @@ export async function openDatabase(
   config: Config,
   options: { migrate?: boolean; log?: (line: string) => void } = {},
 ): Promise<ResolvedDatabase> {
-  if (config.databaseUrl) await checkDatabaseUrl(config.databaseUrl);
+  if (config.databaseUrl) await checkDatabaseUrl(config.databaseUrl, 'DATABASE_URL');
+  if (config.directDatabaseUrl) await checkDatabaseUrl(config.directDatabaseUrl, 'DIRECT_DATABASE_URL');
+  if (config.databasePooling === 'transaction') {
+    const problem = await pooledSessionProblem(config.databaseUrl!, options.log ?? (() => {}));
+    if (problem) throw new DatabaseUnavailableError(problem);
+  }
   const { url, close } = config.databaseUrl
     ? { url: config.databaseUrl, close: async () => {} }
     : await openEmbedded(config, options.log);
   if (options.migrate !== false) {
     try {
-      const applied = await runMigrations(url);
+      // past the pooler: the runner holds a session-level advisory lock
+      const applied = await runMigrations(config.directDatabaseUrl ?? url);
       if (applied.length > 0) options.log?.(`applied migrations: ${applied.join(', ')}`);
     } catch (error) {
       await close();
       throw error;
     }
   }
-  return { url, close };
+  return { url, close, pool: { pooling: config.databasePooling, preparedStatements: config.preparedStatements } };
 }
 
 /**
- * DATABASE_URL must parse and lead to a database that lets its user in; each failure is one line
+ * DATABASE_URL (or DIRECT_DATABASE_URL) must parse and lead to a database that lets its user in; each failure is one line
  * naming the fix. The URL itself is never shown: it holds a password.
  */
-async function checkDatabaseUrl(url: string): Promise<void> {
+async function checkDatabaseUrl(url: string, variable: string): Promise<void> {
   let where: string;
   let user: string;
   let database: string;
@@ -101,7 +110,7 @@ async function checkDatabaseUrl(url: string): Promise<void> {
     where = `${parsed.hostname}:${parsed.port || 5432}`;
   } catch {
     throw new DatabaseUnavailableError(
-      'DATABASE_URL is not a valid connection string: use postgresql://user:password@host:5432/database (percent-encode special characters in the password).',
+      `${variable} is not a valid connection string: use postgresql://user:password@host:5432/database (percent-encode special characters in the password).`,
     );
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
@@ -113,15 +122,15 @@ async function checkDatabaseUrl(url: string): Promise<void> {
     const reason = (message ?? String(error)).split('\n')[0];
     if (code === '28P01')
       throw new DatabaseUnavailableError(
-        `PostgreSQL at ${where} refused the password of user "${user}": fix the user or password in DATABASE_URL.`,
+        `PostgreSQL at ${where} refused the password of user "${user}": fix the user or password in ${variable}.`,
       );
     if (code === '28000')
       throw new DatabaseUnavailableError(
-        `PostgreSQL at ${where} does not let user "${user}" in (${reason}): fix the user in DATABASE_URL, or allow it in that server's pg_hba.conf.`,
+        `PostgreSQL at ${where} does not let user "${user}" in (${reason}): fix the user in ${variable}, or allow it in that server's pg_hba.conf.`,
       );
     if (code === '3D000')
       throw new DatabaseUnavailableError(
-        `The database "${database}" does not exist on PostgreSQL at ${where}: create it (createdb ${database}), or fix the database name in DATABASE_URL.`,
+        `The database "${database}" does not exist on PostgreSQL at ${where}: create it (createdb ${database}), or fix the database name in ${variable}.`,
       );
     const why =
       code === 'ECONNREFUSED'
@@ -132,14 +141,14 @@ async function checkDatabaseUrl(url: string): Promise<void> {
             ? 'no answer within 10 s'
             : reason;
     throw new DatabaseUnavailableError(
-      `Could not reach PostgreSQL at ${where} (${why}): start it, or fix the host and port in DATABASE_URL.`,
+      `Could not reach PostgreSQL at ${where} (${why}): start it, or fix the host and port in ${variable}.`,
     );
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-async function openEmbedded(config: Config, log?: (line: string) => void): Promise<ResolvedDatabase> {
+async function openEmbedded(config: Config, log?: (line: string) => void): Promise<Omit<ResolvedDatabase, 'pool'>> {
   const port = config.embeddedPostgresPort;
   const dataDir = join(config.dataDir, 'postgres');
   const credentials = embeddedPostgresCredentials(config.dataDir);

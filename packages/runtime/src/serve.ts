@@ -146,7 +146,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     }
     throw error;
   }
-  const db = createPrisma({ url: database.url });
+  const db = createPrisma({ url: database.url, ...database.pool });
   const webhooks: WebhookInfrastructure = {
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
