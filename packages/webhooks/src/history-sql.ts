@@ -17,7 +17,12 @@ export async function pruneDeliveryHistory(
   const before = new Date(now.getTime() - days * 86_400_000);
   let total = 0;
   for (;;) {
-    const [{ count }] = await db.$queryRawUnsafe<{ count: number }[]>(
+    // Two runs at once (a manual run during the nightly one, a stalled job taken over) may pick the
+    // same batch: the one that waited on the other's row locks finds those events gone and removes
+    // (and counts) none of them. So a run stops when its batch came out short, not when it removed
+    // fewer than a batch: a run that lost its batch to the other goes on, and reaches what only its
+    // own cutoff covers (the other run's cutoff may be earlier).
+    const [{ selected, removed }] = await db.$queryRawUnsafe<{ selected: number; removed: number }[]>(
       `WITH batch AS (
          SELECT e.id FROM outbox_events e
          WHERE e.relayed_at < $1
@@ -26,11 +31,11 @@ export async function pruneDeliveryHistory(
        ), removed AS (
          DELETE FROM outbox_events WHERE id IN (SELECT id FROM batch) RETURNING id
        )
-       SELECT count(*)::int AS count FROM removed`,
+       SELECT (SELECT count(*) FROM batch)::int AS selected, (SELECT count(*) FROM removed)::int AS removed`,
       before,
       batchSize,
     );
-    total += count;
-    if (count < batchSize) return total;
+    total += removed;
+    if (selected < batchSize) return total;
   }
 }
