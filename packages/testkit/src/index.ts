@@ -29,3 +29,8 @@ export { freePort } from './ports.js';
 export { startServices, type StartedServices } from './start-process.js';
 export { runScript, type ScriptRun } from './run-script.js';
 export { testSandbox, SANDBOX_ENTRY } from './sandbox.js';
+export { startPgBouncer, type StartedPgBouncer, type PgBouncerOptions } from './pgbouncer.js';
+export { makeTestCertificates, type TestCertificates } from './test-certificates.js';
+export { startNginx, PROXY_PARAMS, type Nginx, type ProxySite } from './nginx.js';
+export { startScaledDeployment, type ScaledDeployment, type Instance } from './scaled-deployment.js';
+export { startSystemPostgres, type SystemPostgres } from './system-postgres.js';
