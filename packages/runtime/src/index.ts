@@ -34,3 +34,14 @@ export {
 export { openStorage, blobsDir } from './storage.js';
 export { openSandbox, openUploadSandbox, sandboxEntry } from './sandbox.js';
 export { ProcessMetrics, startMetricsServer } from './metrics.js';
+export {
+  checkSharedSecrets,
+  checkSharedSecretsOrExit,
+  fingerprintOf,
+  forgetSecretFingerprint,
+  SecretMismatchError,
+  SHARED_SECRET_NAMES,
+  sharedSecretsOf,
+  type SharedSecret,
+  type SharedSecretName,
+} from './secret-fingerprints.js';

@@ -28,6 +28,7 @@ import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
 import { openStorage } from './storage.js';
 import { openSandbox, openUploadSandbox } from './sandbox.js';
+import { checkSharedSecretsOrExit, sharedSecretsOf } from './secret-fingerprints.js';
 
 /**
  * How long a graceful shutdown may take before the process exits anyway: longer than a request
@@ -147,6 +148,12 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     throw error;
   }
   const db = createPrisma({ url: database.url, ...database.pool });
+  // Before anything listens or works: every instance must sign and encrypt with the same secrets.
+  await checkSharedSecretsOrExit(db, sharedSecretsOf(config), async () => {
+    await db.$disconnect();
+    await redis.close();
+    await database.close();
+  });
   const webhooks: WebhookInfrastructure = {
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
