@@ -1,18 +1,22 @@
 // `pnpm cli ...`: works on the same database as `pnpm start` (DATABASE_URL or the embedded one).
 import { createPrisma, type PrismaClient } from '@platform/db';
 import {
+  checkSharedSecrets,
   configOrExit,
   DatabaseUnavailableError,
   openDatabase,
   openRedis,
   openSandbox,
   openStorage,
+  SecretMismatchError,
+  sharedSecretsOf,
   type ResolvedDatabase,
   type ResolvedRedis,
 } from '@platform/runtime';
 import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
 import { runCli, type CliResult } from './run.js';
+import { isSecretsCommand } from './secrets.js';
 import { SERVICES } from './services.js';
 
 let database: ResolvedDatabase | undefined;
@@ -21,12 +25,16 @@ let redis: ResolvedRedis | undefined;
 let queue: ReturnType<typeof createJobQueue> | undefined;
 let sandbox: Sandbox | undefined;
 const config = configOrExit(SERVICES);
+const argv = process.argv.slice(2);
 
 let result: CliResult;
 try {
-  result = await runCli(process.argv.slice(2), async () => {
+  result = await runCli(argv, async () => {
     database = await openDatabase(config);
     db = createPrisma({ url: database.url, maxConnections: 2, ...database.pool });
+    // Keys made with another pepper would never verify (the CLI encrypts nothing with WEBHOOK_SECRET_KEY).
+    const pepper = sharedSecretsOf(config).filter((secret) => secret.name === 'API_KEY_PEPPER');
+    if (!isSecretsCommand(argv)) await checkSharedSecrets(db, pepper);
     return {
       db,
       environment: config.environment,
@@ -45,7 +53,7 @@ try {
   });
 } catch (error) {
   // The database cannot be opened (e.g. DATA_DIR's embedded one runs with other settings): one line, with what to do.
-  if (!(error instanceof DatabaseUnavailableError)) throw error;
+  if (!(error instanceof DatabaseUnavailableError || error instanceof SecretMismatchError)) throw error;
   result = { exitCode: 1, output: `Error: ${error.message}` };
 }
 await sandbox?.close();

@@ -18,6 +18,7 @@ import { setBilling } from './billing.js';
 import { setDefaultCountry } from './account-settings.js';
 import { setRateLimit } from './rate-limits.js';
 import { deprecationNotices, setOwner } from './deprecation.js';
+import { forgetSecret } from './secrets.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
@@ -51,6 +52,9 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
                            market transactions for valuations; CSV with the header
                            ${COMPARABLE_COLUMNS.join(',')} (year_built may be empty);
                            every bad row is reported and then nothing is imported (exit code 1)
+  secrets forget API_KEY_PEPPER|WEBHOOK_SECRET_KEY
+                           after a deliberate change of the secret, with every instance stopped:
+                           the next start records the new value (see docs/deployment.md)
 ("accounts" works like "account".)`;
 
 export interface CliResult {
@@ -118,6 +122,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'storage check': (c) => checkStorage(c),
     'appointments today': (c) => appointmentsToday(c, values),
     'comparables import': (c) => importComparables(c, values, argument),
+    'secrets forget': (c) => forgetSecret(c, argument),
   };
   const command = commands[`${group} ${action ?? ''}`];
   if (!command) return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${USAGE}` };
