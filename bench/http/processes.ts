@@ -2,7 +2,6 @@
 // `pnpm start` runs it, or the services without the worker). Output goes to a log file, as a
 // deployment's would; a process that exits early fails the run with the log's tail.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +25,14 @@ export interface Environment {
   databaseUrl: string;
   redisUrl: string;
   pepper: string;
+  /** Every start of the project on the database uses the same (its fingerprint is recorded at the first). */
+  webhookSecretKey: string;
   /** Where the logs and the project's DATA_DIR go. */
   dir: string;
   /** Write a CPU profile of the project process into this folder (`node --cpu-prof`). */
   profileDir?: string;
+  /** The database through PgBouncer in transaction mode (the `pgbouncer` variant). */
+  pooledUrl?: string;
 }
 
 /** `node --import tsx <script>`, as the tsx command runs it (node's flags cannot go through tsx's NODE_OPTIONS). */
@@ -76,9 +79,26 @@ export async function startFloors(env: Environment): Promise<Running> {
   return { name: 'floor', urls, stop: async () => void (await Promise.all(children.map(stopProcess))) };
 }
 
-export type Variant = 'start' | 'services';
+/**
+ * `start` and `services` connect straight to PostgreSQL with named prepared statements;
+ * `unprepared` is `pnpm start` with DATABASE_PREPARED_STATEMENTS=false, `pgbouncer` the same
+ * through PgBouncer in transaction mode (`Environment.pooledUrl`), as issue 33 deploys it.
+ */
+export type Variant = 'start' | 'services' | 'unprepared' | 'pgbouncer';
 
-const SCRIPTS: Record<Variant, string> = { start: 'scripts/start.ts', services: 'bench/http/services-only.ts' };
+const SCRIPTS: Record<Variant, string> = {
+  start: 'scripts/start.ts',
+  services: 'bench/http/services-only.ts',
+  unprepared: 'scripts/start.ts',
+  pgbouncer: 'scripts/start.ts',
+};
+
+function connectionEnv(variant: Variant, env: Environment): Record<string, string> {
+  if (variant === 'unprepared') return { DATABASE_URL: env.databaseUrl, DATABASE_PREPARED_STATEMENTS: 'false' };
+  if (variant !== 'pgbouncer') return { DATABASE_URL: env.databaseUrl };
+  if (!env.pooledUrl) throw new Error('the pgbouncer variant needs Environment.pooledUrl');
+  return { DATABASE_URL: env.pooledUrl, DIRECT_DATABASE_URL: env.databaseUrl, DATABASE_POOLING: 'transaction' };
+}
 
 /** The project: `start` is `pnpm start` (both services and the worker), `services` the two services alone. */
 export async function startProject(variant: Variant, env: Environment): Promise<Running> {
@@ -87,10 +107,10 @@ export async function startProject(variant: Variant, env: Environment): Promise<
   const child = started(
     [SCRIPTS[variant]],
     {
-      DATABASE_URL: env.databaseUrl,
+      ...connectionEnv(variant, env),
       REDIS_URL: env.redisUrl,
       API_KEY_PEPPER: env.pepper,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_SECRET_KEY: env.webhookSecretKey,
       PROPERTY_PORT: String(ports.property),
       AGENT_PLATFORM_PORT: String(ports.agents),
       METRICS_PORT: String(ports.metrics),

@@ -22,7 +22,12 @@ export interface Row {
 const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 const BEGIN = '<!-- bench:http begin -->';
 const END = '<!-- bench:http end -->';
-const VARIANT_NAMES: Record<Variant, string> = { start: '`pnpm start`', services: 'services only' };
+const VARIANT_NAMES: Record<Variant, string> = {
+  start: '`pnpm start`',
+  services: 'services only',
+  unprepared: '`pnpm start`, statements unnamed',
+  pgbouncer: '`pnpm start` through PgBouncer',
+};
 const P99_GOAL_MS = 25;
 const P95_AT_200_GOAL_MS = 15;
 

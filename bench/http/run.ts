@@ -18,11 +18,11 @@ import { scrapeLoopDelay } from './loop-delay.js';
 import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
 import { report, writeResults, type Row } from './report.js';
 import { traceFolder, writeTraceFile } from './trace-file.js';
-import { freePort } from '@platform/testkit';
+import { freePort, startPgBouncer } from '@platform/testkit';
 import pg from 'pg';
 
 const USAGE =
-  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
+  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both|unprepared|pgbouncer|pooling] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
@@ -33,7 +33,11 @@ const OPTIONS = {
   },
   accounts: { type: 'string' },
   rows: { type: 'string', description: 'properties (and agents) per account' },
-  variant: { type: 'string', description: 'start, services or both' },
+  variant: {
+    type: 'string',
+    description:
+      'start, services, both (default), unprepared (start with DATABASE_PREPARED_STATEMENTS=false), pgbouncer (start through PgBouncer in transaction mode) or pooling (start, unprepared and pgbouncer)',
+  },
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
   profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
@@ -64,9 +68,11 @@ const size = {
   accounts: Number(options.accounts ?? (quick ? 10 : 100)),
   rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)),
 };
-const variants: Variant[] =
-  options.variant === 'start' || options.variant === 'services'
-    ? [options.variant]
+const SINGLE_VARIANTS: readonly string[] = ['start', 'services', 'unprepared', 'pgbouncer'];
+const variants: Variant[] = SINGLE_VARIANTS.includes(options.variant ?? '')
+  ? [options.variant as Variant]
+  : options.variant === 'pooling'
+    ? ['start', 'unprepared', 'pgbouncer']
     : quick
       ? ['start']
       : ['start', 'services'];
@@ -193,9 +199,16 @@ try {
     databaseUrl,
     redisUrl: `redis://127.0.0.1:${redisPort}`,
     pepper,
+    webhookSecretKey: randomBytes(32).toString('hex'),
     dir,
     profileDir: options.profile && resolve(options.profile),
   };
+  if (variants.includes('pgbouncer')) {
+    // as many server connections as the project's pool holds straight to PostgreSQL
+    const bouncer = await startPgBouncer(databaseUrl, { poolSize: 10, timezone: 'UTC' });
+    cleanups.push(() => bouncer.stop());
+    env.pooledUrl = bouncer.url;
+  }
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
   const floors = await startFloors(env);
