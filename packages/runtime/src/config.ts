@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
 import type { ApiDeprecation, ServiceDescriptor } from '@platform/service';
+import { REDIS_SENTINEL_VARIABLES, redisSentinelConfig, type RedisSentinelConfig } from './redis-sentinel-config.js';
 
 export type { ApiDeprecation };
 
@@ -51,6 +52,8 @@ export interface Config {
   /** Unset: a local redis-server child process on `redisPort` (data under DATA_DIR/redis). */
   redisUrl: string | undefined;
   redisPort: number;
+  /** Set: Redis behind Sentinel (the services follow the primary through failovers); `redisUrl` is then unset. */
+  redisSentinel: RedisSentinelConfig | undefined;
   /** 32-byte key (64 hex characters) that encrypts webhook signing secrets at rest. */
   webhookSecretKey: string;
   /** Sandbox/tests only: webhooks may target http, loopback and private addresses. */
@@ -164,6 +167,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
       'Redis for the webhook queue (AOF on, maxmemory-policy noeviction); unset starts a local redis-server.',
   },
   { name: 'REDIS_PORT', default: '56379', description: 'Port of the local redis-server when REDIS_URL is unset.' },
+  ...REDIS_SENTINEL_VARIABLES,
   {
     name: 'WEBHOOK_SECRET_KEY',
     default: '(sandbox: generated)',
@@ -543,6 +547,7 @@ export function loadConfig(
     trustProxy: trustProxy === 'true',
     redisUrl,
     redisPort: port(env, 'REDIS_PORT', 56379, problems),
+    redisSentinel: redisSentinelConfig(env, problems),
     webhookSecretKey,
     webhookAllowPrivateTargets: allowPrivate === 'true',
     webhookMaxEndpoints: maxEndpoints,

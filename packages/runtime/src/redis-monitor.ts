@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { ResolvedRedis } from './redis.js';
+import { redisWhere, type ResolvedRedis } from './redis.js';
 
 /**
  * A connection of its own that only watches Redis, so that an outage is told once each way:
@@ -9,7 +9,7 @@ import type { ResolvedRedis } from './redis.js';
  * errors are the same fault: `isDown()` lets them stay quiet.
  */
 export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick<Logger, 'info' | 'warn'>) {
-  const where = `${connection.host}:${connection.port}`;
+  const where = redisWhere(connection);
   let lostAt: number | undefined;
   let ready = false;
   const client = new Redis({

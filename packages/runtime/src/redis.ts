@@ -5,18 +5,29 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stopWithThisProcess } from '@platform/db';
 import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
+import { sentinelConnection, sentinelProblems, sentinelWhere, type SentinelConnection } from './redis-sentinel.js';
+
+/** ioredis's (and BullMQ's) options of one Redis server. */
+export interface DirectConnection {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  tls?: object;
+  maxRetriesPerRequest: null;
+}
 
 export interface ResolvedRedis {
+  /** REDIS_URL or the local Redis's; under Sentinel `redis-sentinel://<sentinels>/<name>`, a label no client takes. */
   url: string;
-  connection: {
-    host: string;
-    port: number;
-    username?: string;
-    password?: string;
-    tls?: object;
-    maxRetriesPerRequest: null;
-  };
+  /** Given as it is to ioredis and BullMQ: one server, or the primary behind Sentinel. */
+  connection: DirectConnection | SentinelConnection;
   close(): Promise<void>;
+}
+
+/** Where the Redis of a connection is, in words for log lines (no password). */
+export function redisWhere(connection: ResolvedRedis['connection']): string {
+  return 'sentinels' in connection ? sentinelWhere(connection) : `${connection.host}:${connection.port}`;
 }
 
 export class RedisUnavailableError extends Error {}
@@ -42,6 +53,15 @@ export function localRedisPassword(dataDir: string): string {
  * and requires the password from the sandbox secrets (other OS users reach 127.0.0.1 too).
  */
 export async function openRedis(config: Config, log: (line: string) => void = () => {}): Promise<ResolvedRedis> {
+  if (config.redisSentinel) {
+    for (const problem of await sentinelProblems(config.redisSentinel)) {
+      if (problem.fatal) throw new RedisUnavailableError(problem.message);
+      log(problem.message.startsWith('WARNING') ? problem.message : `WARNING: ${problem.message}`);
+    }
+    const connection = sentinelConnection(config.redisSentinel);
+    const sentinels = connection.sentinels.map(({ host, port }) => `${host}:${port}`).join(',');
+    return { url: `redis-sentinel://${sentinels}/${connection.name}`, connection, close: async () => {} };
+  }
   let url = config.redisUrl;
   let local: LocalRedis | undefined;
   if (!url) {
@@ -105,7 +125,7 @@ async function runLocalRedis(
 }
 
 /** ioredis options of a `redis://` or `rediss://` URL; a URL that does not parse is refused in one line (it is never shown: it may hold a password). */
-function connectionOf(url: string): ResolvedRedis['connection'] {
+function connectionOf(url: string): DirectConnection {
   try {
     const parsed = new URL(url);
     return {
@@ -250,7 +270,7 @@ function connectProblem(where: string, error: unknown): string {
  * refuses CONFIG (some managed ones) cannot be checked: a warning then. The local one is always
  * started with noeviction.
  */
-async function checkRedisOfUrl(connection: ResolvedRedis['connection'], log: (line: string) => void): Promise<void> {
+async function checkRedisOfUrl(connection: DirectConnection, log: (line: string) => void): Promise<void> {
   const where = `${connection.host}:${connection.port}`;
   const client = new Redis({
     ...connection,

@@ -34,4 +34,4 @@ export { makeTestCertificates, type TestCertificates } from './test-certificates
 export { startNginx, PROXY_PARAMS, type Nginx, type ProxySite } from './nginx.js';
 export { startScaledDeployment, type ScaledDeployment, type Instance } from './scaled-deployment.js';
 export { startSystemPostgres, type SystemPostgres } from './system-postgres.js';
-export { startSystemPostgres, type SystemPostgres } from './system-postgres.js';
+export { startSentinelRedis, type SentinelRedis } from './redis-sentinel.js';

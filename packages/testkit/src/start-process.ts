@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface StartedServices {
   child: ChildProcess;
-  /** The Redis the services use (a private one unless one was given). */
+  /** The Redis the services use (a private one unless one was given; empty when `env` gives REDIS_SENTINELS). */
   redisUrl: string;
   ports: { property: number; agents: number; metrics: number };
   /** Everything the process wrote so far (stdout and stderr). */
@@ -24,6 +24,7 @@ export interface StartedServices {
  * `scripts/start.ts` as `pnpm start` runs it (both services and the worker in one process) on the
  * test run's database and on the Redis given — or, without one, on a private redis-server, so that
  * no other test file's worker takes this one's jobs — on free ports; resolves once both services listen.
+ * With REDIS_SENTINELS in `env`, the services use Redis behind those sentinels and none is started.
  */
 export async function startServices(options: {
   databaseUrl: string;
@@ -31,8 +32,9 @@ export async function startServices(options: {
   env?: Record<string, string>;
 }): Promise<StartedServices> {
   const ports = { property: await freePort(), agents: await freePort(), metrics: await freePort() };
-  const privateRedis = options.redisUrl === undefined ? await startPrivateRedis() : undefined;
-  const redisUrl = options.redisUrl ?? privateRedis!.url;
+  const behindSentinel = Boolean(options.env?.REDIS_SENTINELS);
+  const privateRedis = options.redisUrl === undefined && !behindSentinel ? await startPrivateRedis() : undefined;
+  const redisUrl = options.redisUrl ?? privateRedis?.url ?? '';
   let output = '';
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
     cwd: ROOT,
