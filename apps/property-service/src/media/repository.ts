@@ -116,6 +116,28 @@ export const mediaRepository = {
     });
   },
 
+  /**
+   * Takes a medium for the renditions job until the transaction ends (a transaction-scoped advisory
+   * lock, so that a second run at the same time skips it instead of decoding it too) and reads it
+   * again under that lock: null when another run holds it, or it is gone, has renditions or a
+   * recorded failure by now (a run that held it before has finished).
+   */
+  async claimForRenditions(tx: Db, id: string): Promise<MediaRow | null> {
+    const [{ taken }] = await readRows<{ taken: boolean }>(
+      tx,
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS taken',
+      [`media-renditions:${id}`],
+    );
+    if (!taken) return null;
+    const [row] = await readRows<MediaRow>(
+      tx,
+      `SELECT * FROM property_media m WHERE id = $1 AND kind <> 'document' AND rendition_failure IS NULL
+         AND NOT EXISTS (SELECT 1 FROM media_renditions r WHERE r.media_id = m.id)`,
+      [id],
+    );
+    return row ?? null;
+  },
+
   /** Records the renditions made afterwards, and the decoded size; false when the medium is gone or has renditions meanwhile. */
   async addRenditions(tx: Db, medium: MediaRow, content: CheckedContent, at: Date): Promise<boolean> {
     const locked = await readRows<{ id: string }>(tx, 'SELECT id FROM property_media WHERE id = $1 FOR UPDATE', [
@@ -127,8 +149,13 @@ export const mediaRepository = {
     return true;
   },
 
-  recordRenditionFailure(db: Db, id: string, reason: string) {
-    return db.propertyMedia.updateMany({ where: { id }, data: { rendition_failure: reason.slice(0, 500) } });
+  /** Records why a medium cannot get renditions; false when it is gone or has a failure recorded already. */
+  async recordRenditionFailure(db: Db, id: string, reason: string): Promise<boolean> {
+    const { count } = await db.propertyMedia.updateMany({
+      where: { id, rendition_failure: null },
+      data: { rendition_failure: reason.slice(0, 500) },
+    });
+    return count === 1;
   },
 
   /** Deletes a medium with its renditions; returns the renditions' content addresses (their blobs are released by the caller). */
