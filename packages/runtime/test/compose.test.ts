@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCertificates, PROXY_PARAMS } from '@platform/testkit';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SANDBOX = ['docker-compose.yml'];
@@ -24,9 +25,12 @@ const PRODUCTION_ENV: Record<string, string> = {
   S3_SECRET_ACCESS_KEY: 'f6'.repeat(16),
   PROPERTY_PUBLIC_BASE_URL: 'https://api.example.com',
   AGENT_PLATFORM_PUBLIC_BASE_URL: 'https://agents.example.com',
+  TLS_CERT_DIR: '/etc/platform/tls',
 };
 
 interface Service {
+  image?: string;
+  volumes?: string[];
   command?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test?: string[] };
@@ -87,10 +91,16 @@ function portOf(url: string): string {
   return /http:\/\/127\.0\.0\.1:(\d+)\//.exec(url)?.[1] ?? '(none)';
 }
 
+/** What each configuration publishes: the API ports (production: on loopback by default) and the proxy's. */
+const PUBLISHED = {
+  sandbox: ['agent-platform:3100', 'property-service:3000'],
+  production: ['agent-platform:3100', 'property-service:3000', 'proxy:443', 'proxy:80'],
+};
+
 describe.each([
   ['sandbox', SANDBOX, {}],
   ['production', PRODUCTION, PRODUCTION_ENV],
-] as const)('the %s compose configuration', (_name, files, env) => {
+] as const)('the %s compose configuration', (configuration, files, env) => {
   it('gives every long-running service a health check and makes the apps wait for the one-shot services', () => {
     const { services } = resolved(files, env);
     const oneShot = Object.keys(services).filter((name) => services[name].restart === 'no');
@@ -122,14 +132,14 @@ describe.each([
     expect(probe('worker')).toContain('/health/live');
   });
 
-  it('publishes the two API ports and nothing else (no metrics, database, Redis or MinIO port)', () => {
+  it('publishes the two API ports (and in production the proxy) and nothing else (no metrics, database, Redis or MinIO port)', () => {
     const { services } = resolved(files, env);
     const published = Object.entries(services).flatMap(([name, service]) =>
       (service.ports ?? []).map(
         (port) => `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+):\d+\/tcp$/, '$1') : port.published}`,
       ),
     );
-    expect(published.sort()).toEqual(['agent-platform:3100', 'property-service:3000']);
+    expect(published.sort()).toEqual(PUBLISHED[configuration]);
   });
 
   it('runs Redis with AOF and noeviction, and the apps on the S3 store with the bucket minio-init creates', () => {
@@ -220,6 +230,80 @@ describe('production', () => {
       expect(environment.PROPERTY_SANDBOX_PUBLIC_BASE_URL, app).toBe('https://sandbox.api.example.com');
       expect(environment.AGENT_PLATFORM_SANDBOX_PUBLIC_BASE_URL, app).toBe('https://sandbox.agents.example.com');
     }
+  });
+});
+
+describe('the TLS proxy of production', () => {
+  const proxy = () => resolved(PRODUCTION, PRODUCTION_ENV).services.proxy!;
+  const mounted = (target: string) =>
+    proxy()
+      .volumes?.find((v) => v.split(':')[1] === target)
+      ?.split(':')[0];
+
+  it("runs nginx in front of both services once they are healthy, with their public URLs and the operator's certificate folder", () => {
+    expect(proxy().image).toMatch(/^nginx:\d+\.\d+$/);
+    expect(proxy().depends_on).toEqual({
+      'property-service': { condition: 'service_healthy' },
+      'agent-platform': { condition: 'service_healthy' },
+    });
+    expect(proxy().environment).toEqual({
+      PROPERTY_PUBLIC_BASE_URL: PRODUCTION_ENV.PROPERTY_PUBLIC_BASE_URL,
+      AGENT_PLATFORM_PUBLIC_BASE_URL: PRODUCTION_ENV.AGENT_PLATFORM_PUBLIC_BASE_URL,
+    });
+    expect(mounted('/etc/nginx/tls')).toBe(PRODUCTION_ENV.TLS_CERT_DIR);
+    expect(mounted('/etc/nginx/proxy-params.conf')).toBe(join(ROOT, 'deploy/nginx/proxy-params.conf'));
+    expect(mounted('/etc/nginx/templates')).toBe(join(ROOT, 'deploy/nginx/templates'));
+    expect(mounted('/docker-entrypoint.d/15-public-hosts.envsh')).toBe(join(ROOT, 'deploy/nginx/public-hosts.envsh'));
+  });
+
+  it('has the services trust its X-Forwarded-For (the sandbox, without a proxy, does not by default)', () => {
+    const production = resolved(PRODUCTION, PRODUCTION_ENV).services;
+    const sandbox = resolved(SANDBOX).services;
+    for (const app of APPS) {
+      expect(production[app].environment?.TRUST_PROXY, app).toBe('true');
+      expect(sandbox[app].environment?.TRUST_PROXY, app).toBe('false');
+    }
+  });
+
+  it('renders, as the image does, into a configuration nginx accepts, routing each public host to its service', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compose-proxy-'));
+    const certificates = makeTestCertificates(dir);
+    const hosts = run(
+      'sh',
+      ['-c', '. deploy/nginx/public-hosts.envsh && echo "$PROPERTY_PUBLIC_HOST $AGENT_PLATFORM_PUBLIC_HOST"'],
+      {
+        env: proxy().environment,
+      },
+    );
+    expect(hosts.stdout.trim()).toBe('api.example.com agents.example.com');
+    const [propertyHost, agentsHost] = hosts.stdout.trim().split(' ');
+    // The image's envsubst, and the paths of the container mapped to the test's (compose's DNS names to loopback).
+    const site = readFileSync(join(ROOT, 'deploy/nginx/templates/default.conf.template'), 'utf8')
+      .replaceAll('${PROPERTY_PUBLIC_HOST}', propertyHost!)
+      .replaceAll('${AGENT_PLATFORM_PUBLIC_HOST}', agentsHost!)
+      .replaceAll('/etc/nginx/tls/fullchain.pem', certificates.certPath)
+      .replaceAll('/etc/nginx/tls/privkey.pem', certificates.keyPath)
+      .replaceAll('/etc/nginx/proxy-params.conf', PROXY_PARAMS)
+      .replace(/server (property-service|agent-platform):/g, 'server 127.0.0.1:');
+    expect(site).not.toContain('${');
+    expect(site).toMatch(new RegExp(`server_name ${propertyHost};\\s+location / \\{\\s+proxy_pass http://property;`));
+    expect(site).toMatch(new RegExp(`server_name ${agentsHost};\\s+location / \\{\\s+proxy_pass http://agents;`));
+    writeFileSync(join(dir, 'site.conf'), site);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `pid ${dir}/nginx.pid;\nevents {}\nhttp {\n  access_log off;\n  include ${dir}/site.conf;\n}\n`,
+    );
+    const check = run('/usr/sbin/nginx', [
+      '-t',
+      '-p',
+      dir,
+      '-e',
+      join(dir, 'error.log'),
+      '-c',
+      join(dir, 'nginx.conf'),
+    ]);
+    expect(check.stderr).toContain('test is successful');
+    expect(check.status).toBe(0);
   });
 });
 
