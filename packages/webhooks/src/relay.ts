@@ -131,7 +131,24 @@ export interface SweepResult {
  *   database, or the job stalled too often): the delivery is marked `failed` with the reason,
  *   never left pending unseen.
  */
-export async function requeueStaleDeliveries({ db, queue, now }: RelayDeps, graceMs = 60_000): Promise<SweepResult> {
+export async function requeueStaleDeliveries(deps: RelayDeps, graceMs = 60_000): Promise<SweepResult> {
+  // Every worker's relay sweeps: one at a time. Two at once read the same deliveries, and both
+  // enqueued (and counted) a missing job, or replaced a finished one, twice. The second skips its
+  // turn (the first has the same deliveries in hand); a transaction-scoped advisory lock, so a
+  // crashed worker's turn ends with its connection.
+  return deps.db.$transaction(
+    async (tx) => {
+      const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(${REQUEUE_SWEEP_LOCK}, 0)) AS taken`;
+      return taken ? sweepStaleDeliveries(deps, graceMs) : { enqueued: 0, failed: 0 };
+    },
+    { timeout: 30_000 },
+  );
+}
+
+const REQUEUE_SWEEP_LOCK = 'webhooks:requeue-stale-deliveries';
+
+async function sweepStaleDeliveries({ db, queue, now }: RelayDeps, graceMs: number): Promise<SweepResult> {
   const stale = await db.webhookDelivery.findMany({
     where: {
       status: 'pending',
