@@ -1,9 +1,11 @@
 // Redis behind Sentinel loses its primary (SIGKILL) while the services take a stream of writes
 // that each produce a webhook: the replica is promoted, every accepted event is delivered (at
 // least once; the repeats are counted), the rate limit counts again within seconds, and an
-// idempotent request replayed after the failover gets its stored answer.
+// idempotent request replayed after the failover gets its stored answer. Then the same with the
+// replica cut off first, so that the last writes die with the primary (asynchronous replication).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertyDescriptor } from '@platform/property-service';
+import { createDeliveryQueue } from '@platform/webhooks';
 import {
   createTenant,
   createTestDatabase,
@@ -17,7 +19,7 @@ import {
   type Tenant,
   type TestDatabase,
 } from '@platform/testkit';
-import { failoverReport, type Probe } from './failover-report.js';
+import { deliveriesAt, property, startTraffic } from './failover-traffic.js';
 
 let db: TestDatabase;
 let tenant: Tenant;
@@ -32,7 +34,8 @@ const api = (method: string, path: string, body?: unknown, headers: Record<strin
     body: body ? JSON.stringify(body) : undefined,
   });
 
-const property = (title: string) => ({ type: 'apartment', title, address: { postal_code: '10115', city: 'Berlin' } });
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+let killedPort: number | undefined;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -63,79 +66,41 @@ describe('a Redis failover under Sentinel while the services take writes', () =>
     const stored = (await idempotent.json()) as { id: string };
     await receiver.waitFor(1, '/hook', 30_000);
 
-    const accepted: string[] = [stored.id];
-    const refused: number[] = [];
-    const probes: Probe[] = [];
-    let running = true;
-    const write = async (writer: number) => {
-      for (let i = 0; running; i++) {
-        const response = await api('POST', '/v1/properties', property(`load ${writer}-${i}`)).catch(() => undefined);
-        if (response?.status === 201) accepted.push(((await response.json()) as { id: string }).id);
-        else refused.push(response?.status ?? 0);
-      }
-    };
-    const probe = async () => {
-      while (running) {
-        const at = Date.now();
-        const response = await api('GET', '/v1/properties?limit=1').catch(() => undefined);
-        probes.push({
-          at,
-          status: response?.status ?? 0,
-          remaining: response?.headers.has('ratelimit-remaining')
-            ? Number(response.headers.get('ratelimit-remaining'))
-            : undefined,
-        });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    const traffic = Promise.all([write(1), write(2), probe()]);
-
-    await until(async () => accepted.length >= 30, 30_000);
+    const traffic = startTraffic(api, { writers: 2, probe: true, label: 'load' });
+    await traffic.acceptMore(30);
     const logBefore = services.output().length;
     const killed = await redis.killPrimary();
-    const acceptedAtKill = accepted.length;
+    killedPort = killed.port;
+    const acceptedAtKill = traffic.accepted.length;
     const promoted = await redis.waitForPromotion(killed.port, 30_000);
     // Counted again: two answers after the kill carrying the counter, the later one lower.
     const counting = await until(async () => {
-      const after = probes.filter((p) => p.at > killed.at + 200 && p.remaining !== undefined);
+      const after = traffic.probes.filter((p) => p.at > killed.at + 200 && p.remaining !== undefined);
       return after.length >= 2 && after.at(-1)!.remaining! < after.at(-2)!.remaining! ? after[0] : undefined;
     }, 30_000);
-    const acceptedAtBack = accepted.length;
-    await until(async () => accepted.length >= acceptedAtBack + 30, 30_000);
-    running = false;
-    await traffic;
+    await traffic.acceptMore(30);
+    await traffic.stop();
+    const { accepted, refused, probes } = traffic;
 
-    const delivered = new Map<string, number>(); // property id → deliveries
-    const deliveredIds = () => {
-      delivered.clear();
-      for (const request of receiver.received.filter((r) => r.path === '/hook')) {
-        const event = JSON.parse(request.raw.toString()) as { data: { property_id: string } };
-        delivered.set(event.data.property_id, (delivered.get(event.data.property_id) ?? 0) + 1);
-      }
-      return accepted.filter((id) => !delivered.has(id));
-    };
-    const waitStarted = Date.now();
-    // A job the old primary had taken but not yet passed to its replica is gone with it: the
-    // relay's sweep finds its delivery still pending a minute later and queues it again.
-    const missing = await until(async () => (deliveredIds().length === 0 ? [] : undefined), 150_000).catch(() =>
-      deliveredIds(),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // a late repeat arrives by now
-    deliveredIds();
-
+    const deliveries = deliveriesAt(receiver, '/hook');
+    const missing = await deliveries.waitForAll([stored.id, ...accepted], 150_000);
     const replay = await api('POST', '/v1/properties', property('idempotent'), { 'idempotency-key': 'failover-1' });
     const fresh = await api('POST', '/v1/properties', property('after'), { 'idempotency-key': 'failover-2' });
     const log = services.output().slice(logBefore);
 
-    const report = failoverReport({ killed, promoted, counting, probes, accepted, acceptedAtKill, refused, delivered });
+    const uncounted = probes.filter((p) => p.at > killed.at && p.remaining === undefined).length;
     console.log(
-      `${report.text}; all delivered ${((Date.now() - waitStarted) / 1000).toFixed(1)} s after the traffic stopped`,
+      [
+        `failover: replica promoted ${seconds(promoted.at - killed.at)} after the primary was killed`,
+        `rate limit counting again after ${seconds(counting.at - killed.at)} (${uncounted} requests passed uncounted)`,
+        `${accepted.length} events accepted (${accepted.length - acceptedAtKill} after the kill), ${refused.length} writes refused`,
+        `${missing.length} never delivered, ${deliveries.duplicates()} delivered more than once`,
+      ].join('; '),
     );
 
     expect(missing, 'accepted events never delivered').toEqual([]);
-    expect(report.duplicates, 'deliveries repeated (at least once allows it; expected none)').toBeLessThanOrEqual(
-      report.accepted / 100,
-    );
+    // At least once allows repeats; a failover caused none in our runs: a few would be worth a look.
+    expect(deliveries.duplicates()).toBeLessThanOrEqual(accepted.length / 100);
     expect(promoted.at - killed.at).toBeLessThan(15_000);
     expect(counting.at - killed.at).toBeLessThan(15_000);
     // The APIs never failed for Redis: writes land in the outbox, the limiter lets requests pass.
@@ -151,11 +116,37 @@ describe('a Redis failover under Sentinel while the services take writes', () =>
     // ioredis's "All sentinels are unreachable" (it went through the list while the old primary
     // refused) comes from the queues' connections after the watch saw Redis back, with a stack:
     // left out here until the fault log counts it as a connection fault.
-    const frames = log
-      .split('\n')
-      .filter((line) => /\n\s+at |"at":\[/.test(line) && !line.includes('SentinelConnector'));
+    const frames = log.split('\n').filter((line) => /"at":\[/.test(line) && !line.includes('SentinelConnector'));
     expect(frames).toEqual([]);
     for (const secret of [redis.env.REDIS_PASSWORD!, redis.env.REDIS_SENTINEL_PASSWORD!])
       expect(services.output()).not.toContain(secret);
+  }, 240_000);
+
+  it('delivers the events whose jobs died with a primary its replica had not caught up with (the relay queues them again)', async () => {
+    // The old primary comes back; the sentinels make it the replica of the new one.
+    await redis.restartKilled(killedPort!);
+    const traffic = startTraffic(api, { writers: 1, probe: false, label: 'unreplicated' });
+    await traffic.acceptMore(10);
+    await redis.cutReplication();
+    // Paused on the primary alone: the jobs queued from now on wait there, unattempted, and die with it.
+    const queue = createDeliveryQueue(redis.connection);
+    await queue.pause();
+    await traffic.acceptMore(20);
+    const killed = await redis.killPrimary();
+    await queue.close();
+    const promoted = await redis.waitForPromotion(killed.port, 30_000);
+    await traffic.acceptMore(10);
+    await traffic.stop();
+
+    const deliveries = deliveriesAt(receiver, '/hook');
+    const missing = await deliveries.waitForAll(traffic.accepted, 150_000);
+    const late = traffic.accepted.filter((id) => (deliveries.firstSeen.get(id) ?? Infinity) > promoted.at + 20_000);
+    const last = Math.max(...traffic.accepted.map((id) => deliveries.firstSeen.get(id) ?? 0));
+    console.log(
+      `unreplicated writes: ${traffic.accepted.length} events accepted, ${missing.length} never delivered, ${late.length} delivered only by the relay's sweep (the last ${seconds(last - killed.at)} after the kill), ${deliveries.duplicates()} delivered more than once in all`,
+    );
+    expect(missing).toEqual([]);
+    // The jobs queued while the replica was cut off died with the primary: their events came by the sweep.
+    expect(late.length).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -13,12 +13,28 @@ export interface SentinelRedis {
   sentinelList: string;
   /** REDIS_SENTINELS, REDIS_SENTINEL_MASTER, REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD (and REDIS_URL empty) for the services. */
   env: Record<string, string>;
+  /** ioredis's and BullMQ's options for the primary through the sentinels, as the services get them. */
+  connection: {
+    sentinels: { host: string; port: number }[];
+    name: string;
+    password: string;
+    sentinelPassword: string;
+    maxRetriesPerRequest: null;
+  };
   /** A client of the primary as it is now (the caller disconnects it). */
   primary(): Promise<Redis>;
   /** SIGKILLs the primary (no shutdown, no last write to its replica); resolves once it is gone. */
   killPrimary(): Promise<{ port: number; at: number }>;
   /** Resolves once a majority of the sentinels name another primary that answers as one, with its port. */
   waitForPromotion(oldPort: number, timeoutMs?: number): Promise<{ port: number; at: number }>;
+  /**
+   * The primary's replicas stop taking its writes (their link cut, their password for it wrong), as
+   * a replica lagging behind or cut off by the network would: what the primary takes from now on
+   * is lost when it dies.
+   */
+  cutReplication(): Promise<void>;
+  /** Starts a killed node again on its port with its AOF; resolves once the sentinels have made it a replica in sync. */
+  restartKilled(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,8 +60,8 @@ export async function startSentinelRedis(masterName = 'platform'): Promise<Senti
   };
   process.once('exit', stopAll);
 
-  const dataNode = async (name: string, replicaOf?: number) => {
-    const port = await freePort();
+  const names = new Map<number, string>();
+  const launch = async (port: number, name: string, replicaOf?: number) => {
     const conf = [
       `port ${port}`,
       `bind ${HOST}`,
@@ -64,11 +80,12 @@ export async function startSentinelRedis(masterName = 'platform'): Promise<Senti
     const child = spawn('redis-server', ['-'], { stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin!.end(`${conf.join('\n')}\n`);
     children.set(port, child);
+    names.set(port, name);
     await reachable(port, password);
     return port;
   };
-  const primary = await dataNode('primary');
-  const replica = await dataNode('replica', primary);
+  const primary = await launch(await freePort(), 'primary');
+  const replica = await launch(await freePort(), 'replica', primary);
 
   const sentinelPorts = await Promise.all([0, 1, 2].map(() => freePort()));
   for (const [i, port] of sentinelPorts.entries()) {
@@ -103,15 +120,19 @@ export async function startSentinelRedis(masterName = 'platform'): Promise<Senti
       connection.disconnect();
     }
   };
-  await until(async () => {
-    for (const port of sentinelPorts) {
-      const replicas = await ask<unknown[]>(port, 'replicas', masterName);
-      const others = await ask<unknown[]>(port, 'sentinels', masterName);
-      if (replicas?.length !== 1 || others?.length !== sentinelPorts.length - 1) return false;
+  /** Every sentinel knows the other sentinels and the replica on `port` as up, and the replica is in sync. */
+  const replicaReady = async (port: number) => {
+    for (const sentinelPort of sentinelPorts) {
+      const replicas = await ask<string[][]>(sentinelPort, 'replicas', masterName);
+      const others = await ask<unknown[]>(sentinelPort, 'sentinels', masterName);
+      const known = replicas?.find((fields) => fields[fields.indexOf('port') + 1] === String(port));
+      const flags = known?.[known.indexOf('flags') + 1] ?? '';
+      if (!known || /down|disconnected/.test(flags) || others?.length !== sentinelPorts.length - 1) return false;
     }
-    const link = await withClient(replica, password, (c) => c.info('replication'));
-    return /master_link_status:up/.test(link ?? '');
-  }, 30_000);
+    const link = await withClient(port, password, (c) => c.info('replication'));
+    return /role:slave/.test(link ?? '') && /master_link_status:up/.test(link ?? '');
+  };
+  await until(() => replicaReady(replica), 30_000);
 
   const primaryPortNow = async (): Promise<number | undefined> => {
     const named = await Promise.all(
@@ -133,6 +154,13 @@ export async function startSentinelRedis(masterName = 'platform'): Promise<Senti
       REDIS_PASSWORD: password,
       REDIS_SENTINEL_PASSWORD: sentinelPassword,
     },
+    connection: {
+      sentinels: sentinelPorts.map((port) => ({ host: HOST, port })),
+      name: masterName,
+      password,
+      sentinelPassword,
+      maxRetriesPerRequest: null,
+    },
     primary: async () => {
       const port = await primaryPortNow();
       if (!port) throw new Error('the sentinels name no primary');
@@ -148,13 +176,34 @@ export async function startSentinelRedis(masterName = 'platform'): Promise<Senti
       await exited;
       return { port, at };
     },
-    waitForPromotion: (oldPort, timeoutMs = 30_000) =>
-      until(async () => {
+    waitForPromotion: async (oldPort, timeoutMs = 30_000) => {
+      const promoted = await until(async () => {
         const port = await primaryPortNow();
         if (!port || port === oldPort) return undefined;
         const role = await withClient(port, password, (c) => c.call('ROLE') as Promise<[string]>);
         return role?.[0] === 'master' ? { port, at: Date.now() } : undefined;
-      }, timeoutMs),
+      }, timeoutMs);
+      // Undoes cutReplication's wrong password: the new primary may be a replica again one day.
+      await withClient(promoted.port, password, (c) => c.config('SET', 'masterauth', password));
+      return promoted;
+    },
+    cutReplication: async () => {
+      const primary = await primaryPortNow();
+      const info = primary ? await withClient(primary, password, (c) => c.info('replication')) : undefined;
+      const replicas = [...(info ?? '').matchAll(/slave\d+:ip=[^,]+,port=(\d+)/g)].map((match) => Number(match[1]));
+      if (replicas.length === 0) throw new Error('the primary has no replica to cut off');
+      for (const port of replicas)
+        await withClient(port, password, async (c) => {
+          await c.config('SET', 'masterauth', `not-${password}`);
+          await c.client('KILL', 'TYPE', 'master');
+        });
+    },
+    restartKilled: async (port) => {
+      const child = children.get(port);
+      if (!child || (child.exitCode === null && child.signalCode === null)) throw new Error(`${port} still runs`);
+      await launch(port, names.get(port)!);
+      await until(() => replicaReady(port), 60_000);
+    },
     stop: async () => {
       const exits = [...children.values()]
         .filter((child) => child.exitCode === null && child.signalCode === null)
