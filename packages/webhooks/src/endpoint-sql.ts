@@ -43,7 +43,8 @@ export async function takeTestEventSlot(
  * Removes deleted endpoints with their deliveries and attempt logs, a batch of deliveries per
  * statement, at most `maxBatches` statements per call (the relay's sweep calls it again and
  * again). The endpoint row goes last; its cascade takes what a relay added meanwhile. Returns the
- * number of deliveries removed.
+ * number of deliveries removed. Every worker's relay runs it, so two may purge the same endpoint at
+ * once: each delivery is removed and counted by one of them.
  */
 export async function purgeDeletedEndpoints(
   db: PrismaClient,
@@ -56,10 +57,18 @@ export async function purgeDeletedEndpoints(
   for (const { id } of endpoints) {
     for (;;) {
       if (batches++ >= maxBatches) return removed;
-      const count = await db.$executeRaw`
-        DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ${id} LIMIT ${batchSize})`;
+      // A purge that waited on another's batch finds those deliveries gone (not counted): it stops when
+      // its batch came out short, not when it removed fewer than a batch, so that it does not leave
+      // the rest to the endpoint's cascade below (one unbatched statement, across the other's batches).
+      const [{ selected, count }] = await db.$queryRaw<{ selected: number; count: number }[]>`
+        WITH batch AS (
+          SELECT id FROM webhook_deliveries WHERE endpoint_id = ${id} LIMIT ${batchSize}
+        ), gone AS (
+          DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM batch) RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM batch)::int AS selected, (SELECT count(*) FROM gone)::int AS count`;
       removed += count;
-      if (count < batchSize) break;
+      if (selected < batchSize) break;
     }
     await db.$executeRaw`DELETE FROM webhook_endpoints WHERE id = ${id} AND deleted_at IS NOT NULL`;
   }

@@ -1,9 +1,11 @@
 // Issue 33, item 1: `prune-webhook-history` run twice at once (a manual run during the nightly one, or
 // a stalled job taken over by a second worker) removes every event once, and the two runs' counts add
-// up to what was removed. The overlap is forced: a transaction holds the events' rows while the runs start.
+// up to what was removed; so does the relay's purge of deleted endpoints, which every worker runs. The
+// overlap is forced: a transaction holds the rows while the runs start.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
 import { createTenant, createTestDatabase, TEST_SERVICES, whileHeld, type TestDatabase } from '@platform/testkit';
+import { purgeDeletedEndpoints } from '../src/endpoint-sql.js';
 import { pruneDeliveryHistory } from '../src/history-sql.js';
 import { SecretBox } from '../src/secret-box.js';
 
@@ -117,5 +119,51 @@ describe('overlapping prune-webhook-history runs', () => {
     // All six were older than the later cutoff: none is left, each counted by one run.
     expect(await db.prisma.outboxEvent.count({ where: { id: { in: [...both, ...laterOnly] } } })).toBe(0);
     expect(result[0] + result[1]).toBe(both.length + laterOnly.length);
+  });
+});
+
+describe('overlapping purges of deleted endpoints (the relay sweep of every worker)', () => {
+  it('two purges started together remove a deleted endpoint’s 12 deliveries in batches, each counted once', async () => {
+    const endpoint = await db.prisma.webhookEndpoint.create({
+      data: {
+        id: newId('whk'),
+        account_id: accountId,
+        service: 'property',
+        url: 'https://hooks.example.com/deleted',
+        events: ['property.created'],
+        secret_encrypted: new SecretBox('0'.repeat(64)).encrypt('s'),
+        deleted_at: now,
+      },
+    });
+    const ids: string[] = [];
+    for (const eventId of await events(12, now)) {
+      const delivery = await db.prisma.webhookDelivery.create({
+        data: {
+          id: newId('dlv'),
+          event_id: eventId,
+          endpoint_id: endpoint.id,
+          account_id: accountId,
+          status: 'failed',
+        },
+      });
+      ids.push(delivery.id);
+    }
+    // Both purges pick the same first batch and wait on rows another session holds; once released,
+    // each must skip what the other removed meanwhile and go on in batches, not leave the rest to the
+    // endpoint's cascade (one unbatched statement, its deliveries not counted).
+    const { result, waited } = await whileHeld(
+      db,
+      (tx) => tx.$queryRaw`SELECT id FROM webhook_deliveries WHERE endpoint_id = ${endpoint.id} FOR UPDATE`,
+      () =>
+        Promise.all([
+          purgeDeletedEndpoints(db.prisma, { batchSize: 5 }),
+          purgeDeletedEndpoints(db.prisma, { batchSize: 5 }),
+        ]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(await db.prisma.webhookEndpoint.count({ where: { id: endpoint.id } })).toBe(0);
+    expect(await db.prisma.webhookDelivery.count({ where: { id: { in: ids } } })).toBe(0);
+    expect(result[0] + result[1]).toBe(ids.length);
   });
 });
