@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_PRUNE_JOB } from '@platform/service';
+import { IDEMPOTENCY_PRUNE_JOB, RUNNING_LEASE_MS } from '@platform/service';
 import { until } from '@platform/testkit';
 import { jpeg, multipart } from '@platform/uploads/testing';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
@@ -129,28 +129,51 @@ describe('Idempotency-Key on POST', () => {
     expect(retry.body).not.toBe(first.body);
   });
 
-  it('frees the key of a request whose process died without answering, after a five-minute lease', async () => {
+  it('frees the key of a request whose process died without answering, once its lease ran out unrenewed', async () => {
     const key = newKey();
     const body = { ...validProperty(), title: `Orphaned ${key}` };
-    // A claim as a killed process leaves it: running, never answered.
+    // A claim as a killed process leaves it: running, never answered, no longer renewed.
     await ctx.db.prisma.idempotencyKey.create({
       data: {
         application_id: ctx.tenant.applicationId,
         key,
         fingerprint: 'unknown',
-        created_at: new Date(ctx.clock.now.getTime() - 60_000),
+        created_at: new Date(ctx.clock.now.getTime() - RUNNING_LEASE_MS / 2),
       },
     });
     const early = await post('/v1/properties', key, body);
     expect(early.statusCode).toBe(422); // another request's claim (its fingerprint differs), still within its lease
     await ctx.db.prisma.idempotencyKey.update({
       where: { application_id_key: { application_id: ctx.tenant.applicationId, key } },
-      data: { created_at: new Date(ctx.clock.now.getTime() - 5 * 60_000 - 1) },
+      data: { created_at: new Date(ctx.clock.now.getTime() - RUNNING_LEASE_MS - 1) },
     });
     const late = await post('/v1/properties', key, body);
     expect(late.statusCode).toBe(201);
     expect(await propertiesTitled(body.title)).toBe(1);
   });
+
+  it('renews the claim of a request that runs longer than the lease, so that no retry runs it twice', async () => {
+    const key = newKey();
+    const body = { ...validProperty(), title: `Slow ${key}` };
+    const claimedAt = async () => (await row(ctx.tenant.applicationId, key))?.created_at.getTime();
+    const { first, retry } = await ctx.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${ctx.tenant.accountId} FOR UPDATE`;
+        const first = post('/v1/properties', key, body);
+        await until(async () => (await row(ctx.tenant.applicationId, key)) && (await lockWaiters()) >= 1);
+        // The request has run for longer than its lease: the process serving it moves the lease on.
+        const aged = ctx.clock.now.getTime() - RUNNING_LEASE_MS - 1;
+        await ctx.db.query('UPDATE idempotency_keys SET created_at = $1 WHERE key = $2', [new Date(aged), key]);
+        await until(async () => ((await claimedAt()) ?? aged) > aged, 15_000);
+        const retry = await post('/v1/properties', key, body);
+        return { first, retry };
+      },
+      { timeout: 30_000 },
+    );
+    expect(retry.statusCode).toBe(409);
+    expect((await first).statusCode).toBe(201);
+    expect(await propertiesTitled(body.title)).toBe(1);
+  }, 40_000);
 
   it('refuses a body nested too deeply to fingerprint with 422, not 500', async () => {
     const depth = 150_000;

@@ -13,8 +13,13 @@ export interface IdempotencyPluginOptions {
 /** How long a key and its first response are kept; an older row counts as absent. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** How long a claim without an answer holds its key. */
-const RUNNING_LEASE_MS = 5 * 60 * 1000;
+/**
+ * How long a claim without an answer holds its key unless renewed: the process serving the
+ * request renews its claims every RENEW_EVERY_MS, so a claim outlives its process (killed, out of
+ * memory) by at most the lease, and a retry through another instance runs soon after.
+ */
+export const RUNNING_LEASE_MS = 20_000;
+const RENEW_EVERY_MS = 5_000;
 const HEADER = 'idempotency-key';
 const MAX_KEY_LENGTH = 255;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
@@ -56,6 +61,19 @@ declare module 'fastify' {
 export const idempotency = fp<IdempotencyPluginOptions>(
   async (app, { db, now }) => {
     app.decorateRequest('idempotencyClaim', null);
+    const running = new Set<Claim>();
+    const renewal = setInterval(() => {
+      if (running.size > 0)
+        renew(db, [...running], now()).catch((error: unknown) =>
+          app.log.error({ error: String(error) }, 'idempotency claims not renewed'),
+        );
+    }, RENEW_EVERY_MS);
+    renewal.unref();
+    app.addHook('onClose', async () => clearInterval(renewal));
+    const finish = (claim: Claim) => {
+      claim.state = 'finished';
+      running.delete(claim);
+    };
 
     app.addHook('preValidation', async (request, reply) => {
       if (request.method !== 'POST' || request.headers[HEADER] === undefined || !request.auth) return;
@@ -72,11 +90,12 @@ export const idempotency = fp<IdempotencyPluginOptions>(
               response_status = NULL, response_headers = NULL, response_body = NULL, completed_at = NULL
           WHERE idempotency_keys.created_at <= ${new Date(at.getTime() - IDEMPOTENCY_KEY_TTL_MS)}
              -- A claim whose process died before it answered (killed, out of memory) is free again
-             -- after a lease far longer than any request may take (the 30 s request timeout).
+             -- once its lease ran out unrenewed.
              OR (idempotency_keys.completed_at IS NULL AND idempotency_keys.created_at <= ${new Date(at.getTime() - RUNNING_LEASE_MS)})
         RETURNING 1`;
       if (claimed.length === 1) {
         request.idempotencyClaim = { applicationId, key, state: 'running', aborted: false };
+        running.add(request.idempotencyClaim);
         return;
       }
       const [row] = await db.$queryRaw<StoredRow[]>`
@@ -102,7 +121,7 @@ export const idempotency = fp<IdempotencyPluginOptions>(
     app.addHook('onSend', async (request, reply, payload) => {
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return payload;
-      claim.state = 'finished';
+      finish(claim);
       // A 204 has no payload; a stream (a download) is never kept.
       const body =
         payload == null
@@ -133,8 +152,8 @@ export const idempotency = fp<IdempotencyPluginOptions>(
           { error: error instanceof Error ? error.message : String(error) },
           'idempotency record not written',
         );
-        // After a success the effect happened: the claim stays (its lease frees it), so that a
-        // retry is 409 for a while rather than a second run. After a failure the retry may run.
+        // After a success the effect happened: the claim stays (its lease, no longer renewed, frees
+        // it), so that a retry is 409 for a while rather than a second run. After a failure the retry may run.
         if (!(keep && status < 400)) await release(db, claim).catch(() => {});
       }
       return payload;
@@ -144,7 +163,7 @@ export const idempotency = fp<IdempotencyPluginOptions>(
     app.addHook('onResponse', async (request) => {
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return;
-      claim.state = 'finished';
+      finish(claim);
       await release(db, claim).catch((error: unknown) =>
         request.log.error({ error: String(error) }, 'idempotency key not released'),
       );
@@ -253,6 +272,15 @@ async function store(
     UPDATE idempotency_keys
     SET response_status = ${status}, response_headers = ${JSON.stringify(headers)}::jsonb, response_body = ${body}, completed_at = ${at}
     WHERE application_id = ${claim.applicationId} AND key = ${claim.key} AND completed_at IS NULL`;
+}
+
+/** Moves the lease of claims still running forward (the claim's time is the lease's start). */
+async function renew(db: PrismaClient, claims: Claim[], at: Date): Promise<void> {
+  await db.$executeRaw`
+    UPDATE idempotency_keys SET created_at = ${at}
+    FROM unnest(${claims.map((c) => c.applicationId)}::text[], ${claims.map((c) => c.key)}::text[]) AS claim(application_id, key)
+    WHERE idempotency_keys.application_id = claim.application_id AND idempotency_keys.key = claim.key
+      AND idempotency_keys.completed_at IS NULL`;
 }
 
 async function release(db: PrismaClient, claim: Pick<Claim, 'applicationId' | 'key'>): Promise<void> {

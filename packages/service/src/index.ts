@@ -21,3 +21,4 @@ export type { ReadinessCheck } from './health.js';
 export type { RateLimitSettings } from './rate-limit.js';
 export { RateLimitCounter, RATE_LIMIT_WINDOW_MS, type Budget } from './rate-limit-counter.js';
 export { IDEMPOTENCY_PRUNE_JOB, pruneIdempotencyKeys, forgetStoredResponsesMentioning } from './idempotency-prune.js';
+export { RUNNING_LEASE_MS } from './idempotency.js';
