@@ -115,6 +115,27 @@ export async function sweepStuck(db: Db, table: string, cutoff: Date, at: Date, 
   return { failed: failed.map((row) => row.id), retried };
 }
 
+/** Documents in `generating` with their sweep number (their job id), oldest first, at most `limit`. */
+export async function generatingDocuments(db: Db, table: string, limit: number) {
+  return db.$queryRawUnsafe<{ id: string; sweeps: number }[]>(
+    `SELECT id, sweeps FROM "${table}" WHERE status = 'generating' ORDER BY updated_at LIMIT $1`,
+    limit,
+  );
+}
+
+/**
+ * Gives back the lease of a document whose job is gone from the queue (a restore, a lost Redis):
+ * no run holds it any more. Not an abnormal end: the document did nothing wrong.
+ */
+export async function dropOrphanedLease(db: Db, table: string, id: string, sweeps: number): Promise<boolean> {
+  const updated = await db.$executeRawUnsafe(
+    `UPDATE "${table}" SET render_lease_until = NULL WHERE id = $1 AND status = 'generating' AND sweeps = $2`,
+    id,
+    sweeps,
+  );
+  return updated === 1;
+}
+
 /** Into `published` (live somewhere); the first publication time is kept. */
 export async function markPublished(tx: Db, table: string, id: string, at: Date): Promise<void> {
   await tx.$executeRawUnsafe(

@@ -8,6 +8,8 @@ import { claimBlob, releaseBlob } from '@platform/uploads';
 import {
   claimRender,
   documentTable,
+  dropOrphanedLease,
+  generatingDocuments,
   findDocument,
   markCompleted,
   markFailed,
@@ -176,6 +178,32 @@ export async function sweepDocuments(
   const swept = await sweepStuck(db, documentTable(kind.table), cutoff, now, MAX_SWEEPS, reason);
   for (const { id, sweeps } of swept.retried) await enqueue(id, sweeps);
   return { retried: swept.retried.length, failed: swept.failed.length };
+}
+
+/** Documents a sweep looks up in the queue at most. */
+const RESUME_BATCH = 200;
+
+/**
+ * Documents in `generating` whose job the queue does not know (lost with Redis, or queued before
+ * the backup a database was restored from) are enqueued again under the same job id at once,
+ * instead of waiting out STUCK_AFTER_MS. A job the queue still holds (waiting, running, retrying,
+ * done a moment ago) is left alone; adding the same job id twice adds it once.
+ */
+export async function resumeLostGenerations(
+  { db }: Pick<GenerationDeps, 'db'>,
+  kind: Pick<DocumentKind, 'table'>,
+  stateOf: (jobId: string) => Promise<string>,
+  enqueue: (id: string, sweep: number) => Promise<void>,
+): Promise<number> {
+  const table = documentTable(kind.table);
+  let resumed = 0;
+  for (const { id, sweeps } of await generatingDocuments(db, table, RESUME_BATCH)) {
+    if ((await stateOf(generationJobId(id, sweeps))) !== 'unknown') continue;
+    if (!(await dropOrphanedLease(db, table, id, sweeps))) continue; // finished or swept meanwhile
+    await enqueue(id, sweeps);
+    resumed++;
+  }
+  return resumed;
 }
 
 /** The job id of a document's generation: a new one per sweep, as BullMQ keeps finished ids for a while. */

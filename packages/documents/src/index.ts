@@ -5,6 +5,7 @@ export {
   sweepDocuments,
   requestGeneration,
   generationJobId,
+  resumeLostGenerations,
   STUCK_AFTER_MS,
   MAX_SWEEPS,
   MAX_ABNORMAL_ENDS,

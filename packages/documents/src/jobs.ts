@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobDefinition, type JobQueue } from '@platform/service';
-import { generateDocument, generationJobId, sweepDocuments, type DocumentKind } from './generation.js';
+import {
+  generateDocument,
+  generationJobId,
+  resumeLostGenerations,
+  sweepDocuments,
+  type DocumentKind,
+} from './generation.js';
 
 export interface DocumentJobsOptions {
   /** `listing` → the jobs `generate-listing` and `sweep-listings`. */
@@ -38,11 +44,16 @@ export function documentJobs<D>(
     jobs.enqueue(generate, { [idField]: id }, generationJobId(id, sweep));
   const sweep = defineJob({
     name: `sweep-${plural}`,
-    description: `Enqueues again every ${name.replace('-', ' ')} stuck in \`generating\` for more than 10 minutes (its job was lost); after 3 such tries it fails.`,
+    description: `Enqueues again at once every ${name.replace('-', ' ')} in \`generating\` whose job the queue no longer knows (lost with Redis, or after a restore), and every one stuck there for more than 10 minutes; after 3 such tries it fails.`,
     payload: Type.Object({}, { additionalProperties: false }),
     schedule: { pattern: '* * * * *', tz: 'UTC' },
     retry: { attempts: 1, backoffMs: 0 },
-    run: ({ db, now, jobs }) => sweepDocuments({ db, now }, kind, (id, n) => enqueue(jobs, id, n)),
+    run: async ({ db, now, jobs }) => {
+      const resumed = jobs.state
+        ? await resumeLostGenerations({ db }, kind, jobs.state, (id, n) => enqueue(jobs, id, n))
+        : 0;
+      return { resumed, ...(await sweepDocuments({ db, now }, kind, (id, n) => enqueue(jobs, id, n))) };
+    },
   });
   return { generate, sweep, enqueue };
 }

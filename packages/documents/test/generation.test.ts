@@ -6,9 +6,18 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '@platform/sandbox';
 import { createFilesystemStorage, type BlobStorage } from '@platform/storage';
-import { createTestDatabase, runScript, type TestDatabase } from '@platform/testkit';
+import { createJobQueue } from '@platform/service';
+import { createTestDatabase, runScript, testRedis, type TestDatabase } from '@platform/testkit';
 import { forgetBlobTables } from '@platform/uploads';
-import { MAX_ABNORMAL_ENDS, MAX_SWEEPS, STUCK_AFTER_MS, generateDocument, sweepDocuments } from '../src/index.js';
+import {
+  MAX_ABNORMAL_ENDS,
+  MAX_SWEEPS,
+  STUCK_AFTER_MS,
+  generateDocument,
+  generationJobId,
+  resumeLostGenerations,
+  sweepDocuments,
+} from '../src/index.js';
 import { bodyKind, CREATE_TABLE, TABLE } from './fixtures/kind.js';
 
 const entry = fileURLToPath(new URL('./fixtures/render-entry.ts', import.meta.url));
@@ -207,5 +216,39 @@ describe('document generation in the sandbox', () => {
       status: 'failed',
       failure_reason: expect.stringContaining('did not finish'),
     });
+  });
+
+  it('enqueues again at once a generating document whose job the queue does not know (a restore, a lost Redis), its dead lease given back', async () => {
+    const redis = testRedis();
+    const queue = createJobQueue(redis.connection, redis.prefix);
+    try {
+      await insert('lost-leased', 'rendering when the backup was taken');
+      await db.prisma.$executeRawUnsafe(
+        `UPDATE ${TABLE} SET render_lease_until = now() + interval '10 minutes' WHERE id = 'lost-leased'`,
+      );
+      await insert('lost-queued', 'queued when the backup was taken');
+      await insert('still-queued', 'its job is waiting');
+      const job = { name: 'generate-test', retry: { attempts: 1, backoffMs: 0 } };
+      await queue.enqueue(job, {}, generationJobId('still-queued'));
+      const enqueued: string[] = [];
+      const resume = () =>
+        resumeLostGenerations({ db: db.prisma }, kind(), queue.state, async (id, n) => {
+          enqueued.push(`${id}#${n}`);
+          await queue.enqueue(job, {}, generationJobId(id, n));
+        });
+      await resume();
+      expect(enqueued.filter((e) => e.includes('queued') || e.includes('leased')).sort()).toEqual([
+        'lost-leased#0',
+        'lost-queued#0',
+      ]);
+      expect((await row('lost-leased')).render_lease_until).toBeNull();
+      // Their jobs are in the queue now: the next sweep leaves them alone.
+      enqueued.length = 0;
+      await resume();
+      expect(enqueued.filter((e) => e.includes('queued') || e.includes('leased'))).toEqual([]);
+    } finally {
+      await queue.queue.obliterate({ force: true });
+      await queue.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ export const JOB_CONCURRENCY = 4;
 export function createJobQueue(
   connection: ConnectionOptions,
   prefix?: string,
-): JobQueue & { queue: Queue; close(): Promise<void> } {
+): Required<JobQueue> & { queue: Queue; close(): Promise<void> } {
   const queue = new Queue(JOBS_QUEUE, { connection, ...(prefix ? { prefix } : {}) });
   return {
     queue,
@@ -28,6 +28,7 @@ export function createJobQueue(
         removeOnFail: { age: 24 * 3600 },
       });
     },
+    state: (jobId) => queue.getJobState(jobId),
     close: () => queue.close(),
   };
 }

@@ -6,6 +6,8 @@ import type { BlobStorage } from '@platform/storage';
 /** Puts a job on the worker's queue; the same `jobId` twice is one job. */
 export interface JobQueue {
   enqueue(job: Pick<JobDefinition, 'name' | 'retry'>, payload: Record<string, unknown>, jobId: string): Promise<void>;
+  /** Whether the queue knows the job (`unknown`: never added, removed, or lost with its Redis). */
+  state?(jobId: string): Promise<string>;
 }
 
 export interface JobContext {
