@@ -20,7 +20,7 @@ const CONNECTION_CODES = new Set([
   '08006',
 ]);
 const CONNECTION_MESSAGES =
-  /Connection is closed|connect ETIMEDOUT|Connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up)|Can't reach database server|Server has closed the connection|Reached the max retries per request limit/i;
+  /Connection is closed|connect ETIMEDOUT|Connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up)|Can't reach database server|Server has closed the connection|Reached the max retries per request limit|All sentinels are unreachable/i;
 
 /**
  * The short name of an expected fault of a dependency (refused or dropped connection, timeout,

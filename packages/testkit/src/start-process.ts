@@ -9,6 +9,10 @@ import { until } from './webhook-receiver.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
+// One per test file: a database records the fingerprint of the first start's key and refuses others,
+// and a test may start the services on its database more than once.
+const WEBHOOK_SECRET_KEY = randomBytes(32).toString('hex');
+
 export interface StartedServices {
   child: ChildProcess;
   /** The Redis the services use (a private one unless one was given; empty when `env` gives REDIS_SENTINELS). */
@@ -44,7 +48,7 @@ export async function startServices(options: {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: redisUrl,
       API_KEY_PEPPER: TEST_PEPPER,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY,
       PROPERTY_PORT: String(ports.property),
       AGENT_PLATFORM_PORT: String(ports.agents),
       METRICS_PORT: String(ports.metrics),
