@@ -92,9 +92,10 @@ function portOf(url: string): string {
 }
 
 /** What each configuration publishes: the API ports (production: on loopback by default) and the proxy's. */
+// The APIs on a range of host ports, one per replica (`--scale`), starting at their port.
 const PUBLISHED = {
-  sandbox: ['agent-platform:3100', 'property-service:3000'],
-  production: ['agent-platform:3100', 'property-service:3000', 'proxy:443', 'proxy:80'],
+  sandbox: ['agent-platform:3100-3109', 'property-service:3000-3009'],
+  production: ['agent-platform:3100-3109', 'property-service:3000-3009', 'proxy:443', 'proxy:80'],
 };
 
 describe.each([
@@ -136,10 +137,20 @@ describe.each([
     const { services } = resolved(files, env);
     const published = Object.entries(services).flatMap(([name, service]) =>
       (service.ports ?? []).map(
-        (port) => `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+):\d+\/tcp$/, '$1') : port.published}`,
+        (port) =>
+          `${name}:${typeof port === 'string' ? port.replace(/^.*:(\d+(?:-\d+)?):\d+\/tcp$/, '$1') : port.published}`,
       ),
     );
     expect(published.sort()).toEqual(PUBLISHED[configuration]);
+  });
+
+  it('can run several replicas of each app (`--scale`): no fixed container name, no host port taken twice', () => {
+    const { services } = resolved(files, env);
+    for (const app of APPS) {
+      expect(services[app]).not.toHaveProperty('container_name');
+      for (const port of services[app].ports ?? [])
+        expect(String(typeof port === 'string' ? port : port.published), app).toMatch(/\d+-\d+/);
+    }
   });
 
   it('runs Redis with AOF and noeviction, and the apps on the S3 store with the bucket minio-init creates', () => {
