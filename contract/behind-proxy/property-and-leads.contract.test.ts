@@ -1,40 +1,32 @@
 // The deployment at scale: two instances of each service and two workers behind nginx, which
-// terminates TLS with a certificate of a test CA; uploads on S3. The contract suites of every
-// document run through the proxy over HTTPS, then the proxy's handling of client addresses and of
-// an instance killed mid-run.
+// terminates TLS with a certificate of a test CA; uploads on S3. The contract suites of the
+// property, feeds and leads documents run through the proxy over HTTPS (the agent platform's:
+// agent-platform-api.contract.test.ts), then the proxy's handling of client addresses and of an
+// instance killed mid-run.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Agent, request, setGlobalDispatcher } from 'undici';
+import { Agent, request } from 'undici';
 import type { EventType } from '@platform/contract';
 import { RUNNING_LEASE_MS } from '@platform/service';
-import { startScaledDeployment, until, type ScaledDeployment } from '@platform/testkit';
-import { describeAgentPlatformScenarios } from './agent-platform-api/index.js';
-import { agentBody } from './agent-platform-api/agents.js';
-import { describeContractChecks, subscribeToEverything } from './checks.js';
-import { contractRun } from './harness.js';
-import { describeLeadsScenarios, LEADS_EVENTS } from './leads-api/index.js';
-import { describePropertyScenarios, PROPERTY_EVENTS } from './property-api/index.js';
+import { until, type ScaledDeployment } from '@platform/testkit';
+import { agentBody } from '../agent-platform-api/agents.js';
+import { describeContractChecks, subscribeToEverything } from '../checks.js';
+import { contractRun } from '../harness.js';
+import { describeLeadsScenarios, LEADS_EVENTS } from '../leads-api/index.js';
+import { describePropertyScenarios, PROPERTY_EVENTS } from '../property-api/index.js';
+import { behindProxy } from './deployment.js';
 
 /** Feed requests a minute from one client address (the suite's own reads stay far below). */
 const FEED_LIMIT = 200;
 let deployment: ScaledDeployment;
-const run = contractRun(['property-api', 'public-feeds-api', 'leads-api', 'agent-platform-api'], {
-  deploy: async (db, env) => {
-    deployment = await startScaledDeployment({
-      databaseUrl: db.url,
-      env: { ...env, FEED_RATE_LIMIT_PER_ADDRESS: String(FEED_LIMIT) },
-    });
-    // The suite's requests (globalThis.fetch) trust the test CA, and nothing else is relaxed.
-    setGlobalDispatcher(new Agent({ connect: { ca: deployment.ca } }));
-    return deployment;
-  },
+const run = contractRun(['property-api', 'public-feeds-api', 'leads-api'], {
+  deploy: behindProxy({ FEED_RATE_LIMIT_PER_ADDRESS: String(FEED_LIMIT) }, (started) => (deployment = started)),
 });
 let eventTypes: EventType[] = [];
 beforeAll(async () => void (eventTypes = await subscribeToEverything(run, 'property')));
 
 describePropertyScenarios(run);
 describeLeadsScenarios(run);
-describeAgentPlatformScenarios(run);
 describeContractChecks(run, 'property-api', {
   service: 'property',
   eventTypes: () => eventTypes,
