@@ -3,7 +3,14 @@
 // runs' counts add up to what was removed. The overlap is forced: a transaction holds the keys' rows
 // while the runs start.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTenant, createTestDatabase, TEST_SERVICES, whileHeld, type TestDatabase } from '@platform/testkit';
+import {
+  createTenant,
+  createTestDatabase,
+  TEST_SERVICES,
+  untilLockWaiters,
+  whileHeld,
+  type TestDatabase,
+} from '@platform/testkit';
 import { pruneIdempotencyKeys } from '../src/idempotency-prune.js';
 
 let db: TestDatabase;
@@ -38,17 +45,6 @@ async function keys(count: number, createdAt: Date): Promise<string[]> {
 }
 const left = async (made: string[]) =>
   db.prisma.idempotencyKey.count({ where: { application_id: applicationId, key: { in: made } } });
-
-/** Sessions of the test database waiting on a lock right now. */
-async function lockWaiters(): Promise<number> {
-  const [{ n }] = await db.query<{ n: string }>(
-    "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-  );
-  return Number(n);
-}
-async function untilWaiting(count: number): Promise<void> {
-  for (let i = 0; i < 200 && (await lockWaiters()) < count; i++) await new Promise((r) => setTimeout(r, 10));
-}
 
 const holdAll = (tx: Parameters<Parameters<typeof db.prisma.$transaction>[0]>[0]) =>
   tx.$queryRaw`SELECT key FROM idempotency_keys FOR UPDATE`;
@@ -86,7 +82,7 @@ describe('overlapping prune-idempotency-keys runs', () => {
       holdAll,
       async () => {
         const nightly = pruneIdempotencyKeys(db.prisma, now, { batchSize: 2 });
-        await untilWaiting(1);
+        await untilLockWaiters(db, 1);
         return Promise.all([nightly, pruneIdempotencyKeys(db.prisma, manual, { batchSize: 2 })]);
       },
       2,

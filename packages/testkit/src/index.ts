@@ -15,7 +15,7 @@ export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } f
 export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
-export { whileHeld } from './locks.js';
+export { whileHeld, lockWaiters, untilLockWaiters } from './locks.js';
 export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';
 export { folderImports, importCircles } from './folder-imports.js';
 export { schemaAt, SHELL_COMPONENTS, type OpenApiDocument, type Schema } from './openapi-schemas.js';

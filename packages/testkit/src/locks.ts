@@ -1,7 +1,7 @@
 import type { TestDatabase } from './database.js';
 
 /** How many sessions of the test database wait on a lock right now. */
-async function lockWaiters(db: TestDatabase): Promise<number> {
+export async function lockWaiters(db: TestDatabase): Promise<number> {
   const [{ n }] = await db.query<{ n: string }>(
     "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
   );
@@ -13,7 +13,7 @@ async function lockWaiters(db: TestDatabase): Promise<number> {
  * test finished without waiting. Tests hold a row lock, start concurrent requests, wait here, then
  * release, so that the requests really interleave.
  */
-async function untilLockWaiters(
+export async function untilLockWaiters(
   db: TestDatabase,
   count: number,
   settled: () => boolean = () => false,

@@ -4,7 +4,14 @@
 // overlap is forced: a transaction holds the rows while the runs start.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '@platform/db';
-import { createTenant, createTestDatabase, TEST_SERVICES, whileHeld, type TestDatabase } from '@platform/testkit';
+import {
+  createTenant,
+  createTestDatabase,
+  TEST_SERVICES,
+  untilLockWaiters,
+  whileHeld,
+  type TestDatabase,
+} from '@platform/testkit';
 import { purgeDeletedEndpoints } from '../src/endpoint-sql.js';
 import { pruneDeliveryHistory } from '../src/history-sql.js';
 import { SecretBox } from '../src/secret-box.js';
@@ -61,17 +68,6 @@ async function events(count: number, relayedAt: Date): Promise<string[]> {
   return ids;
 }
 
-/** Sessions of the test database waiting on a lock right now. */
-async function lockWaiters(): Promise<number> {
-  const [{ n }] = await db.query<{ n: string }>(
-    "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-  );
-  return Number(n);
-}
-async function untilWaiting(count: number): Promise<void> {
-  for (let i = 0; i < 200 && (await lockWaiters()) < count; i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 const holdAll = (tx: Parameters<Parameters<typeof db.prisma.$transaction>[0]>[0]) =>
   tx.$queryRaw`SELECT id FROM outbox_events FOR UPDATE`;
 
@@ -110,7 +106,7 @@ describe('overlapping prune-webhook-history runs', () => {
       holdAll,
       async () => {
         const nightly = pruneDeliveryHistory(db.prisma, now, { batchSize: 2 });
-        await untilWaiting(1);
+        await untilLockWaiters(db, 1);
         return Promise.all([nightly, pruneDeliveryHistory(db.prisma, manual, { batchSize: 2 })]);
       },
       2,
