@@ -116,17 +116,21 @@ describe('generation refused at the request', () => {
 });
 
 describe('sweep-listings', () => {
-  it('enqueues a listing stuck in generating again (its job was lost), and the worker completes it', async () => {
+  it('enqueues a listing in generating again when its job was lost, and once more when it is stuck; the worker completes it', async () => {
     await settleOthers();
     const { id } = await startListing(ctx, await propertyWithPhotos(ctx));
     await ctx.jobs.queue.remove(generationJobId(id)); // the job is lost
-    expect(await sweep()).toEqual({ retried: 0, failed: 0 }); // not stuck yet
+    // The queue does not know its job: enqueued again at once, under the same id.
+    expect(await sweep()).toEqual({ resumed: 1, retried: 0, failed: 0 });
+    expect((await ctx.jobs.queue.getJob(generationJobId(id)))?.data).toEqual({ listing_id: id });
+    expect(await sweep()).toEqual({ resumed: 0, retried: 0, failed: 0 }); // its job waits now
+    // Still not done 10 minutes later (no worker): taken again under a new job id.
     pastStuck();
-    expect(await sweep()).toEqual({ retried: 1, failed: 0 });
+    expect(await sweep()).toEqual({ resumed: 0, retried: 1, failed: 0 });
     const job = await ctx.jobs.queue.getJob(generationJobId(id, 1));
     expect(job?.name).toBe('generate-listing');
     expect(job?.data).toEqual({ listing_id: id });
-    expect(await sweep()).toEqual({ retried: 0, failed: 0 }); // swept a moment ago
+    expect(await sweep()).toEqual({ resumed: 0, retried: 0, failed: 0 }); // swept a moment ago
 
     const stop = await ctx.startJobWorker();
     try {
@@ -143,11 +147,11 @@ describe('sweep-listings', () => {
     const { id } = await startListing(ctx, await propertyWithPhotos(ctx));
     for (let sweeps = 1; sweeps <= MAX_SWEEPS; sweeps++) {
       pastStuck();
-      expect(await sweep()).toEqual({ retried: 1, failed: 0 });
+      expect(await sweep()).toEqual({ resumed: 0, retried: 1, failed: 0 });
       expect((await getListing(id)).status).toBe('generating');
     }
     pastStuck();
-    expect(await sweep()).toEqual({ retried: 0, failed: 1 });
+    expect(await sweep()).toEqual({ resumed: 0, retried: 0, failed: 1 });
     const failed = await getListing(id);
     expect(failed).toMatchObject({ status: 'failed', pdf: null });
     expect(failed.failure_reason).toMatch(/did not finish/);

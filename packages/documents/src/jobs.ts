@@ -48,11 +48,13 @@ export function documentJobs<D>(
     payload: Type.Object({}, { additionalProperties: false }),
     schedule: { pattern: '* * * * *', tz: 'UTC' },
     retry: { attempts: 1, backoffMs: 0 },
+    // The stuck ones first: those it takes again get a new job, which the queue then knows.
     run: async ({ db, now, jobs }) => {
+      const swept = await sweepDocuments({ db, now }, kind, (id, n) => enqueue(jobs, id, n));
       const resumed = jobs.state
         ? await resumeLostGenerations({ db }, kind, jobs.state, (id, n) => enqueue(jobs, id, n))
         : 0;
-      return { resumed, ...(await sweepDocuments({ db, now }, kind, (id, n) => enqueue(jobs, id, n))) };
+      return { resumed, ...swept };
     },
   });
   return { generate, sweep, enqueue };
