@@ -48,7 +48,8 @@ function sharedDir(): string {
   return dir;
 }
 
-const port = () => 30_000 + Math.floor(Math.random() * 10_000);
+// Below the kernel's ephemeral ports (32768 and up), which outgoing connections take.
+const port = () => 20_000 + Math.floor(Math.random() * 10_000);
 
 describe.skipIf(!IS_ROOT)('the embedded PostgreSQL, started by root in a checkout others cannot enter', () => {
   it('starts, keeps its data in the shared dir behind DATA_DIR/postgres, and keeps it across starts', async () => {

@@ -29,7 +29,7 @@ it.skipIf(!IS_ROOT || !uidOf('nobody'))(
     chmodSync(home, 0o700);
     const script = join(home, 'start.mts');
     const dataDir = join(home, 'repo', '.data', 'postgres');
-    const port = 30_000 + Math.floor(Math.random() * 10_000);
+    const port = 20_000 + Math.floor(Math.random() * 10_000); // below the ephemeral ports (32768 and up)
     writeFileSync(
       script,
       `import pg from ${JSON.stringify(join(ROOT, 'packages/db/node_modules/pg/lib/index.js'))};

@@ -22,7 +22,7 @@ function script(options: string, body: string): string {
   writeFileSync(
     file,
     `import { createPrisma, startEmbeddedPostgres } from ${JSON.stringify(entry)};
-     const db = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(data)}, port: ${30_000 + Math.floor(Math.random() * 10_000)}, persistent: false, durable: false${options} });
+     const db = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(data)}, port: ${20_000 + Math.floor(Math.random() * 10_000)}, persistent: false, durable: false${options} });
      ${body}`,
   );
   return file;

@@ -16,7 +16,8 @@ import {
 } from '@platform/db';
 
 const IS_ROOT = process.getuid?.() === 0;
-const port = () => 30_000 + Math.floor(Math.random() * 10_000);
+// Below the kernel's ephemeral ports (32768 and up), which outgoing connections take.
+const port = () => 20_000 + Math.floor(Math.random() * 10_000);
 const APP = { name: 'platform', password: 'app-secret-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
 
 /** Connects and runs one query; the error code (e.g. 28P01) if the server refuses. */

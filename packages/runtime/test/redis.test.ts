@@ -38,7 +38,7 @@ describe('openRedis', () => {
   });
 
   it('starts a local redis-server with AOF and noeviction when REDIS_URL is unset, reachable only with the password of the sandbox secrets', async () => {
-    const port = 30_000 + Math.floor(Math.random() * 5_000);
+    const port = 20_000 + Math.floor(Math.random() * 10_000); // below the ephemeral ports (32768 and up)
     const lines: string[] = [];
     const cwd = newDir();
     const config = configFor({ REDIS_PORT: String(port) }, cwd);

@@ -71,7 +71,7 @@ export default async function setup(project: TestProject) {
         password: randomBytes(32).toString('base64url'),
         createDatabases: true,
       };
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      const port = 20_000 + Math.floor(Math.random() * 10_000); // below the ephemeral ports outgoing connections take
       const server = await startEmbeddedPostgres({
         dataDir: join(root, 'postgres'),
         port,
