@@ -1,8 +1,10 @@
-// The floor of the HTTP benchmark: a hand-written node:http + pg server doing the work of a request
-// and nothing more, and with no cache: hash the key with the pepper, one query for key and account,
-// then the resource's query (a row by id, a keyset page, or a patch in its transaction with an
-// outbox row), JSON.stringify. One process per resource, started by bench/http/run.ts:
-//   tsx bench/http/floor-server.ts <properties|agents> <port>   (DATABASE_URL, API_KEY_PEPPER set)
+// The floors of the HTTP benchmark: hand-written node:http + pg servers doing the work of a request
+// and nothing more: hash the key with the pepper, one query for key and account, then the
+// resource's query (a row by id, a keyset page, or a patch in its transaction with an outbox row),
+// JSON.stringify. The plain floor caches nothing and prepares nothing; the strong floor (`strong`)
+// does what the project does for speed: keys cached for 4 s, every statement named (prepared once
+// per connection). One process per resource, started by bench/http/run.ts:
+//   tsx bench/http/floor-server.ts <properties|agents> <port> [strong]   (DATABASE_URL, API_KEY_PEPPER set)
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -48,11 +50,24 @@ const RESOURCES: Record<string, Resource> = {
   },
 };
 
-const [name, portArg] = process.argv.slice(2);
+const [name, portArg, mode] = process.argv.slice(2);
 const resource = RESOURCES[name];
-if (!resource || !portArg) {
-  console.error('usage: floor-server.ts <properties|agents> <port>');
+if (!resource || !portArg || (mode !== undefined && mode !== 'strong')) {
+  console.error('usage: floor-server.ts <properties|agents> <port> [strong]');
   process.exit(2);
+}
+const strong = mode === 'strong';
+/** As long as the project caches a key (its revocation reaches every instance within that time). */
+const KEY_CACHE_MS = 4_000;
+const keys = new Map<string, { auth: Auth | null; until: number }>();
+
+/** A statement, named in the strong floor (pg prepares it once per connection, then only binds). */
+const statement = (statementName: string, text: string, values: unknown[]): pg.QueryConfig =>
+  strong ? { name: `${name}_${statementName}`, text, values } : { text, values };
+
+interface Auth {
+  accountId: string;
+  scopes: string[];
 }
 const pepper = process.env.API_KEY_PEPPER ?? '';
 const cursorSecret = randomBytes(32);
@@ -68,18 +83,27 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(json);
 }
 
-async function authenticate(req: IncomingMessage): Promise<{ accountId: string; scopes: string[] } | null> {
+async function authenticate(req: IncomingMessage): Promise<Auth | null> {
   const key = req.headers.apikey;
   if (typeof key !== 'string') return null;
   const hash = createHmac('sha256', pepper).update(key).digest('hex');
+  const cached = strong ? keys.get(hash) : undefined;
+  if (cached && cached.until > Date.now()) return cached.auth;
   const { rows } = await pool.query<{ account_id: string; scopes: string[]; revoked_at: Date | null; service: string }>(
-    `SELECT a.account_id, k.scopes, k.revoked_at, a.service::text AS service
-     FROM api_keys k JOIN applications a ON a.id = k.application_id WHERE k.key_hash = $1`,
-    [hash],
+    statement(
+      'key',
+      `SELECT a.account_id, k.scopes, k.revoked_at, a.service::text AS service
+       FROM api_keys k JOIN applications a ON a.id = k.application_id WHERE k.key_hash = $1`,
+      [hash],
+    ),
   );
   const row = rows[0];
-  if (!row || row.revoked_at !== null || row.service !== resource.service) return null;
-  return { accountId: row.account_id, scopes: row.scopes };
+  const auth =
+    !row || row.revoked_at !== null || row.service !== resource.service
+      ? null
+      : { accountId: row.account_id, scopes: row.scopes };
+  if (strong) keys.set(hash, { auth, until: Date.now() + KEY_CACHE_MS });
+  return auth;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -93,10 +117,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 async function getOne(res: ServerResponse, accountId: string, id: string) {
-  const { rows } = await pool.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2`, [
-    id,
-    accountId,
-  ]);
+  const { rows } = await pool.query(
+    statement('get', `SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2`, [id, accountId]),
+  );
   if (rows.length === 0) return send(res, 404, { error: { code: 'not_found' } });
   send(res, 200, rows[0]);
 }
@@ -108,8 +131,11 @@ async function list(res: ServerResponse, accountId: string, query: URLSearchPara
     return send(res, 422, { error: { code: 'validation_failed' } });
   const filter = status === null ? '' : `AND status = $3::"${resource.statusType}"`;
   const { rows } = await pool.query(
-    `SELECT * FROM ${resource.table} WHERE account_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $2`,
-    status === null ? [accountId, limit + 1] : [accountId, limit + 1, status],
+    statement(
+      status === null ? 'page' : 'page_status',
+      `SELECT * FROM ${resource.table} WHERE account_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      status === null ? [accountId, limit + 1] : [accountId, limit + 1, status],
+    ),
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -134,17 +160,22 @@ async function patch(req: IncomingMessage, res: ServerResponse, accountId: strin
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const locked = await client.query(`SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2 FOR UPDATE`, [
-      id,
-      accountId,
-    ]);
+    const locked = await client.query(
+      statement('lock', `SELECT * FROM ${resource.table} WHERE id = $1 AND account_id = $2 FOR UPDATE`, [
+        id,
+        accountId,
+      ]),
+    );
     if (locked.rows.length === 0) {
       await client.query('ROLLBACK');
       return send(res, 404, { error: { code: 'not_found' } });
     }
     const { rows } = await client.query(
-      `UPDATE ${resource.table} SET ${resource.field} = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-      [id, value],
+      statement(
+        'update',
+        `UPDATE ${resource.table} SET ${resource.field} = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+        [id, value],
+      ),
     );
     const at = new Date();
     const payload = JSON.stringify({
@@ -153,8 +184,11 @@ async function patch(req: IncomingMessage, res: ServerResponse, accountId: strin
       data: { [resource.idField]: id, changed_fields: [resource.field] },
     });
     await client.query(
-      `INSERT INTO outbox_events (id, account_id, service, type, payload, created_at) VALUES ($1, $2, $3::"Service", $4, $5, $6)`,
-      [`evt_${randomBytes(12).toString('hex')}`, accountId, resource.service, resource.event, payload, at],
+      statement(
+        'outbox',
+        `INSERT INTO outbox_events (id, account_id, service, type, payload, created_at) VALUES ($1, $2, $3::"Service", $4, $5, $6)`,
+        [`evt_${randomBytes(12).toString('hex')}`, accountId, resource.service, resource.event, payload, at],
+      ),
     );
     await client.query('COMMIT');
     send(res, 200, rows[0]);
@@ -188,5 +222,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 72_000;
-server.listen(Number(portArg), '127.0.0.1', () => console.log(`floor ${name} listening on ${portArg}`));
+server.listen(Number(portArg), '127.0.0.1', () =>
+  console.log(`${strong ? 'strong floor' : 'floor'} ${name} listening on ${portArg}`),
+);
 process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

@@ -60,15 +60,18 @@ async function untilAnswers(url: string, child: ChildProcess, log: string): Prom
   throw new Error(`${url} did not answer; the end of ${log}:\n${readFileSync(log, 'utf8').slice(-3_000)}`);
 }
 
+/** The plain floor caches and prepares nothing; the strong one caches keys and names its statements, as the project does. */
+export type Floor = 'plain' | 'strong';
+
 /** The two floor servers (bench/http/floor-server.ts), one per resource. */
-export async function startFloors(env: Environment): Promise<Running> {
+export async function startFloors(env: Environment, floor: Floor = 'plain'): Promise<Running> {
   const children: ChildProcess[] = [];
   const urls = {} as Record<Resource, string>;
   for (const resource of ['properties', 'agents'] as const) {
     const port = await freePort();
-    const log = join(env.dir, `floor-${resource}.log`);
+    const log = join(env.dir, `floor-${floor}-${resource}.log`);
     const child = started(
-      ['bench/http/floor-server.ts', resource, String(port)],
+      ['bench/http/floor-server.ts', resource, String(port), ...(floor === 'strong' ? ['strong'] : [])],
       { DATABASE_URL: env.databaseUrl, API_KEY_PEPPER: env.pepper },
       log,
     );
@@ -76,7 +79,11 @@ export async function startFloors(env: Environment): Promise<Running> {
     urls[resource] = `http://127.0.0.1:${port}`;
     await untilAnswers(`${urls[resource]}/`, child, log);
   }
-  return { name: 'floor', urls, stop: async () => void (await Promise.all(children.map(stopProcess))) };
+  return {
+    name: floor === 'strong' ? 'strong floor' : 'floor',
+    urls,
+    stop: async () => void (await Promise.all(children.map(stopProcess))),
+  };
 }
 
 /**

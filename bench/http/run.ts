@@ -15,14 +15,14 @@ import { buildDataset } from './dataset.js';
 import { watchKernelMonitor, type KernelMonitorWatch } from './kernel-monitor.js';
 import { runLoad, type LoadResult, type RequestTrace, type Scenario } from './load.js';
 import { scrapeLoopDelay } from './loop-delay.js';
-import { startFloors, startProject, type Environment, type Running, type Variant } from './processes.js';
+import { startFloors, startProject, type Environment, type Floor, type Running, type Variant } from './processes.js';
 import { report, writeResults, type Row } from './report.js';
 import { traceFolder, writeTraceFile } from './trace-file.js';
 import { freePort, startPgBouncer } from '@platform/testkit';
 import pg from 'pg';
 
 const USAGE =
-  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both|unprepared|pgbouncer|pooling] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
+  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both|unprepared|pgbouncer|pooling] [--floor plain|strong] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
@@ -37,6 +37,11 @@ const OPTIONS = {
     type: 'string',
     description:
       'start, services, both (default), unprepared (start with DATABASE_PREPARED_STATEMENTS=false), pgbouncer (start through PgBouncer in transaction mode) or pooling (start, unprepared and pgbouncer)',
+  },
+  floor: {
+    type: 'string',
+    description:
+      'plain (default: no key cache, nothing prepared) or strong (keys cached 4 s and statements named, as the project does)',
   },
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
@@ -68,6 +73,11 @@ const size = {
   accounts: Number(options.accounts ?? (quick ? 10 : 100)),
   rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)),
 };
+const floor: Floor = options.floor === 'strong' ? 'strong' : 'plain';
+if (options.floor !== undefined && options.floor !== 'plain' && options.floor !== 'strong') {
+  console.error(`--floor: plain or strong\nusage: ${USAGE}`);
+  process.exit(2);
+}
 const SINGLE_VARIANTS: readonly string[] = ['start', 'services', 'unprepared', 'pgbouncer'];
 const variants: Variant[] = SINGLE_VARIANTS.includes(options.variant ?? '')
   ? [options.variant as Variant]
@@ -211,7 +221,7 @@ try {
   }
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
-  const floors = await startFloors(env);
+  const floors = await startFloors(env, floor);
   cleanups.push(() => floors.stop());
   const floorResults = new Map<Scenario, LoadResult[]>();
   // The floor's own p99 at half its maximum: what this machine allows, to read the project's against.
@@ -220,7 +230,7 @@ try {
     for (const scenario of SCENARIOS) {
       const result = await measure(floors, key, data, scenario);
       floorResults.set(scenario, [...(floorResults.get(scenario) ?? []), result]);
-      console.log(`floor ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
+      console.log(`${floors.name} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
       if (withLatency)
         floorLatency.set(scenario, await measure(floors, key, data, scenario, Math.round(result.rps / 2)));
     }
@@ -265,7 +275,8 @@ try {
   const table = report(rows, floorResults, SCENARIOS, { size, seconds, latencySeconds, quick, floorLatency });
   console.log(`\n${table.text}`);
   // only whole runs replace the table, and none with the tracing's poller beside it
-  if (options.write ?? (!quick && !options.only && !options.variant && !options.trace)) writeResults(table.text);
+  if (options.write ?? (!quick && !options.only && !options.variant && !options.trace && floor === 'plain'))
+    writeResults(table.text);
   if (quick && table.failures.length > 0) {
     console.error(`\nHTTP regression guard failed:\n${table.failures.map((f) => `- ${f}`).join('\n')}`);
     process.exitCode = 1;
