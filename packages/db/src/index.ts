@@ -17,7 +17,7 @@ export {
 export { ensureOwnedDatabase } from './owner-sql.js';
 export { scramSha256Verifier } from './scram.js';
 export { runMigrations, readMigrations, DEFAULT_MIGRATIONS_DIR, type Migration } from './migrate.js';
-export { advisoryXactLock, lockOwnRow } from './lock-sql.js';
+export { advisoryXactLock, lockOwnRow, tryAdvisoryXactLock } from './lock-sql.js';
 export { inSnapshot, inTransaction } from './transaction.js';
 export { postgresError, isUniqueViolation, type PostgresError } from './postgres-error.js';
 export { stopWithThisProcess } from './orphan-guard.js';

@@ -31,3 +31,13 @@ export async function lockOwnRow(
 export async function advisoryXactLock(tx: Pick<Db, '$executeRaw'>, key: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }
+
+/**
+ * Takes the lock of `advisoryXactLock` if nobody holds it, without waiting: false when another
+ * transaction has it (for work that one taker at a time is enough for, such as a sweep).
+ */
+export async function tryAdvisoryXactLock(tx: Pick<Db, '$queryRaw'>, key: string): Promise<boolean> {
+  const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS taken`;
+  return taken;
+}

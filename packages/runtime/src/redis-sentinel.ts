@@ -132,10 +132,7 @@ export async function sentinelProblems(config: RedisSentinelConfig): Promise<Sen
         },
       ];
     }
-    problems.push({
-      fatal: false,
-      message: 'WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.',
-    });
+    problems.push({ fatal: false, message: UNREADABLE_POLICY });
   } else problems.push(...evicting(`The Redis primary "${config.masterName}" (${primary})`, policy));
 
   // A failover makes a replica the primary: it must not evict either.
@@ -165,10 +162,14 @@ export async function sentinelProblems(config: RedisSentinelConfig): Promise<Sen
 function evicting(what: string, answer: unknown): SentinelProblem[] {
   const policy = Array.isArray(answer) ? (answer[1] as string | undefined) : undefined;
   if (policy === undefined || policy === 'noeviction') return [];
-  return [
-    {
-      fatal: true,
-      message: `${what} has maxmemory-policy ${policy}, which can silently drop queued jobs and webhook retries: set it to noeviction (CONFIG SET maxmemory-policy noeviction, and maxmemory-policy noeviction in its redis.conf).`,
-    },
-  ];
+  return [{ fatal: true, message: evictionProblem(what, policy) }];
 }
+
+/** Why a Redis whose maxmemory-policy is not noeviction is refused (BullMQ's jobs and retries live there for hours). */
+export function evictionProblem(what: string, policy: string): string {
+  return `${what} has maxmemory-policy ${policy}, which can silently drop queued jobs and webhook retries: set it to noeviction (CONFIG SET maxmemory-policy noeviction, and maxmemory-policy noeviction in its redis.conf).`;
+}
+
+/** A Redis that refuses CONFIG (some managed ones) cannot be checked. */
+export const UNREADABLE_POLICY =
+  'WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.';

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stopWithThisProcess } from '@platform/db';
 import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
-import { sentinelConnection, sentinelProblems, sentinelWhere, type SentinelConnection } from './redis-sentinel.js';
+import {
+  evictionProblem,
+  sentinelConnection,
+  sentinelProblems,
+  sentinelWhere,
+  UNREADABLE_POLICY,
+  type SentinelConnection,
+} from './redis-sentinel.js';
 
 /** ioredis's (and BullMQ's) options of one Redis server. */
 export interface DirectConnection {
@@ -294,13 +301,9 @@ async function checkRedisOfUrl(connection: DirectConnection, log: (line: string)
     } catch {
       // refused below
     }
-    if (policy === undefined)
-      log('WARNING: could not read the Redis maxmemory-policy (CONFIG GET refused); make sure it is noeviction.');
-    else if (policy !== 'noeviction') {
-      throw new RedisUnavailableError(
-        `The Redis of REDIS_URL (${where}) has maxmemory-policy ${policy}, which can silently drop queued jobs and webhook retries: set it to noeviction (CONFIG SET maxmemory-policy noeviction, and maxmemory-policy noeviction in its redis.conf).`,
-      );
-    }
+    if (policy === undefined) log(UNREADABLE_POLICY);
+    else if (policy !== 'noeviction')
+      throw new RedisUnavailableError(evictionProblem(`The Redis of REDIS_URL (${where})`, policy));
   } finally {
     client.disconnect();
   }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@platform/db';
-import { inDirectTransaction, newIds } from '@platform/db';
+import { inDirectTransaction, newIds, tryAdvisoryXactLock } from '@platform/db';
 import type { Queue } from 'bullmq';
 import { claimRequeueRequests } from './endpoint-sql.js';
 import { enqueueDeliveries, removeJob, type DeliveryJob } from './queue.js';
@@ -138,8 +138,7 @@ export async function requeueStaleDeliveries(deps: RelayDeps, graceMs = 60_000):
   // crashed worker's turn ends with its connection.
   return deps.db.$transaction(
     async (tx) => {
-      const [{ taken }] = await tx.$queryRaw<{ taken: boolean }[]>`
-        SELECT pg_try_advisory_xact_lock(hashtextextended(${REQUEUE_SWEEP_LOCK}, 0)) AS taken`;
+      const taken = await tryAdvisoryXactLock(tx, REQUEUE_SWEEP_LOCK);
       return taken ? sweepStaleDeliveries(deps, graceMs) : { enqueued: 0, failed: 0 };
     },
     { timeout: 30_000 },

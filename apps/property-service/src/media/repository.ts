@@ -1,4 +1,4 @@
-import { newId, readRows, type Db } from '@platform/db';
+import { newId, readRows, tryAdvisoryXactLock, type Db } from '@platform/db';
 import { listBody, notFound, type CursorCodec } from '@platform/http';
 import { scopeOf } from '@platform/resource';
 import type { CheckedContent, ReceivedFile } from '@platform/uploads';
@@ -123,12 +123,7 @@ export const mediaRepository = {
    * recorded failure by now (a run that held it before has finished).
    */
   async claimForRenditions(tx: Db, id: string): Promise<MediaRow | null> {
-    const [{ taken }] = await readRows<{ taken: boolean }>(
-      tx,
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS taken',
-      [`media-renditions:${id}`],
-    );
-    if (!taken) return null;
+    if (!(await tryAdvisoryXactLock(tx, `media-renditions:${id}`))) return null;
     const [row] = await readRows<MediaRow>(
       tx,
       `SELECT * FROM property_media m WHERE id = $1 AND kind <> 'document' AND rendition_failure IS NULL
