@@ -29,11 +29,15 @@ export interface Environment {
   webhookSecretKey: string;
   /** Where the logs and the project's DATA_DIR go. */
   dir: string;
-  /** Write a CPU profile of the project process into this folder (`node --cpu-prof`). */
+  /** Write CPU profiles of the servers into this folder (`node --cpu-prof`), one subfolder per server. */
   profileDir?: string;
   /** The database through PgBouncer in transaction mode (the `pgbouncer` variant). */
   pooledUrl?: string;
 }
+
+/** node's flags for a CPU profile of one server into its own subfolder of `Environment.profileDir`. */
+const profiled = (env: Environment, server: string) =>
+  env.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(env.profileDir, server)}`] : [];
 
 /** `node --import tsx <script>`, as the tsx command runs it (node's flags cannot go through tsx's NODE_OPTIONS). */
 function started(args: string[], env: Record<string, string>, log: string, nodeFlags: string[] = []): ChildProcess {
@@ -74,6 +78,7 @@ export async function startFloors(env: Environment, floor: Floor = 'plain'): Pro
       ['bench/http/floor-server.ts', resource, String(port), ...(floor === 'strong' ? ['strong'] : [])],
       { DATABASE_URL: env.databaseUrl, API_KEY_PEPPER: env.pepper },
       log,
+      profiled(env, `floor-${floor}-${resource}`),
     );
     children.push(child);
     urls[resource] = `http://127.0.0.1:${port}`;
@@ -124,7 +129,7 @@ export async function startProject(variant: Variant, env: Environment): Promise<
       DATA_DIR: join(env.dir, `data-${variant}`),
     },
     log,
-    env.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${env.profileDir}`] : [],
+    profiled(env, `project-${variant}`),
   );
   const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
   await untilAnswers(`${urls.properties}/health/ready`, child, log);
