@@ -1,9 +1,13 @@
 // `pnpm bench:http`: the hot request paths of both services against hand-written floor servers
-// (bench/http/floor-server.ts) on the same database, in one run. See bench/RESULTS.md.
+// (bench/http/floor-server.ts) on the same database, in one run. See bench/RESULTS.md. Two floors,
+// each measured alone: the strong floor (keys cached 4 s, every statement prepared, as the project
+// does) is the reference of the goals and the guard; the plain floor (no cache, nothing prepared)
+// is a second column, to show what the key cache and the prepared statements buy.
 //   pnpm bench:http            full: 1,000,000 rows per table in 100 accounts, 10 s runs, both
-//                              project variants, latency at fixed rates; writes bench/RESULTS.md
+//                              project variants, the tail at a fixed rate; writes bench/RESULTS.md
 //   pnpm bench:http --quick    the CI guard: 50,000 rows, 3 s runs, `pnpm start` only, ratios
-//                              only; exits 1 when a ratio falls below its guard or a request failed
+//                              only (--latency: the tail too); exits 1 when a ratio to the strong
+//                              floor falls below its guard or a request failed
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +20,13 @@ import { watchKernelMonitor, type KernelMonitorWatch } from './kernel-monitor.js
 import { runLoad, type LoadResult, type RequestTrace, type Scenario } from './load.js';
 import { scrapeLoopDelay } from './loop-delay.js';
 import { startFloors, startProject, type Environment, type Floor, type Running, type Variant } from './processes.js';
-import { report, writeResults, type Row } from './report.js';
+import { report, writeResults, type FloorTail, type Row } from './report.js';
 import { traceFolder, writeTraceFile } from './trace-file.js';
 import { freePort, startPgBouncer } from '@platform/testkit';
 import pg from 'pg';
 
 const USAGE =
-  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both|unprepared|pgbouncer|pooling] [--floor plain|strong] [--only resource:get|list|patch] [--write] [--profile DIR] [--trace DIR]';
+  'pnpm bench:http [--quick] [--seconds N] [--latency-seconds N] [--accounts N] [--rows N] [--variant start|services|both|unprepared|pgbouncer|pooling] [--only resource:get|list|patch] [--latency] [--write] [--profile DIR] [--trace DIR]';
 
 const OPTIONS = {
   quick: { type: 'boolean', default: false },
@@ -38,13 +42,12 @@ const OPTIONS = {
     description:
       'start, services, both (default), unprepared (start with DATABASE_PREPARED_STATEMENTS=false), pgbouncer (start through PgBouncer in transaction mode) or pooling (start, unprepared and pgbouncer)',
   },
-  floor: {
-    type: 'string',
-    description:
-      'plain (default: no key cache, nothing prepared) or strong (keys cached 4 s and statements named, as the project does)',
-  },
   write: { type: 'boolean', description: 'write the table into bench/RESULTS.md (default: full runs)' },
   only: { type: 'string', description: 'one scenario, e.g. properties:get' },
+  latency: {
+    type: 'boolean',
+    description: 'with --quick: the tail runs at a fixed rate too, and pages at 200 req/s (full runs always do them)',
+  },
   profile: { type: 'string', description: 'folder for a CPU profile of the project process (--cpu-prof)' },
   trace: {
     type: 'string',
@@ -73,11 +76,8 @@ const size = {
   accounts: Number(options.accounts ?? (quick ? 10 : 100)),
   rowsPerAccount: Number(options.rows ?? (quick ? 5_000 : 10_000)),
 };
-const floor: Floor = options.floor === 'strong' ? 'strong' : 'plain';
-if (options.floor !== undefined && options.floor !== 'plain' && options.floor !== 'strong') {
-  console.error(`--floor: plain or strong\nusage: ${USAGE}`);
-  process.exit(2);
-}
+/** The runs at a fixed rate: the tail against the strong floor's, and pages at 200 req/s. */
+const latency = options.latency || !quick;
 const SINGLE_VARIANTS: readonly string[] = ['start', 'services', 'unprepared', 'pgbouncer'];
 const variants: Variant[] = SINGLE_VARIANTS.includes(options.variant ?? '')
   ? [options.variant as Variant]
@@ -87,14 +87,18 @@ const variants: Variant[] = SINGLE_VARIANTS.includes(options.variant ?? '')
       ? ['start']
       : ['start', 'services'];
 
-/** Goal (issue: ≥ 1.0× for reads by id, 0.8× for pages, 0.7× for patches) and the CI guard's floor. */
+/**
+ * Goals of issue 34, as the project's req/s ÷ the strong floor's: ≥ 0.85× for reads by id and
+ * pages, 0.8× for patches. The strong floor does what the project does for speed, so the gap is
+ * the project's own cost; the plain floor's ratios are only reported. The CI guard is half of each.
+ */
 const ALL_SCENARIOS: (Scenario & { goal: number; guard: number })[] = [
-  { resource: 'properties', operation: 'get', goal: 1.0, guard: 0.5 },
-  { resource: 'properties', operation: 'list', goal: 0.8, guard: 0.4 },
-  { resource: 'properties', operation: 'patch', goal: 0.7, guard: 0.35 },
-  { resource: 'agents', operation: 'get', goal: 1.0, guard: 0.5 },
-  { resource: 'agents', operation: 'list', goal: 0.8, guard: 0.4 },
-  { resource: 'agents', operation: 'patch', goal: 0.7, guard: 0.35 },
+  { resource: 'properties', operation: 'get', goal: 0.85, guard: 0.425 },
+  { resource: 'properties', operation: 'list', goal: 0.85, guard: 0.425 },
+  { resource: 'properties', operation: 'patch', goal: 0.8, guard: 0.4 },
+  { resource: 'agents', operation: 'get', goal: 0.85, guard: 0.425 },
+  { resource: 'agents', operation: 'list', goal: 0.85, guard: 0.425 },
+  { resource: 'agents', operation: 'patch', goal: 0.8, guard: 0.4 },
 ];
 const SCENARIOS = ALL_SCENARIOS.filter((s) => !options.only || options.only === `${s.resource}:${s.operation}`);
 if (SCENARIOS.length === 0) {
@@ -221,23 +225,33 @@ try {
   }
   const key = (s: Scenario) => (s.resource === 'properties' ? data.propertyKey : data.agentKey);
 
-  const floors = await startFloors(env, floor);
-  cleanups.push(() => floors.stop());
-  const floorResults = new Map<Scenario, LoadResult[]>();
-  // The floor's own p99 at half its maximum: what this machine allows, to read the project's against.
-  const floorLatency = new Map<Scenario, LoadResult>();
-  const measureFloors = async (withLatency: boolean) => {
+  // Both started at once (an idle server takes nothing from a run), measured one after the other.
+  const floors: Record<Floor, Running> = {
+    strong: await startFloors(env, 'strong'),
+    plain: await startFloors(env, 'plain'),
+  };
+  cleanups.push(
+    () => floors.strong.stop(),
+    () => floors.plain.stop(),
+  );
+  const floorResults: Record<Floor, Map<Scenario, LoadResult[]>> = { strong: new Map(), plain: new Map() };
+  const floorTail = new Map<Scenario, FloorTail>();
+  const measureFloors = async (withTail: boolean) => {
     for (const scenario of SCENARIOS) {
-      const result = await measure(floors, key, data, scenario);
-      floorResults.set(scenario, [...(floorResults.get(scenario) ?? []), result]);
-      console.log(`${floors.name} ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
-      if (withLatency)
-        floorLatency.set(scenario, await measure(floors, key, data, scenario, Math.round(result.rps / 2)));
+      for (const floor of ['strong', 'plain'] as const) {
+        const result = await measure(floors[floor], key, data, scenario);
+        floorResults[floor].set(scenario, [...(floorResults[floor].get(scenario) ?? []), result]);
+        console.log(`${floor} floor ${scenario.resource} ${scenario.operation}: ${result.rps.toFixed(0)} req/s`);
+      }
+      if (withTail) {
+        const rate = Math.max(1, Math.round(floorResults.strong.get(scenario)![0].rps / 2));
+        floorTail.set(scenario, { rate, result: await measure(floors.strong, key, data, scenario, rate) });
+      }
     }
     await settleOutbox(env.databaseUrl);
   };
 
-  await measureFloors(!quick);
+  await measureFloors(latency);
   const rows: Row[] = [];
   for (const variant of variants) {
     const project = await startProject(variant, env);
@@ -250,33 +264,29 @@ try {
           void scrapeLoopDelay(project.metricsUrl!).catch((error: unknown) =>
             console.error('loop delay reset:', error),
           );
-        const latency = quick
-          ? undefined
-          : await measure(project, key, data, scenario, Math.round(result.rps / 2), resetLoopDelay);
-        const loop = quick ? undefined : await scrapeLoopDelay(project.metricsUrl!);
-        // The same absolute rate as the floor's latency run: the project's own share of the tail,
-        // apart from its higher maximum (half of which is a higher rate on the same cores).
-        const floorRate = floorResults.get(scenario)?.[0]?.rps;
-        const atFloorRate =
-          quick || !floorRate ? undefined : await measure(project, key, data, scenario, Math.round(floorRate / 2));
+        // The strong floor's tail rate: the same load on the same cores, so the quotient of the
+        // p99s is the project's own share of the tail, apart from what the machine allows.
+        const tailRate = floorTail.get(scenario)?.rate;
+        const tail =
+          tailRate === undefined ? undefined : await measure(project, key, data, scenario, tailRate, resetLoopDelay);
+        const loop = tail ? await scrapeLoopDelay(project.metricsUrl!) : undefined;
         const at200 =
-          quick || scenario.operation !== 'list' ? undefined : await measure(project, key, data, scenario, 200);
-        rows.push({ variant, scenario, result, latency, atFloorRate, loop, at200 });
+          latency && scenario.operation === 'list' ? await measure(project, key, data, scenario, 200) : undefined;
+        rows.push({ variant, scenario, result, tail, loop, at200 });
       }
     } finally {
       await project.stop();
     }
     await settleOutbox(env.databaseUrl);
   }
-  // The floor once more at the end: the ratio is taken against the mean of both, so that a drift
+  // The floors once more at the end: the ratio is taken against the mean of both, so that a drift
   // of the machine during the run (cache, outbox growth) does not favour either side.
   if (!quick) await measureFloors(false);
 
-  const table = report(rows, floorResults, SCENARIOS, { size, seconds, latencySeconds, quick, floorLatency });
+  const table = report(rows, floorResults, SCENARIOS, { size, seconds, latencySeconds, latency, floorTail });
   console.log(`\n${table.text}`);
   // only whole runs replace the table, and none with the tracing's poller beside it
-  if (options.write ?? (!quick && !options.only && !options.variant && !options.trace && floor === 'plain'))
-    writeResults(table.text);
+  if (options.write ?? (!quick && !options.only && !options.variant && !options.trace)) writeResults(table.text);
   if (quick && table.failures.length > 0) {
     console.error(`\nHTTP regression guard failed:\n${table.failures.map((f) => `- ${f}`).join('\n')}`);
     process.exitCode = 1;
