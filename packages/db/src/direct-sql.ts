@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { clientQuery, poolQuery } from './row-shapes.js';
 import { inTransaction } from './transaction.js';
 import type { Db } from './types.js';
 
@@ -78,7 +79,7 @@ function renameStatements(): void {
 export async function readRows<Row>(db: Db | SqlRunner, text: string, values: unknown[]): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
-  const read = async () => (await pool.query(statement(pool, text, values))).rows as Row[];
+  const read = async () => (await poolQuery(pool, statement(pool, text, values))).rows as Row[];
   try {
     return await read();
   } catch (error) {
@@ -117,7 +118,7 @@ class PgTransaction implements SqlRunner {
 
   private async run(text: string, values: unknown[]) {
     try {
-      return await this.client.query(statement(this.pool, text, values));
+      return await clientQuery(this.client, statement(this.pool, text, values));
     } catch (error) {
       if (isStalePlan(error)) renameStatements(); // the transaction is lost; the next one prepares anew
       throw error;
