@@ -21,6 +21,8 @@ export interface LoadResult {
   p99: number;
   /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
+  /** CPU time of the serving process per answered request, in µs (set by run.ts for the runs at full speed). */
+  cpuPerRequest?: number;
   /** At a fixed rate: the p99 of how late the generator sent a request (its own loop busy), in ms; counted in the latencies too. */
   sendLateP99?: number;
   /** At a fixed rate: the generator's longest loop stall while counting, in ms (an answer read late counts late too). */

@@ -1,7 +1,7 @@
 // The servers of the HTTP benchmark as child processes: the floor servers and the project (as
 // `pnpm start` runs it, or the services without the worker). Output goes to a log file, as a
 // deployment's would; a process that exits early fails the run with the log's tail.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,18 @@ export interface Running {
   urls: Record<Resource, string>;
   /** The project's Prometheus metrics (the floors have none). */
   metricsUrl?: string;
+  /** CPU time (user + system, all threads) the process serving the resource has used so far, in µs. */
+  cpuMicros(resource: Resource): number;
   stop(): Promise<void>;
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, counted after the parenthesised command name). */
+function cpuMicrosOf(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
 }
 
 export interface Environment {
@@ -70,6 +81,7 @@ export type Floor = 'plain' | 'strong';
 /** The two floor servers (bench/http/floor-server.ts), one per resource. */
 export async function startFloors(env: Environment, floor: Floor = 'plain'): Promise<Running> {
   const children: ChildProcess[] = [];
+  const byResource = {} as Record<Resource, ChildProcess>;
   const urls = {} as Record<Resource, string>;
   for (const resource of ['properties', 'agents'] as const) {
     const port = await freePort();
@@ -81,12 +93,14 @@ export async function startFloors(env: Environment, floor: Floor = 'plain'): Pro
       profiled(env, `floor-${floor}-${resource}`),
     );
     children.push(child);
+    byResource[resource] = child;
     urls[resource] = `http://127.0.0.1:${port}`;
     await untilAnswers(`${urls[resource]}/`, child, log);
   }
   return {
     name: floor === 'strong' ? 'strong floor' : 'floor',
     urls,
+    cpuMicros: (resource) => cpuMicrosOf(byResource[resource]),
     stop: async () => void (await Promise.all(children.map(stopProcess))),
   };
 }
@@ -134,5 +148,11 @@ export async function startProject(variant: Variant, env: Environment): Promise<
   const urls = { properties: `http://127.0.0.1:${ports.property}`, agents: `http://127.0.0.1:${ports.agents}` };
   await untilAnswers(`${urls.properties}/health/ready`, child, log);
   await untilAnswers(`${urls.agents}/health/ready`, child, log);
-  return { name: variant, urls, metricsUrl: `http://127.0.0.1:${ports.metrics}`, stop: () => stopProcess(child) };
+  return {
+    name: variant,
+    urls,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}`,
+    cpuMicros: () => cpuMicrosOf(child),
+    stop: () => stopProcess(child),
+  };
 }

@@ -63,8 +63,8 @@ export function report(
         ? ` Tail: the p99 of the strong floor and of the project at the same rate, half the strong floor's maximum (goal: the project's ≤ ${TAIL_GOAL}× the floor's); pages' p95 at 200 req/s (goal < ${P95_AT_200_GOAL_MS} ms).`
         : ''),
     '',
-    '| server | resource | request | strong floor req/s | plain floor req/s | project req/s | ratio ÷ strong | goal | ÷ plain | rate for the tail (req/s) | p99 strong floor (ms) | p99 project (ms) | p99 project ÷ strong | server loop delay p99 / max (ms) | generator late p99 / stall (ms) | p95 at 200 req/s (ms) | errors |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| server | resource | request | strong floor req/s | plain floor req/s | project req/s | ratio ÷ strong | goal | ÷ plain | CPU µs / request: strong floor / project | rate for the tail (req/s) | p99 strong floor (ms) | p99 project (ms) | p99 project ÷ strong | server loop delay p99 / max (ms) | generator late p99 / stall (ms) | p95 at 200 req/s (ms) | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of rows) {
     const spec = scenarios.find((s) => s.resource === row.scenario.resource && s.operation === row.scenario.operation)!;
@@ -76,13 +76,14 @@ export function report(
     const floorTail = run.floorTail.get(spec);
     const errors = errorsOf([row.result, row.tail, row.at200, floorTail?.result, ...strongRuns, ...plainRuns]);
     const met = ratio >= spec.goal ? '✓' : '✗';
+    const cpu = `${fmt(mean(strongRuns.map((r) => r.cpuPerRequest ?? Number.NaN)))} / ${fmt(row.result.cpuPerRequest ?? Number.NaN)}`;
     const tail = tailCells(floorTail, row.tail);
     const loop = row.loop ? `${row.loop.p99} / ${row.loop.max}` : '–';
     const late = row.tail ? `${row.tail.sendLateP99} / ${row.tail.generatorStallMax}` : '–';
     const p95 = row.at200 ? `${row.at200.p95} ${row.at200.p95 < P95_AT_200_GOAL_MS ? '✓' : '✗'}` : '–';
     const name = `${row.scenario.operation === 'get' ? 'GET by id' : row.scenario.operation === 'list' ? 'GET page (25, status)' : 'PATCH one field'}`;
     lines.push(
-      `| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(strongRps)} | ${fmt(plainRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${(row.result.rps / plainRps).toFixed(2)}× | ${tail} | ${loop} | ${late} | ${p95} | ${errors} |`,
+      `| ${VARIANT_NAMES[row.variant]} | ${row.scenario.resource} | ${name} | ${fmt(strongRps)} | ${fmt(plainRps)} | ${fmt(row.result.rps)} | ${ratio.toFixed(2)}× | ≥ ${spec.goal}× ${met} | ${(row.result.rps / plainRps).toFixed(2)}× | ${cpu} | ${tail} | ${loop} | ${late} | ${p95} | ${errors} |`,
     );
     const label = `${row.variant} ${row.scenario.resource} ${row.scenario.operation}`;
     if (ratio < spec.guard)

@@ -156,6 +156,7 @@ async function measure(
   const load = { url: target.urls[scenario.resource], key: key(scenario), scenario, data };
   if (!quick) await quiesce(databaseUrl);
   if (!rate) await runLoad({ ...load, seconds: warmUp });
+  const cpuBefore = target.cpuMicros(scenario.resource);
   const result = await runLoad({
     ...load,
     seconds: rate ? latencySeconds : seconds,
@@ -163,6 +164,8 @@ async function measure(
     onCounting,
     trace: rate !== undefined && tracing !== undefined,
   });
+  // CPU per request is steadier than req/s on shared cores: it is what each server spends, not what it got.
+  if (!rate) result.cpuPerRequest = (target.cpuMicros(scenario.resource) - cpuBefore) / (result.rps * seconds);
   if (tracing && result.trace)
     await keepTrace(
       tracing,
