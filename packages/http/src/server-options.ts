@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { LogController, type FastifyHttpOptions, type FastifyReply, type FastifyRequest } from 'fastify';
-import { pino, type DestinationStream } from 'pino';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyHttpOptions,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import { ApiError, errorBody, type Dialect } from './errors.js';
 
 /** Log paths that never reach the log: the API key header and anything secret. */
@@ -97,12 +103,120 @@ const PROCESS_PART = randomBytes(6).toString('hex');
 let requestCount = 0;
 const nextRequestId = () => `req_${PROCESS_PART}${(requestCount++).toString(36).padStart(8, '0')}`;
 
-/** The request log: one line per request, when it is answered (Fastify's default is two). */
+type LogMethod = (...args: unknown[]) => void;
+
+/**
+ * `request.log` and `reply.log`: pino's child with the request's id, made when something logs
+ * through it. Most requests log nothing but their request line, which does not need it (see
+ * OneLinePerRequest): making a child for each request (its bindings stringified, and run through
+ * the redaction) was a few µs of every request.
+ */
+class RequestLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    readonly bindings: Bindings,
+    readonly options: ChildLoggerOptions,
+  ) {}
+
+  /** The child Fastify's default factory would have made, with the same bindings and options. */
+  get pino(): Logger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+
+  /** The root logger it is a child of. */
+  get root(): Logger {
+    return this.parent;
+  }
+
+  get level(): string {
+    return this.pino.level;
+  }
+
+  set level(level: string) {
+    this.pino.level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    if (this.made) return this.made.isLevelEnabled(level);
+    // pino's own test (`levelComparison` is the default), at the level the child would have.
+    const values = this.parent.levels.values;
+    const value = values[level];
+    return value !== undefined && value >= values[this.options.level ?? this.parent.level];
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
+    return this.pino.child(bindings, options);
+  }
+
+  info(...args: unknown[]): void {
+    (this.pino.info as LogMethod)(...args);
+  }
+
+  error(...args: unknown[]): void {
+    (this.pino.error as LogMethod)(...args);
+  }
+
+  warn(...args: unknown[]): void {
+    (this.pino.warn as LogMethod)(...args);
+  }
+
+  debug(...args: unknown[]): void {
+    (this.pino.debug as LogMethod)(...args);
+  }
+
+  trace(...args: unknown[]): void {
+    (this.pino.trace as LogMethod)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    (this.pino.fatal as LogMethod)(...args);
+  }
+
+  silent(...args: unknown[]): void {
+    (this.pino.silent as LogMethod)(...args);
+  }
+}
+
+/**
+ * Per root logger, the logger of request lines: a child without redaction paths, at the lowest
+ * level (whether a line is written is decided by the request's logger, see OneLinePerRequest).
+ * pino's path redaction copied every request line to look for `apikey`, `key` and `secret` in
+ * each of its fields; the line holds none of them (see `requestLine`).
+ */
+const lineLoggers = new WeakMap<Logger, Logger>();
+
+function lineLogger(root: Logger): Logger {
+  let logger = lineLoggers.get(root);
+  if (!logger) lineLoggers.set(root, (logger = root.child({}, { level: 'trace', redact: { paths: [] } })));
+  return logger;
+}
+
+/**
+ * The request log: one line per request, when it is answered (Fastify's default is two).
+ *
+ * The line of an answered request holds only the request's id, `req` (method, redacted URL and
+ * address: the `req` serializer, no headers), `res` (the status: Fastify's serializer) and the time,
+ * so it is written by a logger without path redaction, field by field as the request's child
+ * would write it (same bytes). Errored requests, requests whose logger is not a RequestLogger or
+ * has serializers of its own, go through the request's (redacting) logger as before.
+ */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    const log = reply.log as unknown;
+    if (!error && log instanceof RequestLogger && log.options.serializers === undefined) {
+      if (!log.isLevelEnabled('info')) return;
+      const line =
+        this.requestIdLogLabel === 'reqId'
+          ? { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }
+          : { [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
+      lineLogger(log.root).info(line, 'request completed');
+      return;
+    }
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
@@ -157,6 +271,8 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: (logger, bindings, options) =>
+      new RequestLogger(logger as Logger, bindings, options) as unknown as FastifyBaseLogger,
     // Errors before a request exists (a trickled body cut off, a malformed request line): the
     // usual error shape and headers on the raw socket, then the connection is closed.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
