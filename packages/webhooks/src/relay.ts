@@ -12,6 +12,9 @@ export interface RelayDeps {
   batchSize?: number;
 }
 
+/** Events relayed in one pass at most. */
+export const RELAY_BATCH_SIZE = 200;
+
 /** Deliveries committed whose jobs could not be added (Redis went away meanwhile): the relay adds them again. */
 export class EnqueueFailed extends Error {
   constructor(
@@ -33,7 +36,7 @@ export class EnqueueFailed extends Error {
  * this pass inserted are enqueued: one that existed already (an event whose `relayed_at` was
  * cleared by hand) is `requeueStaleDeliveries`' to pick up.
  */
-export async function relayOnce({ db, queue, now, batchSize = 200 }: RelayDeps): Promise<number> {
+export async function relayOnce({ db, queue, now, batchSize = RELAY_BATCH_SIZE }: RelayDeps): Promise<number> {
   const at = now();
   const { eventCount, deliveryIds } = await inDirectTransaction(db, async (tx) => {
     const claimed = await claimOutboxEvents(tx, batchSize, at);
