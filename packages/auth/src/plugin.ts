@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, type Dialect } from '@platform/http';
 import type { AuthContext, KeyVerifier } from './verifier.js';
@@ -25,6 +26,26 @@ export interface AuthPluginOptions {
   dialect?: Dialect;
   /** Receives every route the plugin guards, but `public` and HEAD ones (Fastify adds a HEAD for each GET), so tests can check that each is covered. */
   routes?: AuthenticatedRoute[];
+}
+
+/** Takes the request's key and checks the route's scope. */
+function admit(
+  request: FastifyRequest,
+  auth: AuthContext,
+  scope: string | undefined,
+  done: (error?: Error) => void,
+): void {
+  request.auth = auth;
+  if (scope && !auth.scopes.has(scope)) {
+    return done(
+      new ApiError('scope_missing', {
+        message: `This operation needs the scope ${scope}.`,
+        messageDe: `Dieser Vorgang erfordert den Scope ${scope}.`,
+        details: [{ field: scope, reason: 'not_granted' }],
+      }),
+    );
+  }
+  done();
 }
 
 /**
@@ -60,18 +81,18 @@ export const authPlugin = fp<AuthPluginOptions>(
         description: route.schema.description ? `${route.schema.description}\n\n${text}` : text,
       } as typeof route.schema;
     });
-    app.addHook('onRequest', async (request) => {
+    // A plain hook calling `done`: a key found in the cache is checked without a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       const config = request.routeOptions.config;
-      if (config.public) return;
-      request.auth = await verifier.verify(request.headers.apikey);
-      const scope = config.scope;
-      if (scope && !request.auth.scopes.has(scope)) {
-        throw new ApiError('scope_missing', {
-          message: `This operation needs the scope ${scope}.`,
-          messageDe: `Dieser Vorgang erfordert den Scope ${scope}.`,
-          details: [{ field: scope, reason: 'not_granted' }],
-        });
+      if (config.public) return done();
+      let checked: AuthContext | Promise<AuthContext>;
+      try {
+        checked = verifier.check(request.headers.apikey);
+      } catch (error) {
+        return done(error as Error);
       }
+      if ('then' in checked) checked.then((auth) => admit(request, auth, config.scope, done), done);
+      else admit(request, checked, config.scope, done);
     });
   },
   { name: 'platform-auth', dependencies: ['platform-http'] },

@@ -68,6 +68,15 @@ export class KeyVerifier {
   }
 
   async verify(header: string | string[] | undefined): Promise<AuthContext> {
+    return this.check(header);
+  }
+
+  /**
+   * What `verify` answers, at once when the key's lookup is cached and nothing is to be written
+   * (most requests), else as a promise; a refused key throws at once or rejects. For the request
+   * hook, which then needs no promise of its own.
+   */
+  check(header: string | string[] | undefined): AuthContext | Promise<AuthContext> {
     if (header === undefined || header === '') throw new ApiError('api_key_missing');
     if (Array.isArray(header)) throw invalid('Send exactly one apikey header.', 'Genau einen Header apikey senden.');
     const parsed = parseKey(header);
@@ -87,18 +96,19 @@ export class KeyVerifier {
       );
     }
     const hash = hashKey(header, this.options.pepper);
-    const key = await this.lookup(hash);
+    const now = this.now();
+    const cached = this.cached(hash, now);
+    if (cached === undefined) return this.fetch(hash, now).then((key) => this.accept(key, hash));
+    return this.accept(cached, hash);
+  }
+
+  /** The key's context, once it is known; writes `last_used_at` when due. */
+  private accept(key: CachedKey | null, hash: string): AuthContext | Promise<AuthContext> {
     if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)))
       throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
     if (key.revoked) throw invalid('The API key was revoked.', 'Der API-Schlüssel wurde widerrufen.');
-    await this.touch(key.id);
-    return {
-      keyId: key.id,
-      applicationId: key.applicationId,
-      accountId: key.accountId,
-      scopes: key.scopes,
-      rateLimitPerMinute: key.rateLimitPerMinute,
-    };
+    const written = this.touch(key.id);
+    return written ? written.then(() => contextOf(key)) : contextOf(key);
   }
 
   /** Drops a key from this instance's cache at once (used after a revocation here). */
@@ -106,14 +116,24 @@ export class KeyVerifier {
     for (const [hash, entry] of this.cache.entries()) if (entry.key.id === keyId) this.cache.delete(hash);
   }
 
-  private async lookup(hash: string): Promise<CachedKey | null> {
-    const now = this.now();
+  /** The cached answer of the lookup: the key, null for a key known not to exist, undefined when the database is to be asked. */
+  private cached(hash: string, now: number): CachedKey | null | undefined {
+    // A hash is never in both caches while its entry in `cache` is current (caching a key drops
+    // its miss; a miss is recorded only when the database was asked, i.e. the entry was stale).
     const cached = this.cache.get(hash);
-    const missed = this.misses.get(hash);
-    if ((cached && cached.expiresAt > now) || (missed && missed.expiresAt > now)) {
+    if (cached && cached.expiresAt > now) {
       this.options.onLookup?.('hit');
-      return cached && cached.expiresAt > now ? cached.key : null;
+      return cached.key;
     }
+    const missed = this.misses.get(hash);
+    if (missed && missed.expiresAt > now) {
+      this.options.onLookup?.('hit');
+      return null;
+    }
+    return undefined;
+  }
+
+  private async fetch(hash: string, now: number): Promise<CachedKey | null> {
     this.options.onLookup?.('miss');
     const row = await this.options.db.apiKey.findUnique({
       where: { key_hash: hash },
@@ -145,18 +165,30 @@ export class KeyVerifier {
     return key;
   }
 
-  /** Records use at most once per interval; the condition keeps other instances from writing too. */
-  private async touch(keyId: string): Promise<void> {
+  /** Records use at most once per interval; the condition keeps other instances from writing too. Nothing to write: undefined. */
+  private touch(keyId: string): Promise<void> | undefined {
     const now = this.now();
     const last = this.lastUsedWritten.get(keyId);
-    if (last !== undefined && now - last < this.lastUsedIntervalMs) return;
+    if (last !== undefined && now - last < this.lastUsedIntervalMs) return undefined;
     this.lastUsedWritten.set(keyId, now);
     const threshold = new Date(now - this.lastUsedIntervalMs);
-    await this.options.db.apiKey.updateMany({
-      where: { id: keyId, OR: [{ last_used_at: null }, { last_used_at: { lte: threshold } }] },
-      data: { last_used_at: new Date(now) },
-    });
+    return this.options.db.apiKey
+      .updateMany({
+        where: { id: keyId, OR: [{ last_used_at: null }, { last_used_at: { lte: threshold } }] },
+        data: { last_used_at: new Date(now) },
+      })
+      .then(() => undefined);
   }
+}
+
+function contextOf(key: CachedKey): AuthContext {
+  return {
+    keyId: key.id,
+    applicationId: key.applicationId,
+    accountId: key.accountId,
+    scopes: key.scopes,
+    rateLimitPerMinute: key.rateLimitPerMinute,
+  };
 }
 
 function invalid(message: string, messageDe: string): ApiError {

@@ -63,38 +63,52 @@ export const httpPlugin = fp<HttpPluginOptions>(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (request) => {
+    // The hooks below run for every request: plain functions that call `done` (an async hook
+    // costs a promise and a turn of the microtask queue each).
+    app.addHook('onRequest', (request, _reply, done) => {
       request.dialect = dialectFor(request.url);
       if (closing)
-        throw new ApiError('service_unavailable', {
-          headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
-        });
+        return done(
+          new ApiError('service_unavailable', {
+            headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
+          }),
+        );
       // Keys belong in the apikey header only; one in the URL is refused on every route.
-      if (urlCarriesApiKey(request.url)) throw new ApiError('api_key_in_query');
+      if (urlCarriesApiKey(request.url)) return done(new ApiError('api_key_in_query'));
+      done();
     });
     // Path ids that cannot exist (too long, control characters) are answered like missing records.
-    app.addHook('preValidation', async (request) => {
-      for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+    app.addHook('preValidation', (request, _reply, done) => {
+      const params = request.params as Record<string, unknown> | undefined;
+      for (const name in params) {
+        if (!Object.hasOwn(params, name)) continue;
+        const value = params[name];
         if (typeof value === 'string' && (value.length > MAX_ID_LENGTH || hasControlCharacter(value)))
-          throw new ApiError('not_found');
+          return done(new ApiError('not_found'));
       }
       // PostgreSQL refuses NUL in text; control characters are never meaningful in a filter.
-      for (const [field, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+      const query = request.query as Record<string, unknown> | undefined;
+      for (const field in query) {
+        if (!Object.hasOwn(query, field)) continue;
+        const value = query[field];
         const values = Array.isArray(value) ? value : [value];
         if (values.some((v) => typeof v === 'string' && hasControlCharacter(v)))
-          throw validationError([{ field: field.slice(0, MAX_ID_LENGTH), reason: 'invalid_format' }]);
+          return done(validationError([{ field: field.slice(0, MAX_ID_LENGTH), reason: 'invalid_format' }]));
       }
+      done();
     });
     // Query coercion turns `limit=1e400` into Infinity, which passes the schema's integer bounds.
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, done) => {
       const limit = (request.query as Record<string, unknown> | undefined)?.limit;
       if (typeof limit === 'number' && !Number.isSafeInteger(limit))
-        throw validationError([{ field: 'limit', reason: 'out_of_range' }]);
+        return done(validationError([{ field: 'limit', reason: 'out_of_range' }]));
+      done();
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, _payload, done) => {
       reply.header('cache-control', 'no-store');
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-request-id', request.id);
+      done();
     });
     app.setNotFoundHandler((request, reply) => {
       const route = `${request.method} ${request.url.split('?')[0]}`;

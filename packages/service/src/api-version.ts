@@ -30,9 +30,11 @@ export const apiVersion = fp<ApiVersionPluginOptions>(
   async (app, { db, now, version, recordIntervalMs = 60_000 }) => {
     const recorder = lastCallRecorder({ db, version, intervalMs: recordIntervalMs });
     // After the answer, off the request's path: any answer to a known key (also 403, 429) is a call of the version.
-    app.addHook('onResponse', async (request) => {
+    // A plain hook calling `done` (no promise per request).
+    app.addHook('onResponse', (request, _reply, done) => {
       const applicationId = request.auth?.applicationId;
       if (applicationId) recorder.record(applicationId, now(), request.log);
+      done();
     });
     app.addHook('onClose', async () => recorder.settle());
   },
@@ -50,9 +52,10 @@ export function announceDeprecationsByPath(app: FastifyInstance, deprecations: r
     announce: announcer(deprecation),
   }));
   if (byPrefix.length === 0) return;
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     const path = request.url.split('?')[0];
     byPrefix.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.announce(reply);
+    done();
   });
 }
 

@@ -57,6 +57,10 @@ declare module 'fastify' {
  * The claim is made in `preValidation`: the JSON body is parsed but not yet validated (nor changed
  * by defaults), so a 422 of the schema is kept and replayed like any 4xx. Bodies the parser refuses
  * (malformed JSON, 415) are answered before and never kept: a retry gets the same answer anyway.
+ *
+ * Only a POST can hold a claim, so the hooks are the POST routes' own (added by `onRoute`, ahead
+ * of any hooks a route has itself; no route of the context is registered before this plugin):
+ * other requests do not run them, nor listen for an abort.
  */
 export const idempotency = fp<IdempotencyPluginOptions>(
   async (app, { db, now }) => {
@@ -75,7 +79,7 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       running.delete(claim);
     };
 
-    app.addHook('preValidation', async (request, reply) => {
+    const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method !== 'POST' || request.headers[HEADER] === undefined || !request.auth) return;
       const key = validKey(request.headers[HEADER]);
       const applicationId = request.auth.applicationId;
@@ -112,13 +116,13 @@ export const idempotency = fp<IdempotencyPluginOptions>(
       }
       if (row.fingerprint !== fingerprint) throw reused();
       return replay(reply, row);
-    });
+    };
 
-    app.addHook('onRequestAbort', async (request) => {
+    const markAborted = async (request: FastifyRequest) => {
       if (request.idempotencyClaim) request.idempotencyClaim.aborted = true;
-    });
+    };
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    const keepAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return payload;
       finish(claim);
@@ -157,20 +161,33 @@ export const idempotency = fp<IdempotencyPluginOptions>(
         if (!(keep && status < 400)) await release(db, claim).catch(() => {});
       }
       return payload;
-    });
+    };
 
     // A response that never passed `onSend` (an error in a later hook) must not hold its key.
-    app.addHook('onResponse', async (request) => {
+    const releaseUnanswered = async (request: FastifyRequest) => {
       const claim = request.idempotencyClaim;
       if (!claim || claim.state !== 'running') return;
       finish(claim);
       await release(db, claim).catch((error: unknown) =>
         request.log.error({ error: String(error) }, 'idempotency key not released'),
       );
+    };
+
+    app.addHook('onRoute', (route) => {
+      if (![route.method].flat().includes('POST')) return;
+      route.preValidation = [claimKey, ...hooksOf(route.preValidation)];
+      route.onRequestAbort = [markAborted, ...hooksOf(route.onRequestAbort)];
+      route.onSend = [keepAnswer, ...hooksOf(route.onSend)];
+      route.onResponse = [releaseUnanswered, ...hooksOf(route.onResponse)];
     });
   },
   { name: 'platform-idempotency', dependencies: ['platform-http', 'platform-auth'] },
 );
+
+/** A route option's hooks as a list (the option takes one function or several). */
+function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
 
 function validKey(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header.join(', ') : (header ?? '');

@@ -58,20 +58,38 @@ export class RateLimitCounter {
   async count(id: string, max: number): Promise<Budget> {
     const now = this.now();
     if (++this.counted % 1_000 === 0) this.forgetEnded(now);
+    return this.countHere(id, max, now) ?? this.countShared(id, max, now);
+  }
+
+  /**
+   * Counts one request when it is counted locally (far from the budget, see above) and returns its
+   * budget at once; undefined when Redis is to be asked, then `count` counts it. Most requests are
+   * counted here, without a promise.
+   */
+  countLocally(id: string, max: number): Budget | undefined {
+    const now = this.now();
+    const budget = this.countHere(id, max, now);
+    if (budget && ++this.counted % 1_000 === 0) this.forgetEnded(now);
+    return budget;
+  }
+
+  private countHere(id: string, max: number, now: number): Budget | undefined {
+    const state = this.states.get(id);
+    if (!state || state.windowEndsAt <= now) return undefined;
+    const remaining = max - state.known - state.pending;
+    if (!(remaining > LOCAL_HEADROOM && remaining > max / 2)) return undefined;
+    state.pending++;
+    this.scheduleFlush();
+    return { max, count: state.known + state.pending, resetMs: state.windowEndsAt - now };
+  }
+
+  private async countShared(id: string, max: number, now: number): Promise<Budget> {
     let state = this.states.get(id);
     let carried = 0;
     if (state && state.windowEndsAt <= now) {
       carried = state.pending; // counted in the new window: a little early rather than not at all
       this.states.delete(id);
       state = undefined;
-    }
-    if (state) {
-      const remaining = max - state.known - state.pending;
-      if (remaining > LOCAL_HEADROOM && remaining > max / 2) {
-        state.pending++;
-        this.scheduleFlush();
-        return { max, count: state.known + state.pending, resetMs: state.windowEndsAt - now };
-      }
     }
     const add = carried + (state?.pending ?? 0) + 1;
     if (state) {

@@ -1,7 +1,8 @@
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError, type Dialect } from '@platform/http';
-import { RATE_LIMIT_WINDOW_MS, RateLimitCounter } from './rate-limit-counter.js';
+import { RATE_LIMIT_WINDOW_MS, RateLimitCounter, type Budget } from './rate-limit-counter.js';
 
 export { RATE_LIMIT_WINDOW_MS };
 
@@ -50,6 +51,20 @@ function counterFor(settings: RateLimitSettings): RateLimitCounter {
   return counter;
 }
 
+/** Sets the `RateLimit-*` headers; the error to answer with when the budget is spent. */
+function overBudget(reply: FastifyReply, { max, count, resetMs }: Budget): ApiError | undefined {
+  const reset = Math.max(1, Math.ceil(resetMs / 1000));
+  reply.header('ratelimit-limit', max);
+  reply.header('ratelimit-remaining', Math.max(0, max - count));
+  reply.header('ratelimit-reset', reset);
+  if (count <= max) return undefined;
+  return new ApiError('rate_limited', {
+    message: `Too many requests: this application may make ${max} requests per minute (all its keys together); retry in ${reset} s.`,
+    messageDe: `Zu viele Anfragen: diese Anwendung darf ${max} Anfragen pro Minute stellen (alle ihre Schlüssel zusammen); wieder möglich in ${reset} s.`,
+    headers: { 'retry-after': String(reset) },
+  });
+}
+
 /**
  * Limits the requests of each application in the authenticated context it is registered in (after
  * auth): one budget per application, whichever of its keys calls and whichever instance answers,
@@ -62,28 +77,20 @@ export const rateLimits = fp<RateLimitPluginOptions>(
   async (app, settings) => {
     const counter = counterFor(settings);
     app.addHook('onClose', () => counter.close());
-    // Registered after the auth plugin in the same context, so this runs after the key check.
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config.public || !request.auth) return;
+    // Registered after the auth plugin in the same context, so this runs after the key check. A
+    // plain hook calling `done`: most requests are counted locally, without a promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.public || !request.auth) return done();
       const max = request.auth.rateLimitPerMinute ?? settings.perMinute;
-      let budget;
-      try {
-        budget = await counter.count(request.auth.applicationId, max);
-      } catch (error) {
-        warnOncePerWindow(settings, error);
-        return;
-      }
-      const reset = Math.max(1, Math.ceil(budget.resetMs / 1000));
-      reply.header('ratelimit-limit', max);
-      reply.header('ratelimit-remaining', Math.max(0, max - budget.count));
-      reply.header('ratelimit-reset', reset);
-      if (budget.count > max) {
-        throw new ApiError('rate_limited', {
-          message: `Too many requests: this application may make ${max} requests per minute (all its keys together); retry in ${reset} s.`,
-          messageDe: `Zu viele Anfragen: diese Anwendung darf ${max} Anfragen pro Minute stellen (alle ihre Schlüssel zusammen); wieder möglich in ${reset} s.`,
-          headers: { 'retry-after': String(reset) },
-        });
-      }
+      const budget = counter.countLocally(request.auth.applicationId, max);
+      if (budget) return done(overBudget(reply, budget));
+      counter.count(request.auth.applicationId, max).then(
+        (counted) => done(overBudget(reply, counted)),
+        (error: unknown) => {
+          warnOncePerWindow(settings, error);
+          done();
+        },
+      );
     });
   },
   { name: 'platform-rate-limits', dependencies: ['platform-auth'] },

@@ -178,7 +178,8 @@ export async function createServiceApp<const C extends EventCatalogue>(
   });
   if (deps.observeRequest) {
     const observe = deps.observeRequest;
-    app.addHook('onResponse', async (request, reply) => {
+    // A plain hook calling `done` (no promise per request).
+    app.addHook('onResponse', (request, reply, done) => {
       observe({
         service: service.id,
         method: request.method,
@@ -186,6 +187,7 @@ export async function createServiceApp<const C extends EventCatalogue>(
         statusCode: reply.statusCode,
         seconds: reply.elapsedTime / 1000,
       });
+      done();
     });
   }
   // After the key check, in this order: budgets (before any work), the version's headers and
