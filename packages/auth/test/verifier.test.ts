@@ -97,6 +97,25 @@ describe('KeyVerifier', () => {
     expect(row.last_used_at?.toISOString()).toBe('2026-11-22T11:00:00.000Z');
   });
 
+  it('answers a cached key at once (check), and what verify answers: the same context, the same refusals', async () => {
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0], scopes: ['things:read'] });
+    const start = Date.parse('2026-11-22T12:00:00Z');
+    const clock = { now: start };
+    const verifier = verifierAt(clock);
+    const first = verifier.check(tenant.key);
+    expect(first).toBeInstanceOf(Promise); // not cached yet: the database is asked, last_used_at written
+    const context = await first;
+    clock.now += 1_000;
+    const cached = verifier.check(tenant.key);
+    expect(cached).not.toBeInstanceOf(Promise);
+    expect(cached).toEqual(context);
+    expect(await verifier.verify(tenant.key)).toEqual(context);
+    clock.now = start + 61_000; // cache expired and last_used_at due: a promise again
+    expect(verifier.check(tenant.key)).toBeInstanceOf(Promise);
+    expect(() => verifier.check('pm_test_short')).toThrow(expect.objectContaining({ code: 'api_key_invalid' }));
+    expect(() => verifier.check(undefined)).toThrow(expect.objectContaining({ code: 'api_key_missing' }));
+  });
+
   it.each([
     ['missing', undefined, 'api_key_missing'],
     ['empty', '', 'api_key_missing'],

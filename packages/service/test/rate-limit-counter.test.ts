@@ -61,6 +61,27 @@ describe('one counter', () => {
     await counter.close();
   });
 
+  it('counts locally at once (countLocally) only where count would, and both add up to the same counts', async () => {
+    const prefix = freshPrefix();
+    let now = 2_000_000;
+    const counter = counterOn(redis, prefix, () => now);
+    expect(counter.countLocally('key', 10_000)).toBeUndefined(); // nothing known yet: Redis is to be asked
+    expect(await counter.count('key', 10_000)).toMatchObject({ count: 1 });
+    const local = Array.from({ length: 5 }, () => counter.countLocally('key', 10_000));
+    expect(local.map((budget) => budget?.count)).toEqual([2, 3, 4, 5, 6]);
+    expect(local[0]).toMatchObject({ max: 10_000, resetMs: RATE_LIMIT_WINDOW_MS });
+    expect((await counter.count('key', 10_000)).count).toBe(7);
+    // Near the budget (within half of it) every request asks Redis: not counted locally.
+    expect(counter.countLocally('key', 12)).toBeUndefined();
+    expect((await counter.count('key', 12)).count).toBe(8);
+    // A window that has ended is not counted locally either: its count is carried by count.
+    now += RATE_LIMIT_WINDOW_MS;
+    expect(counter.countLocally('key', 10_000)).toBeUndefined();
+    await counter.flush();
+    expect(await shared(prefix, 'key')).toBe(8);
+    await counter.close();
+  });
+
   it('flushes by itself about 100 ms after a local count', async () => {
     const prefix = freshPrefix();
     const counter = counterOn(redis, prefix);
