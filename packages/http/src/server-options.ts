@@ -58,6 +58,9 @@ const KEY_PARAM = /[?&;]api[_-]?key[^=&;#]*=/i;
 const PAGING_PARAMS = ['limit', 'cursor'];
 const ANY_PARAM = /([?&;])([^=&;#]*)=([^&;#]*)/g;
 
+/** What a URL needs besides its path for redaction: percent-encoding or a parameter separator. */
+const NOT_PLAIN = /[%?&;]/;
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -81,6 +84,12 @@ export function redactUrl(
   logged: ReadonlySet<string> = new Set(PAGING_PARAMS),
   secretSegments: readonly RegExp[] = [],
 ): string {
+  // Most URLs are a plain path: nothing to decode and no parameters, only the secret segments.
+  if (!NOT_PLAIN.test(url)) {
+    let path = url;
+    for (const pattern of secretSegments) path = path.replace(pattern, '$1[REDACTED]');
+    return path;
+  }
   let path = decoded(url);
   for (const pattern of secretSegments) path = path.replace(pattern, '$1[REDACTED]');
   return path
