@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, type Dialect } from '@platform/http';
 import type { AuthContext, KeyVerifier } from './verifier.js';
@@ -28,25 +28,19 @@ export interface AuthPluginOptions {
   routes?: AuthenticatedRoute[];
 }
 
-/** Takes the request's key and checks the route's scope. */
-function admit(
-  request: FastifyRequest,
-  auth: AuthContext,
-  scope: string | undefined,
-  done: (error?: Error) => void,
-): void {
+/** Takes the request's key; the error to answer with when the route's scope is not granted. */
+function admit(request: FastifyRequest, auth: AuthContext, scope: string | undefined): ApiError | undefined {
   request.auth = auth;
-  if (scope && !auth.scopes.has(scope)) {
-    return done(
-      new ApiError('scope_missing', {
-        message: `This operation needs the scope ${scope}.`,
-        messageDe: `Dieser Vorgang erfordert den Scope ${scope}.`,
-        details: [{ field: scope, reason: 'not_granted' }],
-      }),
-    );
-  }
-  done();
+  if (!scope || auth.scopes.has(scope)) return undefined;
+  return new ApiError('scope_missing', {
+    message: `This operation needs the scope ${scope}.`,
+    messageDe: `Dieser Vorgang erfordert den Scope ${scope}.`,
+    details: [{ field: scope, reason: 'not_granted' }],
+  });
 }
+
+/** What Fastify answers for an async hook that rejects without a reason. */
+const undefinedError = (error: unknown) => (error || new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error;
 
 /**
  * Authenticates every request of the context it is registered in from the `apikey` header and
@@ -86,13 +80,20 @@ export const authPlugin = fp<AuthPluginOptions>(
       const config = request.routeOptions.config;
       if (config.public) return done();
       let checked: AuthContext | Promise<AuthContext>;
+      let refusal: ApiError | undefined;
       try {
         checked = verifier.check(request.headers.apikey);
+        if (!('then' in checked)) refusal = admit(request, checked, config.scope);
       } catch (error) {
-        return done(error as Error);
+        return done(undefinedError(error));
       }
-      if ('then' in checked) checked.then((auth) => admit(request, auth, config.scope, done), done);
-      else admit(request, checked, config.scope, done);
+      if (!('then' in checked)) return done(refusal);
+      checked
+        .then((auth) => admit(request, auth, config.scope))
+        .then(
+          (scopeRefusal) => done(scopeRefusal),
+          (error: unknown) => done(undefinedError(error)),
+        );
     });
   },
   { name: 'platform-auth', dependencies: ['platform-http'] },

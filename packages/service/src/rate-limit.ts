@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import { errorCodes, type FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError, type Dialect } from '@platform/http';
@@ -84,13 +84,16 @@ export const rateLimits = fp<RateLimitPluginOptions>(
       const max = request.auth.rateLimitPerMinute ?? settings.perMinute;
       const budget = counter.countLocally(request.auth.applicationId, max);
       if (budget) return done(overBudget(reply, budget));
-      counter.count(request.auth.applicationId, max).then(
-        (counted) => done(overBudget(reply, counted)),
-        (error: unknown) => {
-          warnOncePerWindow(settings, error);
-          done();
-        },
-      );
+      counter
+        .count(request.auth.applicationId, max)
+        .then(
+          (counted) => overBudget(reply, counted),
+          (error: unknown) => void warnOncePerWindow(settings, error),
+        )
+        .then(
+          (refusal) => done(refusal),
+          (error: unknown) => done((error || new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error),
+        );
     });
   },
   { name: 'platform-rate-limits', dependencies: ['platform-auth'] },
