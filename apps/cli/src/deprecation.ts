@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import { sendNotices as sendMail, smtpTarget } from '@platform/mail';
 import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
 import { CheckFailed, UsageError, checkEmail, type CommandContext } from './commands.js';
 import { accountNames } from '@platform/accounts';
@@ -137,35 +137,18 @@ async function sendNotices(
         recipient,
       ]);
   }
-  if (byOwner.size === 0) return outcomes;
-  let transport: ReturnType<typeof createTransport> | undefined;
-  try {
-    transport = createTransport({
-      url: smtp.url,
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 30_000,
-    });
-    for (const applications of byOwner.values()) {
-      let outcome: NoticeOutcome = 'sent';
-      try {
-        await transport.sendMail({
-          from: smtp.from,
-          to: applications[0].owner_email!,
-          subject: noticeSubject(about),
-          text: noticeText(about, applications),
-        });
-      } catch (error) {
-        outcome = `failed: ${reasonOf(error, smtp.url)}`;
-      }
-      for (const application of applications) outcomes.set(application.id, outcome);
-    }
-  } catch (error) {
-    for (const applications of byOwner.values())
-      for (const application of applications) outcomes.set(application.id, `failed: ${reasonOf(error, smtp.url)}`);
-  } finally {
-    transport?.close();
-  }
+  const owners = [...byOwner.values()];
+  const sent = await sendMail(
+    smtp,
+    owners.map((applications) => ({
+      to: applications[0].owner_email!,
+      subject: noticeSubject(about),
+      text: noticeText(about, applications),
+    })),
+  );
+  owners.forEach((applications, index) => {
+    for (const application of applications) outcomes.set(application.id, sent[index]);
+  });
   return outcomes;
 }
 
@@ -200,36 +183,4 @@ function noticeText({ version, days, deprecation }: NoticeSubject, applications:
     'If someone else should receive these notices, please answer with their address.',
   ];
   return `${lines.join('\n')}\n`;
-}
-
-/** Where notices go, without credentials. */
-function smtpTarget(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return '(SMTP_URL)';
-  }
-}
-
-/** One line of the error, with SMTP_URL and its password taken out. */
-function reasonOf(error: unknown, url: string): string {
-  let text = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 300);
-  let password = '';
-  try {
-    password = new URL(url).password;
-  } catch {
-    // an unparsable URL is still removed as a whole below
-  }
-  const secrets = [url, password, safeDecode(password)].filter((secret) => secret.length > 0);
-  for (const secret of secrets) text = text.split(secret).join('***');
-  return text || 'unknown error';
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

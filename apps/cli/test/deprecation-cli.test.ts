@@ -1,7 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { createTestDatabase, startSmtpSink, TEST_PEPPER, type SmtpSink, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 import type { CommandContext } from '../src/commands.js';
 
@@ -10,47 +9,6 @@ const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000);
 const SUNSET = new Date('2027-06-30T00:00:00Z');
 const SUCCESSOR = 'https://api.example.test/v2/docs';
 const PASSWORD = 'pa$$-w0rd-never-printed';
-
-interface Received {
-  from: string;
-  to: string[];
-  user: string | undefined;
-  text: string;
-}
-
-/** A local SMTP sink: accepts no login or the right password, keeps every message. */
-async function startSink() {
-  const messages: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onAuth: (auth, _session, done) =>
-      auth.password === PASSWORD
-        ? done(null, { user: auth.username })
-        : done(new Error('Invalid username or password')),
-    onData: (stream, session, done) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          user: session.user as string | undefined,
-          text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
-        });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { messages, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-const decodeQuotedPrintable = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -62,9 +20,9 @@ async function closedPort(): Promise<number> {
 }
 
 let db: TestDatabase;
-let sink: Awaited<ReturnType<typeof startSink>>;
+let sink: SmtpSink;
 beforeAll(async () => {
-  [db, sink] = await Promise.all([createTestDatabase(), startSink()]);
+  [db, sink] = await Promise.all([createTestDatabase(), startSmtpSink({ password: PASSWORD })]);
 });
 afterAll(async () => {
   await sink?.close();
@@ -164,7 +122,7 @@ describe('deprecation notices', () => {
     await add('app_dep_stale', 'old@partner.example', [['v1', daysAgo(40)]]);
     await add('app_dep_leads', 'leads@partner.example', [['leads/v1', daysAgo(1)]]);
   });
-  const sinkUrl = () => `smtp://notices:${encodeURIComponent(PASSWORD)}@127.0.0.1:${sink.port}`;
+  const sinkUrl = () => sink.url('notices');
   const listed = (output: { applications: { id: string; notice: string }[] }) =>
     Object.fromEntries(output.applications.map((a) => [a.id, a.notice]));
 

@@ -14,6 +14,7 @@ export { withDatabase, TEMPLATE_DATABASE } from './global-setup.js';
 export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } from './app-harness.js';
 export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
+export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink.js';
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld, lockWaiters, untilLockWaiters } from './locks.js';
 export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';
