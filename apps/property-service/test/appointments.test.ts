@@ -544,6 +544,25 @@ describe('GET /v1/appointments/{id}/ics', () => {
     }
   });
 
+  it('names the full address as LOCATION, escaped per RFC 5545, whatever the publication precision', async () => {
+    const at = (address: Record<string, unknown>) =>
+      activeProperty(ctx, ctx.tenant.key, { address: { postal_code: '10115', city: 'Berlin-Mitte', ...address } });
+    const location = async (address: Record<string, unknown>) =>
+      line(await ics((await book(await newInquiry(await at(address)))).id), 'LOCATION');
+
+    // the addition tells the visitor where to ring; `neighborhood` hides the street only from listings
+    expect(await location({ street: 'Hauptstraße 5, Hinterhaus', location_precision: 'neighborhood' })).toBe(
+      'LOCATION:Hauptstraße 5\\, Hinterhaus\\, 10115 Berlin-Mitte',
+    );
+    expect(await location({ street: 'Am Markt', house_number: '3-5' })).toBe(
+      'LOCATION:Am Markt 3-5\\, 10115 Berlin-Mitte',
+    );
+    expect(await location({ street: 'Hof; Eingang B\\C 2' })).toBe(
+      'LOCATION:Hof\\; Eingang B\\\\C 2\\, 10115 Berlin-Mitte',
+    );
+    expect(await location({})).toBe('LOCATION:10115 Berlin-Mitte');
+  });
+
   it("answers another account's appointment with 404", async () => {
     const apt = await book(await newInquiry());
     expect((await ctx.send('GET', `/v1/appointments/${apt.id}/ics`, undefined, ctx.other.key)).statusCode).toBe(404);

@@ -17,6 +17,7 @@ import { inquiryRepository } from '../leads/inquiries/index.js';
 import { prospectRepository } from '../leads/prospects/index.js';
 import { propertyRepository } from '../properties/index.js';
 import { APPOINTMENTS, type AppointmentSide, type CancelReason } from './kind.js';
+import { viewingLocation } from './location.js';
 import { toAppointment } from './mapping.js';
 import { appointmentRepository, type AppointmentRow } from './repository.js';
 import type { Appointment, AppointmentInput, AppointmentListQuery } from './schemas.js';
@@ -260,7 +261,7 @@ export function createAppointmentService({ db, cursors, now, emit, openSlotOfHos
     /** The appointment as an iCalendar event in the account's time zone (METHOD:CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await appointmentRepository.find(db, accountId, id);
-      const property = await propertyRepository.calendarFields(db, row.property_id);
+      const property = await propertyRepository.get(db, row.property_id);
       return calendarEvent({
         uid: `${row.id}@property-service`,
         sequence: row.sequence,
@@ -268,7 +269,7 @@ export function createAppointmentService({ db, cursors, now, emit, openSlotOfHos
         end: row.ends_at,
         timeZone: await accountTimeZone(db, accountId),
         summary: `Besichtigung: ${property.title}`,
-        location: `${property.address_postal_code} ${property.address_city}`,
+        location: viewingLocation(property),
         status: row.status,
         stamp: row.updated_at,
         productId: { company: 'property-service', product: 'viewings' },
