@@ -13,6 +13,7 @@ import {
   type RelayDeps,
 } from './relay.js';
 import { RETRY_DELAYS_MS } from './schedule.js';
+import { advanceRedeliveries } from './redelivery-sql.js';
 
 export interface WorkerOptions {
   connection: ConnectionOptions;
@@ -104,7 +105,7 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
 
 /**
  * Runs the relay until stopped: drains the outbox and the deliveries marked for a new job
- * (resume), then polls; now and then repairs lost or failed jobs and removes deleted endpoints'
+ * (resume, retry, bulk redeliveries: one batch of one redelivery per pass), then polls; now and then repairs lost or failed jobs and removes deleted endpoints'
  * history in batches.
  */
 export function startRelay(
@@ -129,6 +130,7 @@ export function startRelay(
           throw error;
         });
         const requeued = await enqueueRequestedDeliveries(deps);
+        const redelivered = await advanceRedeliveries(deps.db, deps.now);
         if (Date.now() - lastSweep > (options.sweepEveryMs ?? 30_000)) {
           lastSweep = Date.now();
           await requeueStaleDeliveries(deps);
@@ -137,7 +139,7 @@ export function startRelay(
         // Only a full batch means more are waiting. Under a steady stream of events a pass per few
         // events cost the API's process (under `pnpm start`) four round trips each, back to back;
         // now a pass takes what arrived in the last interval (issue 34, bench/RESULTS.md).
-        if (moved >= (deps.batchSize ?? RELAY_BATCH_SIZE) || requeued > 0) continue;
+        if (moved >= (deps.batchSize ?? RELAY_BATCH_SIZE) || requeued > 0 || redelivered > 0) continue;
       } catch (error) {
         options.onError?.(error);
       }

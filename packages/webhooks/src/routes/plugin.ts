@@ -20,6 +20,8 @@ import {
   createWebhookService,
   type WebhookServiceDeps,
 } from './service.js';
+import { registerRedeliveryRoutes } from './redelivery-routes.js';
+import { createRedeliveryService } from './redelivery-service.js';
 
 const SCOPE_RULE =
   'Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.';
@@ -30,7 +32,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const webhooks = createWebhookService(deps);
   const { CreateWebhookSchema, UpdateWebhookSchema } = bodySchemas(deps.catalogue);
-  const caller = (request: { auth: { accountId: string; scopes: ReadonlySet<string> } }) => request.auth;
+  const caller = (request: { auth: { accountId: string; applicationId?: string; scopes: ReadonlySet<string> } }) =>
+    request.auth;
   const maxEndpoints = deps.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
   const testEventsPerMinute = deps.testEventsPerMinute ?? DEFAULT_TEST_EVENTS_PER_MINUTE;
 
@@ -184,6 +187,13 @@ export const webhookRoutes: FastifyPluginAsync<WebhookServiceDeps> = async (plug
       },
     },
     async (request) => webhooks.rotateSecret(caller(request), request.params.webhookId),
+  );
+
+  registerRedeliveryRoutes(
+    plugin,
+    createRedeliveryService(deps),
+    (request) => (id) => webhooks.endpoint(caller(request), id),
+    SCOPE_RULE,
   );
 
   app.get(

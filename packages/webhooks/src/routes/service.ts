@@ -35,6 +35,8 @@ export interface WebhookServiceDeps extends WebhookInfrastructure {
 
 export interface Caller {
   accountId: string;
+  /** The application whose key calls: the owner of an endpoint it registers (failure alerts). */
+  applicationId?: string;
   scopes: ReadonlySet<string>;
 }
 
@@ -105,6 +107,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
             events: body.events,
             description: body.description ?? null,
             secret_encrypted: deps.secrets.encrypt(secret),
+            application_id: caller.applicationId ?? null,
             created_at: at,
             updated_at: at,
           },
@@ -138,6 +141,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async get(caller: Caller, id: string) {
       return toWebhook(await find(caller, id));
     },
+
+    /** The endpoint's row for another operation on it (404 / 403 as here). */
+    endpoint: find,
 
     async update(
       caller: Caller,
