@@ -13,7 +13,9 @@ import {
 import type { Sandbox } from '@platform/sandbox';
 import type { BlobStorage } from '@platform/storage';
 import {
+  ereignisRoutes,
   eventEmitter,
+  eventRoutes,
   webhookRoutes,
   type EventCatalogue,
   type EventEmitter,
@@ -138,7 +140,7 @@ export interface ServiceAppOptions<C extends EventCatalogue> {
 
 /**
  * The common wiring of both services: server stack and docs, key verification with scopes, the
- * `/v1/api-keys` rotation routes, the service's own routes, then its webhook routes.
+ * `/v1/api-keys` rotation routes, the service's own routes, then its webhook and events routes.
  */
 export async function createServiceApp<const C extends EventCatalogue>(
   deps: ServiceAppDeps,
@@ -236,6 +238,7 @@ export async function createServiceApp<const C extends EventCatalogue>(
         catalogue: service.events,
         service: service.id,
       });
+      await v1.register(eventRoutes, { db: deps.db, cursors, now, catalogue: service.events, service: service.id });
     },
     { prefix: '/v1' },
   );
@@ -243,9 +246,18 @@ export async function createServiceApp<const C extends EventCatalogue>(
     await app.register(
       async (api) => {
         const dialect = options.dialectFor?.(`${extra.document.prefix}/`) ?? 'en';
+        const scopesUsed = new Set<string>();
+        api.addHook('onRoute', (route) => void (route.config?.scope && scopesUsed.add(route.config.scope)));
         await api.register(authPlugin, { verifier, dialect, routes: authenticatedRoutes });
         await guard(api, extra.document.prefix, dialect);
         await extra.routes(api, context);
+        // An extra API shows the events of its own domain: the types whose scope its operations use
+        // (the leads API's `leads:*` routes: the `inquiry.*` events).
+        const events = service.events.filter((event) => scopesUsed.has(event.scope));
+        if (events.length > 0) {
+          const routes = dialect === 'de' ? ereignisRoutes : eventRoutes;
+          await api.register(routes, { db: deps.db, cursors, now, catalogue: events, service: service.id });
+        }
       },
       { prefix: extra.document.prefix },
     );

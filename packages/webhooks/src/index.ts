@@ -6,7 +6,14 @@ export {
   type VerifyResult,
   type VerifyFailure,
 } from './signature.js';
-export { checkTargetUrl, guardedLookup, isBlockedAddress, type SsrfPolicy, type Resolver } from './ssrf.js';
+export {
+  checkTargetUrl,
+  guardedLookup,
+  isBlockedAddress,
+  SANDBOX_PRIVATE_TARGETS_HINT,
+  type SsrfPolicy,
+  type Resolver,
+} from './ssrf.js';
 export {
   headerNames,
   eventEmitter,
@@ -56,3 +63,12 @@ export {
   type WebhookServiceDeps,
 } from './routes/service.js';
 export { pruneDeliveryHistory, DELIVERY_HISTORY_DAYS } from './history-sql.js';
+export { advanceRedeliveries, REDELIVERY_BATCH_SIZE } from './redelivery-sql.js';
+export {
+  sendEndpointAlerts,
+  FAILING_ALERT_AFTER_MS,
+  ALERT_INTERVAL_MS,
+  type AlertSettings,
+  type AlertRun,
+} from './alerts.js';
+export { eventRoutes, ereignisRoutes, readableEventTypes, type EventServiceDeps } from './events/index.js';

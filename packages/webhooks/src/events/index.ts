@@ -1,0 +1,3 @@
+export { eventRoutes, ereignisRoutes } from './routes.js';
+export { createEventService, type EventService, type EventServiceDeps } from './service.js';
+export { readableEventTypes, missingScopesFor } from './readable.js';
