@@ -1,9 +1,11 @@
 // `pnpm build`: bundles each entry point with its dependencies into dist/*.js. Packages that
 // ship native binaries or load files next to themselves stay external; the root package.json
-// lists them, so they resolve from the root node_modules.
+// lists them, so they resolve from the root node_modules. It also packs the typed client into
+// dist/platform-client-<version>.tgz, the package to install or publish (packages/client/README.md).
 import { build } from 'esbuild';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packClient } from '../packages/client/scripts/pack.mjs';
 
 /** dist/<name>.js ← source; docker-compose.yml runs these (its test checks each command against this list). */
 export const ENTRIES = {
@@ -54,4 +56,5 @@ export function buildBundles({
 // Run as a script (not imported for ENTRIES): build.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildBundles();
+  packClient({ destination: 'dist' });
 }
