@@ -115,7 +115,9 @@ export async function advanceRedeliveries(
         FOR UPDATE OF r SKIP LOCKED`;
       if (!job) return 0;
       const at = now();
-      const [step] = await tx.$queryRaw<{ selected: number; marked: number; last_created_at: Date | null; last_id: string | null }[]>`
+      const [step] = await tx.$queryRaw<
+        { selected: number; marked: number; last_created_at: Date | null; last_id: string | null }[]
+      >`
         WITH batch AS (
           SELECT id, created_at FROM webhook_deliveries
           WHERE endpoint_id = ${job.endpoint_id} AND created_at >= ${job.since} AND created_at <= ${job.until}

@@ -98,7 +98,16 @@ export function isBlockedAddress(address: string): boolean {
 export interface SsrfPolicy {
   /** Sandbox and tests only: allow http, loopback and private targets. */
   allowPrivateTargets: boolean;
+  /**
+   * A sandbox deployment (never production): the refusal of an http, loopback or private target
+   * says that the operator can allow them for local testing.
+   */
+  sandbox?: boolean;
 }
+
+/** Appended to the refusals of http and private targets in a sandbox. */
+export const SANDBOX_PRIVATE_TARGETS_HINT =
+  'for local testing, the operator of this sandbox can set WEBHOOK_ALLOW_PRIVATE_TARGETS=true to allow http, loopback and private targets (never possible in production)';
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -115,6 +124,16 @@ export async function checkTargetUrl(
   policy: SsrfPolicy,
   resolve: Resolver = systemResolver,
 ): Promise<string | null> {
+  const problem = await targetProblem(raw, policy, resolve);
+  const privateTarget =
+    (problem === 'must be an https URL' && /^\s*http:/i.test(raw)) ||
+    (problem !== null && problem.includes('private, loopback or reserved'));
+  return privateTarget && policy.sandbox && !policy.allowPrivateTargets
+    ? `${problem}; ${SANDBOX_PRIVATE_TARGETS_HINT}`
+    : problem;
+}
+
+async function targetProblem(raw: string, policy: SsrfPolicy, resolve: Resolver): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(raw);

@@ -14,6 +14,7 @@ import {
 } from './relay.js';
 import { RETRY_DELAYS_MS } from './schedule.js';
 import { advanceRedeliveries } from './redelivery-sql.js';
+import { sendEndpointAlerts, type AlertSettings } from './alerts.js';
 
 export interface WorkerOptions {
   connection: ConnectionOptions;
@@ -105,15 +106,41 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
 
 /**
  * Runs the relay until stopped: drains the outbox and the deliveries marked for a new job
- * (resume, retry, bulk redeliveries: one batch of one redelivery per pass), then polls; now and then repairs lost or failed jobs and removes deleted endpoints'
- * history in batches.
+ * (resume, retry, bulk redeliveries: one batch of one redelivery per pass), then polls; now and
+ * then repairs lost or failed jobs, removes deleted endpoints' history in batches and alerts the
+ * owners of failing or paused endpoints.
  */
 export function startRelay(
   deps: RelayDeps,
-  options: { intervalMs?: number; sweepEveryMs?: number; onError?: (error: unknown) => void } = {},
+  options: {
+    intervalMs?: number;
+    sweepEveryMs?: number;
+    onError?: (error: unknown) => void;
+    /** E-mails to the owners of failing and paused endpoints, checked on every sweep. */
+    alerts?: AlertSettings;
+  } = {},
 ) {
   let running = true;
   let lastSweep = 0;
+  const alerts = options.alerts;
+  if (alerts && !alerts.smtp)
+    alerts.log(
+      'webhook alerts are not e-mailed: SMTP_URL is not set (owners of failing or paused endpoints hear nothing)',
+    );
+  // Beside the loop, never awaited by it: an SMTP server that does not answer must not hold up the relay.
+  let alerting: Promise<void> | undefined;
+  const checkAlerts = () => {
+    if (!alerts?.smtp || alerting) return;
+    const smtp = alerts.smtp;
+    alerting = sendEndpointAlerts(deps.db, deps.now, { ...alerts, smtp })
+      .then(
+        () => undefined,
+        (error: unknown) => options.onError?.(error),
+      )
+      .finally(() => {
+        alerting = undefined;
+      });
+  };
   // Committed deliveries whose jobs were lost with a Redis connection: added again at once when it is
   // back, not only by the sweep a minute later (job id = delivery id: adding twice adds nothing).
   const unqueued = new Set<string>();
@@ -135,6 +162,7 @@ export function startRelay(
           lastSweep = Date.now();
           await requeueStaleDeliveries(deps);
           await purgeDeletedEndpoints(deps.db);
+          checkAlerts();
         }
         // Only a full batch means more are waiting. Under a steady stream of events a pass per few
         // events cost the API's process (under `pnpm start`) four round trips each, back to back;
@@ -150,6 +178,7 @@ export function startRelay(
     async stop() {
       running = false;
       await done;
+      await alerting;
     },
   };
 }

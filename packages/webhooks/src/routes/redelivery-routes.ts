@@ -31,9 +31,7 @@ export function registerRedeliveryRoutes(
       },
     },
     async (request, reply) =>
-      reply
-        .status(202)
-        .send(await redeliveries.create(findEndpoint(request), request.params.webhookId, request.body)),
+      reply.status(202).send(await redeliveries.create(findEndpoint(request), request.params.webhookId, request.body)),
   );
 
   typed.get(
@@ -48,7 +46,6 @@ export function registerRedeliveryRoutes(
         response: { 200: RedeliverySchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
     },
-    async (request) =>
-      redeliveries.get(findEndpoint(request), request.params.webhookId, request.params.redeliveryId),
+    async (request) => redeliveries.get(findEndpoint(request), request.params.webhookId, request.params.redeliveryId),
   );
 }

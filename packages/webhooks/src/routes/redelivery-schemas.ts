@@ -36,7 +36,9 @@ export const RedeliverySchema = Named(
           'Deliveries selected when the redelivery was created; once `completed`, the number queued (deliveries retried or sent meanwhile are left out).',
       }),
       queued: Type.Integer({ description: 'Deliveries queued again so far.' }),
-      pending: Type.Integer({ description: 'Queued deliveries whose new attempts are not finished (or held while paused).' }),
+      pending: Type.Integer({
+        description: 'Queued deliveries whose new attempts are not finished (or held while paused).',
+      }),
       succeeded: Type.Integer(),
       failed: Type.Integer(),
     }),
