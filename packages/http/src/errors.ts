@@ -1,3 +1,5 @@
+import { constraintInDialect, constraintMessage, type Constraint } from './detail-messages.js';
+
 /** The two error dialects: English for the property API and agent platform, German for leads. */
 export type Dialect = 'en' | 'de';
 
@@ -131,6 +133,8 @@ export interface ErrorDetail {
   reason: Reason;
   /** With `overlaps`: the record the request clashes with (e.g. the appointment already booked then). */
   conflicting_id?: string;
+  /** The rule the value broke (limit, allowed values, pattern); the body then also says it in words. */
+  constraint?: Constraint;
 }
 
 /** Thrown from anywhere; the error handler turns it into the body of the request's dialect. */
@@ -169,20 +173,51 @@ export function notFound(message?: string): ApiError {
 export interface EnglishErrorBody {
   code: string;
   message: string;
-  details?: { field: string; reason: string; conflicting_id?: string }[];
+  details?: {
+    field: string;
+    reason: string;
+    conflicting_id?: string;
+    message?: string;
+    constraint?: Record<string, unknown>;
+  }[];
 }
 
 export interface GermanErrorBody {
   code: string;
   message: string;
-  details?: { feld: string; grund: string; konflikt_id?: string }[];
+  details?: {
+    feld: string;
+    grund: string;
+    konflikt_id?: string;
+    meldung?: string;
+    vorgabe?: Record<string, unknown>;
+  }[];
+}
+
+/** A detail's constraint in words and as data; `missing` with a type means `null` was sent. */
+function described(detail: ErrorDetail, dialect: Dialect): { message: string; constraint: Record<string, unknown> } {
+  const { field, reason, constraint = {} } = detail;
+  return {
+    message: constraintMessage(field, constraint, dialect, { nullGiven: reason === 'missing' }),
+    constraint: constraintInDialect(constraint, dialect),
+  };
 }
 
 /** The only place that knows both dialects of the error body. */
 export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody | GermanErrorBody {
   const spec = ERROR_CODES[error.code];
   if (dialect === 'en') {
-    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details
+        ? {
+            details: error.details.map(({ constraint, ...detail }) =>
+              constraint ? { ...detail, ...described({ ...detail, constraint }, 'en') } : detail,
+            ),
+          }
+        : {}),
+    };
   }
   return {
     code: spec.de,
@@ -194,8 +229,14 @@ export function errorBody(error: ApiError, dialect: Dialect): EnglishErrorBody |
             feld: d.field,
             grund: REASONS[d.reason],
             ...(d.conflicting_id ? { konflikt_id: d.conflicting_id } : {}),
+            ...(d.constraint ? germanDescribed(d) : {}),
           })),
         }
       : {}),
   };
+}
+
+function germanDescribed(detail: ErrorDetail): { meldung: string; vorgabe: Record<string, unknown> } {
+  const { message, constraint } = described(detail, 'de');
+  return { meldung: message, vorgabe: constraint };
 }

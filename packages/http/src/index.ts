@@ -1,4 +1,6 @@
 export * from './errors.js';
+export { CONSTRAINT_KEYS_DE, type Constraint } from './detail-messages.js';
+export { tooLargeError, DEFAULT_BODY_LIMIT } from './request-limits.js';
 export * from './validation.js';
 export * from './schema-helpers.js';
 export * from './pagination.js';

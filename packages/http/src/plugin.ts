@@ -4,6 +4,8 @@ import { ApiError, errorBody, validationError, type Dialect } from './errors.js'
 import { mapAjvErrors, validatorCompiler } from './validation.js';
 import { summariseError } from './error-summary.js';
 import { urlCarriesApiKey } from './server-options.js';
+import { RouteMethods } from './route-methods.js';
+import { queryLimitConstraint, tooLargeError } from './request-limits.js';
 
 const MAX_ID_LENGTH = 100;
 
@@ -57,6 +59,8 @@ export const httpPlugin = fp<HttpPluginOptions>(
       },
     );
     app.decorateRequest('dialect', 'en');
+    const routeMethods = new RouteMethods();
+    app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
     // While the server closes, requests still arriving on open connections get the usual 503 body
     // and headers (Fastify's own closing answer has neither) and the connection is closed.
     let closing = false;
@@ -101,7 +105,9 @@ export const httpPlugin = fp<HttpPluginOptions>(
     app.addHook('preHandler', (request, _reply, done) => {
       const limit = (request.query as Record<string, unknown> | undefined)?.limit;
       if (typeof limit === 'number' && !Number.isSafeInteger(limit))
-        return done(validationError([{ field: 'limit', reason: 'out_of_range' }]));
+        return done(
+          validationError([{ field: 'limit', reason: 'out_of_range', constraint: queryLimitConstraint(request) }]),
+        );
       done();
     });
     app.addHook('onSend', (request, reply, _payload, done) => {
@@ -111,7 +117,13 @@ export const httpPlugin = fp<HttpPluginOptions>(
       done();
     });
     app.setNotFoundHandler((request, reply) => {
-      const route = `${request.method} ${request.url.split('?')[0]}`;
+      const path = request.url.split('?')[0];
+      const allowed = routeMethods.allowed(path);
+      // A known path with a method it lacks; a method it has that still lands here (an id longer
+      // than the router takes) is a missing record.
+      if (allowed.length > 0 && !allowed.includes(request.method))
+        return sendError(request, reply, methodNotAllowed(request.method, path, allowed));
+      const route = `${request.method} ${path}`;
       sendError(
         request,
         reply,
@@ -144,7 +156,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   }
   const status = error.statusCode ?? 500;
   if (status === 415) return new ApiError('unsupported_media_type');
-  if (status === 413) return new ApiError('payload_too_large');
+  if (status === 413) return tooLargeError(request.routeOptions.bodyLimit);
   if (status === 408) return new ApiError('request_timeout');
   if (status === 429) return new ApiError('rate_limited');
   if (status === 404) return new ApiError('not_found');
@@ -164,6 +176,15 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   return new ApiError('internal_error', {
     message: `An unexpected error occurred (request ${request.id}).`,
     messageDe: `Ein unerwarteter Fehler ist aufgetreten (Anfrage ${request.id}).`,
+  });
+}
+
+function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+  const list = allowed.join(', ');
+  return new ApiError('method_not_allowed', {
+    message: `${path} does not answer ${method}; it answers ${list}.`,
+    messageDe: `${path} beantwortet ${method} nicht, nur ${list}.`,
+    headers: { allow: list },
   });
 }
 

@@ -88,6 +88,19 @@ function optionalWhenDefaulted(paths: Record<string, unknown>): Record<string, u
   return copy;
 }
 
+/** What `GET /` answers: where each API of the service and its documents are (no key needed). */
+function serviceIndex(documents: readonly ApiDocument[]) {
+  return {
+    message: 'Every API of this service is described by its OpenAPI document; send your key in the apikey header.',
+    apis: documents.map(({ prefix, title }) => ({
+      title,
+      base_path: prefix,
+      openapi: `${prefix}/openapi.json`,
+      docs: `${prefix}/docs`,
+    })),
+  };
+}
+
 /**
  * A Fastify instance with the common stack (limits, ids, redacted logs, errors, headers) and an
  * OpenAPI 3.1 document built from the routes' TypeBox schemas, served with an interactive page.
@@ -125,7 +138,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  for (const document of [options.document, ...(options.extraDocuments ?? [])]) {
+  const documents = [options.document, ...(options.extraDocuments ?? [])];
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async () => serviceIndex(documents));
+  for (const document of documents) {
     // Built once, on first use (all routes are registered by then), not on every request.
     let built: OpenApiDocument | undefined;
     const spec = () => (built ??= documentFor(app.swagger() as unknown as OpenApiDocument, document));

@@ -1,14 +1,13 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail, Reason } from './errors.js';
 import { validationError } from './errors.js';
+import { READ_ONLY_KEYWORD, mapAjvErrors } from './validation-details.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsImport as unknown as typeof addFormatsImport.default;
 
-/** Schema keyword listing fields a client may read but never write (answered `not_allowed`). */
-export const READ_ONLY_KEYWORD = 'x-read-only';
+export { READ_ONLY_KEYWORD, mapAjvErrors } from './validation-details.js';
 
 function createAjv(options: { coerce: boolean }): Ajv {
   const ajv = new Ajv({
@@ -77,69 +76,4 @@ export function assertValid<T>(validate: (value: unknown) => value is T, value: 
   if (validate(value)) return value;
   const errors = (validate as unknown as ValidateFunction).errors ?? [];
   throw validationError(mapAjvErrors(errors, prefix));
-}
-
-const REASON_BY_KEYWORD: Record<string, Reason> = {
-  required: 'missing',
-  type: 'invalid_type',
-  format: 'invalid_format',
-  pattern: 'invalid_format',
-  maxLength: 'too_long',
-  maxItems: 'too_long',
-  maxProperties: 'too_long',
-  minLength: 'out_of_range',
-  minItems: 'out_of_range',
-  minimum: 'out_of_range',
-  maximum: 'out_of_range',
-  exclusiveMinimum: 'out_of_range',
-  exclusiveMaximum: 'out_of_range',
-  multipleOf: 'invalid_format',
-  enum: 'not_allowed',
-  const: 'not_allowed',
-  uniqueItems: 'invalid_format',
-  additionalProperties: 'unknown_field',
-};
-
-/** `/address/postal_code` → `address.postal_code`; `prefix` names the request part if needed. */
-function dottedPath(instancePath: string, prefix: string, child?: string): string {
-  const parts = instancePath
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (child !== undefined) parts.push(child);
-  const path = parts.join('.');
-  return path || prefix || 'body';
-}
-
-/** Maps Ajv errors to details with dotted paths and the closed set of reasons. */
-export function mapAjvErrors(errors: readonly ErrorObject[], prefix = ''): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  for (const error of errors) {
-    let detail: ErrorDetail;
-    if (error.keyword === 'required') {
-      const missing = (error.params as { missingProperty: string }).missingProperty;
-      detail = { field: dottedPath(error.instancePath, prefix, missing), reason: 'missing' };
-    } else if (error.keyword === 'additionalProperties') {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      const readOnly = (error.parentSchema as Record<string, unknown> | undefined)?.[READ_ONLY_KEYWORD];
-      const reason: Reason = Array.isArray(readOnly) && readOnly.includes(extra) ? 'not_allowed' : 'unknown_field';
-      detail = { field: dottedPath(error.instancePath, prefix, extra), reason };
-    } else if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') {
-      continue; // their branches report the concrete problem
-    } else {
-      detail = {
-        field: dottedPath(error.instancePath, prefix),
-        reason: REASON_BY_KEYWORD[error.keyword] ?? 'invalid_format',
-      };
-    }
-    const key = `${detail.field}|${detail.reason}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      details.push(detail);
-    }
-  }
-  // A value of the wrong type also fails its enum or format; the type is the one problem to report.
-  const wrongType = new Set(details.filter((d) => d.reason === 'invalid_type').map((d) => d.field));
-  return details.filter((d) => d.reason === 'invalid_type' || !wrongType.has(d.field));
 }

@@ -33,27 +33,27 @@ const details = (value: unknown) => {
 describe('validation details', () => {
   it.each([
     [{}, { field: 'name', reason: 'missing' }],
-    [{ name: 'toolong' }, { field: 'name', reason: 'too_long' }],
-    [{ name: 5 }, { field: 'name', reason: 'invalid_type' }],
+    [{ name: 'toolong' }, { field: 'name', reason: 'too_long', constraint: { max_length: 5 } }],
+    [{ name: 5 }, { field: 'name', reason: 'invalid_type', constraint: { type: 'string' } }],
     [
       { name: 'a', count: '2' },
-      { field: 'count', reason: 'invalid_type' },
+      { field: 'count', reason: 'invalid_type', constraint: { type: 'integer' } },
     ],
     [
       { name: 'a', count: 4 },
-      { field: 'count', reason: 'out_of_range' },
+      { field: 'count', reason: 'out_of_range', constraint: { minimum: 1, maximum: 3 } },
     ],
     [
       { name: 'a', kind: 'c' },
-      { field: 'kind', reason: 'not_allowed' },
+      { field: 'kind', reason: 'not_allowed', constraint: { allowed: ['a', 'b'] } },
     ],
     [
       { name: 'a', note: 3 },
-      { field: 'note', reason: 'invalid_type' },
+      { field: 'note', reason: 'invalid_type', constraint: { type: ['string', 'null'] } },
     ],
     [
       { name: 'a', nested: { code: '123' } },
-      { field: 'nested.code', reason: 'invalid_format' },
+      { field: 'nested.code', reason: 'invalid_format', constraint: { pattern: '^[0-9]{2}$' } },
     ],
     [
       { name: 'a', nested: { code: '12', x: 1 } },
@@ -61,17 +61,22 @@ describe('validation details', () => {
     ],
     [
       { name: 'a', tags: ['ok@example.com', 'nope'] },
-      { field: 'tags.1', reason: 'invalid_format' },
+      { field: 'tags.1', reason: 'invalid_format', constraint: { format: 'email' } },
     ],
     [
       { name: 'a', id: 'x' },
-      { field: 'id', reason: 'not_allowed' },
+      { field: 'id', reason: 'not_allowed', constraint: { read_only: true } },
     ],
     [
       { name: 'a', other: 1 },
       { field: 'other', reason: 'unknown_field' },
     ],
-    [null, { field: 'body', reason: 'invalid_type' }],
+    [null, { field: 'body', reason: 'invalid_type', constraint: { type: 'object' } }],
+    [{ name: null }, { field: 'name', reason: 'missing', constraint: { type: 'string' } }],
+    [
+      { name: 'a', tags: [null] },
+      { field: 'tags.0', reason: 'invalid_type', constraint: { type: 'string' } },
+    ],
   ])('%j → %j', (value, detail) => {
     expect(details(value)).toEqual([detail]);
   });
@@ -111,6 +116,8 @@ describe('error bodies in both dialects', () => {
 
 describe('a value of the wrong type', () => {
   it('is reported once, as invalid_type, not also as an enum or format problem', () => {
-    expect(details({ name: 'a', kind: 7 })).toEqual([{ field: 'kind', reason: 'invalid_type' }]);
+    expect(details({ name: 'a', kind: 7 })).toEqual([
+      { field: 'kind', reason: 'invalid_type', constraint: { type: 'string' } },
+    ]);
   });
 });
