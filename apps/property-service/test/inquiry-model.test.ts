@@ -62,6 +62,22 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
     expect(elsewhere.kriterien.find((k) => k.kriterium === 'lage')!.grund).toBe('Hamburg gehört nicht zu: Berlin.');
   });
 
+  it('Lage: a search for a city matches its districts (hyphen or space); a district matches neither another district nor the city', () => {
+    const lage = (city: string, orte: string[]) =>
+      points(
+        scoreInquiry({ property: property({ address_city: city }), prospect: prospect({ profile_locations: orte }) }),
+      ).lage;
+    expect(lage('Berlin-Mitte', ['Berlin'])).toBe(25);
+    expect(lage('Berlin Mitte', [' berlin '])).toBe(25);
+    expect(lage('Frankfurt am Main', ['Frankfurt'])).toBe(25);
+    expect(lage('Berlin-Mitte', ['Berlin Mitte'])).toBe(25);
+    expect(lage('Berlin Mitte', ['berlin-mitte'])).toBe(25);
+    expect(lage('Berlin-Pankow', ['Berlin-Mitte'])).toBe(0);
+    expect(lage('Berlin', ['Berlin-Mitte'])).toBe(0);
+    expect(lage('Berlin-Mitte', ['Mitte'])).toBe(0);
+    expect(lage('Berlinchen', ['Berlin'])).toBe(0);
+  });
+
   it('Zimmer: 2 rooms for at least 3 with 50 % tolerance → 2/3 short by 1/1.5 → 1/3 of 20 ≈ 7', () => {
     expect(points(scoreInquiry({ property: property({ rooms: 2 }), prospect: prospect() })).zimmer).toBe(7);
   });
@@ -105,5 +121,37 @@ describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20
     });
     expect(scoreInquiry({ property: property(), prospect: none }).gesamt).toBe(100);
     expect(scoreInquiry({ property: property({ status: 'sold' }), prospect: none }).gesamt).toBe(0);
+  });
+});
+
+describe('the German explanations', () => {
+  // A point between digits that is not a thousands separator (three digits after it): an English decimal.
+  const ENGLISH_DECIMAL = /\d\.(?!\d{3}(?!\d))\d/;
+
+  it('write every decimal with a comma, as Intl de-DE does (2,5 Zimmer next to 415.000 €)', () => {
+    const texts = [
+      { property: property({ rooms: 2.5, living_area_sqm: 52.75 }), prospect: prospect({ profile_rooms_min: 3.5 }) },
+      {
+        property: property({ rooms: 1.5, living_area_sqm: 1250.5, purchase_price_eur: 415_000.5 }),
+        prospect: prospect({
+          profile_rooms_min: 2.5,
+          profile_living_area_min: 60.25,
+          profile_purchase_price_max: 399_999.5,
+        }),
+      },
+      { property: property({ purchase_price_eur: 1_000_000.25 }), prospect: prospect() },
+      {
+        property: property({ cold_rent_eur: 1234.5 }),
+        prospect: prospect({ profile_marketing: 'rent', profile_cold_rent_max: 1000.75 }),
+      },
+    ].flatMap((subject) => {
+      const result = scoreInquiry(subject as InquirySubject);
+      return [...result.kriterien, ...result.ausschlussgruende].map((k) => k.grund);
+    });
+    for (const text of texts) expect(text).not.toMatch(ENGLISH_DECIMAL);
+    expect(texts).toContain('2,5 Zimmer bei mindestens 3,5 gewünscht.');
+    expect(texts).toContain('1.250,5 m² bei mindestens 60,25 m² gewünscht.');
+    expect(texts).toContain('Kaufpreis 415.000,5 € bei einem Budget von 399.999,5 € (Toleranz 20 %).');
+    expect(texts).toContain('Kaltmiete 1.234,5 € liegt mehr als 20 % über dem Budget von 1.000,75 €.');
   });
 });

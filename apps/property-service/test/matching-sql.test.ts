@@ -44,6 +44,14 @@ const ORTE: string[][] = [
   ['5066'],
   ['ΟΔΟΣ'],
   ['οδος'],
+  // a city's districts: the leading part matches, hyphen and space interchangeable, the rest not
+  ['Berlin-Mitte'],
+  ['berlin mitte'],
+  ['Berlin-Pankow'],
+  ['Mitte'],
+  ['berlin-'],
+  ['İzmir'],
+  ['i\u0307zmir-konak'],
 ];
 
 describe('the SQL ranking follows the inquiry scoring model', () => {
@@ -64,6 +72,18 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
         living_area_sqm: 75,
         purchase_price_eur: 400000,
         cold_rent_eur: 1200,
+      },
+      // a district, found by a search for its city
+      {
+        ...base,
+        id: newId('prop'),
+        type: 'apartment' as const,
+        address_postal_code: '10119',
+        address_city: 'Berlin-Mitte',
+        rooms: 2.5,
+        living_area_sqm: 52.5,
+        purchase_price_eur: 415000,
+        cold_rent_eur: 1100,
       },
       // a non-ASCII city, rooms and area unknown (half the points), bought only
       {
@@ -174,6 +194,13 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       ['1_115', 'Bonn'],
       ['10%15', 'Bonn'],
       ['53111', '101'],
+      // districts, spelled with a hyphen or a space; a capital whose lower case is two code points
+      ['10119', 'Berlin-Mitte'],
+      ['10117', 'BERLIN MITTE'],
+      ['13187', 'Berlin-Pankow'],
+      ['60311', 'Frankfurt am Main'],
+      ['35210', 'İZMIR-KONAK'],
+      ['35220', 'İzmir Konak'],
     ] as const;
     const property = (account_id: string) => {
       const [address_postal_code, address_city] = pick(PLACES);
@@ -223,6 +250,17 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
       ['οδοσ'],
       ['Bonn', '1_1'],
       ['101', 'München'],
+      ['Berlin'],
+      ['berlin mitte'],
+      ['Berlin-Mitte', 'Hamburg'],
+      ['frankfurt'],
+      ['frankfurt-am-main'],
+      ['frankfurt am'],
+      ['Frankfurt-am Main'],
+      ['izmir-konak'],
+      ['i\u0307zmir konak'],
+      ['i\u0307zmir-'],
+      ['Konak'],
     ];
     const profiles: Record<string, unknown>[] = [
       {}, // buy, no budget, no locations, no minimums

@@ -1,7 +1,8 @@
 import type { Db, Prisma } from '@platform/db';
 import { PROPERTIES_FOR_MATCHING } from '../../properties/index.js';
 import { normaliseLocation } from '../prospects/index.js';
-import { AREA_TOLERANCE, locationKeys, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './model.js';
+import { locationKeys } from './location.js';
+import { AREA_TOLERANCE, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './model.js';
 
 /** Statuses in which a property is on the market (the model's status knockout). */
 export const MARKETED = ['active', 'reserved'] as const;
@@ -131,15 +132,16 @@ export async function rankPropertiesInSql(
     const falling = span === 0 ? '0' : `40 * GREATEST(0, 1 - (${price} - ${b}) / ${param(span, 'float8')})`;
     pricePoints = `CASE WHEN ${price} IS NULL THEN 0 WHEN ${price} <= ${b} THEN 40 ELSE ${falling} END`;
   }
-  // Location (25): a wanted location (normalised as the model does) equal to the city lower-cased
-  // as JavaScript does it (ICU's full Unicode mapping; the database's collation may be "C", which
-  // lower-cases ASCII only), or a prefix of the postal code (compared byte for byte, no LIKE).
+  // Location (25): a wanted location (normalised as the model does) that is one of the city's keys
+  // (`cityKeys`) or a prefix of the postal code (compared byte for byte, no LIKE).
   let locationPoints = '25';
   const wanted = [...new Set(prospect.profile_locations.map(normaliseLocation))];
   if (prospect.profile_locations.length > 0) {
-    const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C") = ANY(${param(wanted, 'text[]')})`;
-    const postal = wanted.map((o) => `starts_with(address_postal_code COLLATE "C", ${param(o, 'text')})`);
-    locationPoints = `CASE WHEN ${[city, ...postal].join(' OR ')} THEN 25 ELSE 0 END`;
+    const matches = wanted.flatMap((o) => [
+      cityPartIs(o, param),
+      `starts_with(address_postal_code COLLATE "C", ${param(o, 'text')})`,
+    ]);
+    locationPoints = `CASE WHEN ${matches.join(' OR ')} THEN 25 ELSE 0 END`;
   }
   // Rooms (20) and living area (15): `atLeast`; half the points if the property's value is unknown.
   const atLeast = (column: string, minimum: number | null, weight: number, tolerance: number) => {
@@ -159,4 +161,22 @@ export async function rankPropertiesInSql(
     ORDER BY gesamt DESC, id COLLATE "C" ASC
     LIMIT ${param(limit, 'int')}`;
   return db.$queryRawUnsafe<{ id: string; points: number; gesamt: number }[]>(sql, ...params);
+}
+
+/**
+ * `cityKeys` in SQL for one wanted location `o`: the city lower-cased as JavaScript does it (ICU's
+ * full Unicode mapping; the database's collation may be "C", which lower-cases ASCII only), its
+ * leading part as long as `o` (in code points) ending at the end or before a hyphen or space, is
+ * `o`, or is `o` with its spaces as hyphens (when `o` has hyphens only) or its hyphens as spaces.
+ */
+function cityPartIs(o: string, param: (value: unknown, type: string) => string): string {
+  const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C")`;
+  const length = param([...o].length, 'int');
+  const part = `left(${city}, ${length})`;
+  const w = param(o, 'text');
+  const spelled = [`${part} = ${w}`];
+  if (o.includes('-') && !o.includes(' ')) spelled.push(`translate(${part}, ' ', '-') = ${w}`);
+  if (o.includes(' ') && !o.includes('-')) spelled.push(`translate(${part}, '-', ' ') = ${w}`);
+  const boundary = `(char_length(${city}) = ${length} OR substr(${city}, ${length} + 1, 1) IN (' ', '-'))`;
+  return `((${spelled.join(' OR ')}) AND ${boundary})`;
 }

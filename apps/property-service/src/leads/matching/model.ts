@@ -1,6 +1,8 @@
 import type { Prisma } from '@platform/db';
 import { atLeast, atMost, defineModel, score, type ScoreResult } from '@platform/scoring';
 import { normaliseLocation } from '../prospects/index.js';
+import { euro, zahl } from './german.js';
+import { locationKeys } from './location.js';
 
 type PropertyRow = Prisma.PropertyGetPayload<object>;
 type ProspectRow = Prisma.ProspectGetPayload<object>;
@@ -26,19 +28,6 @@ function priceAndBudget({ property, prospect }: InquirySubject): {
   return wantsRent(prospect)
     ? { price: property.cold_rent_eur, budget: prospect.profile_cold_rent_max, label: 'Kaltmiete' }
     : { price: property.purchase_price_eur, budget: prospect.profile_purchase_price_max, label: 'Kaufpreis' };
-}
-
-const eur = (n: number) => `${n.toLocaleString('de-DE')} €`;
-
-/**
- * Every normalised location that matches the property: its lower-cased city and every prefix of
- * its postal code, the empty one included (a blank entry is a prefix of any code). A search
- * profile's location matches exactly when its normalised form is one of these.
- */
-export function locationKeys(property: Pick<PropertyRow, 'address_city' | 'address_postal_code'>): string[] {
-  const postal = property.address_postal_code;
-  const prefixes = Array.from({ length: postal.length + 1 }, (_, n) => postal.slice(0, n));
-  return [...new Set([property.address_city.toLowerCase(), ...prefixes])];
 }
 
 /** The weights and rules for inquiries about properties; the version is stored with every score. */
@@ -73,7 +62,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       check: (subject) => {
         const { price, budget, label } = priceAndBudget(subject);
         return price !== null && budget !== null && price > budget * (1 + PRICE_TOLERANCE)
-          ? `${label} ${eur(price)} liegt mehr als ${PRICE_TOLERANCE * 100} % über dem Budget von ${eur(budget)}.`
+          ? `${label} ${euro(price)} liegt mehr als ${zahl(PRICE_TOLERANCE * 100)} % über dem Budget von ${euro(budget)}.`
           : null;
       },
     },
@@ -88,7 +77,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
         if (price === null) return { fraction: 0, reason: `Kein ${label} angegeben.` };
         return {
           fraction: atMost(price, budget, PRICE_TOLERANCE),
-          reason: `${label} ${eur(price)} bei einem Budget von ${eur(budget)} (Toleranz ${PRICE_TOLERANCE * 100} %).`,
+          reason: `${label} ${euro(price)} bei einem Budget von ${euro(budget)} (Toleranz ${zahl(PRICE_TOLERANCE * 100)} %).`,
         };
       },
     },
@@ -97,10 +86,8 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
       weight: 25,
       assess: ({ property, prospect }) => {
         if (prospect.profile_locations.length === 0) return { fraction: 1, reason: 'Kein Ort angegeben.' };
-        const wanted = prospect.profile_locations.map(normaliseLocation);
-        const hit = wanted.some(
-          (o) => o === property.address_city.toLowerCase() || property.address_postal_code.startsWith(o),
-        );
+        const keys = new Set(locationKeys(property));
+        const hit = prospect.profile_locations.some((o) => keys.has(normaliseLocation(o)));
         return {
           fraction: hit ? 1 : 0,
           reason: hit
@@ -117,7 +104,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
         if (property.rooms === null) return { fraction: 0.5, reason: 'Zimmerzahl des Objekts unbekannt.' };
         return {
           fraction: atLeast(property.rooms, prospect.profile_rooms_min, ROOMS_TOLERANCE),
-          reason: `${property.rooms} Zimmer bei mindestens ${prospect.profile_rooms_min} gewünscht.`,
+          reason: `${zahl(property.rooms)} Zimmer bei mindestens ${zahl(prospect.profile_rooms_min)} gewünscht.`,
         };
       },
     },
@@ -130,7 +117,7 @@ export const INQUIRY_MODEL = defineModel<InquirySubject>({
         if (property.living_area_sqm === null) return { fraction: 0.5, reason: 'Wohnfläche des Objekts unbekannt.' };
         return {
           fraction: atLeast(property.living_area_sqm, prospect.profile_living_area_min, AREA_TOLERANCE),
-          reason: `${property.living_area_sqm} m² bei mindestens ${prospect.profile_living_area_min} m² gewünscht.`,
+          reason: `${zahl(property.living_area_sqm)} m² bei mindestens ${zahl(prospect.profile_living_area_min)} m² gewünscht.`,
         };
       },
     },
