@@ -1,8 +1,53 @@
+/** The rule a value broke (only the members that apply), e.g. `{ minimum: 1, maximum: 100 }`. */
+export interface ErrorConstraint {
+  minimum?: number;
+  maximum?: number;
+  exclusive_minimum?: number;
+  exclusive_maximum?: number;
+  min_length?: number;
+  max_length?: number;
+  min_items?: number;
+  max_items?: number;
+  max_properties?: number;
+  allowed?: unknown[];
+  pattern?: string;
+  format?: string;
+  type?: string | string[];
+  multiple_of?: number;
+  unique_items?: boolean;
+  read_only?: boolean;
+  max_bytes?: number;
+}
+
 /** One problem of an English error body (`422`: one per invalid field). */
 export interface ErrorDetail {
   field: string;
   reason: string;
   conflicting_id?: string;
+  /** With `constraint`: what the value must be, in words. */
+  message?: string;
+  constraint?: ErrorConstraint;
+}
+
+/** Die verletzte Vorgabe (nur die zutreffenden Angaben), z. B. `{ minimum: 1, maximum: 100 }`. */
+export interface FehlerVorgabe {
+  minimum?: number;
+  maximum?: number;
+  minimum_exklusiv?: number;
+  maximum_exklusiv?: number;
+  min_laenge?: number;
+  max_laenge?: number;
+  min_anzahl?: number;
+  max_anzahl?: number;
+  max_felder?: number;
+  erlaubt?: unknown[];
+  muster?: string;
+  format?: string;
+  typ?: string | string[];
+  vielfaches_von?: number;
+  eindeutig?: boolean;
+  nur_lesen?: boolean;
+  max_bytes?: number;
 }
 
 /** Ein Problem eines Fehlerkörpers der Leads-API. */
@@ -10,6 +55,9 @@ export interface FehlerDetail {
   feld: string;
   grund: string;
   konflikt_id?: string;
+  /** Mit `vorgabe`: was der Wert sein muss, in Worten. */
+  meldung?: string;
+  vorgabe?: FehlerVorgabe;
 }
 
 /** What both error classes share: the status, the body's code, message and details, the headers. */
@@ -25,6 +73,11 @@ abstract class ErrorAnswer<Detail> extends Error {
     super(body?.message ?? `HTTP ${status}`);
     this.code = body?.code ?? `http_${status}`;
     this.details = body?.details ?? [];
+  }
+
+  /** The methods the path answers (`Allow`), on a 405: `['GET', 'HEAD', 'PATCH']`. */
+  get allow(): string[] {
+    return (this.headers.get('allow') ?? '').split(',').flatMap((method) => method.trim() || []);
   }
 
   /** Seconds to wait before trying again (`Retry-After`), when the answer says: on 429 and 503. */

@@ -1,5 +1,41 @@
 import { Type } from '@sinclair/typebox';
+import { CONSTRAINT_KEYS_DE } from './detail-messages.js';
 import type { Dialect } from './errors.js';
+
+const NUMBER = Type.Number();
+/** The members a constraint can have, with their JSON types (German names from CONSTRAINT_KEYS_DE). */
+const CONSTRAINT_MEMBERS = {
+  minimum: NUMBER,
+  maximum: NUMBER,
+  exclusive_minimum: NUMBER,
+  exclusive_maximum: NUMBER,
+  min_length: Type.Integer(),
+  max_length: Type.Integer(),
+  min_items: Type.Integer(),
+  max_items: Type.Integer(),
+  max_properties: Type.Integer(),
+  allowed: Type.Array(Type.Unknown()),
+  pattern: Type.String(),
+  format: Type.String(),
+  type: Type.Union([Type.String(), Type.Array(Type.String())]),
+  multiple_of: NUMBER,
+  unique_items: Type.Boolean(),
+  read_only: Type.Boolean(),
+  max_bytes: Type.Integer(),
+};
+
+const constraintSchema = (dialect: Dialect, description: string) =>
+  Type.Optional(
+    Type.Object(
+      Object.fromEntries(
+        Object.entries(CONSTRAINT_MEMBERS).map(([name, schema]) => [
+          dialect === 'en' ? name : CONSTRAINT_KEYS_DE[name as keyof typeof CONSTRAINT_KEYS_DE],
+          Type.Optional(schema),
+        ]),
+      ),
+      { description },
+    ),
+  );
 
 export const ErrorSchema = Type.Object(
   {
@@ -12,6 +48,15 @@ export const ErrorSchema = Type.Object(
           reason: Type.String(),
           conflicting_id: Type.Optional(
             Type.String({ description: 'With reason `overlaps`: the record already booked at that time.' }),
+          ),
+          message: Type.Optional(
+            Type.String({
+              description: 'With `constraint`: what the value must be, in words (`limit must be between 1 and 100.`).',
+            }),
+          ),
+          constraint: constraintSchema(
+            'en',
+            'The rule the value broke, e.g. `{"minimum": 1, "maximum": 100}`, `{"allowed": ["sale", "rent"]}`, `{"pattern": "^[0-9]{5}$"}`, `{"max_length": 200}`, `{"max_bytes": 1048576}`; only the members that apply.',
           ),
         }),
       ),
@@ -34,6 +79,16 @@ export const FehlerSchema = Type.Object(
               description: 'Bei `ueberschneidet_sich`: der Datensatz, der zu dieser Zeit schon gebucht ist.',
             }),
           ),
+          meldung: Type.Optional(
+            Type.String({
+              description:
+                'Mit `vorgabe`: was der Wert sein muss, in Worten (`limit muss zwischen 1 und 100 liegen.`).',
+            }),
+          ),
+          vorgabe: constraintSchema(
+            'de',
+            'Die verletzte Vorgabe, z. B. `{"minimum": 1, "maximum": 100}`, `{"erlaubt": ["kauf", "miete"]}`, `{"muster": "^[0-9]{5}$"}`, `{"max_laenge": 200}`, `{"max_bytes": 1048576}`; nur die zutreffenden Angaben.',
+          ),
         }),
       ),
     ),
@@ -47,9 +102,9 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The API key lacks the required scope.',
   404: 'Not found (also for records of other accounts).',
   409: 'Conflict with the current state.',
-  413: 'Body too large.',
+  413: "Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit.",
   415: 'Content type is not application/json.',
-  422: 'Validation failed; one detail per problem.',
+  422: 'Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`).',
   429: 'The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds.',
   503: 'The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds.',
 };
@@ -60,9 +115,9 @@ const BESCHREIBUNGEN: Record<number, string> = {
   403: 'Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`).',
   404: 'Nicht gefunden (auch für Datensätze anderer Konten).',
   409: 'Konflikt mit dem aktuellen Zustand.',
-  413: 'Anfrageinhalt zu groß.',
+  413: 'Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze.',
   415: 'Inhalt ist nicht application/json.',
-  422: 'Validierung fehlgeschlagen; ein Detail je Problem.',
+  422: 'Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`).',
   429: 'Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen.',
   503: 'Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen.',
 };

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Keys of the calling application, newest first, with `last_used_at`.
+         * @description Keys of the calling application, newest first, with their age (`created_at`, `age_days`), `last_used_at`, `expires_at` and `revoked_at`.
          *
          *     Required scope: `keys:manage`.
          */
@@ -18,7 +18,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
+         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit. With `expires_in_hours`, a temporary key that stops working then.
          *
          *     Required scope: `keys:manage`.
          */
@@ -46,6 +46,28 @@ export interface paths {
          *     Required scope: `keys:manage`.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an API key
+         * @description Replaces a key: creates its successor with the same scopes (valid at once; the plaintext `key` is shown only here) and gives the old key an expiry `expires_in_hours` from now: 0 after a leak (it stops at once), up to 168 (7 days) to deploy the new key first. From its `expires_at` the old key is answered 401 `api_key_invalid` like a revoked one, on every instance within seconds. An earlier expiry the key already had is kept. A revoked or expired key cannot be rolled (409 `conflict`; create a new key). The rolled key does not count against the key limit.
+         *
+         *     Required scope: `keys:manage`.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -989,6 +1011,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhookId}/redeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook endpoint's deliveries since a time
+         * @description Sends again every failed delivery (`status: failed`, the default) or every finished one (`all`) of the endpoint created from `since` up to now, each with its event id and a fresh retry schedule. The worker queues them in batches of 500 after the previous batch got its jobs; follow the progress with `GET …/redeliveries/{redeliveryId}`. A delivery still pending is left alone (it is on its way; an event is never sent twice at once). One redelivery per endpoint at a time: 409 `conflict` while one is running, and while the endpoint is paused (resume it first: its held deliveries are sent then; a redelivery running when the endpoint is paused waits for its resumption). Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
+        post: operations["createWebhookRedelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/redeliveries/{redeliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the progress of a webhook redelivery
+         * @description How many deliveries the redelivery selected, queued so far, and how their new attempts came out. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
+        get: operations["getWebhookRedelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/event-types": {
         parameters: {
             query?: never;
@@ -1011,6 +1073,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The account's events, newest first, each exactly the body its webhook deliveries carry. Events are kept for 30 days; older ones are neither listed nor found (404). Required scope: the scope of each event type shown (see `GET /v1/event-types`): a key sees only the events whose data it may read; asking for another type answers 403 `scope_missing`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Events are kept for 30 days; older ones are neither listed nor found (404). Required scope: the scope of each event type shown (see `GET /v1/event-types`): a key sees only the events whose data it may read; asking for another type answers 403 `scope_missing`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1024,6 +1126,28 @@ export interface components {
                 reason: string;
                 /** @description With reason `overlaps`: the record already booked at that time. */
                 conflicting_id?: string;
+                /** @description With `constraint`: what the value must be, in words (`limit must be between 1 and 100.`). */
+                message?: string;
+                /** @description The rule the value broke, e.g. `{"minimum": 1, "maximum": 100}`, `{"allowed": ["sale", "rent"]}`, `{"pattern": "^[0-9]{5}$"}`, `{"max_length": 200}`, `{"max_bytes": 1048576}`; only the members that apply. */
+                constraint?: {
+                    minimum?: number;
+                    maximum?: number;
+                    exclusive_minimum?: number;
+                    exclusive_maximum?: number;
+                    min_length?: number;
+                    max_length?: number;
+                    min_items?: number;
+                    max_items?: number;
+                    max_properties?: number;
+                    allowed?: unknown[];
+                    pattern?: string;
+                    format?: string;
+                    type?: string | string[];
+                    multiple_of?: number;
+                    unique_items?: boolean;
+                    read_only?: boolean;
+                    max_bytes?: number;
+                };
             }[];
         };
         /** @description A team’s request to use an agent. */
@@ -1243,8 +1367,16 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
             last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
             revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
         };
         ApiKeyCreated: {
             id: string;
@@ -1253,14 +1385,49 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
             last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
             revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
             /** @description The plaintext key. Shown only in this response. */
             key: string;
         };
         ApiKeyInput: {
             /** @description Defaults to the scopes of the calling key; never more than those. */
             scopes?: ("agents:read" | "agents:write" | "catalog:read" | "catalog:write" | "requests:read" | "requests:write" | "sessions:write" | "estimates:read" | "chargebacks:read" | "keys:manage")[];
+            /** @description A temporary key: it stops working this many hours after its creation (1 to 8760, one year). Without it, the key works until revoked or rolled. */
+            expires_in_hours?: number;
+        };
+        ApiKeyRollInput: {
+            /** @description Hours the rolled key keeps working next to its successor: 0 (it stops at once, e.g. after a leak) to 168 (7 days, time to deploy the new key everywhere). Required, so that a roll never cuts off a key by accident. */
+            expires_in_hours: number;
+        };
+        ApiKeyRolled: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
+            last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
+            revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
+            /** @description The plaintext key. Shown only in this response. */
+            key: string;
+            previous: components["schemas"]["ApiKey"];
         };
         /** @description A file of an agent: model card, prompt, configuration, evaluation report. */
         Artifact: {
@@ -1646,6 +1813,21 @@ export interface components {
              */
             ends_at: string;
         };
+        Event: {
+            /** @description The event id: the `id` of the webhook delivery body (`evt_…`). */
+            id: string;
+            /** @enum {string} */
+            type: "agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            created_at: string;
+            /** @description As the event type defines it (`GET /v1/event-types`). */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         EventType: {
             type: string;
             description: string;
@@ -1814,6 +1996,50 @@ export interface components {
             events: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
             description?: string;
         };
+        WebhookRedelivery: {
+            id: string;
+            webhook_id: string;
+            selection: {
+                /** Format: date-time */
+                since: string;
+                /**
+                 * @description `failed` (default): the failed deliveries; `all`: the failed and the succeeded ones.
+                 * @enum {string}
+                 */
+                status: "failed" | "all";
+            };
+            /**
+             * @description `running` while deliveries are still being queued (it waits while the endpoint is paused); `completed` once all are queued: their attempts may still run (see `counts`).
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            counts: {
+                /** @description Deliveries selected when the redelivery was created; once `completed`, the number queued (deliveries retried or sent meanwhile are left out). */
+                total: number;
+                /** @description Deliveries queued again so far. */
+                queued: number;
+                /** @description Queued deliveries whose new attempts are not finished (or held while paused). */
+                pending: number;
+                succeeded: number;
+                failed: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        WebhookRedeliveryInput: {
+            /**
+             * Format: date-time
+             * @description Deliveries created from this time up to the request are sent again; not in the future.
+             */
+            since: string;
+            /**
+             * @description `failed` (default): the failed deliveries; `all`: the failed and the succeeded ones.
+             * @enum {string}
+             */
+            status?: "failed" | "all";
+        };
         WebhookSecretRotation: {
             id: string;
             /** @description The new secret, shown only here. */
@@ -1898,7 +2124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1992,7 +2218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2010,7 +2236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2121,6 +2347,129 @@ export interface operations {
             };
         };
     };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRollInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRolled"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAgents: {
         parameters: {
             query?: {
@@ -2178,7 +2527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2272,7 +2621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2290,7 +2639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2472,7 +2821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2490,7 +2839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2596,7 +2945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2614,7 +2963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2714,7 +3063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2830,7 +3179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2848,7 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,7 +3452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3121,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3307,7 +3656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3401,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3419,7 +3768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,7 +3950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3619,7 +3968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3813,7 +4162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3831,7 +4180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4097,7 +4446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4115,7 +4464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4221,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4239,7 +4588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4330,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4603,7 +4952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4621,7 +4970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4727,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4745,7 +5094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,7 +5187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4933,7 +5282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5036,7 +5385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5054,7 +5403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5319,7 +5668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5337,7 +5686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5442,7 +5791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5460,7 +5809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5565,7 +5914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5583,7 +5932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5689,7 +6038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5707,7 +6056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,7 +6161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5830,7 +6179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +6273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6014,7 +6363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6187,7 +6536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6360,7 +6709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6616,7 +6965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6710,7 +7059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6728,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6979,7 +7328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6997,7 +7346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7098,7 +7447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7205,7 +7554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7223,7 +7572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7329,7 +7678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +7696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7453,7 +7802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7471,8 +7820,212 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookRedelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliveryInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookRedelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+                redeliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7544,6 +8097,181 @@ export interface operations {
             };
             /** @description The API key lacks the required scope. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Opaque cursor from `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Only events of these types (repeat the parameter: `type=a&type=b`). */
+                type?: ("agent.created" | "agent.updated" | "agent.archived" | "catalog_entry.completed" | "catalog_entry.published" | "request.received" | "request.scored" | "session.confirmed" | "session.cancelled" | "settlement.created")[];
+                /** @description Only events created at or after this time. */
+                created_after?: string;
+                /** @description Only events created before this time. */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        page: {
+                            next_cursor: string | null;
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -193,6 +193,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads/v1/ereignisse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ereignisse auflisten
+         * @description Die Ereignisse des Kontos, neueste zuerst; `id` ist die Ereignis-ID der Webhook-Zustellung. Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404). Erforderlicher Scope: der Scope des jeweiligen Ereignistyps (siehe `GET /v1/event-types` der Property API): ein Schlüssel sieht nur Ereignisse, deren Daten er lesen darf; ein anderer Typ im Filter ergibt 403 `scope_fehlt`.
+         */
+        get: operations["ereignisseAuflisten"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/v1/ereignisse/{ereignisId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ereignis abrufen
+         * @description Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404). Erforderlicher Scope: der Scope des jeweiligen Ereignistyps (siehe `GET /v1/event-types` der Property API): ein Schlüssel sieht nur Ereignisse, deren Daten er lesen darf; ein anderer Typ im Filter ergibt 403 `scope_fehlt`.
+         */
+        get: operations["ereignisAbrufen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -206,6 +246,28 @@ export interface components {
                 grund: string;
                 /** @description Bei `ueberschneidet_sich`: der Datensatz, der zu dieser Zeit schon gebucht ist. */
                 konflikt_id?: string;
+                /** @description Mit `vorgabe`: was der Wert sein muss, in Worten (`limit muss zwischen 1 und 100 liegen.`). */
+                meldung?: string;
+                /** @description Die verletzte Vorgabe, z. B. `{"minimum": 1, "maximum": 100}`, `{"erlaubt": ["kauf", "miete"]}`, `{"muster": "^[0-9]{5}$"}`, `{"max_laenge": 200}`, `{"max_bytes": 1048576}`; nur die zutreffenden Angaben. */
+                vorgabe?: {
+                    minimum?: number;
+                    maximum?: number;
+                    minimum_exklusiv?: number;
+                    maximum_exklusiv?: number;
+                    min_laenge?: number;
+                    max_laenge?: number;
+                    min_anzahl?: number;
+                    max_anzahl?: number;
+                    max_felder?: number;
+                    erlaubt?: unknown[];
+                    muster?: string;
+                    format?: string;
+                    typ?: string | string[];
+                    vielfaches_von?: number;
+                    eindeutig?: boolean;
+                    nur_lesen?: boolean;
+                    max_bytes?: number;
+                };
             }[];
         };
         Anfrage: {
@@ -257,6 +319,21 @@ export interface components {
             zweck: string;
             /** Format: date-time */
             erteilt_am: string;
+        };
+        Ereignis: {
+            /** @description Die Ereignis-ID: die `id` im Inhalt der Webhook-Zustellung (`evt_…`). */
+            id: string;
+            /** @enum {string} */
+            typ: "inquiry.received" | "inquiry.scored";
+            /**
+             * Format: date-time
+             * @description Wann das Ereignis eintrat (`created_at` der Zustellung).
+             */
+            angelegt_am: string;
+            /** @description `data` der Zustellung, unverändert (englische Feldnamen, wie der Ereignistyp sie festlegt). */
+            daten: {
+                [key: string]: unknown;
+            };
         };
         ImmobilienTreffer: {
             immobilie_id: string;
@@ -446,7 +523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -540,7 +617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Anfrageinhalt zu groß. */
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -558,7 +635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -740,7 +817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Anfrageinhalt zu groß. */
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -758,7 +835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -864,7 +941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Anfrageinhalt zu groß. */
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -882,7 +959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -972,7 +1049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1075,7 +1152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Anfrageinhalt zu groß. */
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1093,7 +1170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1279,7 +1356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Anfrageinhalt zu groß. */
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1297,7 +1374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1397,7 +1474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1497,8 +1574,183 @@ export interface operations {
                     "application/json": components["schemas"]["Fehler"];
                 };
             };
-            /** @description Validierung fehlgeschlagen; ein Detail je Problem. */
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    ereignisseAuflisten: {
+        parameters: {
+            query?: {
+                /** @description Seitengröße, 1 bis 100. */
+                limit?: number;
+                /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
+                cursor?: string;
+                /** @description Nur Ereignisse dieser Typen (Parameter wiederholen: `typ=a&typ=b`). */
+                typ?: ("inquiry.received" | "inquiry.scored")[];
+                /** @description Nur Ereignisse ab diesem Zeitpunkt (einschließlich). */
+                angelegt_ab?: string;
+                /** @description Nur Ereignisse vor diesem Zeitpunkt. */
+                angelegt_vor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        daten: components["schemas"]["Ereignis"][];
+                        seite: {
+                            naechster_cursor: string | null;
+                            hat_weitere: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    ereignisAbrufen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ereignisId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ereignis"];
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Nicht gefunden (auch für Datensätze anderer Konten). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

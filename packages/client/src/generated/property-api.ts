@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Keys of the calling application, newest first, with `last_used_at`.
+         * @description Keys of the calling application, newest first, with their age (`created_at`, `age_days`), `last_used_at`, `expires_at` and `revoked_at`.
          *
          *     Required scope: `keys:manage`.
          */
@@ -18,7 +18,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit.
+         * @description Creates another key for the calling application (valid at once); the plaintext `key` is shown only here. An application has at most 20 active keys; beyond, 409 `conflict` (revoke one first). All keys of an application share its rate limit. With `expires_in_hours`, a temporary key that stops working then.
          *
          *     Required scope: `keys:manage`.
          */
@@ -46,6 +46,28 @@ export interface paths {
          *     Required scope: `keys:manage`.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an API key
+         * @description Replaces a key: creates its successor with the same scopes (valid at once; the plaintext `key` is shown only here) and gives the old key an expiry `expires_in_hours` from now: 0 after a leak (it stops at once), up to 168 (7 days) to deploy the new key first. From its `expires_at` the old key is answered 401 `api_key_invalid` like a revoked one, on every instance within seconds. An earlier expiry the key already had is kept. A revoked or expired key cannot be rolled (409 `conflict`; create a new key). The rolled key does not count against the key limit.
+         *
+         *     Required scope: `keys:manage`.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1211,6 +1233,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhookId}/redeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook endpoint's deliveries since a time
+         * @description Sends again every failed delivery (`status: failed`, the default) or every finished one (`all`) of the endpoint created from `since` up to now, each with its event id and a fresh retry schedule. The worker queues them in batches of 500 after the previous batch got its jobs; follow the progress with `GET …/redeliveries/{redeliveryId}`. A delivery still pending is left alone (it is on its way; an event is never sent twice at once). One redelivery per endpoint at a time: 409 `conflict` while one is running, and while the endpoint is paused (resume it first: its held deliveries are sent then; a redelivery running when the endpoint is paused waits for its resumption). Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
+        post: operations["createWebhookRedelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/redeliveries/{redeliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the progress of a webhook redelivery
+         * @description How many deliveries the redelivery selected, queued so far, and how their new attempts came out. Required scope: the scope of each event type the endpoint receives (see `GET /v1/event-types`): a key may only subscribe to, and manage endpoints of, events whose data it may read; otherwise 403 `scope_missing`.
+         */
+        get: operations["getWebhookRedelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/event-types": {
         parameters: {
             query?: never;
@@ -1233,6 +1295,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The account's events, newest first, each exactly the body its webhook deliveries carry. Events are kept for 30 days; older ones are neither listed nor found (404). Required scope: the scope of each event type shown (see `GET /v1/event-types`): a key sees only the events whose data it may read; asking for another type answers 403 `scope_missing`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Events are kept for 30 days; older ones are neither listed nor found (404). Required scope: the scope of each event type shown (see `GET /v1/event-types`): a key sees only the events whose data it may read; asking for another type answers 403 `scope_missing`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1246,6 +1348,28 @@ export interface components {
                 reason: string;
                 /** @description With reason `overlaps`: the record already booked at that time. */
                 conflicting_id?: string;
+                /** @description With `constraint`: what the value must be, in words (`limit must be between 1 and 100.`). */
+                message?: string;
+                /** @description The rule the value broke, e.g. `{"minimum": 1, "maximum": 100}`, `{"allowed": ["sale", "rent"]}`, `{"pattern": "^[0-9]{5}$"}`, `{"max_length": 200}`, `{"max_bytes": 1048576}`; only the members that apply. */
+                constraint?: {
+                    minimum?: number;
+                    maximum?: number;
+                    exclusive_minimum?: number;
+                    exclusive_maximum?: number;
+                    min_length?: number;
+                    max_length?: number;
+                    min_items?: number;
+                    max_items?: number;
+                    max_properties?: number;
+                    allowed?: unknown[];
+                    pattern?: string;
+                    format?: string;
+                    type?: string | string[];
+                    multiple_of?: number;
+                    unique_items?: boolean;
+                    read_only?: boolean;
+                    max_bytes?: number;
+                };
             }[];
         };
         Address: {
@@ -1275,8 +1399,16 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
             last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
             revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
         };
         ApiKeyCreated: {
             id: string;
@@ -1285,14 +1417,49 @@ export interface components {
             scopes: string[];
             /** Format: date-time */
             created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
             last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
             revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
             /** @description The plaintext key. Shown only in this response. */
             key: string;
         };
         ApiKeyInput: {
             /** @description Defaults to the scopes of the calling key; never more than those. */
             scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "commissions:write" | "keys:manage")[];
+            /** @description A temporary key: it stops working this many hours after its creation (1 to 8760, one year). Without it, the key works until revoked or rolled. */
+            expires_in_hours?: number;
+        };
+        ApiKeyRollInput: {
+            /** @description Hours the rolled key keeps working next to its successor: 0 (it stops at once, e.g. after a leak) to 168 (7 days, time to deploy the new key everywhere). Required, so that a roll never cuts off a key by accident. */
+            expires_in_hours: number;
+        };
+        ApiKeyRolled: {
+            id: string;
+            /** @description First characters of the key, to recognise it. */
+            display_prefix: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Whole days since `created_at`. Rotate keys every 90 days; the owner is told by e-mail at 90. */
+            age_days: number;
+            /** @description Last authenticated request (written at most once a minute). */
+            last_used_at: string | null;
+            /** @description When the key was revoked; null: not revoked. */
+            revoked_at: string | null;
+            /** @description From this moment the key is refused (401) like a revoked one; set by a roll or at creation. Null: no expiry. */
+            expires_at: string | null;
+            /** @description The id of the key that replaced this one in a roll. */
+            rolled_into: string | null;
+            /** @description The plaintext key. Shown only in this response. */
+            key: string;
+            previous: components["schemas"]["ApiKey"];
         };
         /** @description A viewing of a property by the prospect of an inquiry. Ids and times only: no personal data. */
         Appointment: {
@@ -1492,6 +1659,21 @@ export interface components {
              * @enum {string}
              */
             exemption?: "heritage_protection" | "small_building";
+        };
+        Event: {
+            /** @description The event id: the `id` of the webhook delivery body (`evt_…`). */
+            id: string;
+            /** @enum {string} */
+            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            created_at: string;
+            /** @description As the event type defines it (`GET /v1/event-types`). */
+            data: {
+                [key: string]: unknown;
+            };
         };
         EventType: {
             type: string;
@@ -2287,6 +2469,50 @@ export interface components {
             events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string;
         };
+        WebhookRedelivery: {
+            id: string;
+            webhook_id: string;
+            selection: {
+                /** Format: date-time */
+                since: string;
+                /**
+                 * @description `failed` (default): the failed deliveries; `all`: the failed and the succeeded ones.
+                 * @enum {string}
+                 */
+                status: "failed" | "all";
+            };
+            /**
+             * @description `running` while deliveries are still being queued (it waits while the endpoint is paused); `completed` once all are queued: their attempts may still run (see `counts`).
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            counts: {
+                /** @description Deliveries selected when the redelivery was created; once `completed`, the number queued (deliveries retried or sent meanwhile are left out). */
+                total: number;
+                /** @description Deliveries queued again so far. */
+                queued: number;
+                /** @description Queued deliveries whose new attempts are not finished (or held while paused). */
+                pending: number;
+                succeeded: number;
+                failed: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        WebhookRedeliveryInput: {
+            /**
+             * Format: date-time
+             * @description Deliveries created from this time up to the request are sent again; not in the future.
+             */
+            since: string;
+            /**
+             * @description `failed` (default): the failed deliveries; `all`: the failed and the succeeded ones.
+             * @enum {string}
+             */
+            status?: "failed" | "all";
+        };
         WebhookSecretRotation: {
             id: string;
             /** @description The new secret, shown only here. */
@@ -2371,7 +2597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2465,7 +2691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2483,7 +2709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2594,6 +2820,129 @@ export interface operations {
             };
         };
     };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRollInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRolled"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProperties: {
         parameters: {
             query?: {
@@ -2652,7 +3001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2746,7 +3095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2764,7 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2946,7 +3295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2964,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3070,7 +3419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,7 +3437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3194,7 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3212,7 +3561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3318,7 +3667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3336,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3442,7 +3791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3460,7 +3809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3566,7 +3915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3584,7 +3933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3690,7 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3708,7 +4057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3814,7 +4163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,7 +4181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3938,7 +4287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3956,7 +4305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4056,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4175,7 +4524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +4815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,7 +4833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4771,7 +5120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4862,7 +5211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5134,7 +5483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5152,7 +5501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5258,7 +5607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5276,7 +5625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5365,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5459,7 +5808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5477,7 +5826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,7 +6096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5765,7 +6114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5871,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5889,7 +6238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +6333,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,7 +6436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6105,7 +6454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6370,7 +6719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6388,7 +6737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6493,7 +6842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6511,7 +6860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6616,7 +6965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6634,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6740,7 +7089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6758,7 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6858,7 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,7 +7312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6981,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7167,7 +7516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7291,7 +7640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7309,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7401,7 +7750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7503,7 +7852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7594,7 +7943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7766,7 +8115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7957,7 +8306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7975,7 +8324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8080,7 +8429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8098,7 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8361,7 +8710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8455,7 +8804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8473,7 +8822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8724,7 +9073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8742,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8843,7 +9192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8950,7 +9299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +9317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9074,7 +9423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9092,7 +9441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9198,7 +9547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large. */
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9216,8 +9565,212 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Validation failed; one detail per problem. */
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookRedelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRedeliveryInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookRedelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+                redeliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9289,6 +9842,181 @@ export interface operations {
             };
             /** @description The API key lacks the required scope. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Opaque cursor from `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Only events of these types (repeat the parameter: `type=a&type=b`). */
+                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+                /** @description Only events created at or after this time. */
+                created_after?: string;
+                /** @description Only events created before this time. */
+                created_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        page: {
+                            next_cursor: string | null;
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
