@@ -74,7 +74,7 @@ export interface Config {
   sandbox: SandboxConfig;
   /** Deprecated API versions: their responses carry Deprecation, Sunset and Link. */
   deprecations: ApiDeprecation[];
-  /** Where deprecation notices are sent from (`smtp://user:pass@host:port`); unset: none are sent. */
+  /** How deprecation notices and webhook alerts are sent (`smtp://user:pass@host:port`); unset: none are sent. */
   smtpUrl: string | undefined;
   smtpFrom: string;
 }
@@ -285,9 +285,9 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
     name: 'SMTP_URL',
     default: '(none)',
     description:
-      'smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`); unset: notices are listed, not sent.',
+      "smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`) and the worker's webhook alerts (an application's owner hears when its endpoint fails for an hour and when it is paused, at most once a day per endpoint); unset: notices are listed, not sent, and no alert is sent (the worker says so once at start).",
   },
-  { name: 'SMTP_FROM', default: 'api@localhost', description: 'Sender address of the notices.' },
+  { name: 'SMTP_FROM', default: 'api@localhost', description: 'Sender address of the notices and alerts.' },
 ];
 
 /** Every variable: the deployment's and those of the given services. */

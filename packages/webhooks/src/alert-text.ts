@@ -12,7 +12,7 @@ export interface AlertFacts {
 export function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search ? ' (query left out)' : ''}`;
   } catch {
     return '(an invalid URL)';
   }

@@ -126,3 +126,43 @@ describe('guardedLookup (used for the connection itself)', () => {
     expect(address).toEqual([{ address: '2606:4700::1111', family: 6 }]);
   });
 });
+
+describe('SSRF guard: refusals in a sandbox deployment', () => {
+  const sandboxDeployment = { allowPrivateTargets: false, sandbox: true };
+  const dns = fakeDns({ localhost: ['127.0.0.1'], 'hooks.example.com': ['93.184.216.34'] });
+
+  it.each([
+    'http://127.0.0.1:4000/hook',
+    'https://127.0.0.1:4443/hook',
+    'https://localhost:4443/hook',
+    'http://10.0.0.5/',
+  ])('the refusal of %s says the operator can set WEBHOOK_ALLOW_PRIVATE_TARGETS=true', async (url) => {
+    const problem = await checkTargetUrl(url, sandboxDeployment, dns);
+    expect(problem).toMatch(/^(must be an https URL|points to|resolves to)/);
+    expect(problem).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+  });
+
+  it('production refusals of the same URLs are unchanged and never name the setting', async () => {
+    for (const sandboxFlag of [undefined, false]) {
+      const policy = { allowPrivateTargets: false, sandbox: sandboxFlag };
+      expect(await checkTargetUrl('http://127.0.0.1:4000/hook', policy, dns)).toBe('must be an https URL');
+      expect(await checkTargetUrl('https://127.0.0.1:4443/hook', policy, dns)).toBe(
+        'points to a private, loopback or reserved address',
+      );
+      expect(await checkTargetUrl('https://localhost:4443/hook', policy, dns)).toBe(
+        'resolves to a private, loopback or reserved address',
+      );
+    }
+  });
+
+  it('other refusals in a sandbox do not name it, and allowed targets stay allowed', async () => {
+    expect(await checkTargetUrl('ftp://hooks.example.com/hook', sandboxDeployment, dns)).toBe('must be an https URL');
+    expect(await checkTargetUrl('https://nowhere.example/hook', sandboxDeployment, dns)).toBe(
+      'host name does not resolve',
+    );
+    expect(await checkTargetUrl('https://hooks.example.com/hook', sandboxDeployment, dns)).toBeNull();
+    expect(
+      await checkTargetUrl('http://127.0.0.1:4000/hook', { allowPrivateTargets: true, sandbox: true }, dns),
+    ).toBeNull();
+  });
+});
