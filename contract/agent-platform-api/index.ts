@@ -1,5 +1,7 @@
 // The success scenarios of the agent-platform API, in the order a platform team goes.
 import type { ContractRun } from '../harness.js';
+import { describeEvents } from '../shell/events.js';
+import { describeRedelivery } from '../shell/redelivery.js';
 import { describeWebhooksAndKeys } from '../shell/webhooks-and-keys.js';
 import { describeAgents, describeRetirement } from './agents.js';
 import { describeRequestsAndCatalog } from './requests-and-catalog.js';
@@ -34,4 +36,6 @@ export function describeAgentPlatformScenarios(run: ContractRun): void {
     },
     eventType: 'agent.archived',
   });
+  describeRedelivery(run, { service: 'agents', eventType: 'agent.archived' });
+  describeEvents(run, 'agents');
 }

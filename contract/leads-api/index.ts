@@ -1,5 +1,6 @@
 // The success scenarios of the leads API.
 import type { ContractRun } from '../harness.js';
+import { describeLeadsEvents } from '../shell/events.js';
 import { describeProspectsAndInquiries } from './prospects-and-inquiries.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
@@ -7,4 +8,5 @@ export const LEADS_EVENTS: readonly string[] = ['inquiry.received', 'inquiry.sco
 
 export function describeLeadsScenarios(run: ContractRun): void {
   describeProspectsAndInquiries(run);
+  describeLeadsEvents(run);
 }

@@ -5,7 +5,9 @@ import { describeMoney } from './money.js';
 import { describeProperties } from './properties.js';
 import { describeScheduling } from './scheduling.js';
 import { newState } from './state.js';
+import { describeRedelivery } from '../shell/redelivery.js';
 import { describeWebhooksAndKeys } from '../shell/webhooks-and-keys.js';
+import { describeEvents } from '../shell/events.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
 export const PROPERTY_EVENTS: readonly string[] = [
@@ -28,4 +30,6 @@ export function describePropertyScenarios(run: ContractRun): void {
   describeScheduling(run, state);
   describeMoney(run, state);
   describeWebhooksAndKeys(run);
+  describeRedelivery(run);
+  describeEvents(run, 'property');
 }
