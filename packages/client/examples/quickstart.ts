@@ -51,19 +51,66 @@ export async function quickstart(options: {
     client.PATCH('/v1/properties/{propertyId}', { params: { path: { propertyId: property.id } }, body: { rooms: 4 } }),
   );
 
-  // Every active property, page after page.
-  let active = 0;
-  for await (const p of client.properties.list({ status: 'draft' })) if (p.id === property.id) active++;
+  // 5. On the market: a draft becomes active.
+  await unwrap(client.POST('/v1/properties/{propertyId}/activate', { params: { path: { propertyId: property.id } } }));
 
-  return { property, photo, listed: active };
+  // Every active property, page after page (ours among them now).
+  let listed = 0;
+  for await (const p of client.properties.list({ status: 'active' })) if (p.id === property.id) listed++;
+
+  return { property, photo, listed };
 }
 
-/** Your endpoint: check the signature over the raw body before trusting a delivery. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: unknown;
+}
+
+const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The event ids already taken, each forgotten after seven days: deliveries come at least once, so
+ * an event can come again (a retry after a lost answer, a redelivery). In memory for the example;
+ * in production a table or Redis (`SET <id> 1 NX PX 604800000`), shared by every instance and
+ * kept across restarts.
+ */
+export function seenEventIds(now: () => number = Date.now) {
+  const forgetAt = new Map<string, number>(); // in insertion order, which is the order they expire in
+  return {
+    /** True the first time an id comes within seven days, false for a repeat. */
+    firstTime(id: string): boolean {
+      const at = now();
+      for (const [seen, until] of forgetAt) {
+        if (until > at) break;
+        forgetAt.delete(seen);
+      }
+      if (forgetAt.has(id)) return false;
+      forgetAt.set(id, at + SEVEN_DAYS_MS);
+      return true;
+    },
+  };
+}
+
+/**
+ * Your endpoint: check the signature over the raw body before trusting a delivery, answer 202 at
+ * once (a 2xx is expected within five seconds), drop an event id taken in the last seven days,
+ * and do the work afterwards. Once answered, the delivery counts as done: a failure in `onEvent`
+ * is yours to retry.
+ */
 export function startWebhookReceiver(
   port: number,
   signingSecret: () => string,
-  onEvent: (event: { id: string; type: string; data: unknown }) => void,
+  onEvent: (event: WebhookEvent) => Promise<void> | void,
+  seen = seenEventIds(),
 ) {
+  const processLater = (event: WebhookEvent) =>
+    setImmediate(() =>
+      Promise.resolve()
+        .then(() => onEvent(event))
+        .catch((error: unknown) => console.error('webhook event not processed', event.id, error)),
+    );
   return createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -75,8 +122,9 @@ export function startWebhookReceiver(
         signingSecret(),
       );
       if (!check.valid) return void res.writeHead(401).end(check.reason);
-      onEvent(JSON.parse(raw.toString('utf8')));
-      res.writeHead(204).end();
+      const event = JSON.parse(raw.toString('utf8')) as WebhookEvent; // the signed body: its `id` can be trusted
+      res.writeHead(202).end();
+      if (seen.firstTime(event.id)) processLater(event);
     });
   }).listen(port);
 }
