@@ -73,10 +73,11 @@ describeSecurity('events in the German API', () => ({
   tenant: ctx.tenant,
   clock: ctx.clock,
   routes: [
-    { method: 'GET', url: '/leads/v1/ereignisse' },
+    { method: 'GET', url: '/leads/v1/ereignisse', scope: 'stuff:read' },
     {
       method: 'GET',
       url: `/leads/v1/ereignisse/${ids.stuff}`,
+      scope: 'stuff:read',
       otherTenantUrl: `/leads/v1/ereignisse/${ids.theirs}`,
       missingUrl: '/leads/v1/ereignisse/evt_missing',
     },

@@ -202,7 +202,9 @@ export interface paths {
         };
         /**
          * Ereignisse auflisten
-         * @description Die Ereignisse des Kontos, neueste zuerst; `id` ist die Ereignis-ID der Webhook-Zustellung. Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404). Erforderlicher Scope: der Scope des jeweiligen Ereignistyps (siehe `GET /v1/event-types` der Property API): ein Schlüssel sieht nur Ereignisse, deren Daten er lesen darf; ein anderer Typ im Filter ergibt 403 `scope_fehlt`.
+         * @description Die Ereignisse des Kontos, neueste zuerst; `id` ist die Ereignis-ID der Webhook-Zustellung. Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404).
+         *
+         *     Erforderlicher Scope: `leads:read`.
          */
         get: operations["ereignisseAuflisten"];
         put?: never;
@@ -222,7 +224,9 @@ export interface paths {
         };
         /**
          * Ereignis abrufen
-         * @description Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404). Erforderlicher Scope: der Scope des jeweiligen Ereignistyps (siehe `GET /v1/event-types` der Property API): ein Schlüssel sieht nur Ereignisse, deren Daten er lesen darf; ein anderer Typ im Filter ergibt 403 `scope_fehlt`.
+         * @description Ereignisse werden 30 Tage aufbewahrt; ältere werden weder aufgelistet noch gefunden (404).
+         *
+         *     Erforderlicher Scope: `leads:read`.
          */
         get: operations["ereignisAbrufen"];
         put?: never;

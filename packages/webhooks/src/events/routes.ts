@@ -13,21 +13,33 @@ const AUFBEWAHRUNG = 'Ereignisse werden 30 Tage aufbewahrt; ältere werden weder
 
 const caller = (request: { auth: EventCaller }) => request.auth;
 
+/**
+ * When every event type an API shows needs the same scope (the leads API's: `leads:read`), its
+ * routes declare that scope like any other route; otherwise the scope follows from each type.
+ */
+function routeScope(deps: EventServiceDeps, rule: string) {
+  const scopes = new Set(deps.catalogue.map((e) => e.scope));
+  const [scope] = scopes;
+  return scopes.size === 1 ? { config: { scope }, rule: '' } : { config: {}, rule: ` ${rule}` };
+}
+
 /** `GET /events` and `GET /events/{eventId}`: what webhooks delivered (or would have), to reconcile by event id. */
 export const eventRoutes: FastifyPluginAsync<EventServiceDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const events = createEventService(deps, { createdBefore: 'created_before' });
   const { EventSchema, EventListQuerySchema, EventParamsSchema } = eventSchemas(deps.catalogue);
   const tags = ['Events'];
+  const { config, rule } = routeScope(deps, SCOPE_RULE);
 
   app.get(
     '/events',
     {
+      config,
       schema: {
         tags,
         operationId: 'listEvents',
         summary: 'List events',
-        description: `The account's events, newest first, each exactly the body its webhook deliveries carry. ${RETENTION} ${SCOPE_RULE}`,
+        description: `The account's events, newest first, each exactly the body its webhook deliveries carry. ${RETENTION}${rule}`,
         querystring: EventListQuerySchema,
         response: { 200: PageSchema(EventSchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
@@ -46,11 +58,12 @@ export const eventRoutes: FastifyPluginAsync<EventServiceDeps> = async (plugin, 
   app.get(
     '/events/:eventId',
     {
+      config,
       schema: {
         tags,
         operationId: 'getEvent',
         summary: 'Get an event',
-        description: `${RETENTION} ${SCOPE_RULE}`,
+        description: `${RETENTION}${rule}`,
         params: EventParamsSchema,
         response: { 200: EventSchema, ...errorResponses([...AUTH_ERRORS, 404]) },
       },
@@ -72,15 +85,17 @@ export const ereignisRoutes: FastifyPluginAsync<EventServiceDeps> = async (plugi
   const events = createEventService(deps, { createdBefore: 'angelegt_vor' });
   const { EreignisSchema, EreignisListQuerySchema, EreignisParamsSchema } = ereignisSchemas(deps.catalogue);
   const tags = ['Leads: Ereignisse'];
+  const { config, rule } = routeScope(deps, SCOPE_REGEL);
 
   app.get(
     '/ereignisse',
     {
+      config,
       schema: {
         tags,
         operationId: 'ereignisseAuflisten',
         summary: 'Ereignisse auflisten',
-        description: `Die Ereignisse des Kontos, neueste zuerst; \`id\` ist die Ereignis-ID der Webhook-Zustellung. ${AUFBEWAHRUNG} ${SCOPE_REGEL}`,
+        description: `Die Ereignisse des Kontos, neueste zuerst; \`id\` ist die Ereignis-ID der Webhook-Zustellung. ${AUFBEWAHRUNG}${rule}`,
         querystring: EreignisListQuerySchema,
         response: { 200: SeiteSchema(EreignisSchema), ...errorResponses([...AUTH_ERRORS, 422], 'de') },
       },
@@ -100,11 +115,12 @@ export const ereignisRoutes: FastifyPluginAsync<EventServiceDeps> = async (plugi
   app.get(
     '/ereignisse/:ereignisId',
     {
+      config,
       schema: {
         tags,
         operationId: 'ereignisAbrufen',
         summary: 'Ereignis abrufen',
-        description: `${AUFBEWAHRUNG} ${SCOPE_REGEL}`,
+        description: `${AUFBEWAHRUNG}${rule}`,
         params: EreignisParamsSchema,
         response: { 200: EreignisSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
