@@ -155,7 +155,7 @@ export async function rankPropertiesInSql(
   const sql = `
     SELECT * FROM (
       SELECT id, points, CASE WHEN points - floor(points) >= 0.5 THEN ceil(points) ELSE floor(points) END AS gesamt
-      FROM (SELECT id, ${points} AS points FROM ${PROPERTIES_FOR_MATCHING} AS p WHERE ${where.join(' AND ')} OFFSET 0) AS scored
+      FROM (SELECT id, ${points} AS points FROM ${PROPERTIES_FOR_MATCHING} AS p ${LOWER_CITY} WHERE ${where.join(' AND ')} OFFSET 0) AS scored
     ) AS ranked
     ${after ? `WHERE gesamt < ${param(after.gesamt, 'float8')} OR (gesamt = ${param(after.gesamt, 'float8')} AND id COLLATE "C" > ${param(after.id, 'text')} COLLATE "C")` : ''}
     ORDER BY gesamt DESC, id COLLATE "C" ASC
@@ -164,13 +164,19 @@ export async function rankPropertiesInSql(
 }
 
 /**
- * `cityKeys` in SQL for one wanted location `o`: the city lower-cased as JavaScript does it (ICU's
- * full Unicode mapping; the database's collation may be "C", which lower-cases ASCII only), its
- * leading part as long as `o` (in code points) ending at the end or before a hyphen or space, is
- * `o`, or is `o` with its spaces as hyphens (when `o` has hyphens only) or its hyphens as spaces.
+ * `city_lower`: the city lower-cased as JavaScript does it (ICU's full Unicode mapping; the
+ * database's collation may be "C", which lower-cases ASCII only), once per row (`OFFSET 0` keeps
+ * the planner from copying the call into every comparison of `cityPartIs`).
+ */
+const LOWER_CITY = `CROSS JOIN LATERAL (SELECT lower(p.address_city COLLATE "und-x-icu") COLLATE "C" AS city_lower OFFSET 0) AS lowered`;
+
+/**
+ * `cityKeys` in SQL for one wanted location `o`: the lower-cased city's leading part as long as
+ * `o` (in code points), ending at the end or before a hyphen or space, is `o`, or is `o` with its
+ * spaces as hyphens (when `o` has hyphens only) or its hyphens as spaces (when it has spaces only).
  */
 function cityPartIs(o: string, param: (value: unknown, type: string) => string): string {
-  const city = `(lower(address_city COLLATE "und-x-icu") COLLATE "C")`;
+  const city = 'city_lower';
   const length = param([...o].length, 'int');
   const part = `left(${city}, ${length})`;
   const w = param(o, 'text');
