@@ -1,4 +1,4 @@
-import { errorCodes, type FastifyReply } from 'fastify';
+import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { ApiError, type Dialect } from '@platform/http';
@@ -81,20 +81,43 @@ export const rateLimits = fp<RateLimitPluginOptions>(
     // plain hook calling `done`: most requests are counted locally, without a promise.
     app.addHook('onRequest', (request, reply, done) => {
       if (request.routeOptions.config.public || !request.auth) return done();
+      const counted = count(request, reply);
+      if (!('then' in counted)) return done(counted.refusal);
+      counted.then(
+        ({ refusal }) => done(refusal),
+        (error: unknown) => done((error || new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error),
+      );
+    });
+    // A key refused for its scope (403) never reaches the hook above: the auth plugin answers in
+    // its own hook. It is still an authenticated request, so it is counted and gets the headers
+    // (docs/conventions.md promises them on every authenticated answer); it stays a 403 even
+    // over budget, since the answer is decided by then.
+    app.addHook('onError', (request, reply, error, done) => {
+      const refusedForScope = (error as { code?: unknown }).code === 'scope_missing';
+      if (!refusedForScope || !request.auth || reply.hasHeader('ratelimit-limit')) return done();
+      const counted = count(request, reply);
+      if (!('then' in counted)) return done();
+      counted.then(
+        () => done(),
+        () => done(),
+      );
+    });
+    /** Counts the request against its application's budget and sets the headers; over budget, the refusal. */
+    function count(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): { refusal?: ApiError } | Promise<{ refusal?: ApiError }> {
       const max = request.auth.rateLimitPerMinute ?? settings.perMinute;
       const budget = counter.countLocally(request.auth.applicationId, max);
-      if (budget) return done(overBudget(reply, budget));
-      counter
-        .count(request.auth.applicationId, max)
-        .then(
-          (counted) => overBudget(reply, counted),
-          (error: unknown) => void warnOncePerWindow(settings, error),
-        )
-        .then(
-          (refusal) => done(refusal),
-          (error: unknown) => done((error || new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error),
-        );
-    });
+      if (budget) return { refusal: overBudget(reply, budget) };
+      return counter.count(request.auth.applicationId, max).then(
+        (counted) => ({ refusal: overBudget(reply, counted) }),
+        (error: unknown) => {
+          warnOncePerWindow(settings, error);
+          return {};
+        },
+      );
+    }
   },
   { name: 'platform-rate-limits', dependencies: ['platform-auth'] },
 );
