@@ -48,7 +48,7 @@ describe('POST /leads/v1/anfragen', () => {
       eingegangen_am: '2026-12-01T10:00:00.000Z',
     });
     expect(anfrage.bewertung.gesamt).toBe(100);
-    expect(anfrage.bewertung.gewichtungsversion).toBe('anfrage-2026-11');
+    expect(anfrage.bewertung.gewichtungsversion).toBe('anfrage-2026-11b');
     expect(anfrage.bewertung.kriterien.reduce((acc: number, k: { punkte: number }) => acc + k.punkte, 0)).toBe(
       anfrage.bewertung.gesamt,
     );

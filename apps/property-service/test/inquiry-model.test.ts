@@ -31,11 +31,11 @@ const prospect = (over: Partial<InquirySubject['prospect']> = {}) =>
 const points = (result: ReturnType<typeof scoreInquiry>) =>
   Object.fromEntries(result.kriterien.map((k) => [k.kriterium, k.punkte]));
 
-describe('inquiry scoring (weights anfrage-2026-11: Preis 40, Lage 25, Zimmer 20, Wohnfläche 15)', () => {
+describe('inquiry scoring (weights anfrage-2026-11b: Preis 40, Lage 25, Zimmer 20, Wohnfläche 15)', () => {
   it('a perfect match scores 100, every criterion erfuellt', () => {
     const result = scoreInquiry({ property: property(), prospect: prospect() });
     expect(result.gesamt).toBe(100);
-    expect(result.gewichtungsversion).toBe('anfrage-2026-11');
+    expect(result.gewichtungsversion).toBe('anfrage-2026-11b');
     expect(result.kriterien.map((k) => [k.kriterium, k.gewicht, k.punkte, k.ergebnis])).toEqual([
       ['preis', 40, 40, 'erfuellt'],
       ['lage', 25, 25, 'erfuellt'],

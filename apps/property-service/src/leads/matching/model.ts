@@ -32,7 +32,7 @@ function priceAndBudget({ property, prospect }: InquirySubject): {
 
 /** The weights and rules for inquiries about properties; the version is stored with every score. */
 export const INQUIRY_MODEL = defineModel<InquirySubject>({
-  version: 'anfrage-2026-11',
+  version: 'anfrage-2026-11b', // b: a city's search finds its districts (location.ts)
   knockouts: [
     {
       key: 'status',
