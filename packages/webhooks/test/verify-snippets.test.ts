@@ -2,18 +2,24 @@
 // docs/snippets/ with their own interpreters: PHP and Python as HTTP receivers (php -S, python3)
 // that real HTTP deliveries reach, the shell script on a captured body. Each delivery is signed by
 // this package's signer with a secret of the form it issues.
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, until } from '@platform/testkit';
+import { freePort } from '@platform/testkit';
 import { generatedSection } from '../../../scripts/docs/sections.js';
 import { generateSigningSecret } from '../src/secret-box.js';
 import { signatureHeader } from '../src/signature.js';
+import {
+  interpreter,
+  RECEIVER_LANGUAGES,
+  receiverInterpreter,
+  SNIPPETS,
+  startSnippetReceiver,
+  type SnippetLanguage,
+} from './snippet-receivers.js';
 
-const SNIPPETS = fileURLToPath(new URL('../../../docs/snippets/', import.meta.url));
 const secret = generateSigningSecret();
 const oldSecret = generateSigningSecret();
 const now = () => Math.floor(Date.now() / 1000);
@@ -54,13 +60,6 @@ const forged: Record<string, () => Delivery> = {
   'no signature header': () => ({ body, header: '' }),
 };
 
-/** A snippet's interpreter: missing locally → its tests are skipped, said so; missing in CI → they fail. */
-function interpreter(command: string, install: string): { available: boolean; note: string } {
-  const available = !spawnSync(command, ['--version'], { stdio: 'ignore' }).error;
-  if (available || process.env.CI === 'true') return { available: true, note: '' };
-  return { available: false, note: ` — SKIPPED: ${command} is not installed here (${install}; .ci/run installs it)` };
-}
-
 /** Runs `accepts` for every case; each snippet must give the same verdicts. */
 function verdicts(accepts: (delivery: Delivery) => Promise<boolean>) {
   for (const [name, delivery] of Object.entries(genuine))
@@ -69,31 +68,20 @@ function verdicts(accepts: (delivery: Delivery) => Promise<boolean>) {
     it(`refuses ${name}`, async () => expect(await accepts(delivery())).toBe(false));
 }
 
-/** A snippet started as an HTTP receiver on `port`; deliveries are POSTed to it as the services send them. */
-function receiverSnippet(start: (port: number) => ChildProcess) {
-  let child: ChildProcess | undefined;
-  let url = '';
+/** A snippet's receiver on a free port; deliveries are POSTed to it as the services send them. */
+function receiverSnippet(language: SnippetLanguage) {
+  let receiver: Awaited<ReturnType<typeof startSnippetReceiver>> | undefined;
   beforeAll(async () => {
-    const port = await freePort();
-    child = start(port);
-    url = `http://127.0.0.1:${port}/hooks`;
-    await until(
-      () =>
-        fetch(url, { method: 'POST' }).then(
-          () => true,
-          () => false,
-        ),
-      15_000,
-    );
+    receiver = await startSnippetReceiver(language, await freePort(), [secret]);
   }, 20_000);
-  afterAll(() => void child?.kill());
+  afterAll(() => receiver?.stop());
   verdicts(async ({ body, header }) => {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'platform-webhooks/1.0',
     };
     if (header) headers['x-service-signature'] = header;
-    const response = await fetch(url, { method: 'POST', body, headers });
+    const response = await fetch(receiver!.url, { method: 'POST', body, headers });
     const answer = await response.text();
     if (response.status !== 202 && !(response.status === 400 && answer === 'invalid signature'))
       throw new Error(`unexpected answer ${response.status}: ${answer}`);
@@ -101,22 +89,12 @@ function receiverSnippet(start: (port: number) => ChildProcess) {
   });
 }
 
-const env = { ...process.env, WEBHOOK_SECRETS: secret };
-const php = interpreter('php', 'Debian: php-cli');
-const python = interpreter('python3', 'Debian: python3');
 const openssl = interpreter('openssl', 'Debian: openssl');
 
-describe.skipIf(!php.available)(`the PHP receiver of docs/webhooks.md, under php -S${php.note}`, () => {
-  receiverSnippet((port) =>
-    spawn('php', ['-S', `127.0.0.1:${port}`, join(SNIPPETS, 'verify-webhook.php')], { env, stdio: 'ignore' }),
-  );
-});
-
-describe.skipIf(!python.available)(`the Python receiver of docs/webhooks.md${python.note}`, () => {
-  receiverSnippet((port) =>
-    spawn('python3', [join(SNIPPETS, 'verify-webhook.py')], { env: { ...env, PORT: String(port) }, stdio: 'ignore' }),
-  );
-});
+for (const language of RECEIVER_LANGUAGES) {
+  const { available, note } = receiverInterpreter(language);
+  describe.skipIf(!available)(`the ${language} receiver of docs/webhooks.md${note}`, () => receiverSnippet(language));
+}
 
 describe.skipIf(!openssl.available)(`the shell + openssl check of docs/webhooks.md${openssl.note}`, () => {
   const folder = mkdtempSync(join(tmpdir(), 'verify-sh-'));
