@@ -29,6 +29,12 @@ export interface EventFilter {
  * range scan; the type filter is applied on the rows it reads.
  */
 export function findEvents(db: Db, filter: EventFilter): Promise<StoredEvent[]> {
+  const { text, values } = eventsQuery(filter);
+  return readRows<StoredEvent>(db, text, values);
+}
+
+/** The statement of `findEvents` (its plan is tested). */
+export function eventsQuery(filter: EventFilter): { text: string; values: unknown[] } {
   const values: unknown[] = [filter.accountId, filter.service, filter.types, filter.from];
   const conditions = [
     'account_id = $1',
@@ -45,12 +51,9 @@ export function findEvents(db: Db, filter: EventFilter): Promise<StoredEvent[]> 
     conditions.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length})`);
   }
   values.push(filter.take);
-  return readRows<StoredEvent>(
-    db,
-    `SELECT id, type, created_at, payload FROM outbox_events WHERE ${conditions.join(' AND ')}
-     ORDER BY created_at DESC, id DESC LIMIT $${values.length}`,
-    values,
-  );
+  const text = `SELECT id, type, created_at, payload FROM outbox_events WHERE ${conditions.join(' AND ')}
+     ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
+  return { text, values };
 }
 
 /** One event of the account, if it was created at or after `from`. */
