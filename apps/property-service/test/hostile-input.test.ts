@@ -102,36 +102,49 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
       { einwilligung: { zweck: 'Kontakt', erteilt_am: '9999-12-31T23:59:59-23:59' } },
       'einwilligung.erteilt_am',
       'ungueltiges_format',
+      { format: 'date-time' },
     ],
     [
       'a consent date that is year 999 in UTC',
       { einwilligung: { zweck: 'Kontakt', erteilt_am: '1000-01-01T00:30:00+01:00' } },
       'einwilligung.erteilt_am',
       'ungueltiges_format',
+      { format: 'date-time' },
     ],
     [
       'a room minimum of 5e-324 (underflows in SQL)',
       { suchprofil: { zimmer_min: 5e-324 } },
       'suchprofil.zimmer_min',
       'ungueltiges_format',
+      { vielfaches_von: 0.5 },
     ],
-    ['a room minimum of 2.3', { suchprofil: { zimmer_min: 2.3 } }, 'suchprofil.zimmer_min', 'ungueltiges_format'],
+    [
+      'a room minimum of 2.3',
+      { suchprofil: { zimmer_min: 2.3 } },
+      'suchprofil.zimmer_min',
+      'ungueltiges_format',
+      { vielfaches_von: 0.5 },
+    ],
     [
       'a living-area minimum of 5e-324',
       { suchprofil: { wohnflaeche_min_qm: 5e-324 } },
       'suchprofil.wohnflaeche_min_qm',
       'ungueltiger_typ',
+      { typ: 'integer' },
     ],
-  ])('refuses %s with 422 (was stored, then 500 on reading or matching)', async (_name, change, feld, grund) => {
-    const res = await ctx.send('POST', '/leads/v1/interessenten', {
-      nachname: 'Hostile',
-      email: 'hostile@example.de',
-      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
-      ...change,
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([{ feld, grund }]);
-  });
+  ])(
+    'refuses %s with 422 (was stored, then 500 on reading or matching)',
+    async (_name, change, feld, grund, vorgabe) => {
+      const res = await ctx.send('POST', '/leads/v1/interessenten', {
+        nachname: 'Hostile',
+        email: 'hostile@example.de',
+        einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
+        ...change,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details).toEqual([{ feld, grund, meldung: expect.any(String), vorgabe }]);
+    },
+  );
 
   it('accepts half rooms and whole square metres', async () => {
     const res = await ctx.send('POST', '/leads/v1/interessenten', {
@@ -144,10 +157,17 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     expect(res.json().suchprofil).toMatchObject({ zimmer_min: 2.5, wohnflaeche_min_qm: 60 });
   });
 
-  it('answers the leads API in German also for an unknown route, a foreign cursor and an empty body', async () => {
-    const route = await ctx.send('DELETE', '/leads/v1/interessenten');
+  it('answers the leads API in German also for an unknown route, a wrong method, a foreign cursor and an empty body', async () => {
+    const route = await ctx.send('DELETE', '/leads/v1/nichts');
     expect(route.statusCode).toBe(404);
-    expect(route.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Route DELETE /leads/v1/interessenten.' });
+    expect(route.json()).toEqual({ code: 'nicht_gefunden', message: 'Keine Route DELETE /leads/v1/nichts.' });
+    const method = await ctx.send('DELETE', '/leads/v1/interessenten');
+    expect(method.statusCode).toBe(405);
+    expect(method.headers.allow).toBe('GET, HEAD, POST');
+    expect(method.json()).toEqual({
+      code: 'methode_nicht_erlaubt',
+      message: '/leads/v1/interessenten beantwortet DELETE nicht, nur GET, HEAD, POST.',
+    });
     const propertyCursor = (await ctx.send('GET', '/v1/properties?limit=1')).json().page.next_cursor;
     const cursor = await ctx.send(
       'GET',
@@ -175,7 +195,14 @@ describe('hostile input never yields a 500 or a foreign error shape', () => {
     async (date) => {
       const res = await ctx.send('POST', '/v1/properties', { ...validProperty(), available_from: date });
       expect(res.statusCode).toBe(422);
-      expect(res.json().details).toEqual([{ field: 'available_from', reason: 'invalid_format' }]);
+      expect(res.json().details).toEqual([
+        {
+          field: 'available_from',
+          reason: 'invalid_format',
+          message: 'available_from must be a date (YYYY-MM-DD, years 1000–9999).',
+          constraint: { format: 'date' },
+        },
+      ]);
     },
   );
 

@@ -81,15 +81,21 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     const changed = await send('PATCH', `/v1/properties/${before.id}`, { type: 'house', title: 'Now a house' });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toMatchObject({ type: 'house', title: 'Now a house' });
-    for (const [body, field] of [
-      [{ title: null }, 'title'],
-      [{ type: null }, 'type'],
-      [{ address: null }, 'address'],
-      [{ address: { postal_code: null } }, 'address.postal_code'],
+    // null would clear a field that must have a value: `missing`, with the type it takes (docs/errors.md).
+    for (const [body, field, type] of [
+      [{ title: null }, 'title', 'string'],
+      [{ type: null }, 'type', 'string'],
+      [{ address: null }, 'address', 'object'],
+      [{ address: { postal_code: null } }, 'address.postal_code', 'string'],
     ] as const) {
       const res = await send('PATCH', `/v1/properties/${before.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
-      expect(res.json().details).toContainEqual({ field, reason: 'invalid_type' });
+      expect(res.json().details).toContainEqual({
+        field,
+        reason: 'missing',
+        message: `${field} is required and cannot be null (send a value of type ${type}).`,
+        constraint: { type },
+      });
     }
     expect((await send('GET', `/v1/properties/${before.id}`)).json().title).toBe('Now a house');
   });
@@ -105,9 +111,24 @@ describe('PATCH /v1/properties/{propertyId}', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().details).toEqual(
       expect.arrayContaining([
-        { field: 'title', reason: 'too_long' },
-        { field: 'address.postal_code', reason: 'invalid_format' },
-        { field: 'status', reason: 'not_allowed' },
+        {
+          field: 'title',
+          reason: 'too_long',
+          message: 'title must be between 1 and 120 characters long.',
+          constraint: { min_length: 1, max_length: 120 },
+        },
+        {
+          field: 'address.postal_code',
+          reason: 'invalid_format',
+          message: 'address.postal_code must match the pattern ^[0-9]{5}$.',
+          constraint: { pattern: '^[0-9]{5}$' },
+        },
+        {
+          field: 'status',
+          reason: 'not_allowed',
+          message: 'status is read-only and cannot be written.',
+          constraint: { read_only: true },
+        },
         { field: 'extra', reason: 'unknown_field' },
       ]),
     );

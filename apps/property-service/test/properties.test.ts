@@ -78,33 +78,63 @@ describe('POST /v1/properties', () => {
   });
 
   it.each([
-    ['a title of 121 characters', { title: 'x'.repeat(121) }, { field: 'title', reason: 'too_long' }],
+    [
+      'a title of 121 characters',
+      { title: 'x'.repeat(121) },
+      { field: 'title', reason: 'too_long', constraint: { min_length: 1, max_length: 120 } },
+    ],
     [
       'postal code 1234',
       { address: { postal_code: '1234', city: 'Berlin' } },
-      { field: 'address.postal_code', reason: 'invalid_format' },
+      { field: 'address.postal_code', reason: 'invalid_format', constraint: { pattern: '^[0-9]{5}$' } },
     ],
     [
       'a price given as text',
       { purchase_price_eur: '420000' },
-      { field: 'purchase_price_eur', reason: 'invalid_type' },
+      { field: 'purchase_price_eur', reason: 'invalid_type', constraint: { type: 'integer' } },
     ],
-    ['rooms as a boolean', { rooms: true }, { field: 'rooms', reason: 'invalid_type' }],
-    ['an unknown type', { type: 'castle' }, { field: 'type', reason: 'not_allowed' }],
+    ['rooms as a boolean', { rooms: true }, { field: 'rooms', reason: 'invalid_type', constraint: { type: 'number' } }],
+    [
+      'an unknown type',
+      { type: 'castle' },
+      {
+        field: 'type',
+        reason: 'not_allowed',
+        constraint: { allowed: ['apartment', 'house', 'land', 'commercial', 'parking'] },
+      },
+    ],
     ['an unknown field', { garden: true }, { field: 'garden', reason: 'unknown_field' }],
     [
       'an unknown nested field',
       { address: { postal_code: '10115', city: 'Berlin', planet: 'Earth' } },
       { field: 'address.planet', reason: 'unknown_field' },
     ],
-    ['the read-only status', { status: 'active' }, { field: 'status', reason: 'not_allowed' }],
-    ['the read-only id', { id: 'prop_mine' }, { field: 'id', reason: 'not_allowed' }],
-    ['a negative price', { purchase_price_eur: -1 }, { field: 'purchase_price_eur', reason: 'out_of_range' }],
-    ['a malformed date', { available_from: '01.01.2027' }, { field: 'available_from', reason: 'invalid_format' }],
+    [
+      'the read-only status',
+      { status: 'active' },
+      { field: 'status', reason: 'not_allowed', constraint: { read_only: true } },
+    ],
+    ['the read-only id', { id: 'prop_mine' }, { field: 'id', reason: 'not_allowed', constraint: { read_only: true } }],
+    [
+      'a negative price',
+      { purchase_price_eur: -1 },
+      {
+        field: 'purchase_price_eur',
+        reason: 'out_of_range',
+        constraint: { minimum: 0, maximum: 2147483647 },
+      },
+    ],
+    [
+      'a malformed date',
+      { available_from: '01.01.2027' },
+      { field: 'available_from', reason: 'invalid_format', constraint: { format: 'date' } },
+    ],
   ])('refuses %s with 422 and a detail', async (_name, change, detail) => {
     const res = await send('POST', '/v1/properties', { ...validProperty(), ...change });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ code: 'validation_failed', message: expect.any(String), details: [detail] });
+    // A detail with a constraint also says it in words (the words are tested in packages/http).
+    const expected = 'constraint' in detail ? { ...detail, message: expect.any(String) } : detail;
+    expect(res.json()).toEqual({ code: 'validation_failed', message: expect.any(String), details: [expected] });
   });
 
   it('reports every missing required field at once', async () => {

@@ -59,15 +59,26 @@ describe('POST /leads/v1/interessenten', () => {
   });
 
   it.each([
-    [{ email: 'not-an-address' }, { feld: 'email', grund: 'ungueltiges_format' }],
-    [{ suchprofil: { typ: ['castle'] } }, { feld: 'suchprofil.typ.0', grund: 'nicht_erlaubt' }],
-    [{ nachname: 5 }, { feld: 'nachname', grund: 'ungueltiger_typ' }],
+    [{ email: 'not-an-address' }, { feld: 'email', grund: 'ungueltiges_format', vorgabe: { format: 'email' } }],
+    [
+      { suchprofil: { typ: ['castle'] } },
+      {
+        feld: 'suchprofil.typ.0',
+        grund: 'nicht_erlaubt',
+        vorgabe: { erlaubt: ['apartment', 'house', 'land', 'commercial', 'parking'] },
+      },
+    ],
+    [{ nachname: 5 }, { feld: 'nachname', grund: 'ungueltiger_typ', vorgabe: { typ: 'string' } }],
     [{ hobby: 'Golf' }, { feld: 'hobby', grund: 'unbekanntes_feld' }],
-    [{ aufbewahrung_bis: '2099-01-01' }, { feld: 'aufbewahrung_bis', grund: 'nicht_erlaubt' }],
+    [
+      { aufbewahrung_bis: '2099-01-01' },
+      { feld: 'aufbewahrung_bis', grund: 'nicht_erlaubt', vorgabe: { nur_lesen: true } },
+    ],
   ])('refuses %j in German', async (change, detail) => {
     const res = await ctx.send('POST', '/leads/v1/interessenten', { ...prospect(), ...change });
     expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([detail]);
+    // A detail with a constraint (vorgabe) also says it in words (meldung; tested in packages/http).
+    expect(res.json().details).toEqual(['vorgabe' in detail ? { ...detail, meldung: expect.any(String) } : detail]);
   });
 
   it('answers a missing scope with 403 scope_fehlt and the scope in details[].feld', async () => {
@@ -103,7 +114,14 @@ describe('GET /leads/v1/interessenten', () => {
     for (const limit of ['0', '101']) {
       const res = await ctx.send('GET', `/leads/v1/interessenten?limit=${limit}`, undefined, tenant.key);
       expect(res.statusCode).toBe(422);
-      expect(res.json().details).toEqual([{ feld: 'limit', grund: 'ausserhalb_bereich' }]);
+      expect(res.json().details).toEqual([
+        {
+          feld: 'limit',
+          grund: 'ausserhalb_bereich',
+          meldung: 'limit muss zwischen 1 und 100 liegen.',
+          vorgabe: { minimum: 1, maximum: 100 },
+        },
+      ]);
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -150,7 +168,14 @@ describe('GET and PATCH /leads/v1/interessenten/{id}', () => {
     });
     const cleared = await ctx.send('PATCH', `/leads/v1/interessenten/${created.id}`, { einwilligung: null });
     expect(cleared.statusCode).toBe(422);
-    expect(cleared.json().details).toEqual([{ feld: 'einwilligung', grund: 'ungueltiger_typ' }]);
+    expect(cleared.json().details).toEqual([
+      {
+        feld: 'einwilligung',
+        grund: 'fehlt',
+        meldung: 'einwilligung ist erforderlich und darf nicht null sein (einen Wert vom Typ object senden).',
+        vorgabe: { typ: 'object' },
+      },
+    ]);
   });
 });
 
