@@ -261,7 +261,7 @@ export function createAppointmentService({ db, cursors, now, emit, openSlotOfHos
     /** The appointment as an iCalendar event in the account's time zone (METHOD:CANCEL once cancelled). */
     async ics(accountId: string, id: string): Promise<string> {
       const row = await appointmentRepository.find(db, accountId, id);
-      const property = await propertyRepository.get(db, row.property_id);
+      const property = await propertyRepository.calendarFields(db, row.property_id);
       return calendarEvent({
         uid: `${row.id}@property-service`,
         sequence: row.sequence,

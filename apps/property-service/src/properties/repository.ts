@@ -46,10 +46,25 @@ export const propertyRepository = {
   },
 
   /** What an appointment's calendar event names of its property (it exists). */
-  calendarFields(db: Db, id: string): Promise<{ title: string; address_postal_code: string; address_city: string }> {
+  calendarFields(
+    db: Db,
+    id: string,
+  ): Promise<{
+    title: string;
+    address_street: string | null;
+    address_house_number: string | null;
+    address_postal_code: string;
+    address_city: string;
+  }> {
     return db.property.findUniqueOrThrow({
       where: { id },
-      select: { title: true, address_postal_code: true, address_city: true },
+      select: {
+        title: true,
+        address_street: true,
+        address_house_number: true,
+        address_postal_code: true,
+        address_city: true,
+      },
     });
   },
 };

@@ -38,7 +38,8 @@ export const SearchProfileSchema = Named(
       orte: Type.Optional(
         Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
           maxItems: 20,
-          description: 'Orte oder Postleitzahlen.',
+          description:
+            'Orte oder Postleitzahl-Anfänge. Ein Ort findet auch seine Ortsteile („Berlin“ → „Berlin-Mitte“, „Berlin Mitte“); ein Ortsteil nur sich selbst (Bindestrich und Leerzeichen gleichwertig), „Mitte“ allein nichts.',
         }),
       ),
       zimmer_min: Type.Optional(
