@@ -164,7 +164,8 @@ export async function createKey(ctx: CommandContext, input: { app?: string; scop
 export async function listKeys(ctx: CommandContext, input: { app?: string }) {
   const app = await findApplication(ctx, input.app);
   const keys = await keysOfApplication(ctx.db, app.id);
-  return { application_id: app.id, keys: keys.map(toApiKeyView) };
+  const now = ctx.now?.() ?? new Date();
+  return { application_id: app.id, keys: keys.map((key) => toApiKeyView(key, now)) };
 }
 
 export async function revokeKey(ctx: CommandContext, keyId: string | undefined) {

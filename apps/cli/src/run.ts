@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { jobsOf } from '@platform/runtime';
 import { JOBS, SERVICES } from './services.js';
 import {
   CheckFailed,
@@ -19,6 +20,7 @@ import { setDefaultCountry } from './account-settings.js';
 import { setRateLimit } from './rate-limits.js';
 import { deprecationNotices, setOwner } from './deprecation.js';
 import { forgetSecret } from './secrets.js';
+import { rollKey } from './keys.js';
 
 export const USAGE = `Usage: pnpm cli <command> [--json]
   account create --name <name> [--time-zone Europe/Berlin]
@@ -38,7 +40,10 @@ export const USAGE = `Usage: pnpm cli <command> [--json]
                            instances, or back to RATE_LIMIT_PER_MINUTE
   key create --app <appId> --scopes <scope,scope,...>
                            at most API_KEYS_PER_APPLICATION active keys (revoked ones do not count)
-  key list --app <appId>
+  key list --app <appId>    each key's created_at, age_days, last_used_at, expires_at, revoked_at
+  key roll <keyId> --expires-in <hours>
+                           a successor with the same scopes (shown once); the old key stops
+                           working in 0 (at once, after a leak) to 168 hours (7 days)
   key revoke <keyId>
   jobs run ${JOBS.map((j) => j.name).join('|')} [--period 2026-11] [--account <accountId>]
                            (--period and --account: for the jobs that take them, e.g. chargebacks)
@@ -96,6 +101,7 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
         version: { type: 'string' },
         since: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        'expires-in': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,8 +123,11 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     'deprecation notices': (c) => deprecationNotices(c, values),
     'key create': (c) => createKey(c, values),
     'key list': (c) => listKeys(c, values),
+    'key roll': (c) => rollKey(c, argument, values),
     'key revoke': (c) => revokeKey(c, argument),
-    'jobs run': (c) => runJob(c, argument, JOBS, { period: values.period, account_id: values.account }),
+    // The jobs with the deployment's SMTP settings, which the key-age notices are sent through.
+    'jobs run': (c) =>
+      runJob(c, argument, jobsOf(SERVICES, { smtp: c.smtp }), { period: values.period, account_id: values.account }),
     'storage check': (c) => checkStorage(c),
     'appointments today': (c) => appointmentsToday(c, values),
     'comparables import': (c) => importComparables(c, values, argument),

@@ -41,6 +41,11 @@ export function keysOfApplication(db: Db, applicationId: string) {
   return db.apiKey.findMany({ where: { application_id: applicationId }, orderBy: { created_at: 'desc' } });
 }
 
+/** A key, or null when there is none. */
+export function findKeyById(db: Db, id: string) {
+  return db.apiKey.findUnique({ where: { id } });
+}
+
 /** A key known to exist. */
 export function keyById(db: Db, id: string) {
   return db.apiKey.findUniqueOrThrow({ where: { id } });

@@ -6,12 +6,14 @@ export {
   createApiKey,
   revokeApiKey,
   toApiKeyView,
+  activeKeys,
   DEFAULT_KEYS_PER_APPLICATION,
   KeyLimitError,
   UnknownScopeError,
   type ApiKeyView,
 } from './keys-service.js';
-export { apiKeyRoutes, type ApiKeyRoutesOptions } from './routes.js';
+export { apiKeyRoutes, KEYS_SCOPE, type ApiKeyRoutesOptions } from './routes.js';
+export { rollApiKey, KeyNotRollableError, MAX_ROLL_EXPIRY_HOURS, type RolledKey } from './key-roll.js';
 export {
   insertApplication,
   applicationById,
@@ -19,5 +21,7 @@ export {
   updateApplication,
   keysOfApplication,
   keyById,
+  findKeyById,
   applicationIdsOfAccount,
 } from './applications.js';
+export { sendKeyAgeNotices, KEY_ROTATION_DAYS, type KeyAgeNoticeReport } from './key-age-notice.js';

@@ -9,14 +9,14 @@ import {
   type CursorCodec,
   cursorPage,
   errorResponses,
-  Named,
   NEWEST_FIRST,
   PageQuerySchema,
   PageSchema,
-  StringEnum,
   validationError,
 } from '@platform/http';
 import type { KeyOwner } from './key-owner.js';
+import { rollRoute } from './key-roll-route.js';
+import { keySchemas } from './key-schemas.js';
 import {
   DEFAULT_KEYS_PER_APPLICATION,
   KeyLimitError,
@@ -35,55 +35,20 @@ export interface ApiKeyRoutesOptions {
   cursors: CursorCodec;
   /** Active keys an application may have (API_KEYS_PER_APPLICATION); default 20. */
   maxKeys?: number;
+  /** The clock of key ages and expiries; default the real one. */
+  now?: () => Date;
 }
 
-const SCOPE = 'keys:manage';
+export const KEYS_SCOPE = 'keys:manage';
+const SCOPE = KEYS_SCOPE;
 
-function schemas(service: KeyOwner) {
-  const ScopeSchema = StringEnum(service.scopes);
-  const ApiKeySchema = Named(
-    'ApiKey',
-    Type.Object({
-      id: Type.String(),
-      display_prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
-      scopes: Type.Array(Type.String()),
-      created_at: Type.String({ format: 'date-time' }),
-      last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-      revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    }),
-  );
-  const CreatedKeySchema = Named(
-    'ApiKeyCreated',
-    Type.Composite([
-      ApiKeySchema,
-      Type.Object({ key: Type.String({ description: 'The plaintext key. Shown only in this response.' }) }),
-    ]),
-  );
-  const CreateKeySchema = Named(
-    'ApiKeyInput',
-    Type.Object(
-      {
-        scopes: Type.Optional(
-          Type.Array(ScopeSchema, {
-            minItems: 1,
-            maxItems: 20,
-            uniqueItems: true,
-            description: 'Defaults to the scopes of the calling key; never more than those.',
-          }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  );
-  return { ApiKeySchema, CreatedKeySchema, CreateKeySchema };
-}
-
-/** Self-service key rotation: list the application's keys, create a second one, revoke one. */
+/** Self-service key rotation: list the application's keys, create a second one, roll one, revoke one. */
 export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { ApiKeySchema, CreatedKeySchema, CreateKeySchema } = schemas(options.service);
+  const { ApiKeySchema, CreatedKeySchema, CreateKeySchema } = keySchemas(options.service);
   const tags = ['API keys'];
   const maxKeys = options.maxKeys ?? DEFAULT_KEYS_PER_APPLICATION;
+  const now = options.now ?? (() => new Date());
 
   app.get(
     '/api-keys',
@@ -93,13 +58,15 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         tags,
         operationId: 'listApiKeys',
         summary: 'List API keys',
-        description: 'Keys of the calling application, newest first, with `last_used_at`.',
+        description:
+          'Keys of the calling application, newest first, with their age (`created_at`, `age_days`), `last_used_at`, `expires_at` and `revoked_at`.',
         querystring: PageQuerySchema,
         response: { 200: PageSchema(ApiKeySchema), ...errorResponses([...AUTH_ERRORS, 422]) },
       },
     },
-    async (request) =>
-      cursorPage({
+    async (request) => {
+      const at = now();
+      return cursorPage({
         cursors: options.cursors,
         scope: `api-keys:${request.auth.applicationId}`,
         cursor: request.query.cursor,
@@ -110,8 +77,9 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
             orderBy: NEWEST_FIRST,
             take,
           }),
-        map: toApiKeyView,
-      }),
+        map: (row) => toApiKeyView(row, at),
+      });
+    },
   );
 
   app.post(
@@ -122,7 +90,7 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         tags,
         operationId: 'createApiKey',
         summary: 'Create an API key',
-        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. An application has at most ${maxKeys} active keys; beyond, 409 \`conflict\` (revoke one first). All keys of an application share its rate limit.`,
+        description: `Creates another key for the calling application (valid at once); the plaintext \`key\` is shown only here. An application has at most ${maxKeys} active keys; beyond, 409 \`conflict\` (revoke one first). All keys of an application share its rate limit. With \`expires_in_hours\`, a temporary key that stops working then.`,
         body: CreateKeySchema,
         response: { 201: CreatedKeySchema, ...errorResponses([...AUTH_ERRORS, 409, ...BODY_ERRORS]) },
       },
@@ -137,6 +105,8 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
         });
       }
       if (scopes.length === 0) throw validationError([{ field: 'scopes', reason: 'missing' }]);
+      const at = now();
+      const hours = request.body?.expires_in_hours;
       try {
         const { key, plaintext } = await createApiKey(options.db, {
           applicationId: request.auth.applicationId,
@@ -145,6 +115,8 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
           scopes,
           pepper: options.pepper,
           maxKeys,
+          now: at,
+          expiresAt: hours === undefined ? undefined : new Date(at.getTime() + hours * 3_600_000),
         });
         return reply.status(201).send({ ...key, key: plaintext });
       } catch (error) {
@@ -179,4 +151,6 @@ export const apiKeyRoutes: FastifyPluginAsync<ApiKeyRoutesOptions> = async (plug
       return reply.status(204).send(null);
     },
   );
+
+  rollRoute(app, { ...options, maxKeys, now, scope: SCOPE, tags });
 };

@@ -23,6 +23,8 @@ interface CachedKey {
   environment: Environment;
   scopes: ReadonlySet<string>;
   revoked: boolean;
+  /** Epoch ms from which the key is refused; null: no expiry. */
+  expiresAt: number | null;
   rateLimitPerMinute: number | null;
 }
 
@@ -35,7 +37,7 @@ export interface VerifierOptions {
   environment: Environment;
   pepper: string;
   now?: () => number;
-  /** How long a looked-up key is trusted; bounds how late a revocation on another instance takes effect. */
+  /** How long a looked-up key is trusted; bounds how late a revocation or a roll's new expiry on another instance takes effect. */
   cacheTtlMs?: number;
   /** `last_used_at` is written at most once per interval per key. */
   lastUsedIntervalMs?: number;
@@ -98,15 +100,20 @@ export class KeyVerifier {
     const hash = hashKey(header, this.options.pepper);
     const now = this.now();
     const cached = this.cached(hash, now);
-    if (cached === undefined) return this.fetch(hash, now).then((key) => this.accept(key, hash));
-    return this.accept(cached, hash);
+    if (cached === undefined) return this.fetch(hash, now).then((key) => this.accept(key, hash, now));
+    return this.accept(cached, hash, now);
   }
 
   /** The key's context, once it is known; writes `last_used_at` when due. */
-  private accept(key: CachedKey | null, hash: string): AuthContext | Promise<AuthContext> {
+  private accept(key: CachedKey | null, hash: string, now: number): AuthContext | Promise<AuthContext> {
     if (!key || !timingSafeEqual(Buffer.from(key.hash), Buffer.from(hash)))
       throw invalid('The API key is not known.', 'Der API-Schlüssel ist unbekannt.');
     if (key.revoked) throw invalid('The API key was revoked.', 'Der API-Schlüssel wurde widerrufen.');
+    // Checked on every request, cached or not: a known expiry takes effect to the millisecond.
+    if (key.expiresAt !== null && key.expiresAt <= now) {
+      const at = new Date(key.expiresAt).toISOString();
+      throw invalid(`The API key expired at ${at}.`, `Der API-Schlüssel ist seit ${at} abgelaufen.`);
+    }
     const written = this.touch(key.id);
     return written ? written.then(() => contextOf(key)) : contextOf(key);
   }
@@ -150,6 +157,7 @@ export class KeyVerifier {
             environment: row.environment,
             scopes: new Set(row.scopes),
             revoked: row.revoked_at !== null,
+            expiresAt: row.expires_at?.getTime() ?? null,
             rateLimitPerMinute: row.application.rate_limit_per_minute,
           }
         : null;

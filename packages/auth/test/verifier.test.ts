@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createTestDatabase, TEST_PEPPER, TEST_SERVICES, type TestDatabase } from '@platform/testkit';
 import { generateKey, hashKey } from '../src/key-format.js';
+import { rollApiKey } from '../src/key-roll.js';
 import { revokeApiKey } from '../src/keys-service.js';
 import { KeyVerifier } from '../src/verifier.js';
 
@@ -42,6 +43,52 @@ describe('KeyVerifier', () => {
       scopes: new Set(['things:read']),
       rateLimitPerMinute: null,
     });
+  });
+
+  it('stops accepting a key rolled elsewhere with 0 hours within the cache time (4 s), answering that it expired', async () => {
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
+    const clock = { now: Date.now() };
+    const verifier = verifierAt(clock);
+    await verifier.verify(tenant.key);
+    const rolled = await rollApiKey(db.prisma, {
+      keyId: tenant.keyId,
+      service: TEST_SERVICES[0],
+      environment: 'sandbox',
+      pepper: TEST_PEPPER,
+      expiresInHours: 0,
+      maxKeys: 20,
+      now: new Date(clock.now),
+    }); // as another instance would
+    clock.now += 3_999;
+    await expect(verifier.verify(tenant.key)).resolves.toBeTruthy(); // still cached, at most 4 s
+    clock.now += 1;
+    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({
+      code: 'api_key_invalid',
+      message: `The API key expired at ${rolled!.previous.expires_at}.`,
+      messageDe: `Der API-Schlüssel ist seit ${rolled!.previous.expires_at} abgelaufen.`,
+    });
+    await expect(verifier.verify(rolled!.plaintext)).resolves.toMatchObject({ keyId: rolled!.key.id });
+  });
+
+  it('refuses a cached key from the millisecond of its known expiry, without asking the database again', async () => {
+    const tenant = await createTenant(db.prisma, { service: TEST_SERVICES[0] });
+    const clock = { now: Date.now() };
+    await db.prisma.apiKey.update({ where: { id: tenant.keyId }, data: { expires_at: new Date(clock.now + 2_000) } });
+    const lookups: string[] = [];
+    const verifier = new KeyVerifier({
+      db: db.prisma,
+      service: TEST_SERVICES[0],
+      environment: 'sandbox',
+      pepper: TEST_PEPPER,
+      now: () => clock.now,
+      onLookup: (result) => lookups.push(result),
+    });
+    await expect(verifier.verify(tenant.key)).resolves.toBeTruthy();
+    clock.now += 1_999;
+    await expect(verifier.verify(tenant.key)).resolves.toBeTruthy();
+    clock.now += 1;
+    await expect(verifier.verify(tenant.key)).rejects.toMatchObject({ message: /^The API key expired at / });
+    expect(lookups).toEqual(['miss', 'hit', 'hit']);
   });
 
   it('stops accepting a key revoked elsewhere within 5 seconds', async () => {

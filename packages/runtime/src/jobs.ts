@@ -10,6 +10,7 @@ import {
   type JobContext,
 } from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
+import { KEY_ROTATION_DAYS, sendKeyAgeNotices } from '@platform/auth';
 
 export { runJob } from '@platform/service';
 export const SCHEDULED_JOBS_QUEUE = JOBS_QUEUE;
@@ -27,9 +28,29 @@ export const WEBHOOK_HISTORY_JOB = defineJob({
   }),
 });
 
-/** The jobs of the given services plus the deployment's own (webhook history, idempotency keys); names are unique across them. */
-export function jobsOf(services: readonly { jobs: JobCatalogue }[]): JobCatalogue {
-  const jobs = [...services.flatMap((service) => service.jobs), WEBHOOK_HISTORY_JOB, IDEMPOTENCY_PRUNE_JOB];
+/** Mails each application's owner once when one of its keys turns 90 days old; nothing without SMTP_URL. */
+export const keyAgeNoticeJob = (smtp: { url: string; from: string } | undefined) =>
+  defineJob({
+    name: 'notify-old-api-keys',
+    description: `Tells the owner of each application by e-mail, once per key, that an active API key is ${KEY_ROTATION_DAYS} days old and should be rolled (SMTP_URL; unset: counted, nothing sent).`,
+    payload: Type.Object({}, { additionalProperties: false }),
+    schedule: { pattern: '0 9 * * *', tz: 'Europe/Berlin' },
+    retry: { attempts: 3, backoffMs: 300_000 },
+    run: async ({ db, now }) => ({ ...(await sendKeyAgeNotices(db, { now, smtp })) }),
+  });
+
+/** The jobs of the given services plus the deployment's own (webhook history, idempotency keys, key-age notices); names are unique across them. */
+export function jobsOf(
+  services: readonly { jobs: JobCatalogue }[],
+  deployment: { smtp?: { url: string | undefined; from: string } } = {},
+): JobCatalogue {
+  const smtp = deployment.smtp?.url ? { url: deployment.smtp.url, from: deployment.smtp.from } : undefined;
+  const jobs = [
+    ...services.flatMap((service) => service.jobs),
+    WEBHOOK_HISTORY_JOB,
+    IDEMPOTENCY_PRUNE_JOB,
+    keyAgeNoticeJob(smtp),
+  ];
   const names = jobs.map((job) => job.name);
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
   if (twice.length > 0) throw new Error(`Job names must be unique; twice: ${twice.join(', ')}.`);
