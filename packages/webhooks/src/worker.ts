@@ -104,6 +104,8 @@ export function startDeliveryWorker(deps: DeliveryDeps, options: WorkerOptions):
   return worker;
 }
 
+const REDELIVERY_IDLE_CHECK_MS = 1_000;
+
 /**
  * Runs the relay until stopped: drains the outbox and the deliveries marked for a new job
  * (resume, retry, bulk redeliveries: one batch of one redelivery per pass), then polls; now and
@@ -122,6 +124,7 @@ export function startRelay(
 ) {
   let running = true;
   let lastSweep = 0;
+  let nextRedeliveryCheck = 0;
   const alerts = options.alerts;
   if (alerts && !alerts.smtp)
     alerts.log(
@@ -157,7 +160,12 @@ export function startRelay(
           throw error;
         });
         const requeued = await enqueueRequestedDeliveries(deps);
-        const redelivered = await advanceRedeliveries(deps.db, deps.now);
+        // Checked once a second while none runs or the running ones wait: an idle pass stays as cheap as before.
+        let redelivered = 0;
+        if (Date.now() >= nextRedeliveryCheck) {
+          redelivered = await advanceRedeliveries(deps.db, deps.now);
+          if (redelivered === 0) nextRedeliveryCheck = Date.now() + REDELIVERY_IDLE_CHECK_MS;
+        }
         if (Date.now() - lastSweep > (options.sweepEveryMs ?? 30_000)) {
           lastSweep = Date.now();
           await requeueStaleDeliveries(deps);
