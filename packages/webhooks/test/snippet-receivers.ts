@@ -43,14 +43,21 @@ export function receiverInterpreter(language: SnippetLanguage) {
 /** Starts the language's receiver on `port` holding `secrets`; resolves once it answers HTTP. */
 export async function startSnippetReceiver(language: SnippetLanguage, port: number, secrets: readonly string[]) {
   const child: ChildProcess = launchers[language].launch(port, { ...process.env, WEBHOOK_SECRETS: secrets.join(',') });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let running = true;
+  void exited.then(() => (running = false));
   const url = `http://127.0.0.1:${port}/hooks`;
-  await until(
-    () =>
-      fetch(url, { method: 'POST' }).then(
-        () => true,
-        () => false,
-      ),
-    15_000,
-  );
-  return { url, stop: () => void child.kill() };
+  await until(async () => {
+    if (!running) throw new Error(`the ${language} receiver ended at start (port ${port} taken?)`);
+    return fetch(url, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+  }, 15_000);
+  /** Ends the receiver; resolves once its process has ended and the port is free. */
+  const stop = () => {
+    child.kill();
+    return exited;
+  };
+  return { url, stop };
 }
