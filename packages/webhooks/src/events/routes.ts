@@ -17,7 +17,7 @@ const caller = (request: { auth: EventCaller }) => request.auth;
  * When every event type an API shows needs the same scope (the leads API's: `leads:read`), its
  * routes declare that scope like any other route; otherwise the scope follows from each type.
  */
-function routeScope(deps: EventServiceDeps, rule: string) {
+function routeScope(deps: EventServiceDeps, rule: string): { config: { scope?: string }; rule: string } {
   const scopes = new Set(deps.catalogue.map((e) => e.scope));
   const [scope] = scopes;
   return scopes.size === 1 ? { config: { scope }, rule: '' } : { config: {}, rule: ` ${rule}` };
