@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateApplication } from '@platform/auth';
 import { newId } from '@platform/db';
-import { startReceiver, startSmtpSink, until, type SmtpSink } from '@platform/testkit';
+import { startReceiver, startSmtpSink, until, whileHeld, type SmtpSink } from '@platform/testkit';
 import { sendEndpointAlerts } from '../src/alerts.js';
 import { attemptDelivery } from '../src/delivery.js';
 import { pauseEndpoint } from '../src/endpoint-ops.js';
@@ -100,6 +100,20 @@ describe('webhook alerts to the application owner', () => {
     expect(paused.text).toContain('was paused: none of its deliveries succeeded for 24 h');
     expect(paused.text).toContain(`PATCH /v1/webhooks/${endpoint.id} with {"status": "active"}`);
     expect(alertsTo(endpoint.id)).toHaveLength(2);
+  });
+
+  it("a sweep while another worker's claim of the same alert is not yet committed sends nothing", async () => {
+    const start = new Date('2026-11-15T08:00:00Z');
+    const endpoint = await failingEndpoint('/claimed', start);
+    p.clock.now = new Date(start.getTime() + 2 * HOUR);
+    const { result } = await whileHeld(
+      p.db,
+      (tx) => tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { alerted_at: p.clock.now } }),
+      () => sendEndpointAlerts(p.db.prisma, () => p.clock.now, smtpSettings()),
+    );
+    expect(result.sent).toBe(0);
+    expect(await sendEndpointAlerts(p.db.prisma, () => p.clock.now, smtpSettings())).toMatchObject({ sent: 0 });
+    expect(alertsTo(endpoint.id)).toHaveLength(0);
   });
 
   it('sends nothing for an endpoint paused by hand, nor when no application names an owner', async () => {

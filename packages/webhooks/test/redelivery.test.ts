@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, until } from '@platform/testkit';
+import { startReceiver, until, whileHeld } from '@platform/testkit';
+import { advisoryXactLock } from '@platform/db';
 import { pauseEndpoint, resumeEndpoint } from '../src/endpoint-ops.js';
 import { recordEvent } from '../src/outbox.js';
 import { advanceRedeliveries, createRedelivery, redeliveryOutcomes } from '../src/redelivery-sql.js';
@@ -160,5 +161,27 @@ describe('bulk redelivery', () => {
     await expect(service.create(find, endpoint.id, { since: '2026-11-22T00:00:00Z' })).rejects.toMatchObject({
       code: 'conflict',
     });
+  });
+
+  it("two requests at once for one endpoint create one redelivery (the endpoint's lock decides)", async () => {
+    const { endpoint } = await endpointWithDeliveries('/race', new Date('2026-11-23T08:00:00Z'), ['failed']);
+    p.clock.now = new Date('2026-11-23T09:00:00Z');
+    const create = () =>
+      createRedelivery(p.db.prisma, {
+        endpointId: endpoint.id,
+        accountId: p.tenant.accountId,
+        since: new Date('2026-11-23T00:00:00Z'),
+        selection: 'failed',
+        at: p.clock.now,
+      });
+    const { result, waited } = await whileHeld(
+      p.db,
+      (tx) => advisoryXactLock(tx, `webhook-redeliveries:${endpoint.id}`),
+      () => Promise.all([create(), create()]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.filter((r) => r.created)).toHaveLength(1);
+    expect(await p.db.prisma.webhookRedelivery.count({ where: { endpoint_id: endpoint.id } })).toBe(1);
   });
 });
