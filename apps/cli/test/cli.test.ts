@@ -242,7 +242,7 @@ describe('jobs run anonymise', () => {
     expect(await db.prisma.prospect.findUnique({ where: { id: 'int_kept' } })).toMatchObject({ last_name: 'Neu' });
     const unknown = (await cli('jobs run nothing')).output;
     expect(unknown).toMatch(
-      /Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys\.$/,
+      /Unknown job "nothing"\. Jobs: anonymise, generate-listing, sweep-listings, .*prune-webhook-history, prune-idempotency-keys, notify-old-api-keys\.$/,
     );
     expect(unknown).toContain('generate-invoice, sweep-invoices');
     const flagged = await cli('jobs run anonymise --period 2026-11');
