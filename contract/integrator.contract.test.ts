@@ -1,15 +1,24 @@
-// The typed client as an integrator gets it: `pnpm build`'s tarball installed with npm into an empty
-// folder outside the workspace, the README example type-checked there against the installed
-// declarations (not the workspace's sources) and run with node against the services.
+// The services as an integrator meets them, outside the workspace. The typed client: `pnpm build`'s
+// tarball installed with npm into an empty folder, the README example type-checked there against
+// the installed declarations (not the workspace's sources) and run with node against the services.
+// The PHP and Python receivers of docs/webhooks.md, subscribed to the services, given their deliveries.
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unwrap } from '@platform/client';
+import { freePort, until } from '@platform/testkit';
 import { jpeg } from '@platform/uploads/testing';
+import { generateSigningSecret } from '@platform/webhooks';
 import { packClient } from '../packages/client/scripts/pack.mjs';
-import { cleanEnv, npmInstall, packInstalled, readmeExample } from './client-tarball/installed-folder.js';
+import { cleanEnv, npmInstall, packInstalled, readmeExample } from './integrator/installed-folder.js';
+import {
+  RECEIVER_LANGUAGES,
+  receiverInterpreter,
+  startSnippetReceiver,
+} from '../packages/webhooks/test/snippet-receivers.js';
 import { contractRun } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -82,7 +91,7 @@ describe('the client package, installed from its tarball outside the workspace',
 
   it('runs the README example with node against the services: property, photo, list, verified delivery', async () => {
     expect(typeCheck.ok, typeCheck.output).toBe(true);
-    copyFileSync(join(ROOT, 'contract/client-tarball/run-example.mjs'), join(folder, 'run-example.mjs'));
+    copyFileSync(join(ROOT, 'contract/integrator/run-example.mjs'), join(folder, 'run-example.mjs'));
     writeFileSync(join(folder, 'photo.jpg'), jpeg(1600, 1200));
     const env = cleanEnv({ BASE_URL: run.urls.property, API_KEY: run.property.key, PHOTO: 'photo.jpg' });
     const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
@@ -104,4 +113,45 @@ describe('the client package, installed from its tarball outside the workspace',
       }),
     );
   }, 90_000);
+});
+
+describe('the PHP and Python receivers of docs/webhooks.md, subscribed to the services', () => {
+  /** The status the receiver answered to the delivery of the endpoint's test event, once attempted. */
+  async function answerTo(webhookId: string): Promise<number | null> {
+    const client = run.clients.property;
+    const path = { webhookId };
+    const sent = await unwrap(client.POST('/v1/webhooks/{webhookId}/test', { params: { path } }));
+    return until(async () => {
+      const page = await unwrap(client.GET('/v1/webhooks/{webhookId}/deliveries', { params: { path } }));
+      const delivery = page.data.find((d) => d.id === sent.delivery_id);
+      return delivery?.attempts[0] ? { status: delivery.attempts[0].status_code } : undefined;
+    }, 20_000).then(({ status }) => status);
+  }
+
+  for (const language of RECEIVER_LANGUAGES) {
+    const { available, note } = receiverInterpreter(language);
+    it.skipIf(!available)(
+      `${language}: accepts the services' own delivery, refuses it while holding another secret${note}`,
+      async () => {
+        const port = await freePort();
+        const webhook = await unwrap(
+          run.clients.property.POST('/v1/webhooks', {
+            body: { url: `http://127.0.0.1:${port}/hooks`, events: ['property.updated'] },
+          }),
+        );
+        for (const [secrets, expected] of [
+          [[generateSigningSecret()], 400],
+          [[webhook.signing_secret], 202],
+        ] as const) {
+          const receiver = await startSnippetReceiver(language, port, secrets);
+          try {
+            expect(await answerTo(webhook.id)).toBe(expected);
+          } finally {
+            await receiver.stop();
+          }
+        }
+      },
+      60_000,
+    );
+  }
 });
