@@ -12,7 +12,7 @@ import { unwrap } from '@platform/client';
 import { freePort, until } from '@platform/testkit';
 import { jpeg } from '@platform/uploads/testing';
 import { generateSigningSecret } from '@platform/webhooks';
-import { packClient } from '../packages/client/scripts/pack.mjs';
+import { packClient, tarballName } from '../packages/client/scripts/pack.mjs';
 import { cleanEnv, npmInstall, packInstalled, readmeExample } from './integrator/installed-folder.js';
 import {
   RECEIVER_LANGUAGES,
@@ -79,6 +79,11 @@ describe('the client package, installed from its tarball outside the workspace',
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
     expect(JSON.stringify(manifest)).not.toContain('workspace:');
+  });
+
+  it("is the file the READMEs tell to install, by the package's current version", () => {
+    for (const readme of ['README.md', 'packages/client/README.md'])
+      expect(readFileSync(join(ROOT, readme), 'utf8'), readme).toContain(`dist/${tarballName()}`);
   });
 
   it('type-checks the README example against the installed declarations, which refuse a wrong path or field', () => {
