@@ -3,6 +3,7 @@ import type { ContractRun } from '../harness.js';
 import { describeEvents } from '../shell/events.js';
 import { describeRedelivery } from '../shell/redelivery.js';
 import { describeWebhooksAndKeys } from '../shell/webhooks-and-keys.js';
+import { describeKeyRoll } from '../shell/key-roll.js';
 import { describeAgents, describeRetirement } from './agents.js';
 import { describeRequestsAndCatalog } from './requests-and-catalog.js';
 import { describeSessionsAndMoney } from './sessions-and-money.js';
@@ -37,5 +38,6 @@ export function describeAgentPlatformScenarios(run: ContractRun): void {
     eventType: 'agent.archived',
   });
   describeRedelivery(run, { service: 'agents', eventType: 'agent.archived' });
+  describeKeyRoll(run, 'agents', 'agents:read');
   describeEvents(run, 'agents');
 }

@@ -7,6 +7,7 @@ import { describeScheduling } from './scheduling.js';
 import { newState } from './state.js';
 import { describeRedelivery } from '../shell/redelivery.js';
 import { describeWebhooksAndKeys } from '../shell/webhooks-and-keys.js';
+import { describeKeyRoll } from '../shell/key-roll.js';
 import { describeEvents } from '../shell/events.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
@@ -30,6 +31,7 @@ export function describePropertyScenarios(run: ContractRun): void {
   describeScheduling(run, state);
   describeMoney(run, state);
   describeWebhooksAndKeys(run);
+  describeKeyRoll(run, 'property', 'properties:read');
   describeRedelivery(run);
   describeEvents(run, 'property');
 }
