@@ -8,6 +8,7 @@ import {
   startSmtpSink,
   type SmtpSink,
   type TestDatabase,
+  whileHeld,
 } from '@platform/testkit';
 import { sendKeyAgeNotices } from '../src/key-age-notice.js';
 
@@ -118,6 +119,26 @@ describe('the 90-day notice to the owner of an API key', () => {
     expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { id: tenant.keyId } })).age_notice_sent_at).toBeNull();
     const smtp = { url: sink.url(), from: 'api@platform.example' };
     expect(await sendKeyAgeNotices(db.prisma, { now, smtp })).toMatchObject({ sent: 1, without_owner: 1 });
+  });
+
+  it('two runs at once send the notice once: both see the key due, only one claims it', async () => {
+    await quiet();
+    const now = new Date();
+    const smtp = { url: sink.url(), from: 'api@platform.example' };
+    const tenant = await ownedTenant('race@example.com');
+    await aged(tenant.keyId, 91, now);
+    const before = sink.messages.length;
+    // The key row locked while both runs start: both read it as due, then queue on their claims.
+    const { result, waited } = await whileHeld(
+      db,
+      (tx) => tx.$queryRaw`SELECT id FROM api_keys WHERE id = ${tenant.keyId} FOR UPDATE`,
+      () => Promise.all([sendKeyAgeNotices(db.prisma, { now, smtp }), sendKeyAgeNotices(db.prisma, { now, smtp })]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.map((r) => r.due)).toEqual([1, 1]);
+    expect(result.map((r) => r.sent).sort()).toEqual([0, 1]);
+    expect(sink.messages.slice(before).map((m) => m.to)).toEqual([['race@example.com']]);
   });
 
   it('runs daily as the deployment job notify-old-api-keys', () => {
