@@ -17,7 +17,12 @@ const contact = {
 const create = (body: Record<string, unknown>) =>
   ctx.send('POST', '/v1/channels', { type: 'openimmo', name: `Portal ${++n}`, ...body });
 const patch = (id: string, body: unknown) => ctx.send('PATCH', `/v1/channels/${id}`, body);
-const details = (res: { json(): unknown }) => (res.json() as { details: { field: string; reason: string }[] }).details;
+/** Which problems were found (each detail's constraint and message are tested in packages/http). */
+const details = (res: { json(): unknown }) =>
+  (res.json() as { details: { field: string; reason: string }[] }).details.map(({ field, reason }) => ({
+    field,
+    reason,
+  }));
 
 describe("a channel's agency contact", () => {
   it('is stored on create and shown by get and list; a channel without one shows null', async () => {

@@ -120,9 +120,23 @@ describe('property media: upload and download', () => {
       { name: 'file', filename: 'a.png', type: 'image/png', data },
     ]);
     expect(badKind.statusCode).toBe(422);
-    expect(badKind.json().details).toEqual([{ field: 'kind', reason: expect.any(String) }]);
+    expect(badKind.json().details).toEqual([
+      {
+        field: 'kind',
+        reason: 'not_allowed',
+        message: 'kind must be one of: "photo", "floor_plan", "document".',
+        constraint: { allowed: ['photo', 'floor_plan', 'document'] },
+      },
+    ]);
     const badPosition = await uploadMedia(ctx, id, photoParts(data, [{ name: 'position', value: 'first' }]));
-    expect(badPosition.json().details).toEqual([{ field: 'position', reason: 'invalid_type' }]);
+    expect(badPosition.json().details).toEqual([
+      {
+        field: 'position',
+        reason: 'invalid_type',
+        message: 'position must be of type integer.',
+        constraint: { type: 'integer' },
+      },
+    ]);
     const noFile = await uploadMedia(ctx, id, [{ name: 'kind', value: 'photo' }]);
     expect(noFile.json().details).toEqual([{ field: 'file', reason: 'missing' }]);
     expect(await ctx.storage.exists(sha(data))).toBe(false);

@@ -77,7 +77,8 @@ describe('POST /v1/webhooks', () => {
   ])('refuses %j with 422', async (body, detail) => {
     const res = await register(body);
     expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([detail]);
+    // One detail; a schema rule's constraint and message come with it (tested in packages/http).
+    expect(res.json().details).toMatchObject([detail]);
   });
 
   it('lets a key subscribe only to events whose data it may read', async () => {
