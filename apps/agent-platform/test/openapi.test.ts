@@ -241,6 +241,16 @@ describe('GET /v1/openapi.json', () => {
         '',
         ['200', '400', '401', '403', '404', '413', '415', '422'],
       ],
+      'POST /v1/webhooks/{webhookId}/redeliveries': [
+        'createWebhookRedelivery',
+        '',
+        ['202', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
+      'GET /v1/webhooks/{webhookId}/redeliveries/{redeliveryId}': [
+        'getWebhookRedelivery',
+        '',
+        ['200', '400', '401', '403', '404'],
+      ],
       'GET /v1/event-types': ['listEventTypes', '', ['200', '400', '401', '403']],
     };
     expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());

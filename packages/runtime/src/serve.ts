@@ -157,7 +157,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   const webhooks: WebhookInfrastructure = {
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
-    policy: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+    policy: { allowPrivateTargets: config.webhookAllowPrivateTargets, sandbox: config.environment === 'sandbox' },
     maxEndpointsPerAccount: config.webhookMaxEndpoints,
   };
   const storage = openStorage(config);
@@ -226,7 +226,11 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   });
   if (workerServices) {
     const now = () => new Date();
-    const relay = startRelay({ db, queue: webhooks.queue, now }, { onError: backgroundError('relay error') });
+    const smtp = config.smtpUrl ? { url: config.smtpUrl, from: config.smtpFrom } : undefined;
+    const relay = startRelay(
+      { db, queue: webhooks.queue, now },
+      { onError: backgroundError('relay error'), alerts: { smtp, log } },
+    );
     const worker = startDeliveryWorker(
       {
         db,
@@ -241,7 +245,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     worker.on('error', backgroundError('delivery worker error'));
     stoppers.push(['relay', () => relay.stop()], ['delivery worker', () => worker.close()]);
     log('webhook relay and delivery worker running');
-    const jobs = jobsOf(workerServices);
+    const jobs = jobsOf(workerServices, { smtp });
     const scheduled = startScheduledJobs(
       { db, storage, sandbox: documentSandbox! },
       redis.connection,

@@ -37,5 +37,8 @@ export const SHELL_COMPONENTS: readonly (readonly [string, string, string])[] = 
   ['POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry', '202', 'WebhookDelivery'],
   ['POST /v1/webhooks/{webhookId}/test', '202', 'WebhookTestEvent'],
   ['POST /v1/webhooks/{webhookId}/rotate-secret', '200', 'WebhookSecretRotation'],
+  ['POST /v1/webhooks/{webhookId}/redeliveries', 'body', 'WebhookRedeliveryInput'],
+  ['POST /v1/webhooks/{webhookId}/redeliveries', '202', 'WebhookRedelivery'],
+  ['GET /v1/webhooks/{webhookId}/redeliveries/{redeliveryId}', '200', 'WebhookRedelivery'],
   ['GET /v1/event-types', '200 data[]', 'EventType'],
 ];

@@ -225,5 +225,7 @@ export function webhookSecurityRoutes(
     on('POST', '/deliveries/dlv_missing/retry'),
     on('POST', '/test'),
     on('POST', '/rotate-secret'),
+    on('POST', '/redeliveries', { since: '2026-01-01T00:00:00Z' }),
+    on('GET', '/redeliveries/rdl_missing'),
   ];
 }
