@@ -215,6 +215,11 @@ describe('GET /v1/openapi.json', () => {
       'GET /v1/api-keys': ['listApiKeys', 'keys:manage', ['200', '400', '401', '403', '422']],
       'POST /v1/api-keys': ['createApiKey', 'keys:manage', ['201', '400', '401', '403', '413', '415', '422']],
       'DELETE /v1/api-keys/{keyId}': ['revokeApiKey', 'keys:manage', ['204', '400', '401', '403', '404']],
+      'POST /v1/api-keys/{keyId}/roll': [
+        'rollApiKey',
+        'keys:manage',
+        ['201', '400', '401', '403', '404', '409', '413', '415', '422'],
+      ],
       // webhook operations: the scope follows from the subscribed event types
       'POST /v1/webhooks': ['createWebhook', '', ['201', '400', '401', '403', '413', '415', '422']],
       'GET /v1/webhooks': ['listWebhooks', '', ['200', '400', '401', '403', '422']],
@@ -252,6 +257,8 @@ describe('GET /v1/openapi.json', () => {
         ['200', '400', '401', '403', '404'],
       ],
       'GET /v1/event-types': ['listEventTypes', '', ['200', '400', '401', '403']],
+      'GET /v1/events': ['listEvents', '', ['200', '400', '401', '403', '422']],
+      'GET /v1/events/{eventId}': ['getEvent', '', ['200', '400', '401', '403', '404']],
     };
     expect(Object.keys(operations).sort()).toEqual(Object.keys(expected).sort());
     for (const [name, [operationId, scope, statuses]] of Object.entries(expected)) {

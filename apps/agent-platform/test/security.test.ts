@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addKey, apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
+import {
+  addKey,
+  apiKeySecurityRoutes,
+  describeSecurity,
+  eventSecurityRoutes,
+  type SecurityRoute,
+} from '@platform/testkit';
 import { startAgentPlatformApp, validProfile, type AgentPlatformTestContext } from './helpers.js';
 import { accessRequestSecurityRoutes } from './security/access-requests.js';
 import { agentSecurityRoutes } from './security/agents.js';
@@ -33,6 +39,7 @@ beforeAll(async () => {
     ...apiKeySecurityRoutes(spareKeyId, ctx.other.keyId, { scopes: ['agents:read'] }),
     ...(await webhookEndpointSecurityRoutes(ctx)),
   );
+  routes.push(...(await eventSecurityRoutes(ctx, '/v1/events')));
 });
 afterAll(() => ctx.close());
 

@@ -36,6 +36,9 @@ describe('key rotation through /v1/api-keys', () => {
       display_prefix: fresh.key.slice(0, 12),
       scopes: ['keys:manage', 'properties:read'],
       created_at: expect.any(String),
+      age_days: 0,
+      expires_at: null,
+      rolled_into: null,
       last_used_at: null,
       revoked_at: null,
     });

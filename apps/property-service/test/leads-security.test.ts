@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { describeSecurity, type SecurityRoute } from '@platform/testkit';
+import { describeSecurity, eventSecurityRoutes, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { inquirySecurityRoutes } from './security/inquiries.js';
 import { matchingSecurityRoutes } from './security/matching.js';
@@ -16,6 +16,7 @@ beforeAll(async () => {
     ...(await inquirySecurityRoutes(ctx)),
     ...(await matchingSecurityRoutes(ctx)),
   );
+  routes.push(...(await eventSecurityRoutes(ctx, '/leads/v1/ereignisse', 'leads:read')));
 });
 afterAll(() => ctx.close());
 

@@ -50,7 +50,7 @@ describe('GET /v1/openapi.json', () => {
     );
     for (const [name, op] of operations) {
       const scope = op.security?.[0]?.apikey?.[0];
-      if (name.includes('/webhooks') || name.includes('/event-types')) {
+      if (name.includes('/webhooks') || name.includes('/event-types') || name.startsWith('GET /v1/events')) {
         expect(op.description, name).toMatch(/Required scope: (the scope of each event type|none beyond a valid key)/);
       } else {
         expect(scope, name).toMatch(/^[a-z]+:[a-z]+$/);
@@ -263,6 +263,8 @@ describe('GET /leads/v1/openapi.json', () => {
       [
         'POST /leads/v1/interessenten',
         'GET /leads/v1/interessenten',
+        'GET /leads/v1/ereignisse',
+        'GET /leads/v1/ereignisse/{ereignisId}',
         'GET /leads/v1/interessenten/{interessentId}',
         'PATCH /leads/v1/interessenten/{interessentId}',
         'POST /leads/v1/interessenten/{interessentId}/loeschung',
@@ -291,6 +293,7 @@ describe('GET /leads/v1/openapi.json', () => {
     ['POST /leads/v1/interessenten', 'body suchprofil', 'Suchprofil'],
     ['POST /leads/v1/interessenten', '201', 'Interessent'],
     ['GET /leads/v1/interessenten', '200 daten[]', 'Interessent'],
+    ['GET /leads/v1/ereignisse', '200 daten[]', 'Ereignis'],
     ['PATCH /leads/v1/interessenten/{interessentId}', 'body', 'InteressentAendern'],
     ['POST /leads/v1/interessenten/{interessentId}/loeschung', '200', 'Loeschung'],
     ['POST /leads/v1/anfragen', 'body', 'AnfrageAnlegen'],

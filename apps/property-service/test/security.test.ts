@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { apiKeySecurityRoutes, describeSecurity, type SecurityRoute } from '@platform/testkit';
+import { apiKeySecurityRoutes, describeSecurity, eventSecurityRoutes, type SecurityRoute } from '@platform/testkit';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { appointmentSecurityRoutes } from './security/appointments.js';
 import { channelSecurityRoutes } from './security/channels.js';
@@ -28,6 +28,7 @@ beforeAll(async () => {
     ...(await settlementSecurityRoutes(ctx)),
     ...(await invoiceSecurityRoutes(ctx)),
   );
+  routes.push(...(await eventSecurityRoutes(ctx, '/v1/events')));
 });
 afterAll(() => ctx.close());
 

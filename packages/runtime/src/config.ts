@@ -285,7 +285,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
     name: 'SMTP_URL',
     default: '(none)',
     description:
-      "smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`) and the worker's webhook alerts (an application's owner hears when its endpoint fails for an hour and when it is paused, at most once a day per endpoint); unset: notices are listed, not sent, and no alert is sent (the worker says so once at start).",
+      "smtp:// or smtps:// URL for deprecation notices (`pnpm cli deprecation notices`) the worker's webhook alerts (an application's owner hears when its endpoint fails for an hour and when it is paused, at most once a day per endpoint) and the daily notice of API keys turning 90 days old (`notify-old-api-keys`); unset: notices are listed, not sent, and no alert or key notice is sent (the worker says so once at start).",
   },
   { name: 'SMTP_FROM', default: 'api@localhost', description: 'Sender address of the notices and alerts.' },
 ];

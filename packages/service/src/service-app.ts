@@ -228,6 +228,7 @@ export async function createServiceApp<const C extends EventCatalogue>(
         verifier,
         cursors,
         maxKeys: deps.apiKeysPerApplication,
+        now,
       });
       await options.routes(v1, context);
       await v1.register(webhookRoutes, {

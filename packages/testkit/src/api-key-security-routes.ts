@@ -12,5 +12,13 @@ export function apiKeySecurityRoutes(mine: string, theirs: string, newKey: unkno
       missingUrl: '/v1/api-keys/key_missing',
       scope: 'keys:manage',
     },
+    {
+      method: 'POST',
+      url: `/v1/api-keys/${mine}/roll`,
+      otherTenantUrl: `/v1/api-keys/${theirs}/roll`,
+      missingUrl: '/v1/api-keys/key_missing/roll',
+      scope: 'keys:manage',
+      body: { expires_in_hours: 168 },
+    },
   ];
 }

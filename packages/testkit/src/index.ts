@@ -15,6 +15,7 @@ export { startTestApp, TEST_PUBLIC_BASE_URL, type TestApp, type AppBuildDeps } f
 export { limiterRedis, testRedis } from './redis.js';
 export { startReceiver, until, type Receiver, type ReceivedRequest } from './webhook-receiver.js';
 export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink.js';
+export { eventSecurityRoutes } from './event-security-routes.js';
 export { newestFirstIds, walkPagesLikePrisma } from './pages-like-prisma.js';
 export { whileHeld, lockWaiters, untilLockWaiters } from './locks.js';
 export { openApiSnapshot, prettyDocument } from './openapi-snapshot.js';

@@ -29,6 +29,8 @@ export const SHELL_COMPONENTS: readonly (readonly [string, string, string])[] = 
   ['GET /v1/api-keys', '200 data[]', 'ApiKey'],
   ['POST /v1/api-keys', 'body', 'ApiKeyInput'],
   ['POST /v1/api-keys', '201', 'ApiKeyCreated'],
+  ['POST /v1/api-keys/{keyId}/roll', 'body', 'ApiKeyRollInput'],
+  ['POST /v1/api-keys/{keyId}/roll', '201', 'ApiKeyRolled'],
   ['POST /v1/webhooks', 'body', 'WebhookInput'],
   ['POST /v1/webhooks', '201', 'WebhookCreated'],
   ['GET /v1/webhooks', '200 data[]', 'Webhook'],
@@ -41,4 +43,6 @@ export const SHELL_COMPONENTS: readonly (readonly [string, string, string])[] = 
   ['POST /v1/webhooks/{webhookId}/redeliveries', '202', 'WebhookRedelivery'],
   ['GET /v1/webhooks/{webhookId}/redeliveries/{redeliveryId}', '200', 'WebhookRedelivery'],
   ['GET /v1/event-types', '200 data[]', 'EventType'],
+  ['GET /v1/events', '200 data[]', 'Event'],
+  ['GET /v1/events/{eventId}', '200', 'Event'],
 ];
