@@ -7,7 +7,12 @@ let agentId: string;
 let retiredAgentId: string;
 let profileId: string;
 
-const invalid = (details: object[]) => ({ code: 'validation_failed', message: expect.any(String), details });
+/** A 422 with these details, compared on what is given (a detail's constraint and message come with it). */
+const invalid = (details: object[]) => ({
+  code: 'validation_failed',
+  message: expect.any(String),
+  details: details.map((detail) => expect.objectContaining(detail)),
+});
 const inlineProfile = () => {
   const { team: _team, ...inline } = validProfile();
   return inline;

@@ -21,7 +21,12 @@ async function create(input: object = validAgent(), key = ctx.tenant.key) {
   return res.json();
 }
 
-const invalid = (details: object[]) => ({ code: 'validation_failed', message: expect.any(String), details });
+/** A 422 with these details, compared on what is given (a detail's constraint and message come with it). */
+const invalid = (details: object[]) => ({
+  code: 'validation_failed',
+  message: expect.any(String),
+  details: details.map((detail) => expect.objectContaining(detail)),
+});
 const NOT_FOUND = { code: 'not_found', message: 'No agent with this id.' };
 
 describe('POST /v1/agents', () => {
@@ -248,18 +253,18 @@ describe('PATCH /v1/agents/{agentId}', () => {
     });
   });
 
-  it('lets required fields change but not be cleared (422 invalid_type)', async () => {
+  it('lets required fields change but not be cleared (422 missing, with the type to send)', async () => {
     const before = await full();
-    for (const [body, field] of [
-      [{ name: null }, 'name'],
-      [{ owning_team: null }, 'owning_team'],
-      [{ chargeback_rate: null }, 'chargeback_rate'],
-      [{ chargeback_rate: { unit: null } }, 'chargeback_rate.unit'],
-      [{ chargeback_rate: { amount_cents: null } }, 'chargeback_rate.amount_cents'],
+    for (const [body, field, type] of [
+      [{ name: null }, 'name', 'string'],
+      [{ owning_team: null }, 'owning_team', 'string'],
+      [{ chargeback_rate: null }, 'chargeback_rate', 'object'],
+      [{ chargeback_rate: { unit: null } }, 'chargeback_rate.unit', 'string'],
+      [{ chargeback_rate: { amount_cents: null } }, 'chargeback_rate.amount_cents', 'integer'],
     ] as const) {
       const res = await send('PATCH', `/v1/agents/${before.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
-      expect(res.json()).toEqual(invalid([{ field, reason: 'invalid_type' }]));
+      expect(res.json()).toEqual(invalid([{ field, reason: 'missing', constraint: { type } }]));
     }
     expect((await send('GET', `/v1/agents/${before.id}`)).json()).toEqual(before);
   });
@@ -278,15 +283,25 @@ describe('PATCH /v1/agents/{agentId}', () => {
     const { details } = res.json();
     expect(details).toHaveLength(7);
     expect(details).toEqual(
-      expect.arrayContaining([
-        { field: 'name', reason: 'too_long' },
-        { field: 'chargeback_rate.unit', reason: 'not_allowed' },
-        { field: 'chargeback_rate.extra', reason: 'unknown_field' },
-        { field: 'capabilities.0', reason: 'invalid_format' },
-        { field: 'status', reason: 'not_allowed' },
-        { field: 'id', reason: 'not_allowed' },
-        { field: 'owner', reason: 'unknown_field' },
-      ]),
+      expect.arrayContaining(
+        [
+          { field: 'name', reason: 'too_long', constraint: { min_length: 1, max_length: 120 } },
+          {
+            field: 'chargeback_rate.unit',
+            reason: 'not_allowed',
+            constraint: { allowed: ['per_request', 'per_1k_tokens', 'per_hour', 'per_month'] },
+          },
+          { field: 'chargeback_rate.extra', reason: 'unknown_field' },
+          {
+            field: 'capabilities.0',
+            reason: 'invalid_format',
+            constraint: { pattern: '^[a-z0-9][a-z0-9_.:-]{0,63}$' },
+          },
+          { field: 'status', reason: 'not_allowed', constraint: { read_only: true } },
+          { field: 'id', reason: 'not_allowed', constraint: { read_only: true } },
+          { field: 'owner', reason: 'unknown_field' },
+        ].map((detail) => expect.objectContaining(detail)),
+      ),
     );
     expect((await send('GET', `/v1/agents/${before.id}`)).json()).toEqual(before);
   });

@@ -98,7 +98,21 @@ describe('GET /v1/agents/{id}/cost-estimate', () => {
     const agent = await createAgent();
     const res = await ctx.send('GET', `/v1/agents/${agent}/cost-estimate${query}`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([detail]);
+    // One detail; a schema rule's constraint and message come with it (tested in packages/http).
+    expect(res.json().details).toMatchObject([detail]);
+  });
+
+  it('names the bounds of the quantity in words and as data', async () => {
+    const agent = await createAgent();
+    const res = await ctx.send('GET', `/v1/agents/${agent}/cost-estimate?quantity=0&unit=per_hour`);
+    expect(res.json().details).toEqual([
+      {
+        field: 'quantity',
+        reason: 'out_of_range',
+        message: 'quantity must be greater than 0 and at most 999999999999.',
+        constraint: { exclusive_minimum: 0, maximum: 999999999999 },
+      },
+    ]);
   });
 
   it('is 404 for another account’s agent', async () => {

@@ -70,8 +70,12 @@ type Texts = {
   between: (low: number, high: number, unit: string) => string;
   atLeast: (low: number, unit: string) => string;
   atMost: (high: number, unit: string) => string;
+  /** An exclusive bound, with the other bound if there is one: `greater than 0 and at most 10`. */
+  exclusive: (lower: string | undefined, upper: string | undefined) => string;
   greaterThan: (value: number) => string;
   lessThan: (value: number) => string;
+  atMostBare: (value: number) => string;
+  atLeastBare: (value: number) => string;
   units: { chars: string; items: string; members: string };
   allowed: (values: readonly unknown[]) => string;
   pattern: (pattern: string) => string;
@@ -88,8 +92,11 @@ const EN: Texts = {
   between: (low, high, unit) => `must be between ${low} and ${high}${unit}`,
   atLeast: (low, unit) => `must be at least ${low}${unit}`,
   atMost: (high, unit) => `must be at most ${high}${unit}`,
-  greaterThan: (value) => `must be greater than ${value}`,
-  lessThan: (value) => `must be less than ${value}`,
+  exclusive: (lower, upper) => `must be ${[lower, upper].filter(Boolean).join(' and ')}`,
+  greaterThan: (value) => `greater than ${value}`,
+  lessThan: (value) => `less than ${value}`,
+  atMostBare: (value) => `at most ${value}`,
+  atLeastBare: (value) => `at least ${value}`,
   units: { chars: ' characters long', items: ' items', members: ' members' },
   allowed: (values) => `must be one of: ${list(values)}`,
   pattern: (pattern) => `must match the pattern ${pattern}`,
@@ -109,8 +116,11 @@ const DE: Texts = {
   between: (low, high, unit) => `muss zwischen ${low} und ${high}${unit} ${deVerb(unit, 'liegen')}`,
   atLeast: (low, unit) => `muss mindestens ${low}${unit} ${deVerb(unit, 'sein')}`,
   atMost: (high, unit) => `darf höchstens ${high}${unit} ${deVerb(unit, 'sein')}`,
-  greaterThan: (value) => `muss größer als ${value} sein`,
-  lessThan: (value) => `muss kleiner als ${value} sein`,
+  exclusive: (lower, upper) => `muss ${[lower, upper].filter(Boolean).join(' und ')} sein`,
+  greaterThan: (value) => `größer als ${value}`,
+  lessThan: (value) => `kleiner als ${value}`,
+  atMostBare: (value) => `höchstens ${value}`,
+  atLeastBare: (value) => `mindestens ${value}`,
   units: { chars: ' Zeichen lang', items: ' Einträge', members: ' Felder' },
   allowed: (values) => `muss einer dieser Werte sein: ${list(values)}`,
   pattern: (pattern) => `muss dem Muster ${pattern} entsprechen`,
@@ -122,6 +132,23 @@ const DE: Texts = {
   readOnly: 'ist schreibgeschützt und kann nicht geschrieben werden',
   maxBytes: (bytes) => `darf höchstens ${bytes} Bytes groß sein`,
 };
+
+function exclusiveBounds(t: Texts, c: Constraint): string | undefined {
+  if (c.exclusive_minimum === undefined && c.exclusive_maximum === undefined) return undefined;
+  const lower =
+    c.exclusive_minimum !== undefined
+      ? t.greaterThan(c.exclusive_minimum)
+      : c.minimum !== undefined
+        ? t.atLeastBare(c.minimum)
+        : undefined;
+  const upper =
+    c.exclusive_maximum !== undefined
+      ? t.lessThan(c.exclusive_maximum)
+      : c.maximum !== undefined
+        ? t.atMostBare(c.maximum)
+        : undefined;
+  return t.exclusive(lower, upper);
+}
 
 function bounds(t: Texts, low: number | undefined, high: number | undefined, unit: string): string | undefined {
   if (low !== undefined && high !== undefined) return t.between(low, high, unit);
@@ -145,8 +172,7 @@ export function constraintMessage(
   const text =
     (c.type !== undefined ? (options.nullGiven ? t.notNull(c.type) : t.type(c.type)) : undefined) ??
     (c.allowed ? t.allowed(c.allowed) : undefined) ??
-    (c.exclusive_minimum !== undefined ? t.greaterThan(c.exclusive_minimum) : undefined) ??
-    (c.exclusive_maximum !== undefined ? t.lessThan(c.exclusive_maximum) : undefined) ??
+    exclusiveBounds(t, c) ??
     bounds(t, c.minimum, c.maximum, '') ??
     bounds(t, c.min_length, c.max_length, t.units.chars) ??
     bounds(t, c.min_items, c.max_items, t.units.items) ??

@@ -79,9 +79,12 @@ export function mapAjvErrors(errors: readonly ErrorObject[], prefix = ''): Error
       details.push(detail);
     }
   }
-  // A value of the wrong type also fails its enum or format; the type is the one problem to report.
-  const wrongType = new Set(details.filter((d) => d.reason === 'invalid_type').map((d) => d.field));
-  return details.filter((d) => d.reason === 'invalid_type' || !wrongType.has(d.field));
+  // A value of the wrong type (null included) also fails its enum or format; the type is the one
+  // problem to report.
+  const isTypeProblem = (d: ErrorDetail) =>
+    d.reason === 'invalid_type' || (d.reason === 'missing' && d.constraint?.type !== undefined);
+  const wrongType = new Set(details.filter(isTypeProblem).map((d) => d.field));
+  return details.filter((d) => isTypeProblem(d) || !wrongType.has(d.field));
 }
 
 /**

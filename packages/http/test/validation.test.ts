@@ -74,6 +74,10 @@ describe('validation details', () => {
     [null, { field: 'body', reason: 'invalid_type', constraint: { type: 'object' } }],
     [{ name: null }, { field: 'name', reason: 'missing', constraint: { type: 'string' } }],
     [
+      { name: 'a', kind: null },
+      { field: 'kind', reason: 'missing', constraint: { type: 'string' } },
+    ],
+    [
       { name: 'a', tags: [null] },
       { field: 'tags.0', reason: 'invalid_type', constraint: { type: 'string' } },
     ],
