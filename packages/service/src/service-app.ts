@@ -228,7 +228,6 @@ export async function createServiceApp<const C extends EventCatalogue>(
         verifier,
         cursors,
         maxKeys: deps.apiKeysPerApplication,
-        now,
       });
       await options.routes(v1, context);
       await v1.register(webhookRoutes, {
