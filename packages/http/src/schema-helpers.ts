@@ -54,8 +54,8 @@ export type Patch<T> = {
 
 /**
  * The JSON merge-patch body for an input object schema: every field optional; optional fields
- * may be `null` (cleared); required ones may be changed but not cleared (`null` is
- * `invalid_type`); nested objects are patches themselves; arrays are replaced; read-only
+ * may be `null` (cleared); required ones may be changed but not cleared (`null` is `missing`,
+ * with the type to send); nested objects are patches themselves; arrays are replaced; read-only
  * fields stay refused.
  */
 export function PatchSchemaOf<T extends TObject>(
