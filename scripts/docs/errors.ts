@@ -21,12 +21,13 @@ export const ERROR_CODE_USES: Record<string, string> = {
   invalid_json: 'The body is not valid JSON.',
   unsupported_media_type: 'The body is not `application/json` (or `multipart/form-data` where a file is uploaded).',
   not_found: 'No such route or record — or a record of another account, answered exactly alike.',
-  method_not_allowed: 'The path exists but not with this method.',
+  method_not_allowed: 'The path exists but not with this method; the `Allow` header lists the methods it has.',
   invalid_transition: "A status action that is not allowed from the record's current status.",
   conflict:
     'The request conflicts with the current state: an archived or retired record, an overlapping booking (`reason` `overlaps` with `conflicting_id`), a request with the same `Idempotency-Key` still running (`Retry-After: 1`), a new API key for an application that has as many active keys as it may.',
   idempotency_key_reused: 'The `Idempotency-Key` was used before with a different request (method, path or body).',
-  payload_too_large: "The body is over 1 MiB, or an uploaded file over the route's limit.",
+  payload_too_large:
+    "The body is over 1 MiB, or an uploaded file over the route's limit; the message and `details[].constraint.max_bytes` name the limit.",
   rate_limited:
     "The application's budget for the current minute is spent (one budget for all its keys), or too many test events; wait `Retry-After` seconds.",
   request_timeout: 'The request body arrived too slowly.',
@@ -37,11 +38,13 @@ export const ERROR_CODE_USES: Record<string, string> = {
 
 /** What each detail reason means. */
 export const REASON_USES: Record<string, string> = {
-  missing: 'A required field is absent (or `null` where it cannot be cleared).',
+  missing:
+    'A required field is absent, or `null` for a field that cannot be cleared (`constraint.type` names the type to send).',
   invalid_type: 'The value has the wrong JSON type.',
   invalid_format: 'The value does not match its format (date, e-mail, id, pattern, cursor).',
-  too_long: 'A string or list is longer than allowed.',
-  out_of_range: 'A number or date is outside its bounds.',
+  too_long: 'A string or list is longer than allowed, or a body larger than its limit (413, `constraint.max_bytes`).',
+  out_of_range:
+    'A number or date is outside its bounds, or a string or list is shorter than allowed; `constraint` shows both bounds.',
   not_allowed: 'A read-only field, a value outside an enumeration, or a value a rule forbids.',
   unknown_field: 'A field the resource does not have.',
   not_granted: 'A scope the key does not have (with `scope_missing`).',

@@ -28,7 +28,10 @@ describe('property media: limits and aborted uploads', () => {
       { name: 'kind', value: 'photo' },
     ]);
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'payload_too_large' });
+    expect(res.json()).toMatchObject({
+      code: 'payload_too_large',
+      details: [{ field: 'file', reason: 'too_long', constraint: { max_bytes: LIMIT } }],
+    });
     expect(await ctx.db.prisma.propertyMedia.count()).toBe(0);
     expect(await blobFiles(ctx.blobRoot)).toEqual([]);
     const ok = await uploadMedia(ctx, id, photoParts(pngOf(LIMIT - 200)));

@@ -5,7 +5,16 @@ export {
   createPublicFeedsClient,
 } from './clients.js';
 export type { PropertyClient, LeadsClient, AgentPlatformClient, PublicFeedsClient } from './clients.js';
-export { ApiError, LeadsApiError, unwrap, type ErrorDetail, type FehlerDetail, type CallResult } from './errors.js';
+export {
+  ApiError,
+  LeadsApiError,
+  unwrap,
+  type ErrorDetail,
+  type ErrorConstraint,
+  type FehlerDetail,
+  type FehlerVorgabe,
+  type CallResult,
+} from './errors.js';
 export { idempotencyKey, multipart, type ClientOptions } from './options.js';
 export { paginate, type ItemOf, type ListPath, type ListQuery } from './pages.js';
 export type { paths as PropertyPaths, components as PropertyComponents } from './generated/property-api.js';

@@ -112,25 +112,29 @@ const EN: Texts = {
 /** German needs the verb of the unit: a number "liegt"/"ist", a length "ist … lang", a list "hat". */
 const deVerb = (unit: string, plain: string) => (unit === '' ? plain : unit.endsWith('lang') ? 'sein' : 'haben');
 
+/** German numbers in German texts: 2,5 and 1.048.576, as the score texts write them. */
+const GERMAN_NUMBER = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 20 });
+const de = (value: number) => GERMAN_NUMBER.format(value);
+
 const DE: Texts = {
-  between: (low, high, unit) => `muss zwischen ${low} und ${high}${unit} ${deVerb(unit, 'liegen')}`,
-  atLeast: (low, unit) => `muss mindestens ${low}${unit} ${deVerb(unit, 'sein')}`,
-  atMost: (high, unit) => `darf höchstens ${high}${unit} ${deVerb(unit, 'sein')}`,
+  between: (low, high, unit) => `muss zwischen ${de(low)} und ${de(high)}${unit} ${deVerb(unit, 'liegen')}`,
+  atLeast: (low, unit) => `muss mindestens ${de(low)}${unit} ${deVerb(unit, 'sein')}`,
+  atMost: (high, unit) => `darf höchstens ${de(high)}${unit} ${deVerb(unit, 'sein')}`,
   exclusive: (lower, upper) => `muss ${[lower, upper].filter(Boolean).join(' und ')} sein`,
-  greaterThan: (value) => `größer als ${value}`,
-  lessThan: (value) => `kleiner als ${value}`,
-  atMostBare: (value) => `höchstens ${value}`,
-  atLeastBare: (value) => `mindestens ${value}`,
+  greaterThan: (value) => `größer als ${de(value)}`,
+  lessThan: (value) => `kleiner als ${de(value)}`,
+  atMostBare: (value) => `höchstens ${de(value)}`,
+  atLeastBare: (value) => `mindestens ${de(value)}`,
   units: { chars: ' Zeichen lang', items: ' Einträge', members: ' Felder' },
   allowed: (values) => `muss einer dieser Werte sein: ${list(values)}`,
   pattern: (pattern) => `muss dem Muster ${pattern} entsprechen`,
   format: (format) => `muss ${FORMATS[format]?.de ?? `im Format ${format}`} sein`,
   type: (type) => `muss vom Typ ${types(type, 'oder')} sein`,
   notNull: (type) => `ist erforderlich und darf nicht null sein (einen Wert vom Typ ${types(type, 'oder')} senden)`,
-  multipleOf: (value) => `muss ein Vielfaches von ${value} sein`,
+  multipleOf: (value) => `muss ein Vielfaches von ${de(value)} sein`,
   unique: 'darf keinen Eintrag doppelt enthalten',
   readOnly: 'ist schreibgeschützt und kann nicht geschrieben werden',
-  maxBytes: (bytes) => `darf höchstens ${bytes} Bytes groß sein`,
+  maxBytes: (bytes) => `darf höchstens ${de(bytes)} Bytes groß sein`,
 };
 
 function exclusiveBounds(t: Texts, c: Constraint): string | undefined {

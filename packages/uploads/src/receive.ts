@@ -75,7 +75,12 @@ export async function receiveUpload<F, R>(
     for await (const part of request.parts({ limits: { ...PART_LIMITS, fileSize: spec.maxBytes } })) {
       if (part.type === 'field') {
         if (typeof part.value === 'string' && !part.valueTruncated) raw[part.fieldname] = part.value;
-        else problems.push({ field: part.fieldname, reason: 'too_long' });
+        else
+          problems.push({
+            field: part.fieldname,
+            reason: 'too_long',
+            constraint: { max_length: PART_LIMITS.fieldSize },
+          });
         continue;
       }
       if (part.fieldname !== FILE_FIELD || stored || tooLarge) {
@@ -109,6 +114,8 @@ export async function receiveUpload<F, R>(
     if (tooLarge)
       throw new ApiError('payload_too_large', {
         message: `The file is larger than the limit of ${spec.maxBytes} bytes.`,
+        messageDe: `Die Datei ist größer als die Grenze von ${spec.maxBytes} Bytes.`,
+        details: [{ field: FILE_FIELD, reason: 'too_long', constraint: { max_bytes: spec.maxBytes } }],
       });
     if (!stored) problems.push({ field: FILE_FIELD, reason: 'missing' });
     if (problems.length > 0) throw validationError(problems);
@@ -156,7 +163,7 @@ async function judge(
   const contentType = judgeType({ declared, sniffed, utf8: inspector.utf8 }, allowed);
   if (contentType === null) {
     throw validationError(
-      [{ field: FILE_FIELD, reason: 'not_allowed' }],
+      [{ field: FILE_FIELD, reason: 'not_allowed', constraint: { allowed } }],
       `The file's content is not of an allowed type (${allowed.join(', ')}) or does not agree with its declared type.`,
     );
   }

@@ -402,7 +402,7 @@ export interface components {
                 vermarktung?: "kauf" | "miete" | null;
                 /** @description Gesuchte Objektarten. */
                 typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[] | null;
-                /** @description Orte oder Postleitzahlen. */
+                /** @description Orte oder Postleitzahl-Anfänge. Ein Ort findet auch seine Ortsteile („Berlin“ → „Berlin-Mitte“, „Berlin Mitte“); ein Ortsteil nur sich selbst (Bindestrich und Leerzeichen gleichwertig), „Mitte“ allein nichts. */
                 orte?: string[] | null;
                 /** @description In halben Zimmern (2,5 ist erlaubt). */
                 zimmer_min?: number | null;
@@ -447,7 +447,7 @@ export interface components {
             vermarktung?: "kauf" | "miete";
             /** @description Gesuchte Objektarten. */
             typ?: ("apartment" | "house" | "land" | "commercial" | "parking")[];
-            /** @description Orte oder Postleitzahlen. */
+            /** @description Orte oder Postleitzahl-Anfänge. Ein Ort findet auch seine Ortsteile („Berlin“ → „Berlin-Mitte“, „Berlin Mitte“); ein Ortsteil nur sich selbst (Bindestrich und Leerzeichen gleichwertig), „Mitte“ allein nichts. */
             orte?: string[];
             /** @description In halben Zimmern (2,5 ist erlaubt). */
             zimmer_min?: number;
