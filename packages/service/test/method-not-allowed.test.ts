@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICES, startTestApp, type AppBuildDeps, type TestApp } from '@platform/testkit';
-import { createServiceApp, defineService } from '../src/index.js';
+import { startTestApp, type AppBuildDeps, type TestApp } from '@platform/testkit';
+import { createServiceApp } from '../src/index.js';
+import { thingService } from './thing-service.js';
 
 /**
  * Every path of every committed OpenAPI document, asked with every method it does not document,
@@ -11,22 +11,7 @@ import { createServiceApp, defineService } from '../src/index.js';
  * served by stubs inside the real service wiring (keys, guards, both dialects); the apps' own
  * tests keep their routes and documents equal (openapi-documents, route coverage).
  */
-const service = defineService({
-  ...TEST_SERVICES[0],
-  webhookHeaderPrefix: 'Test',
-  events: [
-    {
-      type: 'thing.created',
-      description: 'A thing was created.',
-      scope: 'things:read',
-      data: Type.Object({ id: Type.String() }),
-    },
-  ],
-  jobs: [],
-  port: { variable: 'TEST_PORT', default: 0, description: 'unused' },
-  settings: [],
-  loggedQueryParameters: [],
-});
+const service = thingService;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Routes the service wiring registers itself (keys, webhooks, events): `METHOD url`. */

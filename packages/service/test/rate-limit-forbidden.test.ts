@@ -1,28 +1,13 @@
-import { Type } from '@sinclair/typebox';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SERVICES, createTenant, limiterRedis, startTestApp, testRedis, type TestApp } from '@platform/testkit';
-import { createServiceApp, defineService } from '../src/index.js';
+import { createTenant, limiterRedis, startTestApp, testRedis, type TestApp } from '@platform/testkit';
+import { createServiceApp } from '../src/index.js';
+import { thingService } from './thing-service.js';
 
 // docs/conventions.md: `RateLimit-*` headers on every authenticated answer, a 403 for a missing
 // scope included (the auth plugin refuses it before the rate-limit hook would have run).
-const service = defineService({
-  ...TEST_SERVICES[0],
-  webhookHeaderPrefix: 'Test',
-  events: [
-    {
-      type: 'thing.created',
-      description: 'A thing was created.',
-      scope: 'things:read',
-      data: Type.Object({ id: Type.String() }),
-    },
-  ],
-  jobs: [],
-  port: { variable: 'TEST_PORT', default: 0, description: 'unused' },
-  settings: [],
-  loggedQueryParameters: [],
-});
+const service = thingService;
 
 const PER_MINUTE = 5;
 const prefix = `${testRedis().prefix}:ratelimit-403:`;

@@ -1,10 +1,8 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notFound } from '@platform/http';
 import {
-  TEST_SERVICES,
   addKey,
   createTenant,
   freePort,
@@ -14,24 +12,10 @@ import {
   type AppBuildDeps,
   type TestApp,
 } from '@platform/testkit';
-import { createServiceApp, defineService, type RateLimitSettings } from '../src/index.js';
+import { createServiceApp, type RateLimitSettings } from '../src/index.js';
+import { thingService } from './thing-service.js';
 
-const service = defineService({
-  ...TEST_SERVICES[0],
-  webhookHeaderPrefix: 'Test',
-  events: [
-    {
-      type: 'thing.created',
-      description: 'A thing was created.',
-      scope: 'things:read',
-      data: Type.Object({ id: Type.String() }),
-    },
-  ],
-  jobs: [],
-  port: { variable: 'TEST_PORT', default: 0, description: 'unused' },
-  settings: [],
-  loggedQueryParameters: [],
-});
+const service = thingService;
 
 /** A service with a `/v1` API (English) and a `/leads/v1` API (German), as both real services are wired. */
 const buildApp = (deps: AppBuildDeps, rateLimit: RateLimitSettings) =>
