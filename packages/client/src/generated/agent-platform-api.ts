@@ -1128,25 +1128,9 @@ export interface components {
                 conflicting_id?: string;
                 /** @description With `constraint`: what the value must be, in words (`limit must be between 1 and 100.`). */
                 message?: string;
-                /** @description The rule the value broke, e.g. `{"minimum": 1, "maximum": 100}`, `{"allowed": ["sale", "rent"]}`, `{"pattern": "^[0-9]{5}$"}`, `{"max_length": 200}`, `{"max_bytes": 1048576}`; only the members that apply. */
+                /** @description The rule the value broke, e.g. `{"minimum": 1, "maximum": 100}`, `{"allowed": ["sale", "rent"]}`, `{"pattern": "^[0-9]{5}$"}`, `{"max_length": 200}`, `{"max_bytes": 1048576}`; only the members that apply. Members: `minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum`, `min_length`, `max_length`, `min_items`, `max_items`, `max_properties`, `allowed`, `pattern`, `format`, `type`, `multiple_of`, `unique_items`, `read_only`, `max_bytes`. */
                 constraint?: {
-                    minimum?: number;
-                    maximum?: number;
-                    exclusive_minimum?: number;
-                    exclusive_maximum?: number;
-                    min_length?: number;
-                    max_length?: number;
-                    min_items?: number;
-                    max_items?: number;
-                    max_properties?: number;
-                    allowed?: unknown[];
-                    pattern?: string;
-                    format?: string;
-                    type?: string | string[];
-                    multiple_of?: number;
-                    unique_items?: boolean;
-                    read_only?: boolean;
-                    max_bytes?: number;
+                    [key: string]: unknown;
                 };
             }[];
         };

@@ -252,25 +252,9 @@ export interface components {
                 konflikt_id?: string;
                 /** @description Mit `vorgabe`: was der Wert sein muss, in Worten (`limit muss zwischen 1 und 100 liegen.`). */
                 meldung?: string;
-                /** @description Die verletzte Vorgabe, z. B. `{"minimum": 1, "maximum": 100}`, `{"erlaubt": ["kauf", "miete"]}`, `{"muster": "^[0-9]{5}$"}`, `{"max_laenge": 200}`, `{"max_bytes": 1048576}`; nur die zutreffenden Angaben. */
+                /** @description Die verletzte Vorgabe, z. B. `{"minimum": 1, "maximum": 100}`, `{"erlaubt": ["kauf", "miete"]}`, `{"muster": "^[0-9]{5}$"}`, `{"max_laenge": 200}`, `{"max_bytes": 1048576}`; nur die zutreffenden Angaben. Angaben: `minimum`, `maximum`, `minimum_exklusiv`, `maximum_exklusiv`, `min_laenge`, `max_laenge`, `min_anzahl`, `max_anzahl`, `max_felder`, `erlaubt`, `muster`, `format`, `typ`, `vielfaches_von`, `eindeutig`, `nur_lesen`, `max_bytes`. */
                 vorgabe?: {
-                    minimum?: number;
-                    maximum?: number;
-                    minimum_exklusiv?: number;
-                    maximum_exklusiv?: number;
-                    min_laenge?: number;
-                    max_laenge?: number;
-                    min_anzahl?: number;
-                    max_anzahl?: number;
-                    max_felder?: number;
-                    erlaubt?: unknown[];
-                    muster?: string;
-                    format?: string;
-                    typ?: string | string[];
-                    vielfaches_von?: number;
-                    eindeutig?: boolean;
-                    nur_lesen?: boolean;
-                    max_bytes?: number;
+                    [key: string]: unknown;
                 };
             }[];
         };
