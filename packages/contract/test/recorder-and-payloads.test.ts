@@ -9,7 +9,9 @@ describe('ContractRecorder', () => {
   it('counts an operation as exercised only after a successful response, and names the rest', async () => {
     const recorder = new ContractRecorder(['leads-api']);
     await recorder.observe('GET', '/leads/v1/anfragen/anf_1', json(404, { code: 'nicht_gefunden', message: 'x' }));
-    expect(recorder.unexercised('leads-api').map((o) => o.operationId)).toContain('anfrageAbrufen');
+    const before = recorder.unexercised('leads-api').map((o) => o.operationId);
+    expect(before).toContain('anfrageAbrufen');
+    expect(before).toContain('anfragenAuflisten');
     await recorder.observe(
       'GET',
       '/leads/v1/anfragen',
@@ -17,7 +19,7 @@ describe('ContractRecorder', () => {
     );
     const left = recorder.unexercised('leads-api').map((o) => o.operationId);
     expect(left).not.toContain('anfragenAuflisten');
-    expect(left).toHaveLength(10);
+    expect(left).toHaveLength(before.length - 1);
     expect(recorder.violations()).toEqual([]);
   });
 
