@@ -25,6 +25,8 @@ const result = await quickstart({
   keepSigningSecret: (kept) => (secret = kept),
 });
 const deadline = Date.now() + 20_000;
-while (!events.some((event) => event.type === 'property.updated') && Date.now() < deadline) await sleep(50);
+// The photo's own property.updated (changed_fields: media) may arrive first: wait for the PATCH's.
+const patched = (event) => event.type === 'property.updated' && event.data.changed_fields.includes('rooms');
+while (!events.some(patched) && Date.now() < deadline) await sleep(50);
 receiver.close();
 console.log(JSON.stringify({ ...result, events, clientResolvedTo: import.meta.resolve('@platform/client') }));
