@@ -1,4 +1,5 @@
 import type { PrismaClient, Service } from '@platform/db';
+import { missingScopesFor } from '../events/readable.js';
 import { inSnapshot, newId } from '@platform/db';
 import { ApiError, NEWEST_FIRST, cursorPage, notFound, validationError, type CursorCodec } from '@platform/http';
 import type { Queue } from 'bullmq';
@@ -45,7 +46,6 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 /** Webhook endpoints of one account and service; a key manages only endpoints whose events it could read. */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, catalogue, service } = deps;
-  const scopeOf = new Map(catalogue.map((e) => [e.type, e.scope]));
   const maxEndpoints = deps.maxEndpointsPerAccount ?? DEFAULT_MAX_ENDPOINTS_PER_ACCOUNT;
   const testEventsPerMinute = deps.testEventsPerMinute ?? DEFAULT_TEST_EVENTS_PER_MINUTE;
 
@@ -53,9 +53,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   const unreadableTypes = (caller: Caller) => catalogue.filter((e) => !caller.scopes.has(e.scope)).map((e) => e.type);
 
   function requireScopesFor(caller: Caller, events: readonly string[]): void {
-    const missing = [
-      ...new Set(events.map((type) => scopeOf.get(type)).filter((s): s is string => !!s && !caller.scopes.has(s))),
-    ];
+    const missing = missingScopesFor(catalogue, caller.scopes, events);
     if (missing.length > 0) {
       throw new ApiError('scope_missing', {
         message: 'A key can only receive events whose data it may read.',
