@@ -43,7 +43,10 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
       for await (const invoice of client().invoices.list({ settlement_id: settlement.id })) invoices.push(invoice);
       expect(invoices.length).toBeGreaterThan(0);
       const invoice = { params: { path: { invoiceId: invoices[0]!.id } } };
-      expect((await unwrap(client().GET('/v1/invoices/{invoiceId}', invoice))).id).toBe(invoices[0]!.id);
+      const issued = await unwrap(client().GET('/v1/invoices/{invoiceId}', invoice));
+      expect(issued.id).toBe(invoices[0]!.id);
+      // Paid on its issue day: the account's calendar day (Europe/Berlin), which is not UTC's near midnight.
+      const paidOn = issued.issue_date;
       const pdf = await until(async () => {
         const response = await client().GET('/v1/invoices/{invoiceId}/pdf', { ...invoice, parseAs: 'arrayBuffer' });
         return response.response.status === 200 ? response : undefined;
@@ -52,11 +55,11 @@ export function describeMoney(run: ContractRun, state: PropertyState): void {
       const xml = await client().GET('/v1/invoices/{invoiceId}/xml', { ...invoice, parseAs: 'text' });
       expect(xml.data).toContain('CrossIndustryInvoice');
       expect(
-        (await unwrap(client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })))
+        (await unwrap(client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: paidOn } })))
           .state,
       ).toBe('paid');
       expect(
-        (await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: today } })).response
+        (await client().POST('/v1/invoices/{invoiceId}/mark-paid', { ...invoice, body: { paid_on: paidOn } })).response
           .status,
       ).toBe(409);
       // The paid invoice corrected in full by a credit note: the invoice stays, and names it.
