@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { ensureAppRole } from './app-role.js';
 
 /** `prisma/migrations` of the repository, found upwards from this file (source or bundle in dist/). */
 function findMigrationsDir(): string {
@@ -19,9 +20,10 @@ function findMigrationsDir(): string {
 export const DEFAULT_MIGRATIONS_DIR = findMigrationsDir();
 
 // Prisma's own bookkeeping table, so that `prisma migrate deploy` can take over where the
-// migrate engine is available.
+// migrate engine is available. Created only when missing: the apps' restricted role, which checks
+// for pending migrations at every start, may not create tables (not even `IF NOT EXISTS`).
 const CREATE_TABLE = `
-CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+CREATE TABLE "_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,
   "checksum" VARCHAR(64) NOT NULL,
   "finished_at" TIMESTAMPTZ,
@@ -57,17 +59,34 @@ interface AppliedRow {
   rolled_back_at: Date | null;
 }
 
+export interface MigrationOptions {
+  /**
+   * The apps' connection string when it uses another role than `url` (the owner): after
+   * migrating, that role is made to exist with this URL's password and the data privileges only
+   * (app-role.ts). Unset: the apps use the owner's role.
+   */
+  appDatabaseUrl?: string;
+  log?: (line: string) => void;
+}
+
 /**
  * Applies the migrations that are not yet recorded, each in its own transaction, and returns
  * their names. Refuses to run when an applied migration was edited afterwards or a previous
  * run failed half-way, as `prisma migrate deploy` does.
  */
-export async function runMigrations(url: string, dir: string = DEFAULT_MIGRATIONS_DIR): Promise<string[]> {
+export async function runMigrations(
+  url: string,
+  dir: string = DEFAULT_MIGRATIONS_DIR,
+  options: MigrationOptions = {},
+): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_ID]);
-    await client.query(CREATE_TABLE);
+    const { rows: table } = await client.query<{ found: boolean }>(
+      `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS found`,
+    );
+    if (!table[0]!.found) await client.query(CREATE_TABLE);
     const { rows } = await client.query<AppliedRow>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
     );
@@ -87,6 +106,7 @@ export async function runMigrations(url: string, dir: string = DEFAULT_MIGRATION
       await applyOne(client, migration);
       done.push(migration.name);
     }
+    if (options.appDatabaseUrl) await ensureAppRole(client, options.appDatabaseUrl, options.log ?? (() => {}));
     return done;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]).catch(() => {});
@@ -106,6 +126,10 @@ async function applyOne(client: pg.Client, migration: Migration): Promise<void> 
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
-    throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+    const hint =
+      (error as { code?: string }).code === '42501'
+        ? ' (this role may change data, not the schema: migrations run as the owner, e.g. `node dist/migrate.js` with MIGRATION_DATABASE_URL)'
+        : '';
+    throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}${hint}`, { cause: error });
   }
 }
