@@ -1,91 +1,15 @@
 // docker-compose.yml (sandbox) and docker-compose.production.yml, resolved by docker-compose itself
-// (`config` needs no Docker engine), and the image's build inputs. CI installs docker-compose (.ci/run).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// (compose-config.ts), and the image's build inputs. The Redis and file-store commands run for real
+// in compose-services.test.ts.
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeTestCertificates, PROXY_PARAMS } from '@platform/testkit';
+import { composeConfig, PRODUCTION, PRODUCTION_ENV, resolved, ROOT, run, SANDBOX } from './compose-config.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SANDBOX = ['docker-compose.yml'];
-const PRODUCTION = ['docker-compose.yml', 'docker-compose.production.yml'];
 const APPS = ['property-service', 'agent-platform', 'worker'];
-
-/** Everything production requires; each is also checked alone for the failure naming it. */
-const PRODUCTION_ENV: Record<string, string> = {
-  POSTGRES_PASSWORD: 'a1'.repeat(16),
-  REDIS_PASSWORD: 'b2'.repeat(16),
-  API_KEY_PEPPER: 'c3'.repeat(16),
-  WEBHOOK_SECRET_KEY: 'd4'.repeat(32),
-  MINIO_ROOT_USER: 'root-operator',
-  MINIO_ROOT_PASSWORD: 'e5'.repeat(16),
-  S3_ACCESS_KEY_ID: 'platform-app',
-  S3_SECRET_ACCESS_KEY: 'f6'.repeat(16),
-  PROPERTY_PUBLIC_BASE_URL: 'https://api.example.com',
-  AGENT_PLATFORM_PUBLIC_BASE_URL: 'https://agents.example.com',
-  TLS_CERT_DIR: '/etc/platform/tls',
-};
-
-interface Service {
-  image?: string;
-  volumes?: string[];
-  command?: string[];
-  environment?: Record<string, string>;
-  healthcheck?: { test?: string[] };
-  depends_on?: Record<string, { condition: string }>;
-  ports?: (string | { published: number; target: number })[];
-  restart?: string;
-  build?: { context: string; dockerfile?: string };
-}
-interface ComposeConfig {
-  services: Record<string, Service>;
-}
-
-let emptyEnvFile: string;
-beforeAll(() => {
-  // A developer's .env must not change what the test sees: an empty env file replaces it.
-  emptyEnvFile = join(mkdtempSync(join(tmpdir(), 'compose-test-')), 'empty.env');
-  writeFileSync(emptyEnvFile, '');
-});
-
-function run(command: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  const result = spawnSync(command, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
-    input: options.input,
-    encoding: 'utf8',
-  });
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-    throw new Error(`${command} is not installed: apt-get install docker-compose (CI does this in .ci/run).`);
-  }
-  return result;
-}
-
-function composeConfig(files: readonly string[], env: Record<string, string> = {}) {
-  return run('docker-compose', ['--env-file', emptyEnvFile, ...files.flatMap((file) => ['-f', file]), 'config'], {
-    env,
-  });
-}
-
-const cache = new Map<string, ComposeConfig>();
-
-/** docker-compose v1 prints YAML only; its own PyYAML (a dependency of the package) turns it into JSON. */
-function resolved(files: readonly string[], env: Record<string, string> = {}): ComposeConfig {
-  const key = JSON.stringify([files, env]);
-  const cached = cache.get(key);
-  if (cached) return structuredClone(cached);
-  const result = composeConfig(files, env);
-  expect(result.stderr).toBe('');
-  expect(result.status).toBe(0);
-  const json = run('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], {
-    input: result.stdout,
-  });
-  expect(json.status, json.stderr).toBe(0);
-  cache.set(key, JSON.parse(json.stdout) as ComposeConfig);
-  return structuredClone(cache.get(key)!);
-}
 
 function portOf(url: string): string {
   return /http:\/\/127\.0\.0\.1:(\d+)\//.exec(url)?.[1] ?? '(none)';
@@ -105,7 +29,7 @@ describe.each([
   it('gives every long-running service a health check and makes the apps wait for the one-shot services', () => {
     const { services } = resolved(files, env);
     const oneShot = Object.keys(services).filter((name) => services[name].restart === 'no');
-    expect(oneShot.sort()).toEqual(['migrate', 'minio-init']);
+    expect(oneShot.sort()).toEqual(['migrate', 'seaweedfs-init']);
     for (const [name, service] of Object.entries(services)) {
       if (oneShot.includes(name)) expect(service.healthcheck, name).toBeUndefined();
       else expect(service.healthcheck?.test?.length, `${name} has no healthcheck`).toBeGreaterThan(0);
@@ -116,7 +40,7 @@ describe.each([
     }
     for (const app of APPS) {
       expect(Object.keys(services[app].depends_on ?? {}), app).toEqual(
-        expect.arrayContaining(['migrate', 'minio-init', 'redis']),
+        expect.arrayContaining(['migrate', 'seaweedfs-init', 'redis']),
       );
     }
     expect(Object.keys(services.migrate.depends_on ?? {})).toContain('postgres');
@@ -133,7 +57,7 @@ describe.each([
     expect(probe('worker')).toContain('/health/live');
   });
 
-  it('publishes the two API ports (and in production the proxy) and nothing else (no metrics, database, Redis or MinIO port)', () => {
+  it('publishes the two API ports (and in production the proxy) and nothing else (no metrics, database, Redis or file-store port)', () => {
     const { services } = resolved(files, env);
     const published = Object.entries(services).flatMap(([name, service]) =>
       (service.ports ?? []).map(
@@ -153,15 +77,36 @@ describe.each([
     }
   });
 
-  it('runs Redis with AOF and noeviction, and the apps on the S3 store with the bucket minio-init creates', () => {
+  it('runs Redis with AOF and noeviction, and the apps on the S3 store with the bucket seaweedfs-init creates and their own key', () => {
     const { services } = resolved(files, env);
     expect(services.redis.command?.join(' ')).toMatch(/--appendonly yes --maxmemory-policy noeviction/);
+    expect(services.seaweedfs.image).toMatch(/^chrislusf\/seaweedfs:\d+\.\d+$/);
+    expect(services['seaweedfs-init'].image).toBe(services.seaweedfs.image);
     for (const app of [...APPS, 'migrate']) {
       const environment = services[app].environment ?? {};
       expect(environment.STORAGE_DRIVER, app).toBe('s3');
-      expect(environment.S3_ENDPOINT, app).toBe('http://minio:9000');
-      expect(environment.S3_BUCKET, app).toBe(services['minio-init'].environment?.S3_BUCKET);
-      expect(environment.S3_ACCESS_KEY_ID, app).toBe(services['minio-init'].environment?.S3_ACCESS_KEY_ID);
+      expect(environment.S3_ENDPOINT, app).toBe('http://seaweedfs:8333');
+      expect(environment.S3_BUCKET, app).toBe(services['seaweedfs-init'].environment?.S3_BUCKET);
+      expect(environment.S3_BUCKET, app).toBe(services.seaweedfs.environment?.S3_BUCKET);
+      expect(environment.S3_ACCESS_KEY_ID, app).toBe(services.seaweedfs.environment?.S3_ACCESS_KEY_ID);
+      expect(environment.S3_SECRET_ACCESS_KEY, app).toBe(services.seaweedfs.environment?.S3_SECRET_ACCESS_KEY);
+    }
+  });
+
+  it("connects the apps as the restricted role platform_app; only migrate knows the owner's password", () => {
+    const { services } = resolved(files, env);
+    const owner = new URL(services.migrate.environment?.MIGRATION_DATABASE_URL ?? '');
+    expect(owner.username).toBe(services.postgres.environment?.POSTGRES_USER);
+    expect(owner.password).toBe(services.postgres.environment?.POSTGRES_PASSWORD);
+    for (const app of [...APPS, 'migrate']) {
+      const url = new URL(services[app].environment?.DATABASE_URL ?? '');
+      expect(url.username, app).toBe('platform_app');
+      expect(url.password, app).not.toBe(owner.password);
+      expect(`${url.host}${url.pathname}`, app).toBe(`${owner.host}${owner.pathname}`);
+    }
+    for (const app of APPS) {
+      expect(services[app].environment, app).not.toHaveProperty('MIGRATION_DATABASE_URL');
+      expect(JSON.stringify(services[app].environment), app).not.toContain(owner.password);
     }
   });
 
@@ -201,6 +146,44 @@ describe('production', () => {
     expect(result.stderr).toContain(`${variable} is required in production`);
   });
 
+  /** The variables the production files require (`${X:?…}`), and the message of each occurrence. */
+  const required = () =>
+    PRODUCTION.flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\$\{([A-Z0-9_]+):\?([^}]*)\}/g)].map(
+        ([, name, message]) => ({ name: name!, message: message! }),
+      ),
+    );
+  const listed = (message: string) =>
+    (/Production needs all of ([A-Z0-9_, ]+) \(/.exec(message)?.[1] ?? '').split(', ').sort();
+
+  it('names every required variable in the message of each one, whichever docker-compose meets first', () => {
+    const names = [...new Set(required().map(({ name }) => name))].sort();
+    expect(names).toEqual(Object.keys(PRODUCTION_ENV).sort());
+    for (const { name, message } of required()) {
+      expect(message, name).toMatch(new RegExp(`^${name} is required in production\\. `));
+      expect(listed(message), name).toEqual(names);
+      expect(message, name).toContain('.env.production.example');
+    }
+  });
+
+  it('without any .env, in a fresh project folder and a clean environment, fails with one message naming them all', () => {
+    const project = mkdtempSync(join(tmpdir(), 'compose-no-env-'));
+    for (const file of PRODUCTION) cpSync(join(ROOT, file), join(project, file));
+    cpSync(join(ROOT, 'deploy'), join(project, 'deploy'), { recursive: true });
+    const result = run('docker-compose', PRODUCTION.flatMap((file) => ['-f', file]).concat('config'), { cwd: project });
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(listed(result.stderr)).toEqual([...new Set(required().map(({ name }) => name))].sort());
+    expect(result.stderr).toMatch(/[A-Z0-9_]+ is required in production\./);
+  });
+
+  it('.env.production.example lists every required variable, to be filled in', () => {
+    const example = readFileSync(join(ROOT, '.env.production.example'), 'utf8');
+    const set = new Set([...example.matchAll(/^([A-Z0-9_]+)=/gm)].map(([, name]) => name));
+    for (const { name } of required()) expect(set.has(name), name).toBe(true);
+    expect(example).toMatch(/^COMPOSE_FILE=docker-compose\.yml:docker-compose\.production\.yml$/m);
+  });
+
   it('refuses an empty secret like a missing one', () => {
     const result = composeConfig(PRODUCTION, { ...PRODUCTION_ENV, API_KEY_PEPPER: '' });
     expect(result.status).not.toBe(0);
@@ -216,11 +199,16 @@ describe('production', () => {
       expect(environment.WEBHOOK_SECRET_KEY, app).toBe(PRODUCTION_ENV.WEBHOOK_SECRET_KEY);
       expect(environment.WEBHOOK_ALLOW_PRIVATE_TARGETS, app).toBe('false');
       expect(environment.DATABASE_URL, app).toBe(
-        `postgresql://platform:${PRODUCTION_ENV.POSTGRES_PASSWORD}@postgres:5432/platform`,
+        `postgresql://platform_app:${PRODUCTION_ENV.POSTGRES_APP_PASSWORD}@postgres:5432/platform`,
       );
       expect(environment.REDIS_URL, app).toBe(`redis://:${PRODUCTION_ENV.REDIS_PASSWORD}@redis:6379`);
     }
-    expect(config.services.minio.environment?.MINIO_ROOT_PASSWORD).toBe(PRODUCTION_ENV.MINIO_ROOT_PASSWORD);
+    expect(config.services.migrate.environment?.MIGRATION_DATABASE_URL).toBe(
+      `postgresql://platform:${PRODUCTION_ENV.POSTGRES_PASSWORD}@postgres:5432/platform`,
+    );
+    expect(config.services.postgres.environment?.POSTGRES_PASSWORD).toBe(PRODUCTION_ENV.POSTGRES_PASSWORD);
+    expect(config.services.redis.environment?.REDIS_PASSWORD).toBe(PRODUCTION_ENV.REDIS_PASSWORD);
+    expect(config.services.seaweedfs.environment?.S3_SECRET_ACCESS_KEY).toBe(PRODUCTION_ENV.S3_SECRET_ACCESS_KEY);
     // The sandbox's URL (for the documents' `servers`) is the one mention of a sandbox allowed, and only when given.
     const servers = /^(PROPERTY|AGENT_PLATFORM)_SANDBOX_PUBLIC_BASE_URL$/;
     for (const app of APPS)
@@ -321,13 +309,17 @@ describe('the TLS proxy of production', () => {
 describe('the image build inputs', () => {
   const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 
-  it('build on node:24-slim', () => {
-    expect(dockerfile).toMatch(/^FROM node:24-slim$/m);
+  it('build on node:24-slim (pinned by digest or not, in one stage or several)', () => {
+    expect(dockerfile).toMatch(/^FROM node:24-slim(@sha256:[0-9a-f]{64})?(\s+AS\s+\S+)?$/im);
   });
 
   it('copy only files that exist', () => {
     const copies = [...dockerfile.matchAll(/^COPY\s+(?!--from)(.+)$/gm)].map((match) =>
-      match[1].trim().split(/\s+/).slice(0, -1),
+      match[1]
+        .trim()
+        .split(/\s+/)
+        .filter((word) => !word.startsWith('--'))
+        .slice(0, -1),
     );
     expect(copies.length).toBeGreaterThan(0);
     for (const source of copies.flat()) expect(existsSync(join(ROOT, source)), `COPY ${source}`).toBe(true);
