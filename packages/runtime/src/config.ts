@@ -602,6 +602,15 @@ export function sandboxSecret(dataDir: string, name: string, encoding: 'base64ur
   });
 }
 
+/** A sandbox secret if it was generated already (nothing is written): undefined before the first start. */
+export function existingSandboxSecret(dataDir: string, name: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dataDir, SANDBOX_SECRETS_FILE), 'utf8')) as Record<string, string>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `fn` while holding `lockFile` (created exclusively; a lock older than 10 s is stale). */
 function withLock<T>(lockFile: string, fn: () => T): T {
   const started = Date.now();

@@ -26,6 +26,7 @@ import { watchRedis } from './redis-monitor.js';
 import { exitGracefully } from './graceful-exit.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown.js';
 import { exitOnPortProblem, listenOrExit } from './startup-errors.js';
+import { checkPortsOrExit } from './port-check.js';
 import { openStorage } from './storage.js';
 import { openSandbox, openUploadSandbox } from './sandbox.js';
 import { checkSharedSecretsOrExit, sharedSecretsOf } from './secret-fingerprints.js';
@@ -116,9 +117,17 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     ...new Map([...entries.map((e) => e.descriptor), ...(workerServices ?? [])].map((d) => [d.id, d])).values(),
   ];
   const config = configOrExit(known);
+  // Before anything starts (initdb, migrations, Redis, the worker): every taken port at once.
+  await checkPortsOrExit(
+    config,
+    entries.map(({ descriptor }) => ({
+      port: config.services[descriptor.id]!.port,
+      variable: descriptor.port.variable,
+    })),
+  );
   const logger = processLogger(config.logLevel);
   const log = (line: string) => logger.info(line);
-  // First, so that a taken METRICS_PORT stops the start before a database or Redis is started.
+  // First of the listens: a port taken since the check still stops the start before a database or Redis is started.
   const metrics = new ProcessMetrics();
   const metricsServer =
     config.metricsPort > 0
@@ -289,6 +298,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     });
     apps.push(app);
     await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);
+    // The one line of this service (Fastify's own, one per address, are not written).
     app.log.info(`${descriptor.names.en} listening on http://${config.host}:${port} (docs: /v1/docs)`);
   }
 }

@@ -32,11 +32,22 @@ export function exitOnPortProblem(host: string, port: number, variable: string):
 /**
  * `app.listen`, or one line and exit 1 when the port is taken or not allowed. Other failures are
  * not start-up mistakes of a newcomer: they are thrown.
+ *
+ * Fastify writes "Server listening at …" once per address (every interface for 0.0.0.0) and has
+ * no option to leave it out; the caller writes one line of its own, so the app's logger is silent
+ * for the listen alone: after `ready` (the plugins' start-up lines are kept), restored at once.
  */
 export async function listenOrExit(
   app: FastifyInstance,
   address: { host: string; port: number },
   variable: string,
 ): Promise<void> {
-  await app.listen(address).catch(exitOnPortProblem(address.host, address.port, variable));
+  await app.ready();
+  const level = app.log.level;
+  app.log.level = 'silent';
+  try {
+    await app.listen(address).catch(exitOnPortProblem(address.host, address.port, variable));
+  } finally {
+    app.log.level = level;
+  }
 }

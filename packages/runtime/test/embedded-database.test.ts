@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '@platform/db';
 import { loadConfig } from '../src/config.js';
 import { DatabaseUnavailableError, openDatabase } from '../src/database.js';
+import { portProblems } from '../src/port-check.js';
 
 const IS_ROOT = process.getuid?.() === 0;
 const require = createRequire(import.meta.url);
@@ -158,11 +159,20 @@ describe('openDatabase on the embedded defaults', () => {
       expect((held as Error).message).toContain(`set EMBEDDED_PG_PORT=${port}`);
       expect((held as Error).message).not.toContain('\n');
 
-      // A second process on the same settings reuses it.
+      // A second process on the same settings reuses it: its port is no clash for the start's check.
+      expect(await portProblems({ ...config(), redisUrl: 'redis://127.0.0.1:1', metricsPort: 0 }, [])).toEqual([]);
       const reused = await openDatabase(config());
       expect(await queryAt(reused.url, 'SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 2 }]);
       await reused.close();
 
+      const otherDataDir = {
+        DATA_DIR: join(work, 'other-data'),
+        EMBEDDED_PG_PORT: String(port),
+        REDIS_URL: 'redis://x',
+      };
+      expect(await portProblems({ ...loadConfig(otherDataDir, work), metricsPort: 0 }, [])).toEqual([
+        `Port ${port} (EMBEDDED_PG_PORT) is in use on 127.0.0.1, but not by the embedded database of ${join(work, 'other-data')}: stop what listens there, or set EMBEDDED_PG_PORT to a free port.`,
+      ]);
       const taken = await openDatabase(
         loadConfig({ DATA_DIR: join(work, 'other-data'), EMBEDDED_PG_PORT: String(port) }, work),
       ).catch((e: unknown) => e);

@@ -77,7 +77,7 @@ describe.concurrent('pnpm start refuses to start in one line', { timeout: 120_00
       expectOneLine(
         await runStart(env),
         new RegExp(
-          `Port ${env.EMBEDDED_PG_PORT} is in use, but not by the embedded database.*set EMBEDDED_PG_PORT to a free port`,
+          `Port ${env.EMBEDDED_PG_PORT} \\(EMBEDDED_PG_PORT\\) is in use on 127.0.0.1, but not by the embedded database.*set EMBEDDED_PG_PORT to a free port`,
         ),
       );
     } finally {
@@ -91,7 +91,9 @@ describe.concurrent('pnpm start refuses to start in one line', { timeout: 120_00
     try {
       expectOneLine(
         await runStart(env),
-        new RegExp(`Port ${env.REDIS_PORT} is in use, but not by the local Redis.*set REDIS_PORT to a free port`),
+        new RegExp(
+          `Port ${env.REDIS_PORT} \\(REDIS_PORT\\) is in use on 127.0.0.1, but not by the local Redis.*set REDIS_PORT to a free port`,
+        ),
       );
     } finally {
       blocker.close();
