@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError, errorBody, validationError, type Dialect } from './errors.js';
 import { mapAjvErrors, validatorCompiler } from './validation.js';
 import { summariseError } from './error-summary.js';
-import { urlCarriesApiKey } from './server-options.js';
+import { bindRequestLog, urlCarriesApiKey } from './server-options.js';
 import { RouteMethods } from './route-methods.js';
 import { queryLimitConstraint, tooLargeError } from './request-limits.js';
 
@@ -22,6 +22,8 @@ export const RETRY_AFTER_SECONDS = '5';
 declare module 'fastify' {
   interface FastifyRequest {
     dialect: Dialect;
+    /** Adds fields to every later log line of the request, its request line included (the key's ids once verified). */
+    bindLog(bindings: Record<string, unknown>): void;
   }
   interface FastifyContextConfig {
     /**
@@ -59,6 +61,9 @@ export const httpPlugin = fp<HttpPluginOptions>(
       },
     );
     app.decorateRequest('dialect', 'en');
+    app.decorateRequest('bindLog', function (this: FastifyRequest, bindings: Record<string, unknown>) {
+      bindRequestLog(this, bindings);
+    });
     const routeMethods = new RouteMethods();
     app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
     // While the server closes, requests still arriving on open connections get the usual 503 body

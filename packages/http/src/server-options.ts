@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import {
   LogController,
@@ -26,6 +27,8 @@ export const REDACTED_PATHS = [
 ];
 
 export interface ServerOptionsInput {
+  /** The service's id (`property`, `agent-platform`), written as `service` on every line of the server's log. */
+  service?: string;
   logLevel?: string;
   /** Where logs go (tests capture them here); defaults to stdout. */
   logStream?: DestinationStream;
@@ -122,12 +125,29 @@ type LogMethod = (...args: unknown[]) => void;
  */
 class RequestLogger {
   private made: Logger | undefined;
+  /** Whether `bind` added anything to the request's id (the authenticated key's ids). */
+  private bound = false;
 
   constructor(
     private readonly parent: Logger,
-    readonly bindings: Bindings,
+    private bindingsOfRequest: Bindings,
     readonly options: ChildLoggerOptions,
   ) {}
+
+  get bindings(): Bindings {
+    return this.bindingsOfRequest;
+  }
+
+  get hasOwnBindings(): boolean {
+    return this.bound;
+  }
+
+  /** Adds fields to every later line of the request, its request line included. */
+  bind(extra: Bindings): void {
+    this.bindingsOfRequest = { ...this.bindingsOfRequest, ...extra };
+    this.bound = true;
+    if (this.made) this.made = this.made.child(extra);
+  }
 
   /** The child Fastify's default factory would have made, with the same bindings and options. */
   get pino(): Logger {
@@ -219,8 +239,9 @@ class OneLinePerRequest extends LogController {
     const log = reply.log as unknown;
     if (!error && log instanceof RequestLogger && log.options.serializers === undefined) {
       if (!log.isLevelEnabled('info')) return;
-      const line =
-        this.requestIdLogLabel === 'reqId'
+      const line = log.hasOwnBindings
+        ? { ...log.bindings, req: request, res: reply, responseTime: reply.elapsedTime }
+        : this.requestIdLogLabel === 'reqId'
           ? { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }
           : { [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime };
       lineLogger(log.root).info(line, 'request completed');
@@ -230,6 +251,17 @@ class OneLinePerRequest extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/**
+ * Adds fields (the verified key's application and key id) to every later line of the request:
+ * its own lines, errors logged while it is answered, and its request line (`request.bindLog`).
+ */
+export function bindRequestLog(request: FastifyRequest, bindings: Bindings): void {
+  const log = request.log as unknown;
+  if (log instanceof RequestLogger) return log.bind(bindings);
+  // A server not built with these options: the request's own lines only (its reply keeps its logger).
+  request.log = request.log.child(bindings);
 }
 
 let stdoutDestination: DestinationStream | undefined;
@@ -250,6 +282,8 @@ export function serverOptions(input: ServerOptionsInput = {}): FastifyHttpOption
   return {
     logger: {
       level: input.logLevel ?? 'info',
+      // pino's own base fields, and the service's id when it is known.
+      ...(input.service ? { base: { pid: process.pid, hostname: hostname(), service: input.service } } : {}),
       stream: input.logStream ?? stdoutLog(),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {
