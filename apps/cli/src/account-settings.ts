@@ -1,4 +1,4 @@
-import { UsageError, type CommandContext } from './commands.js';
+import { NotFoundError, UsageError, type CommandContext } from './commands.js';
 import { accountDefaultCountry, setAccountDefaultCountry } from '@platform/accounts';
 
 /**
@@ -12,7 +12,7 @@ export async function setDefaultCountry(ctx: CommandContext, input: { account?: 
   if (!country || !/^[A-Z]{2}$/.test(country))
     throw new UsageError(`--country must be an ISO 3166-1 alpha-2 code such as DE (got "${input.country ?? ''}").`);
   const previous = await accountDefaultCountry(ctx.db, input.account);
-  if (previous === null) throw new UsageError(`No account ${input.account}.`);
+  if (previous === null) throw new NotFoundError(`No account ${input.account}.`);
   await setAccountDefaultCountry(ctx.db, input.account, country);
   return { id: input.account, default_country: country, previous_default_country: previous };
 }

@@ -1,5 +1,5 @@
 import { eInvoiceGaps, normaliseIban, setBillingProfile } from '@platform/billing';
-import { UsageError, checkEmail, type CommandContext } from './commands.js';
+import { NotFoundError, UsageError, checkEmail, type CommandContext } from './commands.js';
 import { accountExists } from '@platform/accounts';
 
 export interface BillingFlags {
@@ -33,7 +33,7 @@ const optional = (value: string | undefined) => value?.trim() || null;
  */
 export async function setBilling(ctx: CommandContext, flags: BillingFlags) {
   const accountId = required(flags, 'account');
-  if (!(await accountExists(ctx.db, accountId))) throw new UsageError(`No account ${accountId}.`);
+  if (!(await accountExists(ctx.db, accountId))) throw new NotFoundError(`No account ${accountId}.`);
   const country = required(flags, 'country').toUpperCase();
   if (!/^[A-Z]{2}$/.test(country))
     throw new UsageError(`--country must be an ISO 3166 two-letter code such as DE (got "${country}").`);

@@ -23,6 +23,9 @@ import { SERVICES } from './services.js';
 /** A mistake of the operator: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** A record the command names does not exist (`No application app_…`): one line, exit code 1. */
+export class NotFoundError extends Error {}
+
 /** A check that found problems: its report is printed, exit code 1. */
 export class CheckFailed extends Error {
   constructor(readonly report: object) {
@@ -105,7 +108,7 @@ export async function createApplication(
   if (!service)
     throw new UsageError(`--service must be ${SERVICES.map((s) => s.id).join(' or ')} (got "${input.service ?? ''}").`);
   const ownerEmail = input['owner-email'] === undefined ? null : checkEmail(input['owner-email'], '--owner-email');
-  if (!(await accountExists(ctx.db, input.account))) throw new UsageError(`No account ${input.account}.`);
+  if (!(await accountExists(ctx.db, input.account))) throw new NotFoundError(`No account ${input.account}.`);
   const app = await insertApplication(ctx.db, {
     account_id: input.account,
     service,
@@ -125,7 +128,7 @@ export async function createApplication(
 async function findApplication(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--app is required.');
   const app = await applicationById(ctx.db, id);
-  if (!app) throw new UsageError(`No application ${id}.`);
+  if (!app) throw new NotFoundError(`No application ${id}.`);
   return app;
 }
 
@@ -170,7 +173,7 @@ export async function listKeys(ctx: CommandContext, input: { app?: string }) {
 
 export async function revokeKey(ctx: CommandContext, keyId: string | undefined) {
   if (!keyId) throw new UsageError('Usage: key revoke <keyId>');
-  if (!(await revokeApiKey(ctx.db, { id: keyId }))) throw new UsageError(`No API key ${keyId}.`);
+  if (!(await revokeApiKey(ctx.db, { id: keyId }))) throw new NotFoundError(`No API key ${keyId}.`);
   const key = await keyById(ctx.db, keyId);
   return { id: key.id, revoked_at: key.revoked_at?.toISOString() ?? null };
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { PropertyType, TransactionMarketing, newId, type Prisma } from '@platform/db';
-import { CheckFailed, UsageError, type CommandContext } from './commands.js';
+import { CheckFailed, NotFoundError, UsageError, type CommandContext } from './commands.js';
 import { accountExists } from '@platform/accounts';
 import { insertMarketTransactions } from '@platform/property-service';
 
@@ -127,7 +127,7 @@ export async function importComparables(ctx: CommandContext, input: { account?: 
   if (!input.account) throw new UsageError('--account is required.');
   if (!file) throw new UsageError('The CSV file is required: comparables import --account <accountId> <file.csv>');
   const accountId = input.account;
-  if (!(await accountExists(ctx.db, accountId))) throw new UsageError(`No account ${accountId}.`);
+  if (!(await accountExists(ctx.db, accountId))) throw new NotFoundError(`No account ${accountId}.`);
   const path = resolve(file);
   let text: string;
   try {

@@ -1,6 +1,6 @@
 import { sendNotices as sendMail, smtpTarget } from '@platform/mail';
 import { API_VERSIONS, type ApiDeprecation } from '@platform/runtime';
-import { CheckFailed, UsageError, checkEmail, type CommandContext } from './commands.js';
+import { CheckFailed, NotFoundError, UsageError, checkEmail, type CommandContext } from './commands.js';
 import { accountNames } from '@platform/accounts';
 import { applicationsByIds, updateApplication } from '@platform/auth';
 import { callersOfVersion } from '@platform/service';
@@ -14,7 +14,7 @@ export async function setOwner(ctx: CommandContext, input: { app?: string; email
   if (!input.app) throw new UsageError('--app is required.');
   const email = checkEmail(input.email ?? '', '--email');
   const app = await updateApplication(ctx.db, input.app, { owner_email: email });
-  if (!app) throw new UsageError(`No application ${input.app}.`);
+  if (!app) throw new NotFoundError(`No application ${input.app}.`);
   return { id: app.id, name: app.name, service: app.service, account_id: app.account_id, owner_email: app.owner_email };
 }
 

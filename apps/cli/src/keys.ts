@@ -7,7 +7,7 @@ import {
   findKeyById,
   rollApiKey,
 } from '@platform/auth';
-import { UsageError, type CommandContext } from './commands.js';
+import { NotFoundError, UsageError, type CommandContext } from './commands.js';
 import { SERVICES } from './services.js';
 
 /** `key roll <keyId> --expires-in <hours>`: the successor's plaintext once, the old key's expiry. */
@@ -26,7 +26,7 @@ export async function rollKey(ctx: CommandContext, keyId: string | undefined, in
   const key = await findKeyById(ctx.db, keyId);
   const app = key && (await applicationById(ctx.db, key.application_id));
   const service = app && SERVICES.find((s) => s.id === app.service);
-  if (!service) throw new UsageError(`No API key ${keyId}.`);
+  if (!service) throw new NotFoundError(`No API key ${keyId}.`);
   try {
     const rolled = await rollApiKey(ctx.db, {
       keyId,
@@ -37,7 +37,7 @@ export async function rollKey(ctx: CommandContext, keyId: string | undefined, in
       maxKeys: ctx.apiKeysPerApplication ?? DEFAULT_KEYS_PER_APPLICATION,
       now: ctx.now?.(),
     });
-    if (!rolled) throw new UsageError(`No API key ${keyId}.`);
+    if (!rolled) throw new NotFoundError(`No API key ${keyId}.`);
     return {
       ...rolled.key,
       environment: ctx.environment,

@@ -15,9 +15,17 @@ import {
 } from '@platform/runtime';
 import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
-import { runCli, type CliResult } from './run.js';
+import { helpFor, runCli, type CliResult } from './run.js';
 import { isSecretsCommand } from './secrets.js';
 import { SERVICES } from './services.js';
+
+const argv = process.argv.slice(2);
+// Help needs no configuration: `pnpm cli --help` works before the secrets of production are set.
+const help = helpFor(argv);
+if (help) {
+  (help.exitCode === 0 ? process.stdout : process.stderr).write(`${help.output}\n`);
+  process.exit(help.exitCode);
+}
 
 let database: ResolvedDatabase | undefined;
 let db: PrismaClient | undefined;
@@ -25,7 +33,6 @@ let redis: ResolvedRedis | undefined;
 let queue: ReturnType<typeof createJobQueue> | undefined;
 let sandbox: Sandbox | undefined;
 const config = configOrExit(SERVICES);
-const argv = process.argv.slice(2);
 
 let result: CliResult;
 try {

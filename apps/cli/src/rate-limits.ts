@@ -1,9 +1,9 @@
-import { UsageError, type CommandContext } from './commands.js';
+import { NotFoundError, UsageError, type CommandContext } from './commands.js';
 import { updateApplication } from '@platform/auth';
 
 const MAX_PER_MINUTE = 1_000_000;
 /** RATE_LIMIT_PER_MINUTE's default, for a context that does not say the deployment's. */
-const DEFAULT_PER_MINUTE = 600;
+export const DEFAULT_PER_MINUTE = 600;
 
 /** `--per-minute`: a whole number of requests, 1 to 1,000,000. */
 function perMinute(value: string): number {
@@ -29,7 +29,7 @@ export async function setRateLimit(
     throw new UsageError('Give exactly one of --per-minute <n> and --default.');
   const budget = given === undefined ? null : perMinute(given);
   const app = await updateApplication(ctx.db, input.app, { rate_limit_per_minute: budget });
-  if (!app) throw new UsageError(`No application ${input.app}.`);
+  if (!app) throw new NotFoundError(`No application ${input.app}.`);
   return {
     id: app.id,
     name: app.name,

@@ -1,4 +1,4 @@
-import { checkTimeZone, UsageError, type CommandContext } from './commands.js';
+import { checkTimeZone, NotFoundError, UsageError, type CommandContext } from './commands.js';
 import { localDate, localDateTime, startOfLocalDay } from '@platform/scheduling';
 import { findAccountTimeZone, setAccountTimeZone } from '@platform/accounts';
 import { appointmentsBetween } from '@platform/property-service';
@@ -6,7 +6,7 @@ import { appointmentsBetween } from '@platform/property-service';
 async function findAccount(ctx: CommandContext, id: string | undefined) {
   if (!id) throw new UsageError('--account is required.');
   const account = await findAccountTimeZone(ctx.db, id);
-  if (!account) throw new UsageError(`No account ${id}.`);
+  if (!account) throw new NotFoundError(`No account ${id}.`);
   return account;
 }
 

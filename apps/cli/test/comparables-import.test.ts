@@ -129,14 +129,14 @@ describe('comparables import', () => {
     ]);
   });
 
-  it('needs an existing account and a readable file (exit code 2)', async () => {
+  it('needs an existing account (exit code 1) and a readable file (exit code 2)', async () => {
     const file = await csv(`${HEADER}\n`);
     expect(await cli(`comparables import ${file}`)).toMatchObject({
       exitCode: 2,
       output: 'Error: --account is required.',
     });
     expect(await cli(`comparables import --account acct_nobody ${file}`)).toMatchObject({
-      exitCode: 2,
+      exitCode: 1,
       output: 'Error: No account acct_nobody.',
     });
     expect((await cli(`comparables import --account ${accountId} ${join(dir, 'absent.csv')}`)).exitCode).toBe(2);

@@ -73,7 +73,7 @@ describe('application owners', () => {
     }
     expect((await cli(`app set-owner --app ${appId}`)).output).toContain('--email is required');
     const unknown = await cli('app set-owner --app app_nope --email ops@agency.example');
-    expect(unknown).toMatchObject({ exitCode: 2, output: 'Error: No application app_nope.' });
+    expect(unknown).toMatchObject({ exitCode: 1, output: 'Error: No application app_nope.' });
     expect((await db.prisma.application.findUniqueOrThrow({ where: { id: appId } })).owner_email).toBe(
       'ops@agency.example',
     );

@@ -67,10 +67,34 @@ describe('key roll and key age in the CLI', () => {
         rolled_into: rolled.json().id,
       }),
     ]);
-    const text = await cli(`key list --app ${appId}`);
-    expect(text.output).toContain('"age_days":100');
-    expect(text.output).toContain('"expires_at":"2026-11-28T12:00:00.000Z"');
-    expect(text.output).not.toContain(rolled.json().key);
+    // Text mode: an aligned table, a row per key, the old one's age, expiry and successor.
+    const text = (await cli(`key list --app ${appId}`)).output.split('\n');
+    expect(text[0]).toBe(`Keys of ${appId}`);
+    expect(text[1].split(/ {2,}/)).toEqual([
+      'ID',
+      'PREFIX',
+      'SCOPES',
+      'CREATED',
+      'AGE (DAYS)',
+      'LAST USED',
+      'EXPIRES',
+      'REVOKED',
+      'STATE',
+    ]);
+    expect(text[3].split(/ {2,}/)).toEqual([
+      created.id,
+      `${created.display_prefix}…`,
+      'properties:read,properties:write',
+      '2026-08-19 12:00 UTC',
+      '100',
+      '-',
+      '2026-11-28 12:00 UTC',
+      '-',
+      `rolled into ${rolled.json().id}, expiring`,
+    ]);
+    expect(text[2].indexOf(rolled.json().id)).toBe(0);
+    expect(text[1].indexOf('STATE')).toBe(text[3].indexOf('rolled into'));
+    expect(text.join('\n')).not.toContain(rolled.json().key);
   });
 
   it('refuses a missing or out-of-range --expires-in naming the limit, and a revoked key', async () => {
@@ -82,7 +106,10 @@ describe('key roll and key age in the CLI', () => {
       expect(refused.exitCode, bad).toBe(2);
       expect(refused.output, bad).toMatch(/from 0 to 168 \(7 days\)/);
     }
-    expect((await cli(`key roll key_missing --expires-in 1`)).output).toBe('Error: No API key key_missing.');
+    expect(await cli(`key roll key_missing --expires-in 1`)).toMatchObject({
+      exitCode: 1,
+      output: 'Error: No API key key_missing.',
+    });
     await cli(`key revoke ${created.id}`);
     const revoked = await cli(`key roll ${created.id} --expires-in 0`);
     expect(revoked).toMatchObject({ exitCode: 2, output: expect.stringMatching(/was revoked at .*create a new key/) });

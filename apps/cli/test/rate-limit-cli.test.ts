@@ -63,7 +63,7 @@ describe('app set-rate-limit', () => {
     expect(await stored()).toBe(1_000_000);
   });
 
-  it('refuses bad input with exit code 2 and a clear message, changing nothing', async () => {
+  it('refuses bad input with exit code 2 (an unknown application: 1) and a clear message, changing nothing', async () => {
     await cli(`app set-rate-limit --app ${appId} --per-minute 50`);
     const cases: [string, string][] = [
       [`app set-rate-limit --app ${appId}`, 'Give exactly one of --per-minute <n> and --default.'],
@@ -83,7 +83,7 @@ describe('app set-rate-limit', () => {
     }
     for (const [line, message] of cases) {
       const result = await cli(`${line} --json`);
-      expect(result.exitCode, line).toBe(2);
+      expect(result.exitCode, line).toBe(message.startsWith('No application') ? 1 : 2);
       expect(result.json(), line).toEqual({ error: message });
     }
     expect(await stored()).toBe(50);
