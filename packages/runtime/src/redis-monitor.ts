@@ -12,6 +12,7 @@ export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick
   const where = redisWhere(connection);
   let lostAt: number | undefined;
   let ready = false;
+  let closing = false;
   const client = new Redis({
     ...connection,
     maxRetriesPerRequest: null,
@@ -27,8 +28,9 @@ export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick
     );
     lostAt = undefined;
   });
+  // ioredis emits 'close' for its own disconnect too: the end of a shutdown is no lost connection.
   client.on('close', () => {
-    if (!ready || lostAt !== undefined) return;
+    if (closing || !ready || lostAt !== undefined) return;
     lostAt = Date.now();
     logger.warn(
       `lost the connection to Redis at ${where}: the APIs keep answering and new events wait in the outbox; retrying until it is back`,
@@ -37,6 +39,9 @@ export function watchRedis(connection: ResolvedRedis['connection'], logger: Pick
   client.on('error', () => {}); // told once by 'close' above
   return {
     isDown: () => lostAt !== undefined,
-    close: () => void client.disconnect(),
+    close: () => {
+      closing = true;
+      client.disconnect();
+    },
   };
 }
