@@ -16,6 +16,8 @@ export function portProblem(
     return `Port ${address.port} (${variable}) may not be used by this user on ${address.host}: set ${variable} to a port above 1023.`;
   if (code === 'EADDRNOTAVAIL')
     return `${address.host} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `${address.host} (HOST) is not a name this machine can resolve: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.`;
   return undefined;
 }
 

@@ -106,3 +106,26 @@ describe('the local Redis of the same DATA_DIR', () => {
     expect(foreign).toMatch(/\(REDIS_PORT\) is in use on 127\.0\.0\.1, but not by the local Redis of .*set REDIS_PORT/);
   }, 30_000);
 });
+
+describe('HOST', () => {
+  const problemsOn = async (host: string) => {
+    const dataDir = tempDir('port-check-host-');
+    const config = loadConfig(
+      { DATA_DIR: dataDir, HOST: host, DATABASE_URL: 'postgresql://u:p@127.0.0.1:1/db', REDIS_URL: 'redis://x' },
+      dataDir,
+    );
+    return portProblems(config, [{ port: await freePort(), variable: 'PROPERTY_PORT' }]);
+  };
+
+  it('not an address of this machine is one line for all its ports, naming HOST', async () => {
+    expect(await problemsOn('192.0.2.1')).toEqual([
+      '192.0.2.1 (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.',
+    ]);
+  });
+
+  it('a name that does not resolve is one line naming HOST, not a stack trace', async () => {
+    expect(await problemsOn('no-such-host.invalid')).toEqual([
+      'no-such-host.invalid (HOST) is not a name this machine can resolve: set HOST to one of its addresses, e.g. 127.0.0.1 or 0.0.0.0.',
+    ]);
+  }, 20_000);
+});
