@@ -15,16 +15,16 @@ import {
 } from '@platform/runtime';
 import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
-import { helpFor, runCli, type CliResult } from './run.js';
+import { answerWithoutConfiguration, runCli, type CliResult } from './run.js';
 import { isSecretsCommand } from './secrets.js';
 import { SERVICES } from './services.js';
 
 const argv = process.argv.slice(2);
-// Help needs no configuration: `pnpm cli --help` works before the secrets of production are set.
-const help = helpFor(argv);
-if (help) {
-  (help.exitCode === 0 ? process.stdout : process.stderr).write(`${help.output}\n`);
-  process.exit(help.exitCode);
+// Help and usage errors need no configuration: `pnpm cli --help` works before production's secrets are set.
+const early = answerWithoutConfiguration(argv);
+if (early) {
+  (early.exitCode === 0 ? process.stdout : process.stderr).write(`${early.output}\n`);
+  process.exit(early.exitCode);
 }
 
 let database: ResolvedDatabase | undefined;

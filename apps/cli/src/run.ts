@@ -23,10 +23,8 @@ export function helpFor(argv: readonly string[]): CliResult | undefined {
   return { exitCode: 2, output: `Unknown command "${named.join(' ')}".\n${USAGE}` };
 }
 
-/** Parses one command line and runs it; the result is printed by main.ts (tests call this). */
-export async function runCli(argv: string[], ctx: () => Promise<CommandContext>): Promise<CliResult> {
-  const help = helpFor(argv);
-  if (help) return help;
+/** The command line parsed, or the usage error it makes (exit code 2): no command, an unknown one or option. */
+export function parseCli(argv: string[]) {
   let parsed;
   try {
     parsed = parseCommandLine(argv);
@@ -42,6 +40,24 @@ export async function runCli(argv: string[], ctx: () => Promise<CommandContext>)
     const group = positionals.length === 1 ? groupHelp(positionals[0]) : undefined;
     return { exitCode: 2, output: `Unknown command "${positionals.join(' ')}".\n${group ?? USAGE}` };
   }
+  return { command, flags, positionals };
+}
+
+/** What main.ts answers before it reads any configuration: help, or a command line that cannot run. */
+export function answerWithoutConfiguration(argv: string[]): CliResult | undefined {
+  const help = helpFor(argv);
+  if (help) return help;
+  const parsed = parseCli(argv);
+  return 'exitCode' in parsed ? parsed : undefined;
+}
+
+/** Parses one command line and runs it; the result is printed by main.ts (tests call this). */
+export async function runCli(argv: string[], ctx: () => Promise<CommandContext>): Promise<CliResult> {
+  const help = helpFor(argv);
+  if (help) return help;
+  const parsed = parseCli(argv);
+  if ('exitCode' in parsed) return parsed;
+  const { command, flags, positionals } = parsed;
   const context = await ctx();
   const json = flags.json;
   try {

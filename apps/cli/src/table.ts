@@ -9,7 +9,14 @@ export function renderTable<Row>(columns: readonly Column<Row>[], rows: readonly
   if (rows.length === 0) return empty;
   const cells = [columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.value(row)))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
-  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((line) =>
+      line
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** A timestamp as an operator reads it: `2026-11-27 12:00 UTC`, or `-` for none. */
