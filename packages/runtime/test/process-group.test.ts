@@ -63,6 +63,12 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s to the process group of pnpm s
       expect({ round, code, fast: took < 5_000 }).toEqual({ round, code: 0, fast: true });
       expect(log).not.toMatch(/"level":(50|60)/); // no error or fatal line
       expect(log).not.toMatch(/\n\s+at |ELIFECYCLE|killed by timeout/);
+      // One "listening" line per service, ours with the docs URL (none of Fastify's own).
+      const listening = log.split('\n').filter((line) => /listening/i.test(line));
+      expect(listening.map((line) => /"msg":"([^"]+) listening on http:\/\/[^ ]+ \(docs: /.exec(line)?.[1])).toEqual([
+        'property-marketing service',
+        'agent platform',
+      ]);
       const closed = [...log.matchAll(/shutdown: (.+?) closed/g)].map((m) => m[1]);
       const order = ['delivery worker', 'database client', 'redis', 'database'].map((step) => closed.indexOf(step));
       expect(order.every((index) => index >= 0)).toBe(true);
