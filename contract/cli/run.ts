@@ -1,5 +1,12 @@
 import { ContractRecorder, exerciseGenericErrors, exerciseReads, type DocumentName } from '@platform/contract';
-import { parseArgs, UsageError, USAGE as SMOKE_USAGE, displayUrl, type Target } from '../../scripts/smoke/args.js';
+import {
+  parseArgs,
+  redact,
+  UsageError,
+  USAGE as SMOKE_USAGE,
+  displayUrl,
+  type Target,
+} from '../../scripts/smoke/args.js';
 
 export const USAGE =
   SMOKE_USAGE.replace('pnpm smoke', 'pnpm contract').replace(/ \[--timeout <seconds>\]/, '') +
@@ -33,13 +40,14 @@ export async function contract(
     const options = parseArgs(argv);
     if (!options) return (void out.write(`${USAGE}\n`), 0);
     ({ targets, json } = options);
+    for (const warning of options.warnings) err.write(`${warning}\n`);
     const live = targets.find((t) => t.key.split('_')[1] === 'live');
     if (live)
       throw new UsageError(
         `The key ${live.keyDisplay} is a live key: run the contract checks with a sandbox key (…_test_…).`,
       );
   } catch (error) {
-    if (error instanceof UsageError) return (void err.write(`${error.message}\n${USAGE}\n`), 2);
+    if (error instanceof UsageError) return (void err.write(`${redact(error.message)}\n${USAGE}\n`), 2);
     throw error;
   }
   const rows: Row[] = [];
@@ -99,8 +107,11 @@ export async function contract(
       }
     }
   }
+  // Whatever a deployment echoes, a key is printed only by its display prefix.
   out.write(
-    json ? `${JSON.stringify({ ok: rows.every((r) => r.result !== 'FAIL'), checks: rows }, null, 2)}\n` : table(rows),
+    redact(
+      json ? `${JSON.stringify({ ok: rows.every((r) => r.result !== 'FAIL'), checks: rows }, null, 2)}\n` : table(rows),
+    ),
   );
   return rows.some((r) => r.result === 'FAIL') ? 1 : 0;
 }

@@ -1,8 +1,16 @@
 import { SMOKE_SERVICES, type SmokeService } from './apis.js';
 
 export const USAGE =
-  'Usage: pnpm smoke --base-url <url> --key <api key> [--base-url <url> --key <api key> ...] [--json] [--timeout <seconds>]\n' +
-  '  One --base-url/--key pair per service; the key prefix tells which service it is (pm_… property-marketing service, ap_… agent platform).';
+  'Usage: pnpm smoke --base-url <url> --key-env <NAME> [--base-url <url> --key-env <NAME> ...] [--json] [--timeout <seconds>]\n' +
+  '  One --base-url/--key-env pair per service; the key prefix tells which service it is (pm_… property-marketing service, ap_… agent platform).\n' +
+  '  --key-env NAME: the key is the value of the environment variable NAME, so it stays out of the command line,\n' +
+  '  process lists and CI logs. (--key <api key> still works, with a warning: anyone who can list processes sees it.)';
+
+/** Printed when a key is given on the command line (`--key`) rather than in the environment. */
+export const KEY_IN_ARGV_WARNING =
+  'Warning: --key puts the API key on the command line, where process lists (ps) and CI logs (pnpm echoes the command) show it; put it in an environment variable and pass its name with --key-env NAME.';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const DEFAULT_TIMEOUT_S = 10;
 const KEY_PREFIX = /^([a-z]{2,8})_(test|live)_/;
@@ -21,6 +29,8 @@ export interface SmokeOptions {
   targets: Target[];
   json: boolean;
   timeoutMs: number;
+  /** For stderr before the run (a key given with --key). */
+  warnings: string[];
 }
 
 /** An operator's mistake on the command line: one line, exit code 2. */
@@ -28,13 +38,20 @@ export class UsageError extends Error {}
 
 export const displayKey = (key: string): string => `${key.slice(0, DISPLAY_LENGTH)}…`;
 
+/** Anything shaped like an API key (`pm_live_…`) beyond its display prefix. */
+const KEY_LIKE = /\b[a-z]{2,8}_(?:test|live)_[0-9A-Za-z]{5,}/g;
+
+/** A last guard: whatever a server echoes or an operator mistypes, a key is shown only by its display prefix. */
+export const redact = (text: string): string => text.replace(KEY_LIKE, (key) => displayKey(key));
+
 /** The base URL as printed: without any user name or password in it. */
 export const displayUrl = (url: URL): string => `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 
-/** `--flag value` and `--flag=value`; `null` for `--help`. */
-export function parseArgs(argv: readonly string[]): SmokeOptions | null {
+/** `--flag value` and `--flag=value`; `null` for `--help`. `env`: where `--key-env` names are looked up. */
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): SmokeOptions | null {
   const urls: string[] = [];
-  const keys: string[] = [];
+  const keys: GivenKey[] = [];
+  const warnings = new Set<string>();
   let json = false;
   let timeoutS = DEFAULT_TIMEOUT_S;
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
@@ -49,22 +66,47 @@ export function parseArgs(argv: readonly string[]): SmokeOptions | null {
     };
     if (flag === '--help' || flag === '-h') return null;
     else if (flag === '--base-url') urls.push(value());
-    else if (flag === '--key') keys.push(value());
-    else if (flag === '--json' && inline === undefined) json = true;
+    else if (flag === '--key') {
+      const key = value();
+      keys.push({ key, named: `The key ${displayKey(key)}` });
+      warnings.add(KEY_IN_ARGV_WARNING);
+    } else if (flag === '--key-env') {
+      const name = value();
+      keys.push({ key: keyFromEnv(name, env), named: `The key in ${name} (--key-env)` });
+    } else if (flag === '--json' && inline === undefined) json = true;
     else if (flag === '--timeout') timeoutS = seconds(value());
     else if (flag.startsWith('-')) throw new UsageError(`Unknown option ${flag.slice(0, 40)}.`);
-    else throw new UsageError(`Unexpected value in position ${i + 1}: values follow --base-url, --key or --timeout.`);
+    else
+      throw new UsageError(
+        `Unexpected value in position ${i + 1}: values follow --base-url, --key-env, --key or --timeout.`,
+      );
   }
-  if (urls.length === 0 && keys.length === 0) throw new UsageError('Give at least one --base-url and --key pair.');
+  if (urls.length === 0 && keys.length === 0) throw new UsageError('Give at least one --base-url and --key-env pair.');
   if (urls.length !== keys.length)
-    throw new UsageError(`${urls.length} --base-url but ${keys.length} --key: give them in pairs.`);
+    throw new UsageError(`${urls.length} --base-url but ${keys.length} --key-env/--key: give them in pairs.`);
   const targets = urls.map((url, i) => ({
     baseUrl: baseUrl(url),
-    key: keys[i],
-    keyDisplay: displayKey(keys[i]),
+    key: keys[i].key,
+    keyDisplay: displayKey(keys[i].key),
     service: serviceOf(keys[i]),
   }));
-  return { targets, json, timeoutMs: timeoutS * 1000 };
+  return { targets, json, timeoutMs: timeoutS * 1000, warnings: [...warnings] };
+}
+
+/** The key in the environment variable `name`; the errors name the variable, never its value. */
+function keyFromEnv(name: string, env: NodeJS.ProcessEnv): string {
+  if (KEY_PREFIX.test(name))
+    throw new UsageError(
+      `--key-env takes the name of an environment variable holding the key, not the key (${displayKey(name)}); e.g. --key-env SMOKE_PM_KEY.`,
+    );
+  if (!ENV_NAME.test(name))
+    throw new UsageError(
+      `--key-env takes the name of an environment variable (letters, digits, _), not ${JSON.stringify(displayKey(name))}; e.g. --key-env SMOKE_PM_KEY.`,
+    );
+  const key = env[name]?.trim();
+  if (key === undefined) throw new UsageError(`The environment variable ${name} (--key-env) is not set.`);
+  if (key === '') throw new UsageError(`The environment variable ${name} (--key-env) is empty.`);
+  return key;
 }
 
 function splitOnce(arg: string): [string, string] {
@@ -96,7 +138,13 @@ function baseUrl(value: string): URL {
   return url;
 }
 
-function serviceOf(key: string): SmokeService {
+/** A key and how an error names it: by its display prefix (--key), by its variable (--key-env: nothing of the value). */
+interface GivenKey {
+  key: string;
+  named: string;
+}
+
+function serviceOf({ key, named }: GivenKey): SmokeService {
   const prefix = KEY_PREFIX.exec(key)?.[1];
   const service = prefix !== undefined && Object.hasOwn(SMOKE_SERVICES, prefix) ? SMOKE_SERVICES[prefix] : undefined;
   if (!service) {
@@ -104,7 +152,7 @@ function serviceOf(key: string): SmokeService {
       .map((p) => `${p}_`)
       .join(', ');
     throw new UsageError(
-      `The key ${displayKey(key)} is not a key of a known service (its prefix must be one of ${known}, then test_ or live_).`,
+      `${named} is not a key of a known service (its prefix must be one of ${known}, then test_ or live_).`,
     );
   }
   return service;

@@ -1,4 +1,4 @@
-import { parseArgs, UsageError, USAGE, displayKey, type SmokeOptions } from './args.js';
+import { parseArgs, redact, UsageError, USAGE, type SmokeOptions } from './args.js';
 import { json, table } from './report.js';
 import { allPassed, runSmoke } from './run.js';
 
@@ -20,15 +20,8 @@ export async function smoke(argv: readonly string[], out: Output, err: Output): 
     out.write(`${USAGE}\n`);
     return 0;
   }
+  for (const warning of options.warnings) err.write(`${warning}\n`);
   const results = await runSmoke(options);
   out.write(redact((options.json ? json : table)(results)));
   return allPassed(results) ? 0 : 1;
-}
-
-/** Anything shaped like an API key (`pm_live_…`) beyond its display prefix. */
-const KEY_LIKE = /\b[a-z]{2,8}_(?:test|live)_[0-9A-Za-z]{5,}/g;
-
-/** A last guard: whatever a server echoes or an operator mistypes, a key is shown only by its display prefix. */
-function redact(text: string): string {
-  return text.replace(KEY_LIKE, (key) => displayKey(key));
 }
