@@ -187,7 +187,7 @@ describe('document generation in the sandbox', () => {
       abnormal_ends: 2,
       failure_reason: expect.stringMatching(/ended its worker abnormally 2 times/),
     });
-  });
+  }, 120_000); // four worker processes started one after another, each compiling its TypeScript
 
   it('the sweeper enqueues documents stuck in generating again, each sweep under a new number, and fails them after the last', async () => {
     const now = new Date();
