@@ -13,6 +13,9 @@ import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks'
 import { KEY_ROTATION_DAYS, sendKeyAgeNotices } from '@platform/auth';
 
 export { runJob } from '@platform/service';
+
+/** Where the worker tells each finished run (see `startScheduledJobs`). */
+type JobRunLog = NonNullable<Parameters<typeof startJobWorker>[2]['log']>;
 export const SCHEDULED_JOBS_QUEUE = JOBS_QUEUE;
 
 /** Part of the webhook mechanism of every service: the worker always schedules it. */
@@ -22,10 +25,8 @@ export const WEBHOOK_HISTORY_JOB = defineJob({
   payload: Type.Object({}, { additionalProperties: false }),
   schedule: { pattern: '30 3 * * *', tz: 'Europe/Berlin' },
   retry: { attempts: 3, backoffMs: 60_000 },
-  run: async ({ db, now }) => ({
-    removed_events: await pruneDeliveryHistory(db, now),
-    kept_days: DELIVERY_HISTORY_DAYS,
-  }),
+  // What it removed only (the days kept are in the description): a run that removed nothing is idle.
+  run: async ({ db, now }) => ({ removed_events: await pruneDeliveryHistory(db, now) }),
 });
 
 /** Mails each application's owner once when one of its keys turns 90 days old; nothing without SMTP_URL. */
@@ -82,12 +83,16 @@ export async function registerSchedules(
   }
 }
 
-/** The worker's jobs: the schedules registered, and a worker running scheduled and enqueued jobs alike. */
+/**
+ * The worker's jobs: the schedules registered, and a worker running scheduled and enqueued jobs
+ * alike. `log` hears of each finished run: at debug when it did nothing, at info when it did
+ * something (a plain function hears only the latter).
+ */
 export function startScheduledJobs(
   context: Omit<JobContext, 'now' | 'jobs'>,
   connection: ConnectionOptions,
   jobs: JobCatalogue,
-  log: (line: string) => void,
+  log: JobRunLog,
   onFailure: (job: string) => void = () => {},
   onError: (error: unknown) => void = () => {},
 ) {

@@ -1,6 +1,13 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Value } from '@sinclair/typebox/value';
-import type { JobCatalogue, JobContext, JobDefinition, JobQueue } from './jobs.js';
+import {
+  logJobRun,
+  type JobCatalogue,
+  type JobContext,
+  type JobDefinition,
+  type JobQueue,
+  type JobRunLog,
+} from './jobs.js';
 
 /** The one BullMQ queue of the services' jobs (scheduled and enqueued ones alike). */
 export const JOBS_QUEUE = 'scheduled-jobs';
@@ -47,7 +54,7 @@ export async function runJob(
 export function startJobWorker(
   jobs: JobCatalogue,
   context: () => JobContext,
-  options: { connection: ConnectionOptions; prefix?: string; concurrency?: number; log?: (line: string) => void },
+  options: { connection: ConnectionOptions; prefix?: string; concurrency?: number; log?: JobRunLog },
 ): Worker {
   const byName = new Map(jobs.map((j) => [j.name, j]));
   return new Worker(
@@ -56,7 +63,7 @@ export function startJobWorker(
       const definition = byName.get(job.name);
       if (!definition) return { skipped: true };
       const result = await runJob(definition, context(), job.data ?? {});
-      options.log?.(`job ${job.name} done: ${JSON.stringify(result)}`);
+      if (options.log) logJobRun(options.log, job.name, result);
       return result;
     },
     {

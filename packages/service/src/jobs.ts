@@ -44,5 +44,34 @@ export function defineJob<P extends TSchema>(job: JobDefinition<P>): JobDefiniti
   return job as unknown as JobDefinition;
 }
 
+/**
+ * Whether a run's result says it did nothing: every count in it is 0 and every list empty (nested
+ * objects alike). Anything else (a count above 0, an id, an outcome) is work done. A job's result
+ * therefore holds what it did, not its settings: a setting would read as work on every run.
+ */
+export function didNothing(result: unknown): boolean {
+  if (result === null || result === undefined || result === false || result === 0) return true;
+  if (Array.isArray(result)) return result.length === 0;
+  if (typeof result === 'object') return Object.values(result).every(didNothing);
+  return false;
+}
+
+/**
+ * Where the worker tells each finished run: a run that did nothing at debug (an idle sweeper
+ * every minute is no news), one that did something at info. A plain function takes the info
+ * lines only.
+ */
+export type JobRunLog = ((line: string) => void) | { info(line: string): void; debug(line: string): void };
+
+/** Tells one finished run at the level its result deserves (see `JobRunLog`). */
+export function logJobRun(log: JobRunLog, name: string, result: Record<string, unknown>): void {
+  const idle = didNothing(result);
+  const line = `job ${name} done: ${JSON.stringify(result)}`;
+  if (typeof log === 'function') {
+    if (!idle) log(line);
+  } else if (idle) log.debug(line);
+  else log.info(line);
+}
+
 /** A job refusing its input (a period not closed yet, an unknown account): the CLI prints the message as the operator's mistake, without a stack. */
 export class JobRefusal extends Error {}
