@@ -38,6 +38,8 @@ export function exitOnPortProblem(host: string, port: number, variable: string):
  * Fastify writes "Server listening at …" once per address (every interface for 0.0.0.0) and has
  * no option to leave it out; the caller writes one line of its own, so the app's logger is silent
  * for the listen alone: after `ready` (the plugins' start-up lines are kept), restored at once.
+ * No request is answered meanwhile, except with HOST=localhost while Fastify binds the second
+ * address (a few milliseconds): such a request's line would not be written.
  */
 export async function listenOrExit(
   app: FastifyInstance,
