@@ -41,7 +41,10 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const smoke = (args: string[]) => runScript('scripts/smoke.ts', args);
+/** The keys as an operator passes them: in environment variables named with --key-env. */
+const keyEnv = () => ({ SMOKE_PM_KEY: property.key, SMOKE_AP_KEY: agents.key });
+const smoke = (args: string[], env: Record<string, string> = {}) =>
+  runScript('scripts/smoke.ts', args, { ...process.env, ...keyEnv(), ...env });
 
 interface JsonCheck {
   check: string;
@@ -68,12 +71,12 @@ const expectNoKey = (run: ScriptRun, key: string) => {
 const bothServices = () => [
   '--base-url',
   url(ports.property),
-  '--key',
-  property.key,
+  '--key-env',
+  'SMOKE_PM_KEY',
   '--base-url',
   url(ports.agents),
-  '--key',
-  agents.key,
+  '--key-env',
+  'SMOKE_AP_KEY',
 ];
 
 describe('against healthy services', () => {
@@ -91,6 +94,8 @@ describe('against healthy services', () => {
       /^ {2}interessenten: erase \(undo\) +POST \/leads\/v1\/interessenten\/int_\w+\/loeschung +200 /m,
     );
     expect(run.stdout.trim().split('\n').at(-1)).toBe('PASS: 11 checks, 11 passed, 0 failed, 0 skipped');
+    // Keys from the environment: no warning, and no key in the output.
+    expect(run.stderr).toBe('');
     expectNoKey(run, property.key);
     expectNoKey(run, agents.key);
   });
@@ -151,7 +156,9 @@ describe('failures', () => {
   it('fails every authenticated check with a revoked key and exits 1', async () => {
     const revoked = await createTenant(db.prisma, { service: propertyDescriptor });
     await revokeApiKey(db.prisma, { id: revoked.keyId });
-    const run = await smoke(['--base-url', url(ports.property), '--key', revoked.key, '--json']);
+    const run = await smoke(['--base-url', url(ports.property), '--key-env', 'SMOKE_KEY', '--json'], {
+      SMOKE_KEY: revoked.key,
+    });
     expect(run.code).toBe(1);
     const checks = checksOf(run);
     expect(checks[0]).toMatchObject({ check: 'health', result: 'PASS' });
@@ -170,6 +177,10 @@ describe('failures', () => {
     const unknown = generateKey(agentPlatformDescriptor.keyPrefix, 'sandbox').plaintext;
     const run = await smoke(['--base-url', url(ports.agents), '--key', unknown]);
     expect(run.code).toBe(1);
+    // --key still works, with a warning that the key is on the command line.
+    expect(run.stderr).toBe(
+      'Warning: --key puts the API key on the command line, where process lists (ps) and CI logs (pnpm echoes the command) show it; put it in an environment variable and pass its name with --key-env NAME.\n',
+    );
     expect(run.stdout).toMatch(
       /agents: list +GET \/v1\/agents\?limit=1 +401 +\d+ {2}FAIL {2}expected 200, got 401 api_key_invalid: The API key is not known\.$/m,
     );
@@ -179,7 +190,9 @@ describe('failures', () => {
 
   it('fails the writes of a key without write scopes, with the code in the reason', async () => {
     const readOnly = await addKey(db.prisma, agents, { service: agentPlatformDescriptor, scopes: ['agents:read'] });
-    const run = await smoke(['--base-url', url(ports.agents), '--key', readOnly.key, '--json']);
+    const run = await smoke(['--base-url', url(ports.agents), '--key-env', 'SMOKE_KEY', '--json'], {
+      SMOKE_KEY: readOnly.key,
+    });
     expect(run.code).toBe(1);
     expect(checksOf(run).map((c) => [c.check, c.status, c.result])).toEqual([
       ['health', 200, 'PASS'],
@@ -195,12 +208,12 @@ describe('failures', () => {
     const run = await smoke([
       '--base-url',
       url(closed),
-      '--key',
-      property.key,
+      '--key-env',
+      'SMOKE_PM_KEY',
       '--base-url',
       url(ports.agents),
-      '--key',
-      agents.key,
+      '--key-env',
+      'SMOKE_AP_KEY',
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
@@ -221,7 +234,7 @@ describe('failures', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
     try {
-      const run = await smoke(['--base-url', url(port), '--key', agents.key, '--timeout', '1', '--json']);
+      const run = await smoke(['--base-url', url(port), '--key-env', 'SMOKE_AP_KEY', '--timeout', '1', '--json']);
       expect(run.code).toBe(1);
       const [health] = checksOf(run);
       expect([health.result, health.reason]).toEqual(['FAIL', 'no answer within 1 s']);
@@ -237,14 +250,18 @@ describe('failures', () => {
 describe('usage errors exit 2 with one line and the usage, never the key', () => {
   const key = () => property.key;
   const cases: [string, () => string[], RegExp][] = [
-    ['no arguments', () => [], /^Give at least one --base-url and --key pair\.$/],
-    ['a key without a base URL', () => ['--key', key()], /^0 --base-url but 1 --key: give them in pairs\.$/],
+    ['no arguments', () => [], /^Give at least one --base-url and --key-env pair\.$/],
+    [
+      'a key without a base URL',
+      () => ['--key-env', 'SMOKE_PM_KEY'],
+      /^0 --base-url but 1 --key-env\/--key: give them in pairs\.$/,
+    ],
     ['a base URL without its value', () => ['--base-url', '--key', key()], /^--base-url needs a value\.$/],
     ['an unknown option', () => ['--base-url', url(1), '--key', key(), '--verbose'], /^Unknown option --verbose\.$/],
     [
       'a key passed without --key',
       () => ['--base-url', url(1), key()],
-      /^Unexpected value in position 3: values follow --base-url, --key or --timeout\.$/,
+      /^Unexpected value in position 3: values follow --base-url, --key-env, --key or --timeout\.$/,
     ],
     [
       'a key of no known service',
@@ -273,9 +290,43 @@ describe('usage errors exit 2 with one line and the usage, never the key', () =>
     expect(run.stdout).toBe('');
     const [first, usage] = run.stderr.split('\n');
     expect(first).toMatch(message);
-    expect(usage).toMatch(/^Usage: pnpm smoke --base-url <url> --key <api key>/);
+    expect(usage).toMatch(/^Usage: pnpm smoke --base-url <url> --key-env <NAME>/);
     expectNoKey(run, property.key);
     expect(run.stderr).not.toContain(`zz${property.key.slice(2, 13)}`);
+  });
+
+  it('--key-env: a variable that is not set, is empty, holds no key, or a key given as the name; never the value', async () => {
+    const value = 'hunter2-is-no-key';
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--key-env', 'SMOKE_UNSET_KEY'], {}, 'The environment variable SMOKE_UNSET_KEY (--key-env) is not set.'],
+      [
+        ['--key-env', 'SMOKE_EMPTY_KEY'],
+        { SMOKE_EMPTY_KEY: ' \n' },
+        'The environment variable SMOKE_EMPTY_KEY (--key-env) is empty.',
+      ],
+      [
+        ['--key-env', 'SMOKE_WRONG_KEY'],
+        { SMOKE_WRONG_KEY: value },
+        'The key in SMOKE_WRONG_KEY (--key-env) is not a key of a known service (its prefix must be one of pm_, ap_, then test_ or live_).',
+      ],
+      [
+        ['--key-env', property.key],
+        {},
+        `--key-env takes the name of an environment variable holding the key, not the key (${property.key.slice(0, 12)}…); e.g. --key-env SMOKE_PM_KEY.`,
+      ],
+      [
+        ['--key-env', 'SMOKE-PM'],
+        {},
+        '--key-env takes the name of an environment variable (letters, digits, _), not "SMOKE-PM…"; e.g. --key-env SMOKE_PM_KEY.',
+      ],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = await smoke(['--base-url', url(ports.property), ...args], env);
+      expect([run.code, run.stdout], message).toEqual([2, '']);
+      expect(run.stderr.split('\n')[0]).toBe(message);
+      expect(run.stderr).not.toContain(value.slice(0, 5));
+      expectNoKey(run, property.key);
+    }
   });
 
   it('prints the usage with --help and exits 0', async () => {
