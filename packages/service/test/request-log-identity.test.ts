@@ -96,3 +96,10 @@ describe('the log lines of a request without a verified key', () => {
     expect(ctx.logs.text).not.toContain(wrongKey);
   });
 });
+
+describe('a line of the app outside any request', () => {
+  it('carries the service too', () => {
+    ctx.app.log.warn('a line of the app');
+    expect(lines()).toEqual([expect.objectContaining({ service: service.id, msg: 'a line of the app' })]);
+  });
+});
