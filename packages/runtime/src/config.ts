@@ -138,6 +138,12 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
       'The PostgreSQL server itself when DATABASE_URL goes through a connection pooler: migrations connect there (they hold a session lock). Required with DATABASE_POOLING=transaction.',
   },
   {
+    name: 'MIGRATION_DATABASE_URL',
+    default: '(unset)',
+    description:
+      'Read by the migrate one-shot only: the owner of the schema (on the server itself, not a pooler). Migrations run as it, and the role of DATABASE_URL is made to exist with that URL\u2019s password and data privileges only (docs/deployment.md, "Database roles").',
+  },
+  {
     name: 'DATABASE_POOLING',
     default: 'none',
     description:
