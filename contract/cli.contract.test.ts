@@ -9,7 +9,14 @@ import { contractRun } from './harness.js';
 
 const run = contractRun(['property-api', 'leads-api', 'agent-platform-api']);
 
-const contract = (args: string[]) => runScript('contract/cli.ts', args);
+/** The keys as an integrator passes them: in environment variables named with --key-env. */
+const contract = (args: string[], env: Record<string, string> = {}) =>
+  runScript('contract/cli.ts', args, {
+    ...process.env,
+    CONTRACT_PM_KEY: run.property.key,
+    CONTRACT_AP_KEY: run.agents.key,
+    ...env,
+  });
 
 let broken: Server;
 beforeAll(async () => {
@@ -30,16 +37,16 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => broken.close(() => resolve())));
 
 describe('pnpm contract', () => {
-  it('passes against the services with sandbox keys of both, printing a table', async () => {
+  it('passes against the services with sandbox keys of both from the environment, printing a table', async () => {
     const result = await contract([
       '--base-url',
       run.urls.property,
-      '--key',
-      run.property.key,
+      '--key-env',
+      'CONTRACT_PM_KEY',
       '--base-url',
       run.urls.agents,
-      '--key',
-      run.agents.key,
+      '--key-env',
+      'CONTRACT_AP_KEY',
     ]);
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n').filter((line) => /\bFAIL\b/.test(line))).toEqual([]);
@@ -49,13 +56,16 @@ describe('pnpm contract', () => {
     expect(result.stdout).toMatch(/agent-platform-api\s+listAgents\s+contract\s+200\s+PASS/);
     expect(result.stdout).toMatch(/leads-api\s+interessentenAuflisten\s+contract\s+200\s+PASS/);
     expect(result.stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped/);
-    expect(result.stdout).not.toContain(run.property.key);
+    for (const key of [run.property.key, run.agents.key]) expect(result.stdout).not.toContain(key.slice(0, 13));
   }, 120_000);
 
   it('fails, naming the operation and the problem, against a deployment that breaks the contract', async () => {
     const port = (broken.address() as AddressInfo).port;
     const result = await contract(['--base-url', `http://127.0.0.1:${port}`, '--key', run.property.key, '--json']);
     expect(result.code).toBe(1);
+    // --key still works, with a warning; the key itself is printed nowhere.
+    expect(result.stderr).toMatch(/^Warning: --key puts the API key on the command line, .* --key-env NAME\.\n$/);
+    expect(result.stdout + result.stderr).not.toContain(run.property.key.slice(0, 13));
     const report = JSON.parse(result.stdout) as {
       ok: boolean;
       checks: { operation: string; result: string; problem: string }[];
@@ -69,6 +79,17 @@ describe('pnpm contract', () => {
       }),
     );
   }, 60_000);
+
+  it('names a --key-env variable that is unset or empty, never a value', async () => {
+    for (const [env, message] of [
+      [{}, 'The environment variable CONTRACT_NONE (--key-env) is not set.'],
+      [{ CONTRACT_NONE: '' }, 'The environment variable CONTRACT_NONE (--key-env) is empty.'],
+    ] as const) {
+      const result = await contract(['--base-url', run.urls.property, '--key-env', 'CONTRACT_NONE'], env);
+      expect([result.code, result.stdout, result.stderr.split('\n')[0]]).toEqual([2, '', message]);
+      expect(result.stderr).toContain('Usage: pnpm contract --base-url <url> --key-env <NAME>');
+    }
+  });
 
   it('refuses a live key before sending anything', async () => {
     const live = generateKey('pm', 'production').plaintext;
