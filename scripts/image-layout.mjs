@@ -100,7 +100,9 @@ function dependencyClosure(root, names) {
 }
 
 function copyPackages(root, out, { links, packages }) {
-  for (const real of packages) cpSync(real, join(out, relative(root, real)), { recursive: true });
+  // Source maps and type declarations are never read at run time (a third of pdfjs-dist is maps).
+  const filter = (source) => !/\.(map|d\.[cm]?ts)$/.test(source);
+  for (const real of packages) cpSync(real, join(out, relative(root, real)), { recursive: true, filter });
   for (const link of links) {
     if (!lstatSync(link).isSymbolicLink()) continue;
     const target = join(out, relative(root, link));

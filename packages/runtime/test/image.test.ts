@@ -122,7 +122,7 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
     expect(count).toBe(readdirSync(join(ROOT, 'prisma/migrations')).filter((name) => !name.endsWith('.toml')).length);
   });
 
-  it('starts both services and the worker from it, each answering its health check', async () => {
+  it('starts the property service and the worker from it, each answering its health check', async () => {
     const redis = await startRedis(children);
     const env = {
       DATABASE_URL: database.url,
@@ -132,17 +132,15 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
       DATA_DIR: join(image, '..', 'data'),
     };
     const started = await Promise.all(
-      (['property-service', 'agent-platform', 'worker'] as const).map(async (entry) => {
-        const [property, agents, metrics] = [await freePort(), await freePort(), await freePort()];
+      (['property-service', 'worker'] as const).map(async (entry) => {
+        const [service, metrics] = [await freePort(), await freePort()];
         const child = spawnNode(image, `dist/${entry}.js`, {
           ...env,
-          PROPERTY_PORT: String(property),
-          AGENT_PLATFORM_PORT: String(agents),
+          PROPERTY_PORT: String(service),
           METRICS_PORT: String(metrics),
         });
-        const port = { 'property-service': property, 'agent-platform': agents, worker: metrics }[entry];
         children.push(child);
-        const health = `http://127.0.0.1:${port}/health/live`;
+        const health = `http://127.0.0.1:${entry === 'worker' ? metrics : service}/health/live`;
         const answered = await until(async () => {
           if (child.exitCode !== null) return 'exited';
           return (await fetch(health).catch(() => undefined))?.status === 200 ? 'live' : undefined;
@@ -153,7 +151,14 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
     for (const { entry, answered, output } of started) expect(answered, `${entry}:\n${output()}`).toBe('live');
   }, 90_000);
 
-  it("runs the sandbox's image, PDF and document tasks with the packages it installed", async () => {
+  it("loads the agent platform's whole module graph (its static imports resolve before its configuration is read)", async () => {
+    const run = await exitOf(spawnNode(image, 'dist/agent-platform.js', { LOG_LEVEL: 'loud' }));
+    expect(run.output).toContain('LOG_LEVEL must be one of');
+    expect(run.output).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+    expect(run.code).toBe(1);
+  });
+
+  it("runs the sandbox's image and PDF tasks with the native packages it installed", async () => {
     const work = mkdtempSync(join(tmpdir(), 'image-sandbox-'));
     const sandbox = createSandbox({
       entry: join(image, 'dist/sandbox.js'),
