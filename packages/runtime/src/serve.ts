@@ -259,7 +259,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       { db, storage, sandbox: documentSandbox! },
       redis.connection,
       jobs,
-      log,
+      logger,
       metrics.jobFailed,
       backgroundError('job worker error'),
     );

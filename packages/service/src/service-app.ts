@@ -151,6 +151,7 @@ export async function createServiceApp<const C extends EventCatalogue>(
   const extraApis = options.extraApis ?? [];
   const app = await createApiServer({
     ...deps,
+    service: service.id,
     dialectFor: options.dialectFor,
     isUnavailable: (error) => isDatabaseUnavailable(error) || (deps.isUnavailable?.(error) ?? false),
     loggedQueryParameters: service.loggedQueryParameters,
