@@ -193,6 +193,26 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
     }
   });
 
+  it('holds no embedded PostgreSQL: a service without DATABASE_URL says to set it', async () => {
+    const [service, metrics, embedded, redis] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const run = await exitOf(
+      spawnNode(image, 'dist/property-service.js', {
+        PROPERTY_PORT: String(service),
+        METRICS_PORT: String(metrics),
+        EMBEDDED_PG_PORT: String(embedded),
+        REDIS_URL: `redis://127.0.0.1:${redis}`,
+        DATA_DIR: join(image, '..', 'no-database'),
+      }),
+    );
+    expect(run.output).toContain('set DATABASE_URL to a running PostgreSQL');
+    expect(run.code).toBe(1);
+  });
+
   it('runs the CLI', async () => {
     const run = await exitOf(spawnNode(image, 'dist/cli.js', { DATABASE_URL: database.url }, ['--help']));
     expect(run.output).toMatch(/^Usage: /m);
