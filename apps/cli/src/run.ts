@@ -1,5 +1,6 @@
 import { CheckFailed, NotFoundError, UsageError, type CommandContext } from './commands.js';
-import { parseCommandLine, wordsOf } from './flags.js';
+import type { CliCommand } from './command-table.js';
+import { parseCommandLine, wordsOf, type Flags } from './flags.js';
 import { USAGE, commandHelp, commandNamed, groupHelp } from './help.js';
 
 export { USAGE } from './help.js';
@@ -23,8 +24,14 @@ export function helpFor(argv: readonly string[]): CliResult | undefined {
   return { exitCode: 2, output: `Unknown command "${named.join(' ')}".\n${USAGE}` };
 }
 
+interface ParsedCommand {
+  command: CliCommand;
+  flags: Flags;
+  positionals: string[];
+}
+
 /** The command line parsed, or the usage error it makes (exit code 2): no command, an unknown one or option. */
-export function parseCli(argv: string[]) {
+export function parseCli(argv: string[]): CliResult | ParsedCommand {
   let parsed;
   try {
     parsed = parseCommandLine(argv);
