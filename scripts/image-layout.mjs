@@ -17,8 +17,9 @@ import {
   readdirSync,
   readlinkSync,
   realpathSync,
+  symlinkSync,
+  writeFileSync,
 } from 'node:fs';
-import { symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,26 +2,18 @@
 // folder its final stage copies, made here by the very script the build stage runs
 // (scripts/image-layout.mjs) from a fresh build, outside the repository so that nothing can
 // resolve from the repository's node_modules. Each entry the deployment runs starts from it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, task } from '@platform/sandbox';
 import { createTestDatabase, freePort, queryAt, TEST_PEPPER, until, type TestDatabase } from '@platform/testkit';
 import { jpeg, pdf } from '@platform/uploads/testing';
 import { dockerfileStages } from './dockerfile-stages.js';
+import { exitOf, filesOutside, installedPackageNames, outputOf, spawnNode, startRedis } from './image-test-support.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -219,70 +211,3 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
     expect(run.output).toContain('account create');
   });
 });
-
-function filesOutside(dir: string, skip: string, base = dir): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (relative(base, path) === skip) return [];
-    return lstatSync(path).isDirectory() ? filesOutside(path, skip, base) : [relative(base, path)];
-  });
-}
-
-/** The names of the packages in pnpm's store folder (each `<id>/node_modules/<name>` that is a directory, not a link). */
-function installedPackageNames(store: string): string[] {
-  const names = new Set<string>();
-  for (const id of readdirSync(store)) {
-    const modules = join(store, id, 'node_modules');
-    if (!existsSync(modules)) continue;
-    for (const entry of readdirSync(modules)) {
-      const candidates = entry.startsWith('@')
-        ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`)
-        : [entry];
-      for (const name of candidates) if (lstatSync(join(modules, name)).isDirectory()) names.add(name);
-    }
-  }
-  return [...names].sort();
-}
-
-function spawnNode(cwd: string, entry: string, env: Record<string, string>, args: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [entry, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  outputs.set(child, () => output);
-  return child;
-}
-
-const outputs = new WeakMap<ChildProcess, () => string>();
-const outputOf = (child: ChildProcess) => outputs.get(child)!;
-
-function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output: outputOf(child)() })));
-}
-
-/** A redis-server of this file's own: a worker takes jobs from every queue of the Redis it is given. */
-async function startRedis(children: ChildProcess[]): Promise<string> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  children.push(child);
-  await until(
-    () =>
-      Promise.resolve(
-        spawnSync('redis-cli', ['-p', String(port), 'ping'])
-          .stdout?.toString()
-          .trim() === 'PONG' || undefined,
-      ),
-    10_000,
-  );
-  return `redis://127.0.0.1:${port}`;
-}
