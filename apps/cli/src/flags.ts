@@ -37,6 +37,9 @@ export const parseCommandLine = (args: string[]) => parseArgs({ args, allowPosit
 
 export type Flags = ReturnType<typeof parseCommandLine>['values'];
 
+/** The options the parser knows (`--expires-in`). */
+export const OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
+
 /** The words of a command line that failed to parse (an unknown option), to name the command's own help. */
 export const wordsOf = (args: readonly string[]): string[] =>
   parseArgs({ args: [...args], allowPositionals: true, strict: false, options: OPTIONS }).positionals;

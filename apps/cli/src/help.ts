@@ -13,17 +13,25 @@ export const USAGE = [
   '("accounts" works like "account".)',
 ].join('\n');
 
-/** A command's own `--help`: its usage line, what it does, an example. */
+/** Its arguments and options, a line each with what it means, aligned; `--json` last. */
+function optionLines(command: CliCommand): string[] {
+  const entries = [...Object.entries(command.options), ['--json', 'print exactly one JSON object']];
+  const width = Math.max(...entries.map(([option]) => option.length));
+  return ['Arguments and options:', ...entries.map(([option, meaning]) => `  ${option.padEnd(width)}  ${meaning}`), ''];
+}
+
+/** A command's own `--help`: its usage line, what it does, its arguments and options, an example. */
 export function commandHelp(command: CliCommand): string {
   return [
     `Usage: pnpm cli ${`${command.name} ${command.synopsis}`.trimEnd()} [--json]`,
     '',
     `  ${command.summary.join(' ')}.`,
     '',
+    ...optionLines(command),
     'Example:',
     `  ${command.example}`,
     '',
-    '--json prints exactly one JSON object (use pnpm -s so that pnpm prints nothing before it).',
+    'With --json use pnpm -s, so that pnpm prints nothing before the object.',
     EXIT_CODES,
   ].join('\n');
 }

@@ -3,8 +3,10 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/command-table.js';
+import { OPTION_NAMES } from '../src/flags.js';
 import { runCli, USAGE } from '../src/run.js';
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const noDatabase = () => Promise.reject(new Error('help must not open the database'));
 const cli = (line: string) => runCli(line.split(' ').filter(Boolean), noDatabase);
 
@@ -20,6 +22,12 @@ describe('each command has its own --help', () => {
     for (const other of COMMANDS.filter((c) => c !== command))
       expect(help.output, other.name).not.toContain(`pnpm cli ${other.name} `);
     expect(command.example.startsWith(`pnpm -s cli ${name}`), command.example).toBe(true);
+    // Every option of the synopsis is explained, and every option explained is one the parser takes.
+    const explained = Object.keys(command.options).map((option) => option.split(' ')[0]);
+    for (const option of command.synopsis.match(/--[a-z-]+/g) ?? []) expect(explained, option).toContain(option);
+    for (const option of explained.filter((o) => o.startsWith('--'))) expect(OPTION_NAMES, option).toContain(option);
+    for (const [option, meaning] of Object.entries(command.options))
+      expect(help.output).toMatch(new RegExp(`\\n  ${escape(option)} +${escape(meaning)}\\n`));
     // The same through `help <command>` and -h.
     expect(await cli(`help ${name}`)).toEqual(help);
     expect(await cli(`${name} -h`)).toEqual(help);
