@@ -61,7 +61,7 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'account list',
     synopsis: '',
     options: {},
-    summary: ['every account of this deployment with its time zone and number of applications'],
+    summary: ['every account of this deployment with its time zone, number of applications and creation time'],
     example: 'pnpm -s cli account list',
     run: (c) => listAccounts(c),
     text: accountsText,

@@ -1,16 +1,8 @@
-import { accountZones } from '@platform/accounts';
 import { applicationIdsOfAccount } from '@platform/auth';
 import { joinSql, sql, type Db } from '@platform/db';
 
 // Raw SQL over the owners' fragments (the accounts and applications tables stay named in their
-// owners' packages): which accounts there are, and which applications each has.
-
-/** Every account's id and time zone, ordered by id. */
-export function accountIds(db: Pick<Db, '$queryRaw'>) {
-  return db.$queryRaw<{ id: string; time_zone: string }[]>(
-    sql`SELECT z.id, z.time_zone FROM (${accountZones()}) z ORDER BY z.id`,
-  );
-}
+// owners' packages): which applications each account has.
 
 /** How many applications one query may count (a parameter per account). */
 const COUNT_BATCH = 1000;

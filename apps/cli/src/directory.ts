@@ -1,7 +1,7 @@
-import { accountExists, accountName, accountNames } from '@platform/accounts';
+import { accountExists, accountName, listAccounts as allAccounts } from '@platform/accounts';
 import { applicationById, applicationsByIds, keysOfApplication, toApiKeyView, type ApiKeyView } from '@platform/auth';
 import { NotFoundError, UsageError, type CommandContext } from './commands.js';
-import { accountIds, applicationCounts, applicationIdsOf } from './directory-sql.js';
+import { applicationCounts, applicationIdsOf } from './directory-sql.js';
 import { keyTable } from './key-table.js';
 import { DEFAULT_PER_MINUTE } from './rate-limits.js';
 import { renderTable, when } from './table.js';
@@ -18,15 +18,18 @@ const isActive = (key: ApiKeyView, now: Date) =>
 
 /** `account list`: every account of this deployment (its environment), with its number of applications. */
 export async function listAccounts(ctx: CommandContext) {
-  const accounts = await accountIds(ctx.db);
-  const ids = accounts.map((a) => a.id);
-  const [names, counts] = await Promise.all([accountNames(ctx.db, ids), applicationCounts(ctx.db, ids)]);
+  const accounts = await allAccounts(ctx.db);
+  const counts = await applicationCounts(
+    ctx.db,
+    accounts.map((a) => a.id),
+  );
   return {
     environment: ctx.environment,
     accounts: accounts.map((a) => ({
       id: a.id,
-      name: names.get(a.id) ?? '',
+      name: a.name,
       time_zone: a.time_zone,
+      created_at: a.created_at.toISOString(),
       applications: counts.get(a.id) ?? 0,
     })),
   };
@@ -39,6 +42,7 @@ export function accountsText(result: Awaited<ReturnType<typeof listAccounts>>): 
       { header: 'NAME', value: (a) => a.name },
       { header: 'TIME ZONE', value: (a) => a.time_zone },
       { header: 'APPS', value: (a) => String(a.applications) },
+      { header: 'CREATED', value: (a) => when(a.created_at) },
     ],
     result.accounts,
     '(no accounts yet: pnpm cli account create --name <name>)',

@@ -51,20 +51,28 @@ describe('account list, app list, app show', () => {
     await cli(`key revoke ${revoked.id}`);
   });
 
-  it('account list: every account with its time zone and number of applications, as a table and as JSON', async () => {
+  it('account list: every account with its time zone, number of applications and creation, as a table and as JSON', async () => {
     const listed = await cli('account list --json');
     expect(listed.exitCode).toBe(0);
     expect(listed.json().environment).toBe('sandbox');
     expect(listed.json().accounts).toEqual(
       expect.arrayContaining([
-        { id: accountId, name: 'Agency', time_zone: 'Europe/Berlin', applications: 2 },
-        { id: expect.stringMatching(/^acct_/), name: 'Empty', time_zone: 'Europe/Vienna', applications: 0 },
+        { id: accountId, name: 'Agency', time_zone: 'Europe/Berlin', created_at: expect.any(String), applications: 2 },
+        {
+          id: expect.stringMatching(/^acct_/),
+          name: 'Empty',
+          time_zone: 'Europe/Vienna',
+          created_at: expect.any(String),
+          applications: 0,
+        },
       ]),
     );
     const text = await cli('account list');
     expect(text.rows()[0]).toMatch(/^Accounts \(\d+, environment sandbox\)$/);
-    expect(cells(text.rows()[1])).toEqual(['ID', 'NAME', 'TIME ZONE', 'APPS']);
-    expect(text.rows().map(cells)).toContainEqual([accountId, 'Agency', 'Europe/Berlin', '2']);
+    expect(cells(text.rows()[1])).toEqual(['ID', 'NAME', 'TIME ZONE', 'APPS', 'CREATED']);
+    const agency = listed.json().accounts.find((a: { id: string }) => a.id === accountId);
+    const created = `${agency.created_at.slice(0, 10)} ${agency.created_at.slice(11, 16)} UTC`;
+    expect(text.rows().map(cells)).toContainEqual([accountId, 'Agency', 'Europe/Berlin', '2', created]);
     // Aligned: each column starts where its header does.
     const row = text.rows().find((line) => line.startsWith(accountId))!;
     expect(row.indexOf('Europe/Berlin')).toBe(text.rows()[1].indexOf('TIME ZONE'));

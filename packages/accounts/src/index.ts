@@ -3,6 +3,7 @@ export {
   accountExists,
   accountName,
   accountNames,
+  listAccounts,
   accountTimeZone,
   findAccountTimeZone,
   accountDefaultCountry,

@@ -24,6 +24,14 @@ export async function accountNames(db: Db, ids: readonly string[]): Promise<Map<
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
+/** Every account, oldest first (the operator's `account list`). */
+export function listAccounts(db: Db) {
+  return db.account.findMany({
+    select: { id: true, name: true, time_zone: true, created_at: true },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
+}
+
 /** The account's time zone (`Europe/Berlin` unless set): times are shown and exported in it. The account exists. */
 export async function accountTimeZone(db: Db, id: string): Promise<string> {
   return (await db.account.findUniqueOrThrow({ where: { id }, select: { time_zone: true } })).time_zone;
