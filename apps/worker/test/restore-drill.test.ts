@@ -255,11 +255,15 @@ it('restores a backup taken while writes go on into an empty deployment, losing 
   );
 
   // The read-only part of the contract suite, with the tenants' keys, against the restored deployment.
-  const contract = await runScript('contract/cli.ts', [
-    ...['--base-url', `http://127.0.0.1:${restored.ports.property}`, '--key', tenants.property.key],
-    ...['--base-url', `http://127.0.0.1:${restored.ports.agents}`, '--key', tenants.agents.key],
-    '--json',
-  ]);
+  const contract = await runScript(
+    'contract/cli.ts',
+    [
+      ...['--base-url', `http://127.0.0.1:${restored.ports.property}`, '--key-env', 'DRILL_PM_KEY'],
+      ...['--base-url', `http://127.0.0.1:${restored.ports.agents}`, '--key-env', 'DRILL_AP_KEY'],
+      '--json',
+    ],
+    { ...process.env, DRILL_PM_KEY: tenants.property.key, DRILL_AP_KEY: tenants.agents.key },
+  );
   const report = JSON.parse(contract.stdout) as {
     ok: boolean;
     checks: { operation: string; status: string; result: string; problem: string }[];
