@@ -1,8 +1,8 @@
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { embeddedServerOf } from '@platform/db';
 import { existingSandboxSecret, type Config } from './config.js';
+import { listening, pingLocalRedis } from './local-port.js';
 import { portProblem } from './startup-errors.js';
 
 /** A port this process will listen on, and the variable that sets it. */
@@ -85,40 +85,10 @@ function bindProblem(host: string, planned: PlannedPort): Promise<string | undef
   });
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** The local Redis of this DATA_DIR: it refuses a client without its password and answers one with it. */
 async function isLocalRedis(port: number, password: string | undefined): Promise<boolean> {
   if (!password) return false; // never started for this DATA_DIR
-  const ping = async (withPassword?: string): Promise<boolean> => {
-    const client = new Redis({
-      host: '127.0.0.1',
-      port,
-      password: withPassword,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      connectTimeout: 2_000,
-    });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      client.disconnect();
-    }
-  };
-  return !(await ping()) && (await ping(password));
+  return (await pingLocalRedis(port)) !== 'PONG' && (await pingLocalRedis(port, password)) === 'PONG';
 }
 
 function foreignServer({ port, variable }: PlannedPort, dataDir: string): string {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { stopWithThisProcess } from '@platform/db';
 import { SANDBOX_SECRETS_FILE, sandboxSecret, type Config } from './config.js';
+import { listening, pingLocalRedis } from './local-port.js';
 import {
   evictionProblem,
   sentinelConnection,
@@ -38,16 +38,6 @@ export function redisWhere(connection: ResolvedRedis['connection']): string {
 }
 
 export class RedisUnavailableError extends Error {}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** The local redis-server's password, generated on first use into `DATA_DIR/sandbox-secrets.json`. */
 export function localRedisPassword(dataDir: string): string {
@@ -152,25 +142,7 @@ function connectionOf(url: string): DirectConnection {
 
 /** Something listens on REDIS_PORT already: it must be the local Redis of this DATA_DIR, with its password. */
 async function checkLocalRedis(config: Config, password: string): Promise<void> {
-  const ping = async (withPassword?: string): Promise<string> => {
-    const client = new Redis({
-      host: '127.0.0.1',
-      port: config.redisPort,
-      password: withPassword,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      return await client.ping();
-    } catch (error) {
-      return (error as Error).message;
-    } finally {
-      client.disconnect();
-    }
-  };
+  const ping = (withPassword?: string) => pingLocalRedis(config.redisPort, withPassword);
   const problem =
     (await ping()) === 'PONG'
       ? 'it requires no password'
