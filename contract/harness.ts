@@ -42,17 +42,24 @@ export interface ContractRunOptions {
   deploy?: (db: TestDatabase, env: Record<string, string>) => Promise<Deployment>;
 }
 
-/** `pnpm start` on the run's database, on a private Redis. */
-async function startedServices(db: TestDatabase, env: Record<string, string>): Promise<Deployment> {
-  const services: StartedServices = await startServices({ databaseUrl: db.url, env });
+/** A deployment of started services; `after` stops what was started around them. */
+export function deploymentOf(services: StartedServices, after: () => Promise<unknown> = async () => {}): Deployment {
   return {
     urls: {
       property: `http://127.0.0.1:${services.ports.property}`,
       agents: `http://127.0.0.1:${services.ports.agents}`,
     },
     redisUrl: services.redisUrl,
-    stop: () => services.stop(),
+    stop: async () => {
+      await services.stop();
+      await after();
+    },
   };
+}
+
+/** `pnpm start` on the run's database, on a private Redis. */
+async function startedServices(db: TestDatabase, env: Record<string, string>): Promise<Deployment> {
+  return deploymentOf(await startServices({ databaseUrl: db.url, env }));
 }
 
 export interface ContractRun {

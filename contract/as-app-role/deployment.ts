@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_MIGRATIONS_DIR, runMigrations } from '@platform/db';
 import { adminUrl, queryAt, startServices, withDatabase, type TestDatabase } from '@platform/testkit';
-import type { Deployment } from '../harness.js';
+import { deploymentOf, type Deployment } from '../harness.js';
 
 export async function asAppRole(db: TestDatabase, env: Record<string, string>): Promise<Deployment> {
   const name = decodeURIComponent(new URL(db.url).pathname.slice(1));
@@ -34,15 +34,5 @@ export async function asAppRole(db: TestDatabase, env: Record<string, string>): 
     await dropRole();
     throw new Error(`the services connect as ${JSON.stringify(sessions)}, not only as ${role}`);
   }
-  return {
-    urls: {
-      property: `http://127.0.0.1:${services.ports.property}`,
-      agents: `http://127.0.0.1:${services.ports.agents}`,
-    },
-    redisUrl: services.redisUrl,
-    stop: async () => {
-      await services.stop();
-      await dropRole();
-    },
-  };
+  return deploymentOf(services, dropRole);
 }

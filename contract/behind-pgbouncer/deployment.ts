@@ -1,7 +1,7 @@
 // `pnpm start` connected through PgBouncer in transaction mode (Debian's 1.18: no prepared
 // statements across server connections), migrations straight to PostgreSQL.
 import { startPgBouncer, startServices, type TestDatabase } from '@platform/testkit';
-import type { Deployment } from '../harness.js';
+import { deploymentOf, type Deployment } from '../harness.js';
 
 export async function behindPgBouncer(db: TestDatabase, env: Record<string, string>): Promise<Deployment> {
   // Fewer server connections than the services' pool holds: clients take turns on them.
@@ -13,15 +13,5 @@ export async function behindPgBouncer(db: TestDatabase, env: Record<string, stri
     await bouncer.stop();
     throw error;
   });
-  return {
-    urls: {
-      property: `http://127.0.0.1:${services.ports.property}`,
-      agents: `http://127.0.0.1:${services.ports.agents}`,
-    },
-    redisUrl: services.redisUrl,
-    stop: async () => {
-      await services.stop();
-      await bouncer.stop();
-    },
-  };
+  return deploymentOf(services, () => bouncer.stop());
 }
