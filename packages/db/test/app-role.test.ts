@@ -1,11 +1,11 @@
 // The migrate one-shot as docker-compose runs it: migrations as the owner (MIGRATION_DATABASE_URL),
 // the apps' role (DATABASE_URL's user) created with that URL's password and data privileges only.
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_MIGRATIONS_DIR, readMigrations, runMigrations } from '@platform/db';
 import { adminUrl, queryAt, runScript, TEST_PEPPER, withDatabase } from '@platform/testkit';
 
@@ -103,6 +103,7 @@ describe('the migrate one-shot with MIGRATION_DATABASE_URL', () => {
 
   it('grants the role the tables of later migrations, and applies a changed password on the next run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'app-role-migrations-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
     mkdirSync(join(dir, '99991231000000_later'));
     writeFileSync(join(dir, '99991231000000_later', 'migration.sql'), 'CREATE TABLE "later" ("id" TEXT PRIMARY KEY);');
