@@ -114,7 +114,22 @@ async function grantDataPrivileges(client: pg.Client, identifier: string): Promi
     await client.query(
       `ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT ${SEQUENCE_PRIVILEGES} ON SEQUENCES TO ${identifier}`,
     );
+    if (await hasMaintain(client)) {
+      // VACUUM by a role that neither owns the table nor holds MAINTAIN is skipped with a mere
+      // warning; the apps vacuum what erasure frees (PostgreSQL 17+; older servers: the owner's job).
+      await client.query(`GRANT MAINTAIN ON ALL TABLES IN SCHEMA ${schema} TO ${identifier}`);
+      await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT MAINTAIN ON TABLES TO ${identifier}`);
+    }
   }
+  // The migrations' bookkeeping is the owner's: the apps only read which ones were applied.
+  await client.query(`REVOKE INSERT, UPDATE, DELETE ON "_prisma_migrations" FROM ${identifier}`);
+}
+
+async function hasMaintain(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query<{ version: number }>(
+    "SELECT current_setting('server_version_num')::int AS version",
+  );
+  return rows[0]!.version >= 170000;
 }
 
 async function currentDatabase(client: pg.Client): Promise<string> {
