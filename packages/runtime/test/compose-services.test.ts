@@ -2,7 +2,7 @@
 // for real: Redis's (with the machine's redis-server; the password must stay out of its command
 // line) and the SeaweedFS scripts. The SeaweedFS server itself is not run here (no engine).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,15 +11,32 @@ import { asRun, PRODUCTION, PRODUCTION_ENV, resolved, ROOT, run } from './compos
 
 const services = () => resolved(PRODUCTION, PRODUCTION_ENV).services;
 
+const tempDirs: string[] = [];
+/** A new temp folder, removed after this file's tests. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 describe("production's Redis command", () => {
   let redis: ChildProcess | undefined;
-  afterAll(() => void redis?.kill());
+  afterAll(async () => {
+    // Awaits its exit: it writes into its folder while it stops, which is removed after.
+    if (!redis || redis.exitCode !== null || redis.signalCode !== null) return;
+    const exited = new Promise((resolve) => redis!.once('exit', resolve));
+    redis.kill();
+    await exited;
+  });
 
   it('keeps the password off the command line, and the health check authenticates with it', async () => {
     const service = services().redis;
     const password = service.environment!.REDIS_PASSWORD!;
     expect(password).toBe(PRODUCTION_ENV.REDIS_PASSWORD);
-    const dir = mkdtempSync(join(tmpdir(), 'compose-redis-'));
+    const dir = tempDir('compose-redis-');
     // Stands in for the image's docker-entrypoint.sh (as root it only drops to the user redis, then
     // runs its arguments): the container's port, address and data dir are the test's, and Redis keeps
     // the command line it was started with (it replaces it with a title by default, which would hide
@@ -72,7 +89,7 @@ describe("production's SeaweedFS", () => {
 
   it("writes one identity, the apps' key, allowed to read, write and list their bucket only, readable by its owner only", () => {
     const environment = services().seaweedfs.environment!;
-    const file = join(mkdtempSync(join(tmpdir(), 'compose-seaweedfs-')), 's3.json');
+    const file = join(tempDir('compose-seaweedfs-'), 's3.json');
     const result = run('sh', [script, file], { env: environment });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -94,7 +111,7 @@ describe("production's SeaweedFS", () => {
     ['S3_ACCESS_KEY_ID', 'a b'],
     ['S3_BUCKET', 'x\\y'],
   ])('refuses %s=%j, which the JSON could not hold as it is, naming the variable', (name, value) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'compose-seaweedfs-')), 's3.json');
+    const file = join(tempDir('compose-seaweedfs-'), 's3.json');
     const result = run('sh', [script, file], { env: { ...services().seaweedfs.environment!, [name]: value } });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${name} must be set and hold only letters, digits`);
@@ -102,7 +119,7 @@ describe("production's SeaweedFS", () => {
 
   it('creates the bucket only when the bucket list lacks it, and fails when it is still missing', () => {
     // `weed` stands in for the SeaweedFS shell: it records the commands and lists what was created.
-    const dir = mkdtempSync(join(tmpdir(), 'compose-seaweedfs-init-'));
+    const dir = tempDir('compose-seaweedfs-init-');
     writeFileSync(
       join(dir, 'weed'),
       `#!/bin/sh\nread -r line\necho "$* | $line" >> "${dir}/calls"\ncase $line in\n  s3.bucket.list) [ -f "${dir}/created" ] && printf '  %s\\tsize:0\\n' "$(cat "${dir}/created")" ;;\n  s3.bucket.create*) [ -n "$CREATE" ] && echo "$S3_BUCKET" > "${dir}/created" ;;\nesac\nexit 0\n`,

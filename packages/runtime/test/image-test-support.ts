@@ -1,7 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { freePort, until } from '@platform/testkit';
 
 /** Every file under `dir` (relative to it), except those under its folder `skip`. */
 export function filesOutside(dir: string, skip: string, base = dir): string[] {
@@ -47,27 +46,4 @@ export const outputOf = (child: ChildProcess) => outputs.get(child)!;
 
 export function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, output: outputOf(child)() })));
-}
-
-/** A redis-server of this file's own: a worker takes jobs from every queue of the Redis it is given. */
-export async function startRedis(children: ChildProcess[]): Promise<string> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  children.push(child);
-  await until(
-    () =>
-      Promise.resolve(
-        spawnSync('redis-cli', ['-p', String(port), 'ping'])
-          .stdout?.toString()
-          .trim() === 'PONG' || undefined,
-      ),
-    10_000,
-  );
-  return `redis://127.0.0.1:${port}`;
 }

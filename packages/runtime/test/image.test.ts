@@ -4,18 +4,37 @@
 // resolve from the repository's node_modules. Each entry the deployment runs starts from it.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, task } from '@platform/sandbox';
-import { createTestDatabase, freePort, queryAt, TEST_PEPPER, until, type TestDatabase } from '@platform/testkit';
+import {
+  createTestDatabase,
+  distinctFreePorts,
+  queryAt,
+  TEST_PEPPER,
+  until,
+  type TestDatabase,
+} from '@platform/testkit';
 import { jpeg, pdf } from '@platform/uploads/testing';
 import { dockerfileStages } from './dockerfile-stages.js';
-import { exitOf, filesOutside, installedPackageNames, outputOf, spawnNode, startRedis } from './image-test-support.js';
+import { exitOf, filesOutside, installedPackageNames, outputOf, spawnNode } from './image-test-support.js';
+import { cleanUp, startRedis } from './startup-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
+const CACHE = join(ROOT, 'node_modules/.cache');
+
+/** Removes the bundle folders of runs that never reached their afterAll (killed), once an hour old. */
+function sweepStaleBuilds(): void {
+  for (const name of readdirSync(CACHE)) {
+    const path = join(CACHE, name);
+    if (name.startsWith('image-build-') && Date.now() - statSync(path).mtimeMs > 3_600_000) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+}
 
 interface ImageLayoutScript {
   IMAGE_ENTRIES: string[];
@@ -57,8 +76,9 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
 
   beforeAll(async () => {
     // Bundles inside the repository (their external packages resolve from there while building).
-    mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
-    built = mkdtempSync(join(ROOT, 'node_modules/.cache/image-build-'));
+    mkdirSync(CACHE, { recursive: true });
+    sweepStaleBuilds();
+    built = mkdtempSync(join(CACHE, 'image-build-'));
     image = join(mkdtempSync(join(tmpdir(), 'image-layout-')), 'app');
     script = (await import(pathToFileURL(join(ROOT, 'scripts/image-layout.mjs')).href)) as ImageLayoutScript;
     const { buildBundles } = (await import(pathToFileURL(join(ROOT, 'scripts/build.mjs')).href)) as {
@@ -71,9 +91,14 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    await database?.drop();
-    rmSync(built, { recursive: true, force: true });
-    rmSync(join(image, '..'), { recursive: true, force: true });
+    try {
+      await cleanUp();
+      await database?.drop();
+    } finally {
+      // Also when beforeAll failed half-way: the folders made so far are removed.
+      if (built) rmSync(built, { recursive: true, force: true });
+      if (image) rmSync(join(image, '..'), { recursive: true, force: true });
+    }
   });
 
   it('holds dist/, the migrations, the installed packages and a package.json, and no sources, maps or tests', () => {
@@ -115,7 +140,12 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
   });
 
   it('starts the property service and the worker from it, each answering its health check', async () => {
-    const redis = await startRedis(children);
+    const redis = await startRedis('noeviction');
+    const [propertyService, propertyMetrics, workerService, workerMetrics] = await distinctFreePorts(4);
+    const ports = {
+      'property-service': [propertyService, propertyMetrics],
+      worker: [workerService, workerMetrics],
+    };
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL: redis,
@@ -125,7 +155,7 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
     };
     const started = await Promise.all(
       (['property-service', 'worker'] as const).map(async (entry) => {
-        const [service, metrics] = [await freePort(), await freePort()];
+        const [service, metrics] = ports[entry];
         const child = spawnNode(image, `dist/${entry}.js`, {
           ...env,
           PROPERTY_PORT: String(service),
@@ -183,15 +213,10 @@ describe('the image layout (scripts/image-layout.mjs)', () => {
       await sandbox.close();
       rmSync(work, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 
   it('holds no embedded PostgreSQL: a service without DATABASE_URL says to set it', async () => {
-    const [service, metrics, embedded, redis] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
+    const [service, metrics, embedded, redis] = await distinctFreePorts(4);
     const run = await exitOf(
       spawnNode(image, 'dist/property-service.js', {
         PROPERTY_PORT: String(service),

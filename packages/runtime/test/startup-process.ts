@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@platform/testkit';
+import { distinctFreePorts, freePort } from '@platform/testkit';
 
 export { freePort };
 
@@ -38,7 +38,7 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
-/** A private redis-server (no password, loopback) with this maxmemory-policy. */
+/** A private redis-server (no password, loopback) with this maxmemory-policy, stopped by `cleanUp`. */
 export async function startRedis(policy: string): Promise<string> {
   const port = await freePort();
   const child = spawn(
@@ -66,13 +66,15 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The environment of a start on free ports with its own DATA_DIR; `env` adds to it or overrides it. */
-export async function startEnv(env: Record<string, string | undefined>): Promise<Record<string, string>> {
-  // Four different ports: the system may hand out a port it just released again (PostgreSQL and
-  // Redis once got the same one, and the start refused the port as not its Redis).
-  const ports = new Set<number>();
-  while (ports.size < 4) ports.add(await freePort());
-  const [postgres, redis, property, agents] = [...ports].map(String);
+/**
+ * The environment of a start on different free ports with its own DATA_DIR; `env` adds to it or
+ * overrides it. METRICS_PORT is 0 (no metrics listener) unless `metrics` asks for a port of its own.
+ */
+export async function startEnv(
+  env: Record<string, string | undefined>,
+  options: { metrics?: boolean } = {},
+): Promise<Record<string, string>> {
+  const [postgres, redis, property, agents, metrics] = (await distinctFreePorts(options.metrics ? 5 : 4)).map(String);
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -82,7 +84,7 @@ export async function startEnv(env: Record<string, string | undefined>): Promise
     REDIS_PORT: redis,
     PROPERTY_PORT: property,
     AGENT_PLATFORM_PORT: agents,
-    METRICS_PORT: '0',
+    METRICS_PORT: metrics ?? '0',
     LOG_LEVEL: 'warn',
     ...env,
   };

@@ -28,6 +28,7 @@ export {
   type BreakingRule,
 } from './openapi-breaking.js';
 export { freePort } from './ports.js';
+export { distinctFreePorts } from './distinct-ports.js';
 export { startServices, type StartedServices } from './start-process.js';
 export { runScript, type ScriptRun } from './run-script.js';
 export { testSandbox, SANDBOX_ENTRY } from './sandbox.js';
