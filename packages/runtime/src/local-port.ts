@@ -21,7 +21,10 @@ export async function pingLocalRedis(port: number, password?: string): Promise<s
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    // A server that accepts and never answers must not hold the start forever.
     connectTimeout: 2_000,
+    commandTimeout: 2_000,
+    enableReadyCheck: false,
   });
   client.on('error', () => {});
   try {
