@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { embeddedServerOf } from '@platform/db';
@@ -72,11 +73,27 @@ function sharedPort(port: number, ports: readonly PlannedPort[]): string {
   return `Port ${port} is set for ${names.slice(0, -1).join(', ')} and ${names.at(-1)}: give each its own port (change all but one of them).`;
 }
 
-function bindProblem(host: string, planned: PlannedPort): Promise<string | undefined> {
+/**
+ * Fastify listens on every address of `localhost` (IPv4 and IPv6), on the one given otherwise:
+ * the probe binds the same ones, so a port taken on any of them shows here.
+ */
+async function bindProblem(host: string, planned: PlannedPort): Promise<string | undefined> {
+  const addresses =
+    host === 'localhost'
+      ? (await lookup(host, { all: true }).catch(() => [{ address: host }])).map((a) => a.address)
+      : [host];
+  for (const address of addresses) {
+    const problem = await bindProblemAt(address, address === host ? host : `${host} (${address})`, planned);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function bindProblemAt(host: string, label: string, planned: PlannedPort): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error) => {
-      const problem = portProblem(error, { host, port: planned.port }, planned.variable);
+      const problem = portProblem(error, { host: label, port: planned.port }, planned.variable);
       if (problem) resolve(problem);
       else reject(error);
     });
