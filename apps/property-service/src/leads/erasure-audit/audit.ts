@@ -1,0 +1,63 @@
+import { newIds, type Db } from '@platform/db';
+import type { EndViewings } from '../retention/index.js';
+import type { ErasureJournal } from './journal.js';
+import { insertErasureRecords, relatedCounts, type NewErasureRecord } from './repository.js';
+
+/** On whose request a prospect is erased: an API key (its application and key), or the operator's CLI. */
+export type ErasureRequester = { by: 'api_key'; applicationId: string; keyId: string } | { by: 'cli' };
+
+/** Why a prospect is forgotten: an erasure on request, or the nightly anonymisation (retention date passed). */
+export type ForgettingCause =
+  | {
+      kind: 'erasure';
+      requester: ErasureRequester;
+      /** Where the erasure is also kept outside the database (absent: the database only). */
+      journal?: ErasureJournal;
+      /** A re-application after a restore: the journal's record id, and when it was re-applied. */
+      reapplied?: { recordId: string; at: Date };
+    }
+  | { kind: 'anonymisation' };
+
+/**
+ * Retention's `EndViewings`, which runs in the forgetting transaction, extended with the audit: after
+ * the viewings are ended, one record per forgotten prospect (ids, counts, on whose request or by
+ * which rule) is written in the same transaction; an erasure is also appended to the journal before
+ * the commit (an entry whose transaction then fails names a person who asked to be erased; a
+ * re-application only does what they asked).
+ */
+export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCause): EndViewings {
+  return async (tx: Db, prospectIds: string[], how, at) => {
+    const ended = await endViewings(tx, prospectIds, how, at);
+    const counts = await relatedCounts(tx, prospectIds, at);
+    const ids = cause.kind === 'erasure' && cause.reapplied ? [cause.reapplied.recordId] : newIds('loe', counts.length);
+    const requester = cause.kind === 'erasure' ? cause.requester : undefined;
+    const records: NewErasureRecord[] = counts.map((row, index) => ({
+      id: ids[index]!,
+      account_id: row.account_id,
+      prospect_id: row.prospect_id,
+      kind: cause.kind,
+      requested_by: requester?.by ?? 'retention',
+      application_id: requester?.by === 'api_key' ? requester.applicationId : null,
+      key_id: requester?.by === 'api_key' ? requester.keyId : null,
+      inquiries_count: row.inquiries_count,
+      appointments_count: row.appointments_count,
+      created_at: at,
+      reapplied_at: cause.kind === 'erasure' ? (cause.reapplied?.at ?? null) : null,
+    }));
+    await insertErasureRecords(tx, records);
+    if (cause.kind === 'erasure' && cause.journal) {
+      for (const record of records) {
+        await cause.journal.append({
+          record_id: record.id,
+          account_id: record.account_id,
+          prospect_id: record.prospect_id,
+          erased_at: at.toISOString(),
+          requested_by: record.requested_by as 'api_key' | 'cli',
+          application_id: record.application_id,
+          key_id: record.key_id,
+        });
+      }
+    }
+    return ended;
+  };
+}

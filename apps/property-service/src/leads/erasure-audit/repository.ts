@@ -1,0 +1,87 @@
+import type { Db, Prisma } from '@platform/db';
+import { NEWEST_FIRST, cursorPage, type CursorCodec } from '@platform/http';
+
+export type ErasureRecordRow = Prisma.ErasureRecordGetPayload<object>;
+export type NewErasureRecord = Omit<ErasureRecordRow, 'reapplied_at'> & { reapplied_at?: Date | null };
+
+/** What a forgotten prospect had that was removed or anonymised with them, per prospect. */
+export interface RelatedCounts {
+  prospect_id: string;
+  account_id: string;
+  inquiries_count: number;
+  appointments_count: number;
+}
+
+/**
+ * The inquiries (their messages are removed) and the appointments cancelled at `at` of these
+ * prospects, in the forgetting transaction, after the rows were changed.
+ */
+export async function relatedCounts(tx: Db, prospectIds: string[], at: Date): Promise<RelatedCounts[]> {
+  if (prospectIds.length === 0) return [];
+  return tx.$queryRawUnsafe<RelatedCounts[]>(
+    `SELECT p.id AS prospect_id, p.account_id,
+            (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id)::int AS inquiries_count,
+            (SELECT count(*) FROM appointments a WHERE a.prospect_id = p.id AND a.cancelled_at = $2)::int AS appointments_count
+       FROM prospects p WHERE p.id = ANY($1::text[])`,
+    prospectIds,
+    at,
+  );
+}
+
+/** Writes records; a record already there (a re-application of a journal entry) is kept as it is. */
+export async function insertErasureRecords(tx: Db, records: NewErasureRecord[]): Promise<void> {
+  if (records.length > 0) await tx.erasureRecord.createMany({ data: records, skipDuplicates: true });
+}
+
+/** One page of an account's records, newest first, optionally between two times. */
+export function erasureRecordPage<Item>(
+  db: Db,
+  request: {
+    accountId: string;
+    cursors: CursorCodec;
+    cursor?: string;
+    limit: number;
+    from?: Date;
+    to?: Date;
+    map: (row: ErasureRecordRow) => Item;
+  },
+) {
+  const { accountId, from, to } = request;
+  return cursorPage({
+    cursors: request.cursors,
+    scope: `erasure_records:${from?.toISOString() ?? ''}:${to?.toISOString() ?? ''}`,
+    cursor: request.cursor,
+    limit: request.limit,
+    fetch: (after, take) =>
+      db.erasureRecord.findMany({
+        where: {
+          account_id: accountId,
+          created_at: { ...(from && { gte: from }), ...(to && { lt: to }) },
+          ...after,
+        },
+        orderBy: NEWEST_FIRST,
+        take,
+      }),
+    map: request.map,
+  });
+}
+
+/** The time of the newest erasure (on request) the database knows; null when none. */
+export async function newestErasureAt(db: Db): Promise<Date | null> {
+  const newest = await db.erasureRecord.findFirst({
+    where: { kind: 'erasure' },
+    orderBy: { created_at: 'desc' },
+    select: { created_at: true },
+  });
+  return newest?.created_at ?? null;
+}
+
+/** Of these prospects, those that still hold personal data (exist and are not anonymised). */
+export async function prospectsNotForgotten(db: Db, prospectIds: string[]): Promise<Set<string>> {
+  if (prospectIds.length === 0) return new Set();
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    'SELECT id FROM prospects WHERE id = ANY($1::text[]) AND anonymised_at IS NULL',
+    prospectIds,
+  );
+  return new Set(rows.map((row) => row.id));
+}
