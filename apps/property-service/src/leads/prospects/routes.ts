@@ -86,7 +86,12 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         response: { 200: ErasureSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
       },
     },
-    async (request) => prospects.erase(request.auth.accountId, request.params.interessentId),
+    async (request) =>
+      prospects.erase(request.auth.accountId, request.params.interessentId, {
+        by: 'api_key',
+        applicationId: request.auth.applicationId,
+        keyId: request.auth.keyId,
+      }),
   );
 
   app.patch(

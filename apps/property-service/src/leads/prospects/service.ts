@@ -4,6 +4,7 @@ import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import { leadsError } from '../dialect.js';
 import { eraseProspect, type EndViewings } from '../retention/index.js';
+import { withErasureAudit, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
 import { toColumns, toProspect, type ProspectRow } from './mapping.js';
 import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
 import {
@@ -19,6 +20,8 @@ export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' |
   retentionDays: number;
   /** Cancels an erased prospect's open viewings (appointments, passed in by the app). */
   endViewings: EndViewings;
+  /** Where erasures are also kept outside the database (see erasure-audit); absent: the database only. */
+  erasureJournal?: ErasureJournal;
 }
 
 const patchProspect = definePatch(prospectRepository, {
@@ -70,7 +73,14 @@ export async function prospectForInquiry(
 export type ProspectService = ReturnType<typeof createProspectService>;
 
 /** Prospects of one account at a time; every query is scoped by `account_id`. */
-export function createProspectService({ db, cursors, now, retentionDays, endViewings }: ProspectServiceDeps) {
+export function createProspectService({
+  db,
+  cursors,
+  now,
+  retentionDays,
+  endViewings,
+  erasureJournal,
+}: ProspectServiceDeps) {
   return {
     async create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
@@ -104,8 +114,10 @@ export function createProspectService({ db, cursors, now, retentionDays, endView
     },
 
     /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
-    async erase(accountId: string, id: string) {
-      const erasedAt = await eraseProspect(db, accountId, id, now(), endViewings);
+    async erase(accountId: string, id: string, requester: ErasureRequester) {
+      // The erasure's audit record (and journal entry) is written in its transaction.
+      const audited = withErasureAudit(endViewings, { kind: 'erasure', requester, journal: erasureJournal });
+      const erasedAt = await eraseProspect(db, accountId, id, now(), audited);
       if (!erasedAt) throw prospectNotFound();
       return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },
