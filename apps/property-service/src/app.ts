@@ -11,6 +11,7 @@ import {
   mediaRoutes,
 } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
+import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import {
   appointmentRoutes,
@@ -54,6 +55,8 @@ export interface PropertyAppDeps extends ServiceAppDeps {
   mediaMaxPerProperty?: number;
   /** The public feeds: budgets per minute per token and per client address (limited only with `rateLimit`'s Redis), memory of built feeds. */
   feeds?: { perToken?: number; perAddress?: number; cacheMb?: number };
+  /** Where erasures of prospects are also kept outside the database, so that a restore cannot undo them. */
+  erasureJournal?: ErasureJournal;
 }
 
 /**
@@ -174,8 +177,14 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           },
           routes: async (leads, context) => {
             await leads.register(prospectRoutes, {
-              prospects: createProspectService({ ...context, retentionDays, endViewings: endViewingsOfForgotten }),
+              prospects: createProspectService({
+                ...context,
+                retentionDays,
+                endViewings: endViewingsOfForgotten,
+                erasureJournal: deps.erasureJournal,
+              }),
             });
+            await leads.register(erasureAuditRoutes, { erasureAudit: createErasureAuditService(context) });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
           },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
 import { endViewingsOfForgotten } from './appointments/index.js';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
+import { withErasureAudit } from './leads/erasure-audit/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
 import { MEDIA_RENDITIONS_JOB } from './media/index.js';
@@ -15,7 +16,9 @@ export const PROPERTY_JOBS = [
     schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' },
     retry: { attempts: 3, backoffMs: 5 * 60_000 },
     run: async ({ db, now }) => {
-      const anonymised = await anonymiseExpired(db, now, endViewingsOfForgotten);
+      // Each anonymised prospect gets its audit record (rule: retention date passed) in the batch's transaction.
+      const audited = withErasureAudit(endViewingsOfForgotten, { kind: 'anonymisation' });
+      const anonymised = await anonymiseExpired(db, now, audited);
       await vacuumLeads(db);
       return { anonymised };
     },
