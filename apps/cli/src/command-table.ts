@@ -20,6 +20,7 @@ import {
   showApplication,
 } from './directory.js';
 import { keyTable } from './key-table.js';
+import { reapplyErasuresCommand } from './erasures.js';
 
 /** What a command is given: its options and the word after its name (`key roll <keyId>`). */
 export interface CommandInput {
@@ -299,5 +300,17 @@ export const COMMANDS: readonly CliCommand[] = [
     ],
     example: 'pnpm -s cli secrets forget API_KEY_PEPPER',
     run: (c, { argument }) => forgetSecret(c, argument),
+  }),
+  command({
+    name: 'erasures reapply',
+    synopsis: '[<DATA_DIR>]',
+    options: { '<DATA_DIR>': "the services' DATA_DIR, whose erasure-journal/ keeps every erasure" },
+    summary: [
+      'after a database restore: erases again every prospect the journal says was',
+      'erased (original time and requester), then anonymises the expired ones;',
+      'the services refuse to start until it has run (idempotent)',
+    ],
+    example: 'pnpm -s cli erasures reapply /var/lib/platform --json',
+    run: (c, { argument }) => reapplyErasuresCommand(c, argument),
   }),
 ];

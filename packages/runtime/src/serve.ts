@@ -68,12 +68,19 @@ export interface ServiceDeps {
   readiness: Record<string, ReadinessCheck>;
   observeRequest: (sample: RequestSample) => void;
   onKeyLookup: (result: 'hit' | 'miss') => void;
+  /** Where this process keeps its local state (DATA_DIR). */
+  dataDir: string;
 }
 
 /** A service that `serve` can start: what it is, and how its app is built. */
 export interface ServiceEntry {
   descriptor: ServiceDescriptor;
   build: (deps: ServiceDeps) => Promise<FastifyInstance>;
+  /**
+   * A precondition of the start, checked before anything listens or works: the one line saying why
+   * the service must not start (the process prints it and exits 1), or undefined.
+   */
+  startCheck?: (deps: { db: PrismaClient; dataDir: string }) => Promise<string | undefined>;
 }
 
 /** Delivery headers of each service, for a worker that delivers the events of several. */
@@ -163,6 +170,15 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     await redis.close();
     await database.close();
   });
+  for (const { startCheck } of entries) {
+    const refusal = await startCheck?.({ db, dataDir: config.dataDir });
+    if (!refusal) continue;
+    console.error(refusal);
+    await db.$disconnect();
+    await redis.close();
+    await database.close();
+    process.exit(1);
+  }
   const webhooks: WebhookInfrastructure = {
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
@@ -295,6 +311,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       readiness: { redis: () => quickRedis.ping(), storage: () => storage.exists('0'.repeat(64)) },
       observeRequest: metrics.observeRequest,
       onKeyLookup: metrics.keyLookup(descriptor.id),
+      dataDir: config.dataDir,
     });
     apps.push(app);
     await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);

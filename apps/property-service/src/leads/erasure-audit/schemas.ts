@@ -47,7 +47,9 @@ export type ErasureRecordView = Static<typeof ErasureRecordSchema>;
 export const ErasureRecordQuerySchema = Type.Composite([
   SeitenQuerySchema,
   Type.Object({
-    von: Type.Optional(Type.String({ format: 'date-time', description: 'Einträge ab diesem Zeitpunkt (einschließlich).' })),
+    von: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Einträge ab diesem Zeitpunkt (einschließlich).' }),
+    ),
     bis: Type.Optional(Type.String({ format: 'date-time', description: 'Einträge vor diesem Zeitpunkt.' })),
   }),
 ]);
