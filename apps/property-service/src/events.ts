@@ -5,7 +5,7 @@ const ChangedFields = Type.Array(Type.String(), {
   description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.',
 });
 
-/** The eleven event types of the property-marketing service. `data` holds ids and non-personal fields only. */
+/** The event types of the property-marketing service. `data` holds ids and non-personal fields only. */
 export const PROPERTY_EVENTS = [
   {
     type: 'property.created',
@@ -85,6 +85,45 @@ export const PROPERTY_EVENTS = [
       property_id: Type.String(),
       score: Type.Integer({ minimum: 0, maximum: 100 }),
     }),
+  },
+  {
+    type: 'consent.withdrawn',
+    description: 'A consent of a prospect was withdrawn (GDPR Art. 7(3)), on its own or by an objection.',
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        einwilligung_id: Type.String(),
+        interessent_id: Type.String(),
+        zweck: Type.Union([Type.Literal('marketing'), Type.Literal('kontaktaufnahme')]),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    type: 'prospect.restricted',
+    description:
+      'The processing of a prospect was restricted (GDPR Art. 18): kept, but no longer matched, contacted or exported.',
+    scope: 'leads:read',
+    data: Type.Object({ interessent_id: Type.String() }, { additionalProperties: false }),
+  },
+  {
+    type: 'prospect.restriction_lifted',
+    description: 'The restriction of a prospect was lifted.',
+    scope: 'leads:read',
+    data: Type.Object({ interessent_id: Type.String() }, { additionalProperties: false }),
+  },
+  {
+    type: 'prospect.objected',
+    description:
+      'A prospect objected to marketing (GDPR Art. 21): the marketing consents are withdrawn and no new one is accepted.',
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        interessent_id: Type.String(),
+        einwilligung_ids: Type.Array(Type.String(), { description: 'The marketing consents the objection withdrew.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'appointment.confirmed',

@@ -5,8 +5,14 @@ import type { Columns, ProspectRow } from './mapping.js';
 
 export const prospectNotFound = () => leadsError('prospect_not_found');
 
-/** What a change of a prospect may write: its columns, and the dates of activity and retention. */
-type Changes = Partial<Columns> & { updated_at: Date; last_activity_at?: Date; retention_until?: Date };
+/** What a change of a prospect may write: its columns, the dates of activity and retention, restriction and objection. */
+type Changes = Partial<Columns> & {
+  updated_at: Date;
+  last_activity_at?: Date;
+  retention_until?: Date;
+  restricted_at?: Date | null;
+  objected_at?: Date | null;
+};
 
 export const prospectRepository = tenantRepository<ProspectRow, Changes>({
   table: 'prospects',

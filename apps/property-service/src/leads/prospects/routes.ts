@@ -9,6 +9,8 @@ import {
   ProspectSchema,
   ErasureSchema,
 } from './schemas.js';
+import { consentRoutes } from '../consent/index.js';
+import { rightsRoutes } from './rights-routes.js';
 import type { ProspectService } from './service.js';
 
 const READ = 'leads:read';
@@ -17,6 +19,8 @@ const tags = ['Leads: Interessenten'];
 
 export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> = async (plugin, { prospects }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(consentRoutes, { consents: prospects.consents });
+  await app.register(rightsRoutes, { rights: prospects.rights });
 
   app.post(
     '/interessenten',

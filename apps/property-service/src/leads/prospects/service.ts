@@ -2,10 +2,13 @@ import { inTransaction, newId, type Db } from '@platform/db';
 import { compileBodyValidator, toSeite } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
+import type { PropertyEvents } from '../../events.js';
+import { consentError, createConsentService, recordDeclaredConsent } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { eraseProspect, type EndViewings } from '../retention/index.js';
 import { withErasureAudit, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
-import { toColumns, toProspect, type ProspectRow } from './mapping.js';
+import { toColumns, toPatchView, toProspect, type ProspectRow } from './mapping.js';
+import { createRightsService } from './rights.js';
 import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
 import {
   PROSPECT_READ_ONLY,
@@ -15,7 +18,7 @@ import {
   type ProspectPatch,
 } from './schemas.js';
 
-export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' | 'now'> {
+export interface ProspectServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> {
   /** Retention period in days, counted from the last activity (creation or latest inquiry). */
   retentionDays: number;
   /** Cancels an erased prospect's open viewings (appointments, passed in by the app). */
@@ -27,7 +30,7 @@ export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' |
 const patchProspect = definePatch(prospectRepository, {
   readOnly: PROSPECT_READ_ONLY,
   validate: compileBodyValidator<ProspectInput>(ProspectInputSchema),
-  toView: toProspect,
+  toView: toPatchView,
   toColumns,
 });
 
@@ -57,13 +60,15 @@ export async function prospectForInquiry(
 ): Promise<ProspectRow> {
   const { accountId, at, retentionDays } = request;
   if (request.input) {
-    return insertProspect(tx, {
+    const created = await insertProspect(tx, {
       id: newId('int', at.getTime()),
       account_id: accountId,
       ...toColumns(request.input),
       ...activity(at, retentionDays),
       created_at: at,
     });
+    await recordDeclaredConsent(tx, created, at);
+    return created;
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
   if (existing.anonymised_at) throw leadsError('prospect_anonymised');
@@ -73,25 +78,32 @@ export async function prospectForInquiry(
 export type ProspectService = ReturnType<typeof createProspectService>;
 
 /** Prospects of one account at a time; every query is scoped by `account_id`. */
-export function createProspectService({
-  db,
-  cursors,
-  now,
-  retentionDays,
-  endViewings,
-  erasureJournal,
-}: ProspectServiceDeps) {
+export function createProspectService(deps: ProspectServiceDeps) {
+  const { db, cursors, now, retentionDays, endViewings, erasureJournal } = deps;
   return {
-    async create(accountId: string, input: ProspectInput): Promise<Prospect> {
+    /** Consents with their history (`/einwilligungen`). */
+    consents: createConsentService({
+      ...deps,
+      lockProspect: (tx, accountId, id) => prospectRepository.lock(tx, accountId, id),
+      findProspect: (tx, accountId, id) => prospectRepository.find(tx, accountId, id),
+    }),
+    /** Restriction (Art. 18) and objection (Art. 21). */
+    rights: createRightsService(deps),
+
+    /** A new prospect; its `einwilligung` becomes its first consent record. */
+    create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
-      const row = await insertProspect(db, {
-        id: newId('int', at.getTime()),
-        account_id: accountId,
-        ...toColumns(input),
-        ...activity(at, retentionDays),
-        created_at: at,
+      return inTransaction(db, async (tx) => {
+        const row = await insertProspect(tx, {
+          id: newId('int', at.getTime()),
+          account_id: accountId,
+          ...toColumns(input),
+          ...activity(at, retentionDays),
+          created_at: at,
+        });
+        await recordDeclaredConsent(tx, row, at);
+        return toProspect(await prospectRepository.find(tx, accountId, row.id));
       });
-      return toProspect(row);
     },
 
     async get(accountId: string, id: string): Promise<Prospect> {
@@ -122,10 +134,14 @@ export function createProspectService({
       return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },
 
-    /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */
+    /**
+     * Merge patch like the property API; an anonymised prospect cannot be changed (409). A changed
+     * `einwilligung` is a new marketing consent record (409 after an objection).
+     */
     update(accountId: string, id: string, patch: ProspectPatch): Promise<Prospect> {
-      return inTransaction(db, (tx) =>
-        patchProspect(tx, {
+      const consentChanged = (changed: string[]) => changed.some((path) => path.startsWith('einwilligung'));
+      return inTransaction(db, async (tx) => {
+        await patchProspect(tx, {
           accountId,
           id,
           patch,
@@ -133,9 +149,16 @@ export function createProspectService({
           guard: (row) => {
             if (row.anonymised_at) throw leadsError('prospect_anonymised_unchangeable');
           },
+          beforeWrite: async (changed, row) => {
+            if (consentChanged(changed) && row.objected_at) throw consentError('prospect_objected');
+          },
+          afterWrite: async (changed, row, at) => {
+            if (consentChanged(changed)) await recordDeclaredConsent(tx, row, at);
+          },
           writeUnchanged: true,
-        }),
-      );
+        });
+        return toProspect(await prospectRepository.find(tx, accountId, id));
+      });
     },
   };
 }

@@ -1,0 +1,12 @@
+// Consents (Einwilligungen) of prospects with their history, and the outreach condition in SQL.
+export { consentRoutes } from './routes.js';
+export {
+  createConsentService,
+  recordDeclaredConsent,
+  withdrawal,
+  type ConsentService,
+  type ConsentServiceDeps,
+  type ConsentSubject,
+} from './service.js';
+export { reachableForOutreach, syncConsentMirror, withdrawMarketingConsents } from './consent-sql.js';
+export { consentError } from './messages.js';

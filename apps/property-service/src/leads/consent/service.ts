@@ -1,0 +1,132 @@
+import { inTransaction, newId, type Db } from '@platform/db';
+import type { ApiContext } from '@platform/service';
+import type { PropertyEvents } from '../../events.js';
+import { consentError } from './messages.js';
+import { PURPOSE, SOURCE, toConsentRecord, type ConsentRow } from './mapping.js';
+import {
+  consentOf,
+  consentsOf,
+  insertConsent,
+  syncConsentMirror,
+  updateConsent,
+  withdrawMarketingConsents,
+} from './consent-sql.js';
+import { DOUBLE_OPT_IN_QUELLEN, type ConsentInput, type ConsentRecord } from './schemas.js';
+
+/** The prospect as consents need it; its owner (prospects) locks and finds it, scoped by the account. */
+export interface ConsentSubject {
+  id: string;
+  account_id: string;
+  anonymised_at: Date | null;
+  objected_at: Date | null;
+  consent_purpose: string | null;
+  consent_given_at: Date | null;
+}
+
+export interface ConsentServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'now' | 'emit'> {
+  /** Locks the account's prospect for a change; throws its 404 when missing or another account's. */
+  lockProspect: (tx: Db, accountId: string, id: string) => Promise<ConsentSubject>;
+  /** Finds the account's prospect; throws its 404 when missing or another account's. */
+  findProspect: (db: Db, accountId: string, id: string) => Promise<ConsentSubject>;
+}
+export type ConsentService = ReturnType<typeof createConsentService>;
+
+/**
+ * The first consent record of a prospect, from the prospect's `einwilligung` (create, inline with
+ * an inquiry, or changed by PATCH): a marketing consent in the given words, source `sonstiges`, no
+ * double opt-in (the shape has none), so it is valid at once.
+ */
+export async function recordDeclaredConsent(tx: Db, prospect: ConsentSubject, at: Date): Promise<void> {
+  if (!prospect.consent_given_at) return;
+  await insertConsent(tx, {
+    id: newId('ein', at.getTime()),
+    account_id: prospect.account_id,
+    prospect_id: prospect.id,
+    purpose: 'marketing',
+    wording: prospect.consent_purpose,
+    source: 'other',
+    requires_confirmation: false,
+    given_at: prospect.consent_given_at,
+    created_at: at,
+  });
+  await syncConsentMirror(tx, prospect.id);
+}
+
+/** Consents of one account's prospects with their history: given, confirmed (double opt-in), withdrawn (Art. 7(3)). */
+export function createConsentService({ db, now, emit, lockProspect, findProspect }: ConsentServiceDeps) {
+  /** The prospect locked for a change: missing or another account's is 404, anonymised is 409. */
+  async function lockChangeable(tx: Db, accountId: string, prospectId: string) {
+    const prospect = await lockProspect(tx, accountId, prospectId);
+    if (prospect.anonymised_at) throw consentError('prospect_anonymised_unchangeable');
+    return prospect;
+  }
+  async function lockConsent(tx: Db, accountId: string, prospectId: string, id: string) {
+    const prospect = await lockChangeable(tx, accountId, prospectId);
+    const consent = await consentOf(tx, prospect.id, id);
+    if (!consent) throw consentError('consent_not_found');
+    return consent;
+  }
+  /** After a consent changed: the prospect's mirror follows, and the result is the record. */
+  async function settled(tx: Db, consent: ConsentRow): Promise<ConsentRecord> {
+    await syncConsentMirror(tx, consent.prospect_id);
+    return toConsentRecord(consent);
+  }
+
+  return {
+    async list(accountId: string, prospectId: string) {
+      const prospect = await findProspect(db, accountId, prospectId);
+      return { daten: (await consentsOf(db, prospect.id)).map(toConsentRecord) };
+    },
+
+    give(accountId: string, prospectId: string, input: ConsentInput): Promise<ConsentRecord> {
+      const at = now();
+      return inTransaction(db, async (tx) => {
+        const prospect = await lockChangeable(tx, accountId, prospectId);
+        if (input.zweck === 'marketing' && prospect.objected_at) throw consentError('prospect_objected');
+        const row = await insertConsent(tx, {
+          id: newId('ein', at.getTime()),
+          account_id: accountId,
+          prospect_id: prospect.id,
+          purpose: PURPOSE[input.zweck],
+          wording: input.zweck_text ?? null,
+          text_version: input.textversion ?? null,
+          source: SOURCE[input.quelle],
+          requires_confirmation: input.double_opt_in ?? DOUBLE_OPT_IN_QUELLEN.includes(input.quelle),
+          given_at: new Date(input.erteilt_am),
+          created_at: at,
+        });
+        return settled(tx, row);
+      });
+    },
+
+    /** Double opt-in confirmed now; confirming again changes nothing; a withdrawn consent cannot be (409). */
+    confirm(accountId: string, prospectId: string, id: string): Promise<ConsentRecord> {
+      const at = now();
+      return inTransaction(db, async (tx) => {
+        const consent = await lockConsent(tx, accountId, prospectId, id);
+        if (consent.withdrawn_at) throw consentError('consent_withdrawn');
+        if (consent.confirmed_at) return toConsentRecord(consent);
+        return settled(tx, await updateConsent(tx, consent.id, { confirmed_at: at }));
+      });
+    },
+
+    /** Art. 7(3): withdrawn now, with `consent.withdrawn`; withdrawing again returns the first withdrawal and emits nothing. */
+    withdraw(accountId: string, prospectId: string, id: string): Promise<ConsentRecord> {
+      const at = now();
+      return inTransaction(db, async (tx) => {
+        const consent = await lockConsent(tx, accountId, prospectId, id);
+        if (consent.withdrawn_at) return toConsentRecord(consent);
+        const row = await updateConsent(tx, consent.id, { withdrawn_at: at });
+        await emit(tx, { accountId, type: 'consent.withdrawn', data: withdrawal(row), at });
+        return settled(tx, row);
+      });
+    },
+  };
+}
+
+/** The data of `consent.withdrawn`. */
+export const withdrawal = (row: Pick<ConsentRow, 'id' | 'prospect_id' | 'purpose'>) => ({
+  einwilligung_id: row.id,
+  interessent_id: row.prospect_id,
+  zweck: row.purpose === 'marketing' ? ('marketing' as const) : ('kontaktaufnahme' as const),
+});
