@@ -161,7 +161,17 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const proposed = await viewing(anfrage.id, '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z');
     const confirmed = await viewing(anfrage.id, '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 'confirm');
     const completed = await viewing(anfrage.id, '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', 'complete');
+    // a consent record in the person's own words and its history (prospect_consents)
+    const consent = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/einwilligungen`, {
+      zweck: 'marketing',
+      quelle: 'telefon',
+      erteilt_am: '2026-11-22T09:00:00Z',
+      zweck_text: 'Angebote fuer Person drei',
+      textversion: 'Fassung Person drei',
+    });
+    expect(consent.statusCode).toBe(201);
     const before = await everyTextValue();
+    expect(before).toContain('Angebote fuer Person drei');
     expect(before).toContain('Gruesse von Person drei');
     expect(before).toContain('Nachname3');
     expect(before).toContain('person3@example.de');
@@ -171,8 +181,17 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     expect(res.json()).toEqual({ id: created.id, status: 'geloescht', geloescht_am: '2026-11-22T10:00:00.000Z' });
 
     const after = await everyTextValue();
-    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei'])
+    for (const value of [
+      'Vorname3',
+      'Nachname3',
+      'person3@example.de',
+      '+49 30 555 0103',
+      'Gruesse von Person drei',
+      'Angebote fuer Person drei',
+      'Fassung Person drei',
+    ])
       expect(after).not.toContain(value);
+    expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: created.id } })).toBe(0);
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
     // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
     for (const apt of [proposed, confirmed]) {

@@ -9,7 +9,6 @@ import {
   insertConsent,
   syncConsentMirror,
   updateConsent,
-  withdrawMarketingConsents,
 } from './consent-sql.js';
 import { DOUBLE_OPT_IN_QUELLEN, type ConsentInput, type ConsentRecord } from './schemas.js';
 

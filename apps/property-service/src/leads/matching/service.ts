@@ -3,7 +3,7 @@ import type { ApiContext } from '@platform/service';
 import { propertyRepository } from '../../properties/index.js';
 import { leadsError } from '../dialect.js';
 import { prospectRepository, prospectsByIds, toProspect } from '../prospects/index.js';
-import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
+import { isReachable, MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
 import { scoreInquiry } from './model.js';
 
 export type MatchingService = ReturnType<typeof createMatchingService>;
@@ -68,13 +68,14 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
     /**
      * The mirror: ranked in SQL by `rankPropertiesInSql` (the model's knockouts as conditions,
      * its points as the order), so only the page's properties are read and scored exactly by the
-     * model. Only an active, not anonymised search profile has matches.
+     * model. Only an active search profile of a prospect that may be reached for outreach
+     * (`reachableForOutreach`: valid marketing consent, no restriction, no objection) has matches.
      */
     async propertiesForProspect(accountId: string, prospectId: string, query: { limit: number; cursor?: string }) {
       const prospect = await prospectRepository.find(db, accountId, prospectId);
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
-      if (!prospect.profile_active || prospect.anonymised_at)
+      if (!prospect.profile_active || !(await isReachable(db, accountId, prospect.id)))
         return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
       const ranked = await rankPropertiesInSql(
         db,

@@ -11,11 +11,13 @@ export type EndViewings = (tx: Db, prospectIds: string[], how: 'expired' | 'eras
 /**
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
  * month (only) of creation, last activity and retention date, as statistics. The profile is no
- * longer active: nobody can be contacted about matches.
+ * longer active: nobody can be contacted about matches. The consent records (`prospect_consents`)
+ * go with the personal columns: their history is kept as long as the person is, no longer.
  */
 const ANONYMISE = `
   first_name = NULL, last_name = NULL, email = NULL, phone = NULL,
-  consent_purpose = NULL, consent_given_at = NULL,
+  consent_purpose = NULL, consent_given_at = NULL, marketing_consent_valid = false,
+  restricted_at = NULL, objected_at = NULL,
   created_at = date_trunc('month', created_at), updated_at = date_trunc('month', created_at),
   last_activity_at = date_trunc('month', last_activity_at),
   retention_until = date_trunc('month', retention_until)::date,
@@ -35,7 +37,8 @@ export async function anonymiseExpired(
   let total = 0;
   for (;;) {
     const count = await inTransaction(db, async (tx) => {
-      // The inquiry messages of those prospects are personal free text too: removed in the same statement.
+      // The inquiry messages of those prospects are personal free text too, and their consent records
+      // personal data: removed in the same statement.
       // `anonymised_at IS NULL` twice: a run that waited on rows another run was anonymising sees them
       // again after that one commits (PostgreSQL re-checks the UPDATE's own condition, not the
       // subquery's) and skips them, so overlapping runs anonymise and count each prospect once.
@@ -47,6 +50,8 @@ export async function anonymiseExpired(
            RETURNING id
          ), messages AS (
            UPDATE inquiries SET message = NULL WHERE prospect_id IN (SELECT id FROM batch)
+         ), consents AS (
+           DELETE FROM prospect_consents WHERE prospect_id IN (SELECT id FROM batch)
          )
          SELECT id FROM batch`,
         now,
@@ -90,6 +95,11 @@ export async function eraseProspect(
       id,
       accountId,
     );
+    await tx.$executeRawUnsafe(
+      'DELETE FROM prospect_consents WHERE prospect_id = $1 AND account_id = $2',
+      id,
+      accountId,
+    );
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
     if (erased === 1) await endViewings(tx, [id], 'erased', now);
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
@@ -108,5 +118,5 @@ export async function eraseProspect(
  * README "Erasure and storage"). Needs the client: VACUUM cannot run inside a transaction.
  */
 export async function vacuumLeads(db: PrismaClient): Promise<void> {
-  await db.$executeRawUnsafe('VACUUM prospects, inquiries');
+  await db.$executeRawUnsafe('VACUUM prospects, inquiries, prospect_consents');
 }
