@@ -1648,7 +1648,7 @@ export interface components {
             /** @description The event id: the `id` of the webhook delivery body (`evt_…`). */
             id: string;
             /** @enum {string} */
-            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
+            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
             /**
              * Format: date-time
              * @description When the event happened.
@@ -2450,7 +2450,7 @@ export interface components {
         WebhookInput: {
             /** @description https URL that receives deliveries. */
             url: string;
-            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string;
         };
         WebhookRedelivery: {
@@ -2511,7 +2511,7 @@ export interface components {
         WebhookUpdate: {
             /** @description https URL that receives deliveries. */
             url?: string;
-            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "paused";
@@ -9865,7 +9865,7 @@ export interface operations {
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only events of these types (repeat the parameter: `type=a&type=b`). */
-                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
                 /** @description Only events created at or after this time. */
                 created_after?: string;
                 /** @description Only events created before this time. */
