@@ -1,7 +1,8 @@
 import { newIds, type Db } from '@platform/db';
 import type { EndViewings } from '../retention/index.js';
 import type { ErasureJournal } from './journal.js';
-import { insertErasureRecords, relatedCounts, type NewErasureRecord } from './repository.js';
+import { appointmentRepository } from '../../appointments/index.js';
+import { inquiryCounts, insertErasureRecords, type NewErasureRecord } from './repository.js';
 
 /** On whose request a prospect is erased: an API key (its application and key), or the operator's CLI. */
 export type ErasureRequester = { by: 'api_key'; applicationId: string; keyId: string } | { by: 'cli' };
@@ -27,8 +28,12 @@ export type ForgettingCause =
  */
 export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCause): EndViewings {
   return async (tx: Db, prospectIds: string[], how, at) => {
+    // The open viewings that ending them cancels, asked of their owner before they are ended.
+    const open = await appointmentRepository.open(tx, { prospect_id: { in: prospectIds } });
+    const cancelled = new Map<string, number>();
+    for (const viewing of open) cancelled.set(viewing.prospect_id, (cancelled.get(viewing.prospect_id) ?? 0) + 1);
     const ended = await endViewings(tx, prospectIds, how, at);
-    const counts = await relatedCounts(tx, prospectIds, at);
+    const counts = await inquiryCounts(tx, prospectIds);
     const ids = cause.kind === 'erasure' && cause.reapplied ? [cause.reapplied.recordId] : newIds('loe', counts.length);
     const requester = cause.kind === 'erasure' ? cause.requester : undefined;
     const records: NewErasureRecord[] = counts.map((row, index) => ({
@@ -40,7 +45,7 @@ export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCaus
       application_id: requester?.by === 'api_key' ? requester.applicationId : null,
       key_id: requester?.by === 'api_key' ? requester.keyId : null,
       inquiries_count: row.inquiries_count,
-      appointments_count: row.appointments_count,
+      appointments_count: cancelled.get(row.prospect_id) ?? 0,
       created_at: at,
       reapplied_at: cause.kind === 'erasure' ? (cause.reapplied?.at ?? null) : null,
     }));

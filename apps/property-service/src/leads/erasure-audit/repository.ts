@@ -4,27 +4,21 @@ import { NEWEST_FIRST, cursorPage, type CursorCodec } from '@platform/http';
 export type ErasureRecordRow = Prisma.ErasureRecordGetPayload<object>;
 export type NewErasureRecord = Omit<ErasureRecordRow, 'reapplied_at'> & { reapplied_at?: Date | null };
 
-/** What a forgotten prospect had that was removed or anonymised with them, per prospect. */
-export interface RelatedCounts {
+/** The inquiries of a forgotten prospect (their messages are removed with them), per prospect. */
+export interface InquiryCount {
   prospect_id: string;
   account_id: string;
   inquiries_count: number;
-  appointments_count: number;
 }
 
-/**
- * The inquiries (their messages are removed) and the appointments cancelled at `at` of these
- * prospects, in the forgetting transaction, after the rows were changed.
- */
-export async function relatedCounts(tx: Db, prospectIds: string[], at: Date): Promise<RelatedCounts[]> {
+/** Per prospect (of those given), how many inquiries they have; in the forgetting transaction. */
+export async function inquiryCounts(tx: Db, prospectIds: string[]): Promise<InquiryCount[]> {
   if (prospectIds.length === 0) return [];
-  return tx.$queryRawUnsafe<RelatedCounts[]>(
+  return tx.$queryRawUnsafe<InquiryCount[]>(
     `SELECT p.id AS prospect_id, p.account_id,
-            (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id)::int AS inquiries_count,
-            (SELECT count(*) FROM appointments a WHERE a.prospect_id = p.id AND a.cancelled_at = $2)::int AS appointments_count
+            (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id)::int AS inquiries_count
        FROM prospects p WHERE p.id = ANY($1::text[])`,
     prospectIds,
-    at,
   );
 }
 
