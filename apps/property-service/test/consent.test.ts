@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLeadsClient, unwrap } from '@platform/client';
+import { eventData, startPropertyApp, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+});
+afterAll(() => ctx.close());
+
+const einwilligung = { zweck: 'Kontakt zu Angeboten', erteilt_am: '2026-11-01T10:00:00Z' };
+const websiteConsent = {
+  zweck: 'marketing',
+  quelle: 'website_formular',
+  erteilt_am: '2026-11-10T08:00:00Z',
+  textversion: '2026-11',
+  zweck_text: 'Newsletter und passende Angebote',
+};
+
+const createProspect = async (name = 'Muster', key = ctx.tenant.key, suchprofil?: object) => {
+  const res = await ctx.send(
+    'POST',
+    '/leads/v1/interessenten',
+    { nachname: name, email: `${name.toLowerCase()}@example.de`, einwilligung, ...(suchprofil ? { suchprofil } : {}) },
+    key,
+  );
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string; einwilligung: unknown };
+};
+const consents = async (id: string, key = ctx.tenant.key) =>
+  (await ctx.send('GET', `/leads/v1/interessenten/${id}/einwilligungen`, undefined, key)).json().daten as {
+    id: string;
+    zweck: string;
+    gueltig: boolean;
+    widerrufen_am: string | null;
+  }[];
+const prospect = async (id: string) => (await ctx.send('GET', `/leads/v1/interessenten/${id}`)).json();
+
+describe('consents with their history', () => {
+  it("records the prospect's einwilligung as its first marketing consent (documented defaults)", async () => {
+    ctx.clock.now = new Date('2026-11-05T09:00:00Z');
+    const created = await createProspect('Erster');
+    expect(created.einwilligung).toEqual({ zweck: 'Kontakt zu Angeboten', erteilt_am: '2026-11-01T10:00:00.000Z' });
+    const [first, ...rest] = await consents(created.id);
+    expect(rest).toEqual([]);
+    expect(first).toEqual({
+      id: expect.stringMatching(/^ein_/),
+      interessent_id: created.id,
+      zweck: 'marketing',
+      zweck_text: 'Kontakt zu Angeboten',
+      textversion: null,
+      quelle: 'sonstiges',
+      double_opt_in: false,
+      erteilt_am: '2026-11-01T10:00:00.000Z',
+      bestaetigt_am: null,
+      widerrufen_am: null,
+      gueltig: true,
+      angelegt_am: '2026-11-05T09:00:00.000Z',
+    });
+  });
+
+  it('gives, confirms (double opt-in) and withdraws; the history keeps every record; withdrawing again is harmless', async () => {
+    ctx.clock.now = new Date('2026-11-10T08:00:00Z');
+    const { id } = await createProspect('Historie');
+    const [legacy] = await consents(id);
+
+    ctx.clock.now = new Date('2026-11-10T08:30:00Z');
+    const given = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen`, websiteConsent);
+    expect(given.statusCode).toBe(201);
+    expect(given.json()).toMatchObject({ quelle: 'website_formular', double_opt_in: true, gueltig: false });
+    const web = given.json().id as string;
+
+    ctx.clock.now = new Date('2026-11-10T09:00:00Z');
+    const withdrawn = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/widerruf`);
+    expect(withdrawn.statusCode).toBe(200);
+    expect(withdrawn.json()).toMatchObject({ widerrufen_am: '2026-11-10T09:00:00.000Z', gueltig: false });
+    // the web consent awaits its confirmation: no valid marketing consent now
+    expect((await prospect(id)).einwilligung).toBeNull();
+
+    ctx.clock.now = new Date('2026-11-10T10:00:00Z');
+    const again = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/widerruf`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().widerrufen_am).toBe('2026-11-10T09:00:00.000Z');
+    expect((await eventData(ctx, 'consent.withdrawn')).filter((d) => d.interessent_id === id)).toEqual([
+      { einwilligung_id: legacy.id, interessent_id: id, zweck: 'marketing' },
+    ]);
+
+    const confirmed = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${web}/bestaetigung`);
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ bestaetigt_am: '2026-11-10T10:00:00.000Z', gueltig: true });
+    expect((await prospect(id)).einwilligung).toEqual({
+      zweck: 'Newsletter und passende Angebote',
+      erteilt_am: '2026-11-10T08:00:00.000Z',
+    });
+
+    expect((await consents(id)).map((c) => [c.id, c.gueltig, c.widerrufen_am])).toEqual([
+      [legacy.id, false, '2026-11-10T09:00:00.000Z'],
+      [web, true, null],
+    ]);
+    // a withdrawn consent cannot be confirmed
+    const late = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/bestaetigung`);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('konflikt');
+  });
+
+  it('a PATCH of other fields keeps a withdrawn consent withdrawn; a changed einwilligung is a new record', async () => {
+    const { id } = await createProspect('Patch');
+    const [legacy] = await consents(id);
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/widerruf`);
+    const patched = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { vorname: 'Paula' });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ vorname: 'Paula', einwilligung: null });
+
+    const renewed = { zweck: 'Erneut erteilt', erteilt_am: '2026-11-12T10:00:00.000Z' };
+    const res = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung: renewed });
+    expect(res.json().einwilligung).toEqual(renewed);
+    expect((await consents(id)).map((c) => c.gueltig)).toEqual([false, true]);
+  });
+
+  it("answers 404 for another account's prospect and for a consent of another prospect, and refuses a bad body in German", async () => {
+    const theirs = await createProspect('Fremd', ctx.other.key);
+    const [theirConsent] = await consents(theirs.id, ctx.other.key);
+    const mine = await createProspect('Eigen');
+    expect((await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}/einwilligungen`)).statusCode).toBe(404);
+    expect(
+      (await ctx.send('POST', `/leads/v1/interessenten/${theirs.id}/einwilligungen`, websiteConsent)).statusCode,
+    ).toBe(404);
+    const crossed = await ctx.send(
+      'POST',
+      `/leads/v1/interessenten/${mine.id}/einwilligungen/${theirConsent.id}/widerruf`,
+    );
+    expect(crossed.statusCode).toBe(404);
+    expect((await consents(theirs.id, ctx.other.key))[0].widerrufen_am).toBeNull();
+
+    const bad = await ctx.send('POST', `/leads/v1/interessenten/${mine.id}/einwilligungen`, {
+      ...websiteConsent,
+      quelle: 'brieftaube',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().details).toEqual([expect.objectContaining({ feld: 'quelle' })]);
+  });
+
+  it('works through the typed client over real HTTP', async () => {
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const client = createLeadsClient({ baseUrl: address, apiKey: ctx.tenant.key });
+    const { id } = await createProspect('Client');
+    const path = { interessentId: id };
+    const given = await unwrap(
+      client.POST('/leads/v1/interessenten/{interessentId}/einwilligungen', {
+        params: { path },
+        body: { zweck: 'kontaktaufnahme', quelle: 'telefon', erteilt_am: '2026-11-11T10:00:00Z' },
+      }),
+    );
+    expect(given).toMatchObject({ zweck: 'kontaktaufnahme', double_opt_in: false, gueltig: true });
+    const withdrawn = await unwrap(
+      client.POST('/leads/v1/interessenten/{interessentId}/einwilligungen/{einwilligungId}/widerruf', {
+        params: { path: { ...path, einwilligungId: given.id } },
+      }),
+    );
+    expect(withdrawn.widerrufen_am).not.toBeNull();
+    const history = await unwrap(
+      client.GET('/leads/v1/interessenten/{interessentId}/einwilligungen', { params: { path } }),
+    );
+    expect(history.daten.map((c) => [c.zweck, c.gueltig])).toEqual([
+      ['marketing', true],
+      ['kontaktaufnahme', false],
+    ]);
+    const restricted = await unwrap(
+      client.POST('/leads/v1/interessenten/{interessentId}/einschraenkung', { params: { path } }),
+    );
+    expect(restricted.eingeschraenkt_seit).not.toBeNull();
+  });
+});
+
+describe('restriction (Art. 18) and objection (Art. 21)', () => {
+  it('restricts and lifts, each once with its event', async () => {
+    ctx.clock.now = new Date('2026-11-15T10:00:00Z');
+    const { id } = await createProspect('Eingeschraenkt');
+    const restricted = await ctx.send('POST', `/leads/v1/interessenten/${id}/einschraenkung`);
+    expect(restricted.statusCode).toBe(200);
+    expect(restricted.json().eingeschraenkt_seit).toBe('2026-11-15T10:00:00.000Z');
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einschraenkung`);
+    expect((await eventData(ctx, 'prospect.restricted')).filter((d) => d.interessent_id === id)).toEqual([
+      { interessent_id: id },
+    ]);
+    const lifted = await ctx.send('DELETE', `/leads/v1/interessenten/${id}/einschraenkung`);
+    expect(lifted.json().eingeschraenkt_seit).toBeNull();
+    await ctx.send('DELETE', `/leads/v1/interessenten/${id}/einschraenkung`);
+    expect((await eventData(ctx, 'prospect.restriction_lifted')).filter((d) => d.interessent_id === id)).toHaveLength(
+      1,
+    );
+  });
+
+  it('an objection withdraws the marketing consents with their events and refuses new marketing consent', async () => {
+    ctx.clock.now = new Date('2026-11-16T10:00:00Z');
+    const { id } = await createProspect('Widerspruch');
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen`, { ...websiteConsent, double_opt_in: false });
+    const before = await consents(id);
+
+    const objected = await ctx.send('POST', `/leads/v1/interessenten/${id}/widerspruch`);
+    expect(objected.statusCode).toBe(200);
+    expect(objected.json()).toMatchObject({ widerspruch_seit: '2026-11-16T10:00:00.000Z', einwilligung: null });
+    const ids = before.map((c) => c.id).sort();
+    expect((await eventData(ctx, 'prospect.objected')).filter((d) => d.interessent_id === id)).toEqual([
+      { interessent_id: id, einwilligung_ids: ids },
+    ]);
+    expect(
+      (await eventData(ctx, 'consent.withdrawn'))
+        .filter((d) => d.interessent_id === id)
+        .map((d) => d.einwilligung_id)
+        .sort(),
+    ).toEqual(ids);
+    expect((await consents(id)).every((c) => c.widerrufen_am === '2026-11-16T10:00:00.000Z')).toBe(true);
+
+    const refused = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen`, websiteConsent);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('widersprochen');
+    const patch = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, {
+      einwilligung: { zweck: 'Neu', erteilt_am: '2026-11-16T11:00:00Z' },
+    });
+    expect(patch.statusCode).toBe(409);
+    const contact = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen`, {
+      ...websiteConsent,
+      zweck: 'kontaktaufnahme',
+    });
+    expect(contact.statusCode).toBe(201);
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/widerspruch`);
+    expect((await eventData(ctx, 'prospect.objected')).filter((d) => d.interessent_id === id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+
+let ctx: PropertyTestContext;
+const ids: Record<string, string> = {};
+const suchprofil = { typ: ['apartment'], orte: ['Berlin'], zimmer_min: 3, kaufpreis_max_eur: 400000 };
+
+/** The first consent record of the prospect (its einwilligung). */
+const firstConsent = async (id: string) =>
+  (await ctx.send('GET', `/leads/v1/interessenten/${id}/einwilligungen`)).json().daten[0].id as string;
+
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+  ids.flat = (
+    await ctx.send('POST', '/v1/properties', {
+      ...validProperty(),
+      type: 'apartment',
+      rooms: 3,
+      living_area_sqm: 80,
+      purchase_price_eur: 400000,
+    })
+  ).json().id;
+  await ctx.send('POST', `/v1/properties/${ids.flat}/activate`);
+  for (const name of ['consenting', 'withdrawn', 'restricted', 'objecting', 'awaitingConfirmation']) {
+    ids[name] = (
+      await ctx.send('POST', '/leads/v1/interessenten', {
+        nachname: name,
+        email: `${name}@example.de`,
+        einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
+        suchprofil,
+      })
+    ).json().id;
+  }
+  await ctx.send(
+    'POST',
+    `/leads/v1/interessenten/${ids.withdrawn}/einwilligungen/${await firstConsent(ids.withdrawn)}/widerruf`,
+  );
+  await ctx.send('POST', `/leads/v1/interessenten/${ids.restricted}/einschraenkung`);
+  await ctx.send('POST', `/leads/v1/interessenten/${ids.objecting}/widerspruch`);
+  // its only marketing consent now is one from the website form that is not yet confirmed
+  const waiting = ids.awaitingConfirmation;
+  const declared = await firstConsent(waiting);
+  ids.webConsent = (
+    await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen`, {
+      zweck: 'marketing',
+      quelle: 'website_formular',
+      erteilt_am: '2026-11-02T10:00:00Z',
+    })
+  ).json().id;
+  await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen/${declared}/widerruf`);
+});
+afterAll(() => ctx.close());
+
+const matchedIds = async () =>
+  (
+    (await ctx.send('GET', `/leads/v1/immobilien/${ids.flat}/interessenten`)).json().daten as {
+      interessent: { id: string };
+    }[]
+  ).map((d) => d.interessent.id);
+const propertiesFor = async (name: string) =>
+  (await ctx.send('GET', `/leads/v1/interessenten/${ids[name]}/treffer`)).json().daten as unknown[];
+
+describe('matching only finds prospects reachable for outreach', () => {
+  it('leaves out withdrawn, restricted, objecting and unconfirmed double-opt-in prospects, in both directions', async () => {
+    const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
+    expect((await matchedIds()).map((id) => names[id])).toEqual(['consenting']);
+    expect(await propertiesFor('consenting')).toHaveLength(1);
+    for (const name of ['withdrawn', 'restricted', 'objecting', 'awaitingConfirmation'])
+      expect(await propertiesFor(name)).toEqual([]);
+  });
+
+  it('finds them again once the double opt-in is confirmed or the restriction lifted', async () => {
+    const waiting = ids.awaitingConfirmation;
+    await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen/${ids.webConsent}/bestaetigung`);
+    await ctx.send('DELETE', `/leads/v1/interessenten/${ids.restricted}/einschraenkung`);
+    expect((await matchedIds()).sort()).toEqual([ids.consenting, ids.awaitingConfirmation, ids.restricted].sort());
+    expect(await propertiesFor('restricted')).toHaveLength(1);
+  });
+});
