@@ -316,17 +316,18 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     ];
     const created = [];
     for (const data of prospects) {
-      created.push(
-        await ctx.db.prisma.prospect.create({
-          data: {
-            id: newId('int'),
-            account_id: ctx.tenant.accountId,
-            ...data,
-            last_activity_at: new Date(),
-            retention_until: new Date('2099-01-01'),
-          },
-        }),
-      );
+      const row = await ctx.db.prisma.prospect.create({
+        data: {
+          id: newId('int'),
+          account_id: ctx.tenant.accountId,
+          ...data,
+          last_activity_at: new Date(),
+          retention_until: new Date('2099-01-01'),
+        },
+      });
+      // its einwilligung as its marketing consent record, as creating it through the API does
+      await recordDeclaredConsent(ctx.db.prisma, row, new Date());
+      created.push(row);
     }
 
     // The model's unrounded sum of points (the engine's clamp and order of addition), which the SQL ranks by.
