@@ -274,6 +274,13 @@ describe('GET /leads/v1/openapi.json', () => {
         'GET /leads/v1/anfragen/{anfrageId}',
         'POST /leads/v1/anfragen/{anfrageId}/bewertung',
         'GET /leads/v1/immobilien/{immobilieId}/interessenten',
+        'GET /leads/v1/interessenten/{interessentId}/einwilligungen',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen/{einwilligungId}/bestaetigung',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen/{einwilligungId}/widerruf',
+        'POST /leads/v1/interessenten/{interessentId}/einschraenkung',
+        'DELETE /leads/v1/interessenten/{interessentId}/einschraenkung',
+        'POST /leads/v1/interessenten/{interessentId}/widerspruch',
       ].sort(),
     );
     for (const [name, op] of operations) {
@@ -304,6 +311,11 @@ describe('GET /leads/v1/openapi.json', () => {
     ['GET /leads/v1/interessenten/{interessentId}/treffer', '200 daten[] bewertung', 'Bewertung'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[]', 'InteressentenTreffer'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[] interessent', 'Interessent'],
+    ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200', 'Einwilligungen'],
+    ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200 daten[]', 'Einwilligungsnachweis'],
+    ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', 'body', 'EinwilligungErteilen'],
+    ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', '201', 'Einwilligungsnachweis'],
+    ['POST /leads/v1/interessenten/{interessentId}/widerspruch', '200', 'Interessent'],
   ];
 
   it.each(BENANNT)('%s, %s: the component %s', async (operation, place, name) => {
