@@ -1,4 +1,4 @@
-import { endViewingsOfForgotten, erasureJournalOf, reapplyErasures } from '@platform/property-service';
+import { endViewingsReporting, erasureJournalOf, reapplyErasures } from '@platform/property-service';
 import { UsageError, type CommandContext } from './commands.js';
 
 /** The context, with the deployment's DATA_DIR where the CLI's entry provides it. */
@@ -13,5 +13,5 @@ export async function reapplyErasuresCommand(ctx: ErasureContext, dataDir: strin
   const directory = dataDir ?? ctx.dataDir;
   if (!directory) throw new UsageError('Name the DATA_DIR of the services: pnpm cli erasures reapply <DATA_DIR>.');
   const now = ctx.now?.() ?? new Date();
-  return reapplyErasures(ctx.db, erasureJournalOf(directory), endViewingsOfForgotten, now);
+  return reapplyErasures(ctx.db, erasureJournalOf(directory), endViewingsReporting, now);
 }

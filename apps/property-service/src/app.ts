@@ -12,13 +12,9 @@ import {
 } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
+import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
-import {
-  appointmentRoutes,
-  cancelAppointmentsOfProperty,
-  createAppointmentService,
-  endViewingsOfForgotten,
-} from './appointments/index.js';
+import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
 import {
   createListingService,
@@ -180,7 +176,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               prospects: createProspectService({
                 ...context,
                 retentionDays,
-                endViewings: endViewingsOfForgotten,
+                endViewings: endViewingsReporting,
                 erasureJournal: deps.erasureJournal,
               }),
             });

@@ -11,7 +11,7 @@ export { PROPERTY_JOBS } from './jobs.js';
 export { appointmentsBetween } from './appointments/index.js';
 export { insertMarketTransactions } from './valuations/index.js';
 export { reapplyErasures, type ReapplyResult } from './leads/erasure-audit/index.js';
-export { endViewingsOfForgotten } from './appointments/index.js';
+export { endViewingsReporting } from './forgotten-viewings.js';
 
 /** The journal of erasures: beside the embedded database and the blobs, never inside the database. */
 export const erasureJournalOf = (dataDir: string) => createErasureJournal(join(dataDir, 'erasure-journal'));

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
-import { endViewingsOfForgotten } from './appointments/index.js';
+import { endViewingsReporting } from './forgotten-viewings.js';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 import { withErasureAudit } from './leads/erasure-audit/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
@@ -17,7 +17,7 @@ export const PROPERTY_JOBS = [
     retry: { attempts: 3, backoffMs: 5 * 60_000 },
     run: async ({ db, now }) => {
       // Each anonymised prospect gets its audit record (rule: retention date passed) in the batch's transaction.
-      const audited = withErasureAudit(endViewingsOfForgotten, { kind: 'anonymisation' });
+      const audited = withErasureAudit(endViewingsReporting, { kind: 'anonymisation' });
       const anonymised = await anonymiseExpired(db, now, audited);
       await vacuumLeads(db);
       return { anonymised };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
-import { endViewingsOfForgotten } from '../src/appointments/index.js';
+import { endViewingsReporting } from '../src/forgotten-viewings.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 import {
   createErasureJournal,
@@ -66,7 +66,7 @@ it('refuses the start while an erasure of the journal is undone, and re-applies 
   );
 
   const now = new Date('2026-12-11T08:00:00Z');
-  const result = await reapplyErasures(db, journal, endViewingsOfForgotten, now);
+  const result = await reapplyErasures(db, journal, endViewingsReporting, now);
   expect(result).toMatchObject({ reapplied: 1, anonymised: 0 });
   expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
   expect((await ctx.send('GET', `/leads/v1/interessenten/${id}`)).json()).toMatchObject({
@@ -82,7 +82,7 @@ it('refuses the start while an erasure of the journal is undone, and re-applies 
       erneut_angewendet_am: now.toISOString(),
     }),
   ]);
-  expect((await reapplyErasures(db, journal, endViewingsOfForgotten, now)).reapplied).toBe(0);
+  expect((await reapplyErasures(db, journal, endViewingsReporting, now)).reapplied).toBe(0);
 });
 
 it('the start check reads only the journal after the newest erasure the database has; the command reads all of it', async () => {
@@ -93,7 +93,7 @@ it('the start check reads only the journal after the newest erasure the database
   // the check (cheap, the tail only) does not see it; the command still finds it.
   await restoredFromBefore(2, older, false);
   expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
-  expect((await reapplyErasures(db, journal, endViewingsOfForgotten, new Date('2026-12-13T00:00:00Z'))).reapplied).toBe(
+  expect((await reapplyErasures(db, journal, endViewingsReporting, new Date('2026-12-13T00:00:00Z'))).reapplied).toBe(
     1,
   );
   expect((await ctx.send('GET', `/leads/v1/interessenten/${older}`)).json().email).toBeNull();

@@ -1,7 +1,6 @@
 import { newIds, type Db } from '@platform/db';
 import type { EndViewings } from '../retention/index.js';
 import type { ErasureJournal } from './journal.js';
-import { appointmentRepository } from '../../appointments/index.js';
 import { inquiryCounts, insertErasureRecords, type NewErasureRecord } from './repository.js';
 
 /** On whose request a prospect is erased: an API key (its application and key), or the operator's CLI. */
@@ -20,6 +19,21 @@ export type ForgettingCause =
   | { kind: 'anonymisation' };
 
 /**
+ * The viewings ending cancelled, per prospect: the app's `EndViewings` reports them as rows with a
+ * `prospect_id` (`endViewingsReporting`), or as a number, which counts for a single prospect only.
+ */
+function cancelledPerProspect(ended: unknown, prospectIds: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (Array.isArray(ended)) {
+    for (const { prospect_id } of ended as { prospect_id: string }[])
+      counts.set(prospect_id, (counts.get(prospect_id) ?? 0) + 1);
+  } else if (typeof ended === 'number' && prospectIds.length === 1) {
+    counts.set(prospectIds[0]!, ended);
+  }
+  return counts;
+}
+
+/**
  * Retention's `EndViewings`, which runs in the forgetting transaction, extended with the audit: after
  * the viewings are ended, one record per forgotten prospect (ids, counts, on whose request or by
  * which rule) is written in the same transaction; an erasure is also appended to the journal before
@@ -28,11 +42,8 @@ export type ForgettingCause =
  */
 export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCause): EndViewings {
   return async (tx: Db, prospectIds: string[], how, at) => {
-    // The open viewings that ending them cancels, asked of their owner before they are ended.
-    const open = await appointmentRepository.open(tx, { prospect_id: { in: prospectIds } });
-    const cancelled = new Map<string, number>();
-    for (const viewing of open) cancelled.set(viewing.prospect_id, (cancelled.get(viewing.prospect_id) ?? 0) + 1);
     const ended = await endViewings(tx, prospectIds, how, at);
+    const cancelled = cancelledPerProspect(ended, prospectIds);
     const counts = await inquiryCounts(tx, prospectIds);
     const ids = cause.kind === 'erasure' && cause.reapplied ? [cause.reapplied.recordId] : newIds('loe', counts.length);
     const requester = cause.kind === 'erasure' ? cause.requester : undefined;
