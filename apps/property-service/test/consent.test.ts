@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadsClient, unwrap } from '@platform/client';
+import { endViewingsOfForgotten } from '../src/appointments/index.js';
+import { anonymiseExpired } from '../src/leads/retention/index.js';
 import { eventData, startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -143,7 +145,9 @@ describe('consents with their history', () => {
   it('works through the typed client over real HTTP', async () => {
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const client = createLeadsClient({ baseUrl: address, apiKey: ctx.tenant.key });
+    ctx.clock.now = new Date('2026-11-11T09:00:00Z');
     const { id } = await createProspect('Client');
+    ctx.clock.now = new Date('2026-11-11T10:00:00Z');
     const path = { interessentId: id };
     const given = await unwrap(
       client.POST('/leads/v1/interessenten/{interessentId}/einwilligungen', {
@@ -226,5 +230,29 @@ describe('restriction (Art. 18) and objection (Art. 21)', () => {
     expect(contact.statusCode).toBe(201);
     await ctx.send('POST', `/leads/v1/interessenten/${id}/widerspruch`);
     expect((await eventData(ctx, 'prospect.objected')).filter((d) => d.interessent_id === id)).toHaveLength(1);
+  });
+});
+
+describe('anonymisation', () => {
+  it('deletes the consent records and clears restriction and objection with the personal data', async () => {
+    ctx.clock.now = new Date('2020-01-10T12:00:00Z'); // kept until 2020-07-08
+    const { id } = await createProspect('Verjaehrt');
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen`, {
+      ...websiteConsent,
+      zweck_text: 'Angebote fuer Verjaehrt',
+    });
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einschraenkung`);
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/widerspruch`);
+    expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: id } })).toBe(2);
+
+    expect(await anonymiseExpired(ctx.db.prisma, new Date('2020-07-10T03:00:00Z'), endViewingsOfForgotten)).toBe(1);
+    expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: id } })).toBe(0);
+    expect(await consents(id)).toEqual([]);
+    expect(await prospect(id)).toMatchObject({
+      anonymisiert: true,
+      einwilligung: null,
+      eingeschraenkt_seit: null,
+      widerspruch_seit: null,
+    });
   });
 });
