@@ -3,13 +3,7 @@ import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
 import { consentError } from './messages.js';
 import { PURPOSE, SOURCE, toConsentRecord, type ConsentRow } from './mapping.js';
-import {
-  consentOf,
-  consentsOf,
-  insertConsent,
-  syncConsentMirror,
-  updateConsent,
-} from './consent-sql.js';
+import { consentOf, consentsOf, insertConsent, syncConsentMirror, updateConsent } from './consent-sql.js';
 import { DOUBLE_OPT_IN_QUELLEN, type ConsentInput, type ConsentRecord } from './schemas.js';
 
 /** The prospect as consents need it; its owner (prospects) locks and finds it, scoped by the account. */
