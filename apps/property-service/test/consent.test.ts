@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadsClient, unwrap } from '@platform/client';
+import { whileHeld } from '@platform/testkit';
 import { endViewingsOfForgotten } from '../src/appointments/index.js';
 import { anonymiseExpired } from '../src/leads/retention/index.js';
 import { eventData, startPropertyApp, type PropertyTestContext } from './helpers.js';
@@ -103,6 +104,25 @@ describe('consents with their history', () => {
     const late = await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/bestaetigung`);
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('konflikt');
+  });
+
+  it('two withdrawals at once: both answer the one withdrawal, one event (the prospect row lock orders them)', async () => {
+    ctx.clock.now = new Date('2026-11-10T11:00:00Z');
+    const { id } = await createProspect('Gleichzeitig');
+    const [legacy] = await consents(id);
+    const url = `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/widerruf`;
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) => tx.$queryRawUnsafe('SELECT id FROM prospects WHERE id = $1 FOR UPDATE', id),
+      () => Promise.all([ctx.send('POST', url), ctx.send('POST', url)]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.map((r) => [r.statusCode, r.json().widerrufen_am])).toEqual([
+      [200, '2026-11-10T11:00:00.000Z'],
+      [200, '2026-11-10T11:00:00.000Z'],
+    ]);
+    expect((await eventData(ctx, 'consent.withdrawn')).filter((d) => d.interessent_id === id)).toHaveLength(1);
   });
 
   it('a PATCH of other fields keeps a withdrawn consent withdrawn; a changed einwilligung is a new record', async () => {
