@@ -21,11 +21,14 @@ export function insertConsent(tx: Db, data: Prisma.ProspectConsentUncheckedCreat
   return tx.prospectConsent.create({ data });
 }
 
-/** The prospect's consents, oldest first (the prospect was found in the account). */
+/**
+ * The prospect's consents, oldest record first (the prospect was found in the account); records
+ * written in the same millisecond (ids are random within one) by the time given, then id.
+ */
 export function consentsOf(db: Db, prospectId: string): Promise<ConsentRow[]> {
   return db.prospectConsent.findMany({
     where: { prospect_id: prospectId },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    orderBy: [{ created_at: 'asc' }, { given_at: 'asc' }, { id: 'asc' }],
   });
 }
 
