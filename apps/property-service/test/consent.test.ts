@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadsClient, unwrap } from '@platform/client';
 import { whileHeld } from '@platform/testkit';
@@ -36,6 +37,9 @@ const consents = async (id: string, key = ctx.tenant.key) =>
     zweck: string;
     gueltig: boolean;
     widerrufen_am: string | null;
+    zweck_text: string | null;
+    erteilt_am: string;
+    angelegt_am: string;
   }[];
 const prospect = async (id: string) => (await ctx.send('GET', `/leads/v1/interessenten/${id}`)).json();
 
@@ -274,5 +278,49 @@ describe('anonymisation', () => {
       eingeschraenkt_seit: null,
       widerspruch_seit: null,
     });
+  });
+});
+
+describe('the migration', () => {
+  it('gives every prospect that had a consent the record the app writes for it, and the same einwilligung', async () => {
+    ctx.clock.now = new Date('2026-11-20T10:00:00Z');
+    const { id } = await createProspect('Altbestand');
+    const before = { prospect: await prospect(id), consents: await consents(id) };
+    const migration = readFileSync(
+      new URL('../../../prisma/migrations/20261129040000_prospect_consents/migration.sql', import.meta.url),
+      'utf8',
+    );
+    const backfill = migration
+      .slice(migration.indexOf('INSERT INTO "prospect_consents"'))
+      .split(';')
+      .filter((statement) => statement.trim());
+    const rolledBack = new Error('roll back');
+    // As before the migration: no records, no valid mirror; then its backfill. Rolled back after, so the other tests keep theirs.
+    await ctx.db.prisma
+      .$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('DELETE FROM prospect_consents');
+        await tx.$executeRawUnsafe('UPDATE prospects SET marketing_consent_valid = false');
+        for (const statement of backfill) await tx.$executeRawUnsafe(statement);
+        const [row] = await tx.prospect.findMany({ where: { id } });
+        const records = await tx.prospectConsent.findMany({ where: { prospect_id: id } });
+        expect(row.marketing_consent_valid).toBe(true);
+        expect(records).toHaveLength(1);
+        expect(records[0]).toMatchObject({
+          id: `ein_${id.slice(4)}`,
+          purpose: 'marketing',
+          wording: before.consents[0].zweck_text,
+          source: 'other',
+          requires_confirmation: false,
+          given_at: new Date(before.consents[0].erteilt_am),
+          created_at: new Date(before.consents[0].angelegt_am),
+          confirmed_at: null,
+          withdrawn_at: null,
+        });
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    expect({ prospect: await prospect(id), consents: await consents(id) }).toEqual(before);
   });
 });
