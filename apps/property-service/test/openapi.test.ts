@@ -281,6 +281,7 @@ describe('GET /leads/v1/openapi.json', () => {
         'POST /leads/v1/interessenten/{interessentId}/einschraenkung',
         'DELETE /leads/v1/interessenten/{interessentId}/einschraenkung',
         'POST /leads/v1/interessenten/{interessentId}/widerspruch',
+        'GET /leads/v1/loeschprotokoll',
       ].sort(),
     );
     for (const [name, op] of operations) {
@@ -311,6 +312,7 @@ describe('GET /leads/v1/openapi.json', () => {
     ['GET /leads/v1/interessenten/{interessentId}/treffer', '200 daten[] bewertung', 'Bewertung'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[]', 'InteressentenTreffer'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[] interessent', 'Interessent'],
+    ['GET /leads/v1/loeschprotokoll', '200 daten[]', 'Loeschprotokolleintrag'],
     ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200', 'Einwilligungen'],
     ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200 daten[]', 'Einwilligungsnachweis'],
     ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', 'body', 'EinwilligungErteilen'],
