@@ -76,4 +76,15 @@ describe('matching only finds prospects reachable for outreach', () => {
     expect((await matchedIds()).sort()).toEqual([ids.consenting, ids.awaitingConfirmation, ids.restricted].sort());
     expect(await propertiesFor('restricted')).toHaveLength(1);
   });
+
+  it("keeps every prospect's mirror, which matching reads, equal to its consent records", async () => {
+    const differing = await ctx.db.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT p.id FROM prospects AS p
+       WHERE p.marketing_consent_valid <> EXISTS (SELECT 1 FROM prospect_consents AS c
+         WHERE c.prospect_id = p.id AND c.purpose = 'marketing' AND c.withdrawn_at IS NULL
+           AND (NOT c.requires_confirmation OR c.confirmed_at IS NOT NULL))`,
+    );
+    expect(differing).toEqual([]);
+    expect(Object.keys(ids).length).toBeGreaterThan(4);
+  });
 });

@@ -6,12 +6,14 @@ import type { ConsentRow } from './mapping.js';
  * `prospects` row named `alias`: not anonymised, not restricted (Art. 18), no objection to
  * marketing (Art. 21), and a valid marketing consent (given, confirmed when it needs a double
  * opt-in, not withdrawn). Matching uses it; a job that contacts prospects must use it too.
+ *
+ * The consent is read from the prospect's mirror (`marketing_consent_valid`, kept in step with the
+ * records by `syncConsentMirror` in every write's transaction), not from the records: an EXISTS
+ * per candidate made matching 100,000 profiles ~2.5× slower (bench:matching p95 154 ms).
  */
 export function reachableForOutreach(alias: string): string {
   return `(${alias}.anonymised_at IS NULL AND ${alias}.restricted_at IS NULL AND ${alias}.objected_at IS NULL
-    AND EXISTS (SELECT 1 FROM prospect_consents AS c
-      WHERE c.prospect_id = ${alias}.id AND c.account_id = ${alias}.account_id AND c.purpose = 'marketing'
-        AND c.withdrawn_at IS NULL AND (NOT c.requires_confirmation OR c.confirmed_at IS NOT NULL)))`;
+    AND ${alias}.marketing_consent_valid)`;
 }
 
 /** A valid marketing consent in SQL over the `prospect_consents` row `c`. */
