@@ -281,6 +281,30 @@ describe('anonymisation', () => {
   });
 });
 
+describe('anonymisation racing a new consent', () => {
+  it('removes a consent committed while it waited on the prospect', async () => {
+    ctx.clock.now = new Date('2020-01-10T12:00:00Z');
+    const { id } = await createProspect('Gleichzeitig');
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      async (tx) => {
+        // As the consent service writes one: the prospect's row locked, then the record inserted.
+        await tx.$queryRawUnsafe('SELECT id FROM prospects WHERE id = $1 FOR UPDATE', id);
+        await tx.$executeRawUnsafe(
+          `INSERT INTO prospect_consents (id, account_id, prospect_id, purpose, wording, source, requires_confirmation, given_at, created_at)
+           SELECT 'ein_race_' || id, account_id, id, 'marketing', 'Gleichzeitig erteilt', 'phone', false, now(), now()
+           FROM prospects WHERE id = $1`,
+          id,
+        );
+      },
+      () => anonymiseExpired(ctx.db.prisma, new Date('2020-07-10T03:00:00Z'), endViewingsOfForgotten),
+    );
+    expect(waited).toBe(1);
+    expect(result).toBeGreaterThanOrEqual(1);
+    expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: id } })).toBe(0);
+  });
+});
+
 describe('the migration', () => {
   it('gives every prospect that had a consent the record the app writes for it, and the same einwilligung', async () => {
     ctx.clock.now = new Date('2026-11-20T10:00:00Z');

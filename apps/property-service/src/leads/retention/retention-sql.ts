@@ -37,34 +37,26 @@ export async function anonymiseExpired(
   let total = 0;
   for (;;) {
     const count = await inTransaction(db, async (tx) => {
-      // The inquiry messages of those prospects are personal free text too, and their consent records
-      // personal data: removed in the same statement.
       // `anonymised_at IS NULL` twice: a run that waited on rows another run was anonymising sees them
       // again after that one commits (PostgreSQL re-checks the UPDATE's own condition, not the
       // subquery's) and skips them, so overlapping runs anonymise and count each prospect once.
       const anonymised = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `WITH batch AS (
-           UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
-           WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
-             AND anonymised_at IS NULL
-           RETURNING id
-         ), messages AS (
-           UPDATE inquiries SET message = NULL WHERE prospect_id IN (SELECT id FROM batch)
-         ), consents AS (
-           DELETE FROM prospect_consents WHERE prospect_id IN (SELECT id FROM batch)
-         )
-         SELECT id FROM batch`,
+        `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
+         WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
+           AND anonymised_at IS NULL
+         RETURNING id`,
         now,
         today,
         batchSize,
       );
+      // The inquiry messages are personal free text too, and the consent records personal data.
+      // Separate statements, each with a snapshot of its own: an inquiry or a consent committed
+      // while the UPDATE above waited on the prospect's row lock is seen and removed too.
+      const ids = anonymised.map((row) => row.id);
+      await tx.$executeRawUnsafe('UPDATE inquiries SET message = NULL WHERE prospect_id = ANY($1::text[])', ids);
+      await tx.$executeRawUnsafe('DELETE FROM prospect_consents WHERE prospect_id = ANY($1::text[])', ids);
       // Nobody can be contacted about their viewings any more.
-      await endViewings(
-        tx,
-        anonymised.map((row) => row.id),
-        'expired',
-        now,
-      );
+      await endViewings(tx, ids, 'expired', now);
       return anonymised.length;
     });
     total += count;
