@@ -143,6 +143,20 @@ describe('consents with their history', () => {
     expect((await consents(id)).map((c) => c.gueltig)).toEqual([false, true]);
   });
 
+  it('takes the old consent sent again while none is valid as given again; einwilligung null stays refused', async () => {
+    const { id } = await createProspect('Zurueck');
+    const [legacy] = await consents(id);
+    await ctx.send('POST', `/leads/v1/interessenten/${id}/einwilligungen/${legacy.id}/widerruf`);
+    expect((await prospect(id)).einwilligung).toBeNull();
+    const nulled = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung: null });
+    expect(nulled.statusCode).toBe(422);
+    expect(nulled.json().details).toEqual([expect.objectContaining({ feld: 'einwilligung' })]);
+
+    const again = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung });
+    expect(again.json().einwilligung).toEqual({ ...einwilligung, erteilt_am: '2026-11-01T10:00:00.000Z' });
+    expect((await consents(id)).map((c) => c.gueltig)).toEqual([false, true]);
+  });
+
   it("answers 404 for another account's prospect and for a consent of another prospect, and refuses a bad body in German", async () => {
     const theirs = await createProspect('Fremd', ctx.other.key);
     const [theirConsent] = await consents(theirs.id, ctx.other.key);

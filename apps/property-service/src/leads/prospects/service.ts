@@ -136,10 +136,15 @@ export function createProspectService(deps: ProspectServiceDeps) {
 
     /**
      * Merge patch like the property API; an anonymised prospect cannot be changed (409). A changed
-     * `einwilligung` is a new marketing consent record (409 after an objection).
+     * `einwilligung` is a new marketing consent record (409 after an objection); so is one sent
+     * while the prospect has no valid one (consent given again, even in the old words).
+     * `einwilligung: null` is refused by the body's schema (422), as before: it cannot be removed.
      */
     update(accountId: string, id: string, patch: ProspectPatch): Promise<Prospect> {
-      const consentChanged = (changed: string[]) => changed.some((path) => path.startsWith('einwilligung'));
+      const sent = patch.einwilligung !== undefined && patch.einwilligung !== null;
+      let hadValid = false;
+      const consentChanged = (changed: string[]) =>
+        (sent && !hadValid) || changed.some((path) => path.startsWith('einwilligung'));
       return inTransaction(db, async (tx) => {
         await patchProspect(tx, {
           accountId,
@@ -150,6 +155,7 @@ export function createProspectService(deps: ProspectServiceDeps) {
             if (row.anonymised_at) throw leadsError('prospect_anonymised_unchangeable');
           },
           beforeWrite: async (changed, row) => {
+            hadValid = row.marketing_consent_valid;
             if (consentChanged(changed) && row.objected_at) throw consentError('prospect_objected');
           },
           afterWrite: async (changed, row, at) => {
