@@ -1,7 +1,7 @@
 // `account list`, `app list --account`, `app show`: what an operator finds things with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BlobStorage } from '@platform/storage';
-import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { cliContext } from './cli-context.js';
+import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 
 let db: TestDatabase;
@@ -14,17 +14,7 @@ afterAll(async () => {
 });
 
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({
-    db: db.prisma,
-    environment: 'sandbox',
-    pepper: TEST_PEPPER,
-    storage: () => ({}) as BlobStorage,
-    sandbox: () => {
-      throw new Error('no sandbox in these tests');
-    },
-    now: () => NOW,
-    rateLimitPerMinute: 600,
-  }));
+  const result = await runCli(line.split(' '), async () => cliContext(db, { now: () => NOW, rateLimitPerMinute: 600 }));
   return { ...result, json: () => JSON.parse(result.output), rows: () => result.output.split('\n') };
 };
 const cells = (line: string) => line.split(/ {2,}/);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '@platform/db';
 import type { BlobStorage } from '@platform/storage';
-import { createTestDatabase, startSmtpSink, TEST_PEPPER, type SmtpSink, type TestDatabase } from '@platform/testkit';
+import { cliContext } from './cli-context.js';
+import { newId } from '@platform/db';
+import { createTestDatabase, startSmtpSink, type SmtpSink, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 
 let db: TestDatabase;
@@ -24,17 +25,13 @@ afterAll(async () => {
 
 const NOW = new Date('2026-11-27T12:00:00.000Z');
 const cli = async (line: string, smtpUrl?: string) => {
-  const result = await runCli(line.split(' '), async () => ({
-    db: db.prisma,
-    environment: 'sandbox',
-    pepper: TEST_PEPPER,
-    storage: () => ({}) as BlobStorage,
-    sandbox: () => {
-      throw new Error('no sandbox in these tests');
-    },
-    now: () => NOW,
-    smtp: { url: smtpUrl, from: 'api@platform.example' },
-  }));
+  const result = await runCli(line.split(' '), async () =>
+    cliContext(db, {
+      now: () => NOW,
+      smtp: { url: smtpUrl, from: 'api@platform.example' },
+      storage: () => ({}) as BlobStorage, // `jobs run` builds a job's context with it (unused by this job)
+    }),
+  );
   return { ...result, json: () => JSON.parse(result.output) };
 };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliContext } from './cli-context.js';
 import { newId } from '@platform/db';
-import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
+import { createTestDatabase, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
 
 let db: TestDatabase;
@@ -20,18 +21,7 @@ afterAll(async () => {
 
 const DEPLOYMENT_DEFAULT = 300;
 const cli = async (line: string) => {
-  const result = await runCli(line.split(' '), async () => ({
-    db: db.prisma,
-    environment: 'sandbox',
-    pepper: TEST_PEPPER,
-    storage: () => {
-      throw new Error('no storage in these tests');
-    },
-    sandbox: () => {
-      throw new Error('no sandbox in these tests');
-    },
-    rateLimitPerMinute: DEPLOYMENT_DEFAULT,
-  }));
+  const result = await runCli(line.split(' '), async () => cliContext(db, { rateLimitPerMinute: DEPLOYMENT_DEFAULT }));
   return { ...result, json: () => JSON.parse(result.output) };
 };
 const stored = async () =>

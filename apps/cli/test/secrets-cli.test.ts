@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliContext } from './cli-context.js';
 import { checkSharedSecrets, fingerprintOf, sharedSecretsOf } from '@platform/runtime';
 import { createTestDatabase, TEST_PEPPER, type TestDatabase } from '@platform/testkit';
 import { runCli } from '../src/run.js';
@@ -35,18 +36,7 @@ const recorded = async () =>
     ),
   );
 
-const cli = (line: string) =>
-  runCli(line.split(' '), async () => ({
-    db: db.prisma,
-    environment: 'sandbox',
-    pepper: TEST_PEPPER,
-    storage: () => {
-      throw new Error('no storage in these tests');
-    },
-    sandbox: () => {
-      throw new Error('no sandbox in these tests');
-    },
-  }));
+const cli = (line: string) => runCli(line.split(' '), async () => cliContext(db));
 
 describe('secrets forget', () => {
   it('forgets the recorded fingerprint of the secret named, and only that one', async () => {

@@ -8,14 +8,12 @@ import {
   startJobWorker,
   type JobCatalogue,
   type JobContext,
+  type JobRunLog,
 } from '@platform/service';
 import { DELIVERY_HISTORY_DAYS, pruneDeliveryHistory } from '@platform/webhooks';
 import { KEY_ROTATION_DAYS, sendKeyAgeNotices } from '@platform/auth';
 
 export { runJob } from '@platform/service';
-
-/** Where the worker tells each finished run (see `startScheduledJobs`). */
-type JobRunLog = NonNullable<Parameters<typeof startJobWorker>[2]['log']>;
 export const SCHEDULED_JOBS_QUEUE = JOBS_QUEUE;
 
 /** Part of the webhook mechanism of every service: the worker always schedules it. */

@@ -6,6 +6,7 @@ export {
   type JobCatalogue,
   type JobContext,
   type JobQueue,
+  type JobRunLog,
 } from './jobs.js';
 export { createJobQueue, startJobWorker, runJob, JOBS_QUEUE } from './job-queue.js';
 export {
