@@ -71,4 +71,11 @@ export {
   type AlertSettings,
   type AlertRun,
 } from './alerts.js';
-export { eventRoutes, ereignisRoutes, readableEventTypes, type EventServiceDeps } from './events/index.js';
+export {
+  eventRoutes,
+  ereignisRoutes,
+  eventsNaming,
+  readableEventTypes,
+  type EventNaming,
+  type EventServiceDeps,
+} from './events/index.js';
