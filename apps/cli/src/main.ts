@@ -56,7 +56,7 @@ try {
       rateLimitPerMinute: config.rateLimitPerMinute,
       apiKeysPerApplication: config.apiKeysPerApplication,
       deprecations: config.deprecations,
-      dataDir: config.dataDir,
+      erasureJournalDir: config.erasureJournalDir,
     };
   });
 } catch (error) {

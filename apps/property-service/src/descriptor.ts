@@ -1,5 +1,6 @@
 import { defineService } from '@platform/service';
 import { PROPERTY_EVENTS } from './events.js';
+import { erasureStartCheck } from './leads/erasure-audit/index.js';
 import { PROPERTY_JOBS } from './jobs.js';
 
 /** What is the property-marketing service's own; the packages get it from here. */
@@ -25,6 +26,8 @@ export const propertyDescriptor = defineService({
   webhookHeaderPrefix: 'Service',
   events: PROPERTY_EVENTS,
   jobs: PROPERTY_JOBS,
+  // After a database restore the erasures since the backup are applied again first (API and worker).
+  startCheck: erasureStartCheck,
   port: { variable: 'PROPERTY_PORT', default: 3000, description: 'Port of the property-marketing service.' },
   settings: [
     {

@@ -42,6 +42,8 @@ export interface Config {
   /** Named prepared statements on the hot paths (off behind a transaction pooler older than PgBouncer 1.21). */
   preparedStatements: boolean;
   dataDir: string;
+  /** ERASURE_JOURNAL_DIR: the erasures kept outside the database, shared by every instance. */
+  erasureJournalDir: string;
   embeddedPostgresPort: number;
   host: string;
   /** Port and settings of each service the configuration was loaded for. */
@@ -156,6 +158,12 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
       'Named prepared statements on the hot paths. Behind PgBouncer 1.21+ with max_prepared_statements > 0 set it to true; older poolers in transaction mode need false.',
   },
   { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
+  {
+    name: 'ERASURE_JOURNAL_DIR',
+    default: '(DATA_DIR/erasure-journal)',
+    description:
+      'Where every erasure of a prospect is also kept outside the database (ids and times only), so that a restored backup cannot bring an erased person back. Every instance, the worker and the CLI must name the same directory (shared storage when instances run on several machines), kept apart from what a restore puts back (docs/operations.md, "Erasures and restores").',
+  },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
   {
@@ -533,6 +541,7 @@ export function loadConfig(
     databasePooling: databasePooling as DatabasePooling,
     preparedStatements: prepared === 'true',
     dataDir,
+    erasureJournalDir: resolve(cwd, env.ERASURE_JOURNAL_DIR || join(dataDir, 'erasure-journal')),
     embeddedPostgresPort: port(env, 'EMBEDDED_PG_PORT', 54329, problems),
     host: env.HOST ?? '127.0.0.1',
     services: Object.fromEntries(

@@ -70,17 +70,14 @@ export interface ServiceDeps {
   onKeyLookup: (result: 'hit' | 'miss') => void;
   /** Where this process keeps its local state (DATA_DIR). */
   dataDir: string;
+  /** Where erasures are kept outside the database (ERASURE_JOURNAL_DIR), shared by every instance. */
+  erasureJournalDir: string;
 }
 
 /** A service that `serve` can start: what it is, and how its app is built. */
 export interface ServiceEntry {
   descriptor: ServiceDescriptor;
   build: (deps: ServiceDeps) => Promise<FastifyInstance>;
-  /**
-   * A precondition of the start, checked before anything listens or works: the one line saying why
-   * the service must not start (the process prints it and exits 1), or undefined.
-   */
-  startCheck?: (deps: { db: PrismaClient; dataDir: string }) => Promise<string | undefined>;
 }
 
 /** Delivery headers of each service, for a worker that delivers the events of several. */
@@ -170,8 +167,9 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     await redis.close();
     await database.close();
   });
-  for (const { startCheck } of entries) {
-    const refusal = await startCheck?.({ db, dataDir: config.dataDir });
+  // Every service this process serves or works for (a worker alone too): its start check first.
+  for (const { startCheck } of known) {
+    const refusal = await startCheck?.({ db, dataDir: config.dataDir, erasureJournalDir: config.erasureJournalDir });
     if (!refusal) continue;
     console.error(refusal);
     await db.$disconnect();
@@ -312,6 +310,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       observeRequest: metrics.observeRequest,
       onKeyLookup: metrics.keyLookup(descriptor.id),
       dataDir: config.dataDir,
+      erasureJournalDir: config.erasureJournalDir,
     });
     apps.push(app);
     await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);

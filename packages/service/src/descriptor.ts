@@ -1,4 +1,5 @@
 import type { KeyOwner } from '@platform/auth';
+import type { PrismaClient } from '@platform/db';
 import type { EventCatalogue } from '@platform/webhooks';
 import type { JobCatalogue } from './jobs.js';
 
@@ -22,6 +23,20 @@ export interface IntegerSetting {
   description: string;
 }
 
+/** What a start check is given: the database and the deployment's directories. */
+export interface StartCheckDeps {
+  db: PrismaClient;
+  dataDir: string;
+  /** ERASURE_JOURNAL_DIR. */
+  erasureJournalDir: string;
+}
+
+/**
+ * A precondition of a process that serves or works for the service, checked before anything listens
+ * or works: the one line saying why it must not start (the process prints it and exits 1), or undefined.
+ */
+export type StartCheck = (deps: StartCheckDeps) => Promise<string | undefined>;
+
 /**
  * Everything that is a service's own, declared once in its app and handed to the packages:
  * the packages hold mechanisms and never name a service, a scope or a header themselves.
@@ -35,6 +50,8 @@ export interface ServiceDescriptor<C extends EventCatalogue = EventCatalogue> ex
   settings: readonly IntegerSetting[];
   /** The service's own list filters, whose values may be logged (they are never personal). */
   loggedQueryParameters: readonly string[];
+  /** Run by every process of the service: its API as well as a worker alone. */
+  startCheck?: StartCheck;
 }
 
 /** Declares a service; `const` keeps the event catalogue's literal types for the typed `emit`. */

@@ -1,4 +1,11 @@
-export { defineService, type ServiceDescriptor, type PortSetting, type IntegerSetting } from './descriptor.js';
+export {
+  defineService,
+  type ServiceDescriptor,
+  type PortSetting,
+  type IntegerSetting,
+  type StartCheck,
+  type StartCheckDeps,
+} from './descriptor.js';
 export {
   defineJob,
   JobRefusal,

@@ -10,9 +10,11 @@ export type ErasureRequester = { by: 'api_key'; applicationId: string; keyId: st
 export type ForgettingCause =
   | {
       kind: 'erasure';
+      /** The erased prospect's account: the audit reads that account's rows only. */
+      accountId: string;
       requester: ErasureRequester;
-      /** Where the erasure is also kept outside the database (absent: the database only). */
-      journal?: ErasureJournal;
+      /** Where the erasure is prepared outside the database (absent: the database only); see `auditedErasure`. */
+      journal?: Pick<ErasureJournal, 'prepare'>;
       /** A re-application after a restore: the journal's record id, and when it was re-applied. */
       reapplied?: { recordId: string; at: Date };
     }
@@ -36,16 +38,18 @@ function cancelledPerProspect(ended: unknown, prospectIds: string[]): Map<string
 /**
  * Retention's `EndViewings`, which runs in the forgetting transaction, extended with the audit: after
  * the viewings are ended, one record per forgotten prospect (ids, counts, on whose request or by
- * which rule) is written in the same transaction; an erasure is also appended to the journal before
- * the commit (an entry whose transaction then fails names a person who asked to be erased; a
- * re-application only does what they asked).
+ * which rule) is written in the same transaction; an erasure's journal entry is prepared (`.pending`)
+ * before the commit, and made to count after it by `auditedErasure`. Record ids carry the time `at`.
  */
 export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCause): EndViewings {
   return async (tx: Db, prospectIds: string[], how, at) => {
     const ended = await endViewings(tx, prospectIds, how, at);
     const cancelled = cancelledPerProspect(ended, prospectIds);
-    const counts = await inquiryCounts(tx, prospectIds);
-    const ids = cause.kind === 'erasure' && cause.reapplied ? [cause.reapplied.recordId] : newIds('loe', counts.length);
+    const counts = await inquiryCounts(tx, prospectIds, cause.kind === 'erasure' ? cause.accountId : undefined);
+    const ids =
+      cause.kind === 'erasure' && cause.reapplied
+        ? [cause.reapplied.recordId]
+        : newIds('loe', counts.length, at.getTime());
     const requester = cause.kind === 'erasure' ? cause.requester : undefined;
     const records: NewErasureRecord[] = counts.map((row, index) => ({
       id: ids[index]!,
@@ -63,7 +67,7 @@ export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCaus
     await insertErasureRecords(tx, records);
     if (cause.kind === 'erasure' && cause.journal) {
       for (const record of records) {
-        await cause.journal.append({
+        await cause.journal.prepare({
           record_id: record.id,
           account_id: record.account_id,
           prospect_id: record.prospect_id,

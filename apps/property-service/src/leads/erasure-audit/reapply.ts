@@ -2,39 +2,74 @@ import type { Db } from '@platform/db';
 import { anonymiseExpired, eraseProspect, type EndViewings } from '../retention/index.js';
 import { withErasureAudit } from './audit.js';
 import type { ErasureJournal, JournalEntry } from './journal.js';
-import { newestErasureAt, prospectsNotForgotten } from './repository.js';
+import { erasureRecordsPresent, prospectsNotForgotten } from './repository.js';
 
 /**
- * How far before the database's newest erasure the start check reads the journal: transactions
- * that commit out of the order of their erasure times stay inside it.
+ * How far into the previous month the start check reads past a settled month: an erasure timed just
+ * before the month's end whose transaction committed after later ones stays inside it.
  */
 const OVERLAP_MS = 10 * 60_000;
+/**
+ * A prepared entry without its record older than this belongs to a transaction that rolled back
+ * (and a process that stopped before removing it); younger ones may still be in flight elsewhere.
+ */
+const ABANDONED_AFTER_MS = 15 * 60_000;
 
 /** The command the restore procedure runs, named by the refusal to start. */
 export const REAPPLY_COMMAND = 'pnpm cli erasures reapply';
 
-/** The journal entries (all, or those since `since`) whose prospect still holds personal data. */
-async function pendingOf(db: Db, journal: ErasureJournal, since?: Date): Promise<JournalEntry[]> {
-  const entries = await journal.entries(since);
+/** The entries whose prospect still holds personal data (looked up by account and id). */
+async function pendingIn(db: Db, entries: JournalEntry[]): Promise<JournalEntry[]> {
   const notForgotten = await prospectsNotForgotten(
     db,
-    entries.map((entry) => entry.prospect_id),
+    entries.map((entry) => ({ account_id: entry.account_id, id: entry.prospect_id })),
   );
   return entries.filter((entry) => notForgotten.has(entry.prospect_id));
 }
 
 /**
- * The start check: erasures of the journal a restored database does not have. Cheap: only the
- * journal's file names after the database's newest erasure record (minus an overlap) are read,
- * and their prospects looked up in one query. Returns the refusal line, or undefined.
+ * Prepared entries left behind (a process stopped between its commit and the rename): those whose
+ * record the database has are made final, whatever their age; those without it are removed once
+ * they are older than ABANDONED_AFTER_MS.
+ */
+async function settleLeftPrepared(db: Db, journal: ErasureJournal, months: string[], now: number): Promise<void> {
+  for (const month of months) {
+    const prepared = await journal.prepared(month);
+    if (prepared.length === 0) continue;
+    const committed = await erasureRecordsPresent(
+      db,
+      prepared.map(({ entry }) => ({ account_id: entry.account_id, id: entry.record_id })),
+    );
+    for (const { entry, writtenAt } of prepared) {
+      if (committed.has(entry.record_id)) await journal.commit(entry);
+      else if (now - writtenAt.getTime() >= ABANDONED_AFTER_MS) await journal.discard(entry);
+    }
+  }
+}
+
+/**
+ * The start check: erasures of the journal a restored database does not have. Cheap: the months
+ * are read newest first, and the walk stops at the first month none of whose erasures is undone
+ * (plus the last OVERLAP_MS of the month before it); each month's prospects are looked up in
+ * chunks. Returns the refusal line, or undefined.
  */
 export async function pendingErasuresRefusal(db: Db, journal: ErasureJournal): Promise<string | undefined> {
-  const newest = await newestErasureAt(db);
-  const since = newest ? new Date(newest.getTime() - OVERLAP_MS) : undefined;
-  const pending = await pendingOf(db, journal, since);
-  if (pending.length === 0) return undefined;
+  const months = await journal.months();
+  await settleLeftPrepared(db, journal, months.slice(0, 2), Date.now());
+  let pending = 0;
+  for (const [index, month] of months.entries()) {
+    const undone = (await pendingIn(db, await journal.entries(month))).length;
+    pending += undone;
+    if (undone > 0) continue;
+    const previous = months[index + 1];
+    const monthStart = Date.parse(`${month}-01T00:00:00Z`);
+    if (previous)
+      pending += (await pendingIn(db, await journal.entries(previous, new Date(monthStart - OVERLAP_MS)))).length;
+    break;
+  }
+  if (pending === 0) return undefined;
   return (
-    `${pending.length} recorded erasure(s) are missing from the database (restored from a backup?): ` +
+    `${pending} recorded erasure(s) are missing from the database (restored from a backup?): ` +
     `run \`${REAPPLY_COMMAND}\` before starting the services.`
   );
 }
@@ -49,9 +84,10 @@ export interface ReapplyResult {
 }
 
 /**
- * After a database restore: every erasure of the journal whose prospect still holds personal data
- * is applied again, with its original time, requester and record id (the record notes when it was
- * re-applied); then the expired prospects are anonymised. Running it again changes nothing.
+ * After a database restore: every erasure of the journal (every month) whose prospect still holds
+ * personal data is applied again, with its original time, requester and record id (the record
+ * notes when it was re-applied); then the expired prospects are anonymised. Running it again
+ * changes nothing.
  */
 export async function reapplyErasures(
   db: Db,
@@ -59,20 +95,28 @@ export async function reapplyErasures(
   endViewings: EndViewings,
   now: Date,
 ): Promise<ReapplyResult> {
-  const recorded = (await journal.entries()).length;
-  const pending = await pendingOf(db, journal);
-  for (const entry of pending) {
-    const requester =
-      entry.requested_by === 'api_key'
-        ? { by: 'api_key' as const, applicationId: entry.application_id ?? '', keyId: entry.key_id ?? '' }
-        : { by: 'cli' as const };
-    const audited = withErasureAudit(endViewings, {
-      kind: 'erasure',
-      requester,
-      reapplied: { recordId: entry.record_id, at: now },
-    });
-    await eraseProspect(db, entry.account_id, entry.prospect_id, new Date(entry.erased_at), audited);
+  const months = await journal.months();
+  await settleLeftPrepared(db, journal, months, Date.now());
+  let recorded = 0;
+  let reapplied = 0;
+  for (const month of months) {
+    const entries = await journal.entries(month);
+    recorded += entries.length;
+    for (const entry of await pendingIn(db, entries)) {
+      const requester =
+        entry.requested_by === 'api_key'
+          ? { by: 'api_key' as const, applicationId: entry.application_id ?? '', keyId: entry.key_id ?? '' }
+          : { by: 'cli' as const };
+      const audited = withErasureAudit(endViewings, {
+        kind: 'erasure',
+        accountId: entry.account_id,
+        requester,
+        reapplied: { recordId: entry.record_id, at: now },
+      });
+      await eraseProspect(db, entry.account_id, entry.prospect_id, new Date(entry.erased_at), audited);
+      reapplied += 1;
+    }
   }
   const anonymised = await anonymiseExpired(db, now, withErasureAudit(endViewings, { kind: 'anonymisation' }));
-  return { recorded, reapplied: pending.length, anonymised };
+  return { recorded, reapplied, anonymised };
 }

@@ -11,14 +11,20 @@ export interface InquiryCount {
   inquiries_count: number;
 }
 
-/** Per prospect (of those given), how many inquiries they have; in the forgetting transaction. */
-export async function inquiryCounts(tx: Db, prospectIds: string[]): Promise<InquiryCount[]> {
+/**
+ * Per prospect (of those given), how many inquiries they have; in the forgetting transaction. With
+ * `accountId` (an erasure) only that account's prospects; without (the nightly anonymisation of
+ * every account) the ids come from the anonymising statement itself.
+ */
+export async function inquiryCounts(tx: Db, prospectIds: string[], accountId?: string): Promise<InquiryCount[]> {
   if (prospectIds.length === 0) return [];
   return tx.$queryRawUnsafe<InquiryCount[]>(
     `SELECT p.id AS prospect_id, p.account_id,
-            (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id)::int AS inquiries_count
-       FROM prospects p WHERE p.id = ANY($1::text[])`,
+            (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id AND i.account_id = p.account_id)::int
+              AS inquiries_count
+       FROM prospects p WHERE p.id = ANY($1::text[]) AND ($2::text IS NULL OR p.account_id = $2)`,
     prospectIds,
+    accountId ?? null,
   );
 }
 
@@ -60,22 +66,55 @@ export function erasureRecordPage<Item>(
   });
 }
 
-/** The time of the newest erasure (on request) the database knows; null when none. */
-export async function newestErasureAt(db: Db): Promise<Date | null> {
-  const newest = await db.erasureRecord.findFirst({
-    where: { kind: 'erasure' },
-    orderBy: { created_at: 'desc' },
-    select: { created_at: true },
-  });
-  return newest?.created_at ?? null;
+/** An erasure named by its account and id (journal entries name both). */
+export interface AccountScoped {
+  account_id: string;
+  id: string;
 }
 
-/** Of these prospects, those that still hold personal data (exist and are not anonymised). */
-export async function prospectsNotForgotten(db: Db, prospectIds: string[]): Promise<Set<string>> {
-  if (prospectIds.length === 0) return new Set();
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-    'SELECT id FROM prospects WHERE id = ANY($1::text[]) AND anonymised_at IS NULL',
-    prospectIds,
+/** Ids per query of the lookups below: the statement and its array stay small. */
+const LOOKUP_CHUNK = 1_000;
+
+/** Runs `lookup` per chunk of LOOKUP_CHUNK pairs (account ids, ids) and collects the ids it returns. */
+async function chunked(
+  pairs: AccountScoped[],
+  lookup: (accountIds: string[], ids: string[]) => Promise<{ id: string }[]>,
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < pairs.length; start += LOOKUP_CHUNK) {
+    const chunk = pairs.slice(start, start + LOOKUP_CHUNK);
+    const rows = await lookup(
+      chunk.map((pair) => pair.account_id),
+      chunk.map((pair) => pair.id),
+    );
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** Of these prospects (account, id), those that still hold personal data (exist and are not anonymised). */
+export function prospectsNotForgotten(db: Db, prospects: AccountScoped[]): Promise<Set<string>> {
+  return chunked(prospects, (accountIds, ids) =>
+    db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT p.id FROM prospects p
+         JOIN unnest($1::text[], $2::text[]) AS wanted(account_id, id)
+           ON p.account_id = wanted.account_id AND p.id = wanted.id
+        WHERE p.anonymised_at IS NULL`,
+      accountIds,
+      ids,
+    ),
   );
-  return new Set(rows.map((row) => row.id));
+}
+
+/** Of these erasure records (account, id), those the database has. */
+export function erasureRecordsPresent(db: Db, records: AccountScoped[]): Promise<Set<string>> {
+  return chunked(records, (accountIds, ids) =>
+    db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT r.id FROM erasure_records r
+         JOIN unnest($1::text[], $2::text[]) AS wanted(account_id, id)
+           ON r.account_id = wanted.account_id AND r.id = wanted.id`,
+      accountIds,
+      ids,
+    ),
+  );
 }

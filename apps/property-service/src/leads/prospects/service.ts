@@ -6,7 +6,7 @@ import type { PropertyEvents } from '../../events.js';
 import { consentError, createConsentService, recordDeclaredConsent } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { eraseProspect, type EndViewings } from '../retention/index.js';
-import { withErasureAudit, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
+import { auditedErasure, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
 import { toColumns, toPatchView, toProspect, type ProspectRow } from './mapping.js';
 import { createRightsService } from './rights.js';
 import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
@@ -128,8 +128,11 @@ export function createProspectService(deps: ProspectServiceDeps) {
     /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
     async erase(accountId: string, id: string, requester: ErasureRequester) {
       // The erasure's audit record (and journal entry) is written in its transaction.
-      const audited = withErasureAudit(endViewings, { kind: 'erasure', requester, journal: erasureJournal });
-      const erasedAt = await eraseProspect(db, accountId, id, now(), audited);
+      const erasedAt = await auditedErasure(
+        { db, endViewings, journal: erasureJournal },
+        { accountId, requester },
+        (audited) => eraseProspect(db, accountId, id, now(), audited),
+      );
       if (!erasedAt) throw prospectNotFound();
       return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },
