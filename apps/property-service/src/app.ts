@@ -3,6 +3,7 @@ import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { propertyDescriptor } from './descriptor.js';
 import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js';
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
+import { createOutreachSettingsService, outreachRoutes, outreachTrigger } from './leads/outreach/index.js';
 import {
   MEDIA_MAX_BYTES,
   MEDIA_MAX_PER_PROPERTY,
@@ -12,6 +13,7 @@ import {
 } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
+import { auskunftRoutes, createAuskunftService } from './leads/auskunft/index.js';
 import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
@@ -110,7 +112,11 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
             }
           };
         };
-        await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
+        // Activated or made cheaper: the matching prospects are announced in the background (leads/outreach).
+        const onOfferImproved = outreachTrigger(context.jobs, (fields, message) => v1.log.warn(fields, message));
+        await v1.register(propertyRoutes, {
+          properties: createPropertyService({ ...context, onStatusChanged, onOfferImproved }),
+        });
         await v1.register(mediaRoutes, {
           media: createMediaService({ ...context, ...media }),
           storage: context.storage,
@@ -181,8 +187,10 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               }),
             });
             await leads.register(erasureAuditRoutes, { erasureAudit: createErasureAuditService(context) });
+            await leads.register(auskunftRoutes, { auskunft: createAuskunftService(context) });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
+            await leads.register(outreachRoutes, { settings: createOutreachSettingsService(context) });
           },
         },
       ],

@@ -126,6 +126,23 @@ export const PROPERTY_EVENTS = [
     ),
   },
   {
+    type: 'prospect.matched',
+    description:
+      "Treffer: a property that went on the market or got cheaper matches the prospect's search profile at least at the account's `treffer_schwelle` (the prospect may be reached for outreach). Once per pair and offer price, at most `treffer_pro_tag` per prospect and day.",
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        property_id: Type.String(),
+        interessent_id: Type.String(),
+        score: Type.Integer({ minimum: 0, maximum: 100, description: 'The total of the inquiry scoring model.' }),
+        anlass: Type.Union([Type.Literal('aktivierung'), Type.Literal('preissenkung')], {
+          description: '`aktivierung`: the property went on the market; `preissenkung`: its price was lowered.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
     type: 'appointment.confirmed',
     description: 'A viewing appointment was confirmed.',
     scope: 'appointments:write',

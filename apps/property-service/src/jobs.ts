@@ -3,6 +3,7 @@ import { defineJob, type JobCatalogue } from '@platform/service';
 import { endViewingsReporting } from './forgotten-viewings.js';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
 import { withErasureAudit } from './leads/erasure-audit/index.js';
+import { OUTREACH_JOB, SWEEP_OUTREACH_JOB } from './leads/outreach/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
 import { MEDIA_RENDITIONS_JOB } from './media/index.js';
@@ -28,4 +29,6 @@ export const PROPERTY_JOBS = [
   invoiceJobs.generate,
   invoiceJobs.sweep,
   MEDIA_RENDITIONS_JOB,
+  OUTREACH_JOB,
+  SWEEP_OUTREACH_JOB,
 ] as const satisfies JobCatalogue;

@@ -6,6 +6,7 @@ import {
   type Db,
   type PropertyStatus,
   type PropertyType,
+  type SqlRunner,
 } from '@platform/db';
 import { ApiError, compileBodyValidator, validationError, type ErrorDetail } from '@platform/http';
 import { definePatch } from '@platform/resource';
@@ -27,7 +28,23 @@ import { transitionProperty, type PropertyAction } from './transitions.js';
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
   /** In the transaction of a status change, after `mark-sold`/`mark-rented` recorded the transaction: what else it ends or creates (listings off their channels, viewings cancelled, the commission settled); throwing rolls the change back. */
   onStatusChanged?: (tx: Db, change: StatusChange) => Promise<AfterCommit | void>;
+  /** In the transaction of a change that offers the property anew (activated, its price lowered while active); for outreach. */
+  onOfferImproved?: (tx: SqlRunner, change: OfferImproved) => Promise<AfterCommit | void>;
 };
+
+/** A property offered anew: it went to `active`, or an asking price (purchase price, cold rent) was lowered while active. */
+export interface OfferImproved {
+  accountId: string;
+  propertyId: string;
+  kind: 'activated' | 'price_lowered';
+  at: Date;
+}
+
+/** Whether a patch lowered a price a profile is matched on (both set before and after). */
+const priceLowered = (before: PropertyRow, after: PropertyRow) =>
+  (['purchase_price_eur', 'cold_rent_eur'] as const).some(
+    (column) => before[column] !== null && after[column] !== null && after[column] < before[column],
+  );
 
 export interface ListFilter {
   status?: PropertyStatus;
@@ -138,7 +155,14 @@ async function defaultCountryOf(db: Db, accountId: string): Promise<string> {
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
-export function createPropertyService({ db, cursors, now, emit, onStatusChanged }: PropertyServiceDeps) {
+export function createPropertyService({
+  db,
+  cursors,
+  now,
+  emit,
+  onStatusChanged,
+  onOfferImproved,
+}: PropertyServiceDeps) {
   return {
     async create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
@@ -180,7 +204,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
     async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
       // A stored property always has a country: only a patch that clears it needs the account's default.
       const country = patch.address?.country === null ? await defaultCountryOf(db, accountId) : 'US';
-      return inDirectTransaction(db, (tx) =>
+      let previous: PropertyRow | undefined;
+      const after: { offered?: AfterCommit } = {};
+      const property = await inDirectTransaction(db, (tx) =>
         patchProperty(country)(tx, {
           accountId,
           id,
@@ -190,7 +216,10 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
             if (row.status === 'archived')
               throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
           },
-          afterWrite: (changed, row, at) => {
+          beforeWrite: async (_changed, row) => {
+            previous = row;
+          },
+          afterWrite: async (changed, row, at) => {
             // Terms are checked when they (or what decides their rules) change; a refusal rolls the write back.
             if (
               changed.some((field) =>
@@ -198,6 +227,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
               )
             )
               assertCommissionAllowed(row, commissionTermsOf(row));
+            if (row.status === 'active' && previous && priceLowered(previous, row))
+              after.offered =
+                (await onOfferImproved?.(tx, { accountId, propertyId: id, kind: 'price_lowered', at })) ?? undefined;
             return emit(tx, {
               accountId,
               type: 'property.updated',
@@ -207,6 +239,8 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           },
         }),
       );
+      await after.offered?.();
+      return property;
     },
 
     /**
@@ -224,7 +258,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
       const today = at.toISOString().slice(0, 10);
       const recording = TRANSACTION_ACTIONS[action];
       const checked = recording ? givenTransaction(recording.field, given, today) : null;
-      const after: { commit?: AfterCommit } = {};
+      const after: { commit?: AfterCommit; offered?: AfterCommit } = {};
       const property = await inTransaction(db, async (tx) => {
         let recorded: PropertyRow | undefined;
         const row = await transitionProperty(tx, {
@@ -247,6 +281,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
                 at,
                 invoiceRecipients: given?.invoice_recipients,
               })) ?? undefined;
+            if (to === 'active')
+              after.offered =
+                (await onOfferImproved?.(tx, { accountId, propertyId: id, kind: 'activated', at })) ?? undefined;
             const changed_fields = recorded ? ['status', 'transaction'] : ['status'];
             if (to !== 'archived')
               return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
@@ -256,6 +293,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
         return toProperty(recorded ?? row);
       });
       await after.commit?.();
+      await after.offered?.();
       return property;
     },
   };
