@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@platform/testkit';
+import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import {
+  outreachRunsOf,
+  prospectWith,
+  runOpenOutreach,
+  runOutreachJob,
+  SUCHPROFIL,
+  TREFFER,
+} from './outreach-helpers.js';
+
+let ctx: PropertyTestContext;
+const ids: Record<string, string> = {};
+let flat: string;
+
+const treffer = async () => (await eventData(ctx, TREFFER)).filter((d) => d.property_id === flat);
+const announcedTo = async () => (await treffer()).map((d) => d.interessent_id as string).sort();
+
+beforeAll(async () => {
+  ctx = await startPropertyApp();
+  // The account asks for 80 points: a profile that misses the location (75) stays below.
+  const put = await ctx.send('PUT', '/leads/v1/einstellungen/treffer', { treffer_schwelle: 80, treffer_pro_tag: 5 });
+  expect(put.statusCode).toBe(200);
+  ids.matching = await prospectWith(ctx, 'matching');
+  ids.secondMatching = await prospectWith(ctx, 'secondMatching', { ...SUCHPROFIL, kaufpreis_max_eur: 450000 });
+  ids.otherType = await prospectWith(ctx, 'otherType', { ...SUCHPROFIL, typ: ['house'] });
+  ids.belowThreshold = await prospectWith(ctx, 'belowThreshold', { ...SUCHPROFIL, orte: ['Hamburg'] });
+  ids.withdrawn = await prospectWith(ctx, 'withdrawn');
+  ids.restricted = await prospectWith(ctx, 'restricted');
+  ids.objecting = await prospectWith(ctx, 'objecting');
+  ids.otherAccount = await prospectWith(ctx, 'otherAccount', SUCHPROFIL, ctx.other.key);
+  const consents = await ctx.send('GET', `/leads/v1/interessenten/${ids.withdrawn}/einwilligungen`);
+  await ctx.send(
+    'POST',
+    `/leads/v1/interessenten/${ids.withdrawn}/einwilligungen/${consents.json().daten[0].id}/widerruf`,
+  );
+  await ctx.send('POST', `/leads/v1/interessenten/${ids.restricted}/einschraenkung`);
+  await ctx.send('POST', `/leads/v1/interessenten/${ids.objecting}/widerspruch`);
+  flat = (
+    await ctx.send('POST', '/v1/properties', {
+      ...validProperty(),
+      type: 'apartment',
+      rooms: 3,
+      living_area_sqm: 80,
+      purchase_price_eur: 400000,
+    })
+  ).json().id;
+});
+afterAll(() => ctx.close());
+
+describe('Treffer: outreach when a property goes on the market or gets cheaper', () => {
+  it('announces each matching, reachable prospect of the account above its threshold once, through the worker', async () => {
+    expect(await outreachRunsOf(ctx, flat)).toHaveLength(0); // a draft announces nothing
+    const stop = await ctx.startJobWorker();
+    try {
+      expect((await ctx.send('POST', `/v1/properties/${flat}/activate`)).statusCode).toBe(200);
+      await until(async () => ((await outreachRunsOf(ctx, flat))[0]?.completed_at ? true : undefined), 20_000);
+    } finally {
+      await stop();
+    }
+    expect(await announcedTo()).toEqual([ids.matching, ids.secondMatching].sort());
+    const byProspect = Object.fromEntries((await treffer()).map((d) => [d.interessent_id, d]));
+    expect(byProspect[ids.matching]).toEqual({
+      property_id: flat,
+      interessent_id: ids.matching,
+      score: 100,
+      anlass: 'aktivierung',
+    });
+    expect(Object.keys(byProspect[ids.secondMatching]).sort()).toEqual(
+      ['anlass', 'interessent_id', 'property_id', 'score'], // ids only, nothing personal
+    );
+  });
+
+  it('announces nothing more on a re-run of the job or when the property is active again at the same price', async () => {
+    const [run] = await outreachRunsOf(ctx, flat);
+    // As if the job ran again after its completion was lost (a retry, the sweeper, a second instance).
+    await ctx.db.query('UPDATE outreach_runs SET completed_at = NULL WHERE id = $1', [run.id]);
+    const again = await runOutreachJob(ctx, run.id);
+    expect(again).toMatchObject({ announced: 0, dropped: 0 });
+    await ctx.send('POST', `/v1/properties/${flat}/reserve`);
+    await ctx.send('POST', `/v1/properties/${flat}/release`);
+    expect(await runOpenOutreach(ctx, flat)).toEqual({ announced: 0, dropped: 0 });
+    expect(await treffer()).toHaveLength(2);
+  });
+
+  it('announces again when the price drops, not when it rises or another field changes', async () => {
+    await ctx.send('PATCH', `/v1/properties/${flat}`, { purchase_price_eur: 450000 });
+    await ctx.send('PATCH', `/v1/properties/${flat}`, { title: 'Helle Dreizimmerwohnung' });
+    expect((await outreachRunsOf(ctx, flat)).filter((r) => r.reason === 'preissenkung')).toHaveLength(0);
+    expect((await ctx.send('PATCH', `/v1/properties/${flat}`, { purchase_price_eur: 380000 })).statusCode).toBe(200);
+    expect((await outreachRunsOf(ctx, flat)).filter((r) => r.reason === 'preissenkung')).toHaveLength(1);
+    expect(await runOpenOutreach(ctx, flat)).toEqual({ announced: 2, dropped: 0 });
+    const drops = (await treffer()).filter((d) => d.anlass === 'preissenkung');
+    expect(drops.map((d) => d.interessent_id).sort()).toEqual([ids.matching, ids.secondMatching].sort());
+  });
+
+  it('announces nothing for a property that is no longer active when its run comes', async () => {
+    await ctx.send('PATCH', `/v1/properties/${flat}`, { purchase_price_eur: 370000 });
+    await ctx.send('POST', `/v1/properties/${flat}/reserve`);
+    expect(await runOpenOutreach(ctx, flat)).toEqual({ announced: 0, dropped: 0 });
+    await ctx.send('POST', `/v1/properties/${flat}/release`);
+  });
+});
+
+describe('Treffer settings (/leads/v1/einstellungen/treffer)', () => {
+  it('answers the defaults until the account sets its own, and each account its own', async () => {
+    const other = await ctx.send('GET', '/leads/v1/einstellungen/treffer', undefined, ctx.other.key);
+    expect(other.json()).toEqual({ treffer_schwelle: 70, treffer_pro_tag: 3 });
+    const own = await ctx.send('GET', '/leads/v1/einstellungen/treffer');
+    expect(own.json()).toEqual({ treffer_schwelle: 80, treffer_pro_tag: 5 });
+  });
+
+  it('refuses values out of range or missing, in the German dialect', async () => {
+    const res = await ctx.send('PUT', '/leads/v1/einstellungen/treffer', { treffer_schwelle: 101 });
+    expect(res.statusCode).toBe(422);
+    const felder = (res.json().details as { feld: string }[]).map((d) => d.feld).sort();
+    expect(felder).toEqual(['treffer_pro_tag', 'treffer_schwelle']);
+    expect((await ctx.send('GET', '/leads/v1/einstellungen/treffer')).json().treffer_schwelle).toBe(80);
+  });
+});
