@@ -5,6 +5,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '@platform/db';
 import { createTenant, startTestApp, type Tenant } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { propertyDescriptor } from '../src/descriptor.js';
@@ -96,7 +97,9 @@ describe('the erasure log', () => {
     const text = await auditText();
     for (const value of personalValues(1)) expect(text).not.toContain(value);
 
-    const names = (await readdir(journalDir)).filter((name) => name.endsWith('.json'));
+    // The record's id carries the erasure's time, as every id of the app does.
+    expect(daten[0]!.id.slice(0, 14)).toBe(newId('loe', Date.parse('2026-12-02T10:00:00Z')).slice(0, 14));
+    const names = (await readdir(journalDir, { recursive: true })).filter((name) => name.endsWith('.json'));
     const entries = await Promise.all(
       names.map(async (name) => JSON.parse(await readFile(join(journalDir, name), 'utf8'))),
     );

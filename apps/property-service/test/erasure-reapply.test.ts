@@ -85,12 +85,12 @@ it('refuses the start while an erasure of the journal is undone, and re-applies 
   expect((await reapplyErasures(db, journal, endViewingsReporting, now)).reapplied).toBe(0);
 });
 
-it('the start check reads only the journal after the newest erasure the database has; the command reads all of it', async () => {
+it('the start check stops at the newest month with nothing undone; the command reads every month', async () => {
   const db = ctx.db.prisma;
-  const older = await erasedAt(2, '2026-12-12T10:00:00Z');
+  const older = await erasedAt(2, '2026-11-12T10:00:00Z');
   await erasedAt(3, '2026-12-12T11:00:00Z');
-  // An older erasure undone while a newer one is still in the database: no restore does that, and
-  // the check (cheap, the tail only) does not see it; the command still finds it.
+  // An erasure of November undone while December's are all in the database: no restore does that,
+  // and the check (cheap, the newest months only) does not see it; the command still finds it.
   await restoredFromBefore(2, older, false);
   expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
   expect((await reapplyErasures(db, journal, endViewingsReporting, new Date('2026-12-13T00:00:00Z'))).reapplied).toBe(
