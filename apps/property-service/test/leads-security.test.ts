@@ -5,6 +5,8 @@ import { inquirySecurityRoutes } from './security/inquiries.js';
 import { matchingSecurityRoutes } from './security/matching.js';
 import { prospectSecurityRoutes } from './security/prospects.js';
 import { erasureAuditSecurityRoutes } from './security/erasure-audit.js';
+import { outreachSecurityRoutes } from './security/outreach.js';
+import { auskunftSecurityRoutes } from './security/auskunft.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
@@ -17,6 +19,8 @@ beforeAll(async () => {
     ...(await inquirySecurityRoutes(ctx)),
     ...(await matchingSecurityRoutes(ctx)),
     ...erasureAuditSecurityRoutes(),
+    ...outreachSecurityRoutes(),
+    ...(await auskunftSecurityRoutes(ctx)),
   );
   routes.push(...(await eventSecurityRoutes(ctx, '/leads/v1/ereignisse', 'leads:read')));
 });
