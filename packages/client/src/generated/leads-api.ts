@@ -223,6 +223,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads/v1/interessenten/{interessentId}/auskunft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auskunft abrufen (Art. 15/20 DSGVO)
+         * @description Alles, was über den Interessenten gespeichert ist, maschinenlesbar: Stammdaten, Einwilligungen mit Historie, Suchprofil, Anfragen mit Bewertung und Begründung, Termine, gesendete Ereignisse (Typ, Zeit, Zustellstand), Aufbewahrungsfrist. Jeder Abruf wird im Auskunftsprotokoll vermerkt. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
+         *
+         *     Erforderlicher Scope: `leads:export`.
+         */
+        get: operations["auskunftAbrufen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/v1/interessenten/{interessentId}/auskunft/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auskunft als PDF abrufen
+         * @description Dieselbe Auskunft als PDF-Brief an die Person (deutsch), bei jedem Abruf neu erzeugt. Die Erzeugung ist begrenzt (wenige gleichzeitig, je Konto höchstens zwei); darüber hinaus 503 mit `Retry-After`. Jeder Abruf wird im Auskunftsprotokoll vermerkt. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
+         *
+         *     Erforderlicher Scope: `leads:export`.
+         */
+        get: operations["auskunftPdfAbrufen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leads/v1/auskunftsprotokoll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Auskunftsprotokoll auflisten
+         * @description Jede Auskunft (JSON oder PDF) des Kontos: zu welchem Interessenten, wann, in welchem Format, von welchem API-Key; ohne personenbezogene Daten, auch nach einer Löschung erhalten. Neueste zuerst; Filter `interessent_id`, `von` (einschließlich) und `bis` (ausschließlich); `limit` 1..100 (Standard 25), `cursor`.
+         *
+         *     Erforderlicher Scope: `leads:read`.
+         */
+        get: operations["auskunftsprotokollAuflisten"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leads/v1/anfragen": {
         parameters: {
             query?: never;
@@ -337,6 +403,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads/v1/einstellungen/treffer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Einstellungen der Treffer-Ankündigung
+         * @description Ab welcher Bewertung und wie oft am Tag ein Interessent über eine neu vermarktete oder günstiger gewordene Immobilie benachrichtigt wird (Ereignis `prospect.matched`).
+         *
+         *     Erforderlicher Scope: `leads:read`.
+         */
+        get: operations["trefferEinstellungenLesen"];
+        /**
+         * Einstellungen der Treffer-Ankündigung setzen
+         * @description Ersetzt beide Werte. Gilt für Läufe, die danach beginnen; ein laufender Lauf behält die Werte, mit denen er begonnen hat.
+         *
+         *     Erforderlicher Scope: `leads:write`.
+         */
+        put: operations["trefferEinstellungenSetzen"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leads/v1/ereignisse": {
         parameters: {
             query?: never;
@@ -425,6 +519,118 @@ export interface components {
             interessent?: components["schemas"]["InteressentAnlegen"];
             nachricht?: string;
         };
+        /** @description Alles, was über einen Interessenten gespeichert ist (Art. 15 und 20 DSGVO). */
+        Auskunft: {
+            interessent_id: string;
+            /**
+             * Format: date-time
+             * @description Wann diese Auskunft erstellt wurde.
+             */
+            erstellt_am: string;
+            stammdaten: {
+                vorname: string | null;
+                nachname: string | null;
+                email: string | null;
+                telefon: string | null;
+                /** Format: date-time */
+                angelegt_am: string;
+                /** Format: date-time */
+                aktualisiert_am: string;
+                /**
+                 * Format: date-time
+                 * @description Anlage oder letzte Anfrage; ab hier läuft die Aufbewahrungsfrist.
+                 */
+                letzte_aktivitaet_am: string;
+            };
+            /** @description Jede Einwilligung mit Historie, älteste zuerst. */
+            einwilligungen: components["schemas"]["Einwilligungsnachweis"][];
+            suchprofil: {
+                /** @enum {string} */
+                vermarktung: "kauf" | "miete";
+                typ: string[];
+                orte: string[];
+                zimmer_min: number | null;
+                kaufpreis_max_eur: number | null;
+                kaltmiete_max_eur: number | null;
+                wohnflaeche_min_qm: number | null;
+                aktiv: boolean;
+            } | null;
+            /** @description Jede Anfrage mit Bewertung und Begründung, älteste zuerst. */
+            anfragen: components["schemas"]["Anfrage"][];
+            /** @description Besichtigungstermine, frühester Beginn zuerst. */
+            termine: {
+                id: string;
+                immobilie_id: string;
+                anfrage_id: string;
+                /** @enum {string} */
+                status: "vorgeschlagen" | "bestaetigt" | "stattgefunden" | "abgesagt";
+                /** Format: date-time */
+                beginn: string;
+                /** Format: date-time */
+                ende: string;
+                /** Format: date-time */
+                bestaetigt_am: string | null;
+                /** Format: date-time */
+                abgesagt_am: string | null;
+                /** @description Ein Code (`prospect_declined`, …), nie Freitext. */
+                absagegrund: string | null;
+                /** Format: date-time */
+                stattgefunden_am: string | null;
+                /** Format: date-time */
+                angelegt_am: string;
+            }[];
+            /** @description Gesendete Ereignisse, die den Interessenten, eine seiner Anfragen oder einen seiner Termine nennen (Typ und Zeit, nicht der Inhalt), soweit noch im Ereignisverlauf (30 Tage); älteste zuerst. */
+            ereignisse: {
+                id: string;
+                /** @description Der Ereignistyp (`inquiry.received`, `consent.withdrawn`, …). */
+                typ: string;
+                /** Format: date-time */
+                zeitpunkt: string;
+                /** @description Zustellungen an die Webhook-Endpunkte des Kontos, nach Stand. */
+                zustellungen: {
+                    zugestellt: number;
+                    fehlgeschlagen: number;
+                    ausstehend: number;
+                };
+            }[];
+            /**
+             * Format: date
+             * @description Letzter Tag der Aufbewahrungsfrist.
+             */
+            aufbewahrung_bis: string;
+            /**
+             * Format: date
+             * @description Tag der geplanten Anonymisierung (nächtlich nach `aufbewahrung_bis`), falls keine neue Aktivität.
+             */
+            loeschung_geplant_am: string;
+            /**
+             * Format: date-time
+             * @description Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export.
+             */
+            eingeschraenkt_seit: string | null;
+            /**
+             * Format: date-time
+             * @description Widerspruch gegen Werbung (Art. 21 DSGVO): keine Einwilligung in Marketing mehr, kein Matching.
+             */
+            widerspruch_seit: string | null;
+        };
+        /** @description Nachweis einer Auskunft, ohne personenbezogene Daten. */
+        Auskunftsprotokolleintrag: {
+            id: string;
+            interessent_id: string;
+            /** @enum {string} */
+            format: "json" | "pdf";
+            /**
+             * Format: date-time
+             * @description Wann die Auskunft erstellt wurde.
+             */
+            zeitpunkt: string;
+            /** @description Die Anwendung und der API-Key, die die Auskunft abriefen. */
+            veranlasst_durch: {
+                anwendung_id: string;
+                key_id: string;
+            };
+        };
         /** @description Nachvollziehbare Bewertung der Anfrage. */
         Bewertung: {
             gesamt: number;
@@ -463,7 +669,10 @@ export interface components {
              * @enum {string}
              */
             quelle: "website_formular" | "portal" | "telefon" | "persoenlich" | "sonstiges";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Wann sie erteilt wurde; höchstens 5 Minuten nach jetzt (Uhrabweichung), sonst 422.
+             */
             erteilt_am: string;
             /** @description Version des Einwilligungstextes, z. B. `2026-11`. */
             textversion?: string;
@@ -503,7 +712,7 @@ export interface components {
             /** @description Die Ereignis-ID: die `id` im Inhalt der Webhook-Zustellung (`evt_…`). */
             id: string;
             /** @enum {string} */
-            typ: "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected";
+            typ: "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched";
             /**
              * Format: date-time
              * @description Wann das Ereignis eintrat (`created_at` der Zustellung).
@@ -685,6 +894,12 @@ export interface components {
              * @default true
              */
             aktiv?: boolean;
+        };
+        TrefferEinstellungen: {
+            /** @description Mindestbewertung (`gesamt` des Anfragemodells), ab der ein Treffer angekündigt wird (Ereignis `prospect.matched`). Standard 70. */
+            treffer_schwelle: number;
+            /** @description Höchstens so viele Treffer je Interessent und Kalendertag des Kontos (seine Zeitzone); weitere werden verworfen, nicht nachgeholt. 0 schaltet die Ankündigung ab. Standard 3. */
+            treffer_pro_tag: number;
         };
     };
     responses: never;
@@ -2104,6 +2319,261 @@ export interface operations {
             };
         };
     };
+    auskunftAbrufen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interessentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alles, was über einen Interessenten gespeichert ist (Art. 15 und 20 DSGVO). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Auskunft"];
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Nicht gefunden (auch für Datensätze anderer Konten). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    auskunftPdfAbrufen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                interessentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Die Auskunft (`application/pdf`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Nicht gefunden (auch für Datensätze anderer Konten). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    auskunftsprotokollAuflisten: {
+        parameters: {
+            query?: {
+                /** @description Seitengröße, 1 bis 100. */
+                limit?: number;
+                /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
+                cursor?: string;
+                /** @description Nur die Auskünfte zu diesem Interessenten. */
+                interessent_id?: string;
+                /** @description Einträge ab diesem Zeitpunkt (einschließlich). */
+                von?: string;
+                /** @description Einträge vor diesem Zeitpunkt. */
+                bis?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        daten: components["schemas"]["Auskunftsprotokolleintrag"][];
+                        seite: {
+                            naechster_cursor: string | null;
+                            hat_weitere: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
     anfragenAuflisten: {
         parameters: {
             query?: {
@@ -2719,6 +3189,175 @@ export interface operations {
             };
         };
     };
+    trefferEinstellungenLesen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrefferEinstellungen"];
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    trefferEinstellungenSetzen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrefferEinstellungen"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrefferEinstellungen"];
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Inhalt ist nicht application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
     ereignisseAuflisten: {
         parameters: {
             query?: {
@@ -2727,7 +3366,7 @@ export interface operations {
                 /** @description Undurchsichtiger Cursor aus `naechster_cursor` der vorigen Seite. */
                 cursor?: string;
                 /** @description Nur Ereignisse dieser Typen (Parameter wiederholen: `typ=a&typ=b`). */
-                typ?: ("inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected")[];
+                typ?: ("inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched")[];
                 /** @description Nur Ereignisse ab diesem Zeitpunkt (einschließlich). */
                 angelegt_ab?: string;
                 /** @description Nur Ereignisse vor diesem Zeitpunkt. */
