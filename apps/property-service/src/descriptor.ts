@@ -8,8 +8,8 @@ export const propertyDescriptor = defineService({
   id: 'property',
   names: { en: 'property-marketing service', de: 'Property-Marketing-Service' },
   keyPrefix: 'pm',
-  // The spec's scope table plus `keys:manage` for self-service key rotation and `commissions:write`
-  // for correcting invoices by credit note.
+  // The spec's scope table plus `keys:manage` for self-service key rotation, `commissions:write`
+  // for correcting invoices by credit note and `leads:export` for a prospect's Auskunft (GDPR Art. 15/20).
   scopes: [
     'properties:read',
     'properties:write',
@@ -17,6 +17,7 @@ export const propertyDescriptor = defineService({
     'listings:write',
     'leads:read',
     'leads:write',
+    'leads:export',
     'appointments:write',
     'valuations:read',
     'commissions:read',
