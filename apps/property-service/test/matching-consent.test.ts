@@ -37,9 +37,10 @@ beforeAll(async () => {
   );
   await ctx.send('POST', `/leads/v1/interessenten/${ids.restricted}/einschraenkung`);
   await ctx.send('POST', `/leads/v1/interessenten/${ids.objecting}/widerspruch`);
-  // its only marketing consent now is one from the website form that is not yet confirmed
+  // its only standing marketing consent is one from the website form that is not yet confirmed
+  // (given after the withdrawal: a marketing withdrawal ends every marketing consent standing then)
   const waiting = ids.awaitingConfirmation;
-  const declared = await firstConsent(waiting);
+  await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen/${await firstConsent(waiting)}/widerruf`);
   ids.webConsent = (
     await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen`, {
       zweck: 'marketing',
@@ -47,7 +48,23 @@ beforeAll(async () => {
       erteilt_am: '2026-11-02T10:00:00Z',
     })
   ).json().id;
-  await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen/${declared}/widerruf`);
+  // a second valid consent, then the newer one withdrawn: the older one ends with it (Art. 7(3))
+  ids.twoConsents = (
+    await ctx.send('POST', '/leads/v1/interessenten', {
+      nachname: 'twoConsents',
+      email: 'two@example.de',
+      einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
+      suchprofil,
+    })
+  ).json().id;
+  const newer = (
+    await ctx.send('POST', `/leads/v1/interessenten/${ids.twoConsents}/einwilligungen`, {
+      zweck: 'marketing',
+      quelle: 'telefon',
+      erteilt_am: '2026-11-03T10:00:00Z',
+    })
+  ).json().id;
+  await ctx.send('POST', `/leads/v1/interessenten/${ids.twoConsents}/einwilligungen/${newer}/widerruf`);
 });
 afterAll(() => ctx.close());
 
@@ -61,11 +78,11 @@ const propertiesFor = async (name: string) =>
   (await ctx.send('GET', `/leads/v1/interessenten/${ids[name]}/treffer`)).json().daten as unknown[];
 
 describe('matching only finds prospects reachable for outreach', () => {
-  it('leaves out withdrawn, restricted, objecting and unconfirmed double-opt-in prospects, in both directions', async () => {
+  it('leaves out withdrawn (every marketing record), restricted, objecting and unconfirmed double-opt-in prospects, in both directions', async () => {
     const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
     expect((await matchedIds()).map((id) => names[id])).toEqual(['consenting']);
     expect(await propertiesFor('consenting')).toHaveLength(1);
-    for (const name of ['withdrawn', 'restricted', 'objecting', 'awaitingConfirmation'])
+    for (const name of ['withdrawn', 'restricted', 'objecting', 'awaitingConfirmation', 'twoConsents'])
       expect(await propertiesFor(name)).toEqual([]);
   });
 

@@ -35,7 +35,9 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
         tags,
         operationId: 'createAppointment',
         summary: 'Create an appointment',
-        description: `A single viewing for the prospect of an inquiry, \`proposed\`. Times in the past, an end not after the start or longer than 8 h: 422. ${OVERLAP}`,
+        description:
+          `A single viewing for the prospect of an inquiry, \`proposed\`. Times in the past, an end not after the start or longer than 8 h: 422. ${OVERLAP} ` +
+          '409 `conflict` also when the prospect is anonymised or its processing is restricted (GDPR Art. 18).',
         body: AppointmentInputSchema,
         response: { 201: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },

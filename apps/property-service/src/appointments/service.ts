@@ -42,9 +42,11 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
 }
 
 /**
- * The prospect must not be anonymised or erased (their viewings were cancelled then); the row is
- * held (share lock) until the booking commits, so an erasure running at the same time waits and
- * then cancels the new appointment too.
+ * The prospect must not be anonymised or erased (their viewings were cancelled then), nor
+ * restricted (GDPR Art. 18: their data is kept but not processed, and a new invitation is
+ * processing; appointments booked before stay, as the restriction does not cancel anything). The
+ * row is held (share lock) until the booking commits, so an erasure or a restriction running at the
+ * same time waits and then sees the new appointment, or, having committed first, refuses it.
  */
 async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
   const prospect = await prospectRepository.lock(
@@ -56,6 +58,11 @@ async function holdContactableProspect(tx: Db, accountId: string, prospectId: st
   );
   if (prospect.anonymised_at)
     throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
+  if (prospect.restricted_at)
+    throw new ApiError('conflict', {
+      message:
+        'The processing of the prospect of this inquiry is restricted (GDPR Art. 18): no new viewing until the restriction is lifted.',
+    });
 }
 
 async function cancelled(

@@ -8,5 +8,4 @@ export {
   type ConsentServiceDeps,
   type ConsentSubject,
 } from './service.js';
-export { reachableForOutreach, syncConsentMirror, withdrawMarketingConsents } from './consent-sql.js';
-export { consentError } from './messages.js';
+export { isReachableForOutreach, reachableForOutreach, syncConsentMirror, withdrawStanding } from './consent-sql.js';

@@ -14,7 +14,10 @@ export const ConsentInputSchema = Named(
     {
       zweck: StringEnum(ZWECKE, { description: '`marketing` oder `kontaktaufnahme`.' }),
       quelle: StringEnum(QUELLEN, { description: 'Wie die Einwilligung erteilt wurde.' }),
-      erteilt_am: Type.String({ format: 'date-time' }),
+      erteilt_am: Type.String({
+        format: 'date-time',
+        description: 'Wann sie erteilt wurde; höchstens 5 Minuten nach jetzt (Uhrabweichung), sonst 422.',
+      }),
       textversion: Type.Optional(
         Type.String({ minLength: 1, maxLength: 100, description: 'Version des Einwilligungstextes, z. B. `2026-11`.' }),
       ),
@@ -54,7 +57,10 @@ export const ConsentRecordSchema = Named(
       gueltig: Type.Boolean({ description: 'Erteilt, bestätigt (falls Double-Opt-in) und nicht widerrufen.' }),
       angelegt_am: Type.String({ format: 'date-time' }),
     },
-    { description: 'Eine Einwilligung eines Interessenten mit Bestätigung und Widerruf; die Historie bleibt.' },
+    {
+      additionalProperties: false,
+      description: 'Eine Einwilligung eines Interessenten mit Bestätigung und Widerruf; die Historie bleibt.',
+    },
   ),
 );
 export type ConsentRecord = Static<typeof ConsentRecordSchema>;

@@ -1,9 +1,18 @@
 import { inTransaction, newId, type Db } from '@platform/db';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
-import { consentError } from './messages.js';
+import { leadsError } from '../dialect.js';
 import { PURPOSE, SOURCE, toConsentRecord, type ConsentRow } from './mapping.js';
-import { consentOf, consentsOf, insertConsent, syncConsentMirror, updateConsent } from './consent-sql.js';
+import {
+  confirmConsent,
+  consentOf,
+  consentsOf,
+  insertConsent,
+  syncConsentMirror,
+  withdrawConsent,
+  withdrawStanding,
+} from './consent-sql.js';
+import { assertGivenByNow } from './given-at.js';
 import { DOUBLE_OPT_IN_QUELLEN, type ConsentInput, type ConsentRecord } from './schemas.js';
 
 /** The prospect as consents need it; its owner (prospects) locks and finds it, scoped by the account. */
@@ -17,8 +26,8 @@ export interface ConsentSubject {
 }
 
 export interface ConsentServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'now' | 'emit'> {
-  /** Locks the account's prospect for a change; throws its 404 when missing or another account's. */
-  lockProspect: (tx: Db, accountId: string, id: string) => Promise<ConsentSubject>;
+  /** Locks the account's prospect for a change; throws its 404 when missing or another account's, its 409 when anonymised. */
+  lockChangeable: (tx: Db, accountId: string, id: string) => Promise<ConsentSubject>;
   /** Finds the account's prospect; throws its 404 when missing or another account's. */
   findProspect: (db: Db, accountId: string, id: string) => Promise<ConsentSubject>;
 }
@@ -42,40 +51,36 @@ export async function recordDeclaredConsent(tx: Db, prospect: ConsentSubject, at
     given_at: prospect.consent_given_at,
     created_at: at,
   });
-  await syncConsentMirror(tx, prospect.id);
+  await syncConsentMirror(tx, prospect.account_id, prospect.id);
 }
 
 /** Consents of one account's prospects with their history: given, confirmed (double opt-in), withdrawn (Art. 7(3)). */
-export function createConsentService({ db, now, emit, lockProspect, findProspect }: ConsentServiceDeps) {
-  /** The prospect locked for a change: missing or another account's is 404, anonymised is 409. */
-  async function lockChangeable(tx: Db, accountId: string, prospectId: string) {
-    const prospect = await lockProspect(tx, accountId, prospectId);
-    if (prospect.anonymised_at) throw consentError('prospect_anonymised_unchangeable');
-    return prospect;
-  }
+export function createConsentService({ db, now, emit, lockChangeable, findProspect }: ConsentServiceDeps) {
   async function lockConsent(tx: Db, accountId: string, prospectId: string, id: string) {
     const prospect = await lockChangeable(tx, accountId, prospectId);
-    const consent = await consentOf(tx, prospect.id, id);
-    if (!consent) throw consentError('consent_not_found');
+    const consent = await consentOf(tx, accountId, prospect.id, id);
+    if (!consent) throw leadsError('consent_not_found');
     return consent;
   }
   /** After a consent changed: the prospect's mirror follows, and the result is the record. */
   async function settled(tx: Db, consent: ConsentRow): Promise<ConsentRecord> {
-    await syncConsentMirror(tx, consent.prospect_id);
+    await syncConsentMirror(tx, consent.account_id, consent.prospect_id);
     return toConsentRecord(consent);
   }
 
   return {
     async list(accountId: string, prospectId: string) {
       const prospect = await findProspect(db, accountId, prospectId);
-      return { daten: (await consentsOf(db, prospect.id)).map(toConsentRecord) };
+      return { daten: (await consentsOf(db, accountId, prospect.id)).map(toConsentRecord) };
     },
 
+    /** A new record; `erteilt_am` may not be later than now (beyond a small clock skew: 422). */
     give(accountId: string, prospectId: string, input: ConsentInput): Promise<ConsentRecord> {
       const at = now();
+      const givenAt = assertGivenByNow(input.erteilt_am, at, 'erteilt_am');
       return inTransaction(db, async (tx) => {
         const prospect = await lockChangeable(tx, accountId, prospectId);
-        if (input.zweck === 'marketing' && prospect.objected_at) throw consentError('prospect_objected');
+        if (input.zweck === 'marketing' && prospect.objected_at) throw leadsError('prospect_objected');
         const row = await insertConsent(tx, {
           id: newId('ein', at.getTime()),
           account_id: accountId,
@@ -85,7 +90,7 @@ export function createConsentService({ db, now, emit, lockProspect, findProspect
           text_version: input.textversion ?? null,
           source: SOURCE[input.quelle],
           requires_confirmation: input.double_opt_in ?? DOUBLE_OPT_IN_QUELLEN.includes(input.quelle),
-          given_at: new Date(input.erteilt_am),
+          given_at: givenAt,
           created_at: at,
         });
         return settled(tx, row);
@@ -97,21 +102,32 @@ export function createConsentService({ db, now, emit, lockProspect, findProspect
       const at = now();
       return inTransaction(db, async (tx) => {
         const consent = await lockConsent(tx, accountId, prospectId, id);
-        if (consent.withdrawn_at) throw consentError('consent_withdrawn');
+        if (consent.withdrawn_at) throw leadsError('consent_withdrawn');
         if (consent.confirmed_at) return toConsentRecord(consent);
-        return settled(tx, await updateConsent(tx, consent.id, { confirmed_at: at }));
+        return settled(tx, await confirmConsent(tx, accountId, consent.id, at));
       });
     },
 
-    /** Art. 7(3): withdrawn now, with `consent.withdrawn`; withdrawing again returns the first withdrawal and emits nothing. */
+    /**
+     * Art. 7(3): withdrawn now. Withdrawing a marketing consent withdraws consent to marketing:
+     * every marketing record of the prospect not yet withdrawn ends with it (awaiting confirmation
+     * too), each with its own `consent.withdrawn`. A `kontaktaufnahme` record ends alone.
+     * Withdrawing again returns the first withdrawal and emits nothing.
+     */
     withdraw(accountId: string, prospectId: string, id: string): Promise<ConsentRecord> {
       const at = now();
       return inTransaction(db, async (tx) => {
         const consent = await lockConsent(tx, accountId, prospectId, id);
         if (consent.withdrawn_at) return toConsentRecord(consent);
-        const row = await updateConsent(tx, consent.id, { withdrawn_at: at });
-        await emit(tx, { accountId, type: 'consent.withdrawn', data: withdrawal(row), at });
-        return settled(tx, row);
+        const ended =
+          consent.purpose === 'marketing'
+            ? await withdrawStanding(tx, accountId, consent.prospect_id, 'marketing', at)
+            : [await withdrawConsent(tx, accountId, consent.id, at)];
+        for (const row of ended) await emit(tx, { accountId, type: 'consent.withdrawn', data: withdrawal(row), at });
+        return settled(
+          tx,
+          ended.find((row) => row.id === consent.id)!,
+        );
       });
     },
   };

@@ -189,13 +189,3 @@ function cityPartIs(o: string, param: (value: unknown, type: string) => string):
   const boundary = `(char_length(${city}) = ${length} OR substr(${city}, ${length} + 1, 1) IN (' ', '-'))`;
   return `((${spelled.join(' OR ')}) AND ${boundary})`;
 }
-
-/** Whether the account's prospect may be reached for outreach (`reachableForOutreach`). */
-export async function isReachable(db: Db, accountId: string, prospectId: string): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT p.id FROM prospects AS p WHERE p.id = $1 AND p.account_id = $2 AND ${reachableForOutreach('p')}`,
-    prospectId,
-    accountId,
-  );
-  return rows.length > 0;
-}

@@ -1,9 +1,10 @@
 import { toSeite, validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { propertyRepository } from '../../properties/index.js';
+import { isReachableForOutreach } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { prospectRepository, prospectsByIds, toProspect } from '../prospects/index.js';
-import { isReachable, MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
+import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
 import { scoreInquiry } from './model.js';
 
 export type MatchingService = ReturnType<typeof createMatchingService>;
@@ -50,6 +51,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       );
       const rows = await prospectsByIds(
         db,
+        accountId,
         ranked.map((r) => r.id),
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -75,7 +77,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       const prospect = await prospectRepository.find(db, accountId, prospectId);
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
-      if (!prospect.profile_active || !(await isReachable(db, accountId, prospect.id)))
+      if (!prospect.profile_active || !isReachableForOutreach(prospect))
         return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
       const ranked = await rankPropertiesInSql(
         db,

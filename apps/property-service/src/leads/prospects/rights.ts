@@ -1,10 +1,9 @@
-import { inTransaction, type Db } from '@platform/db';
+import { inTransaction } from '@platform/db';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
-import { syncConsentMirror, withdrawal, withdrawMarketingConsents } from '../consent/index.js';
-import { leadsError } from '../dialect.js';
+import { syncConsentMirror, withdrawal, withdrawStanding } from '../consent/index.js';
 import { toProspect } from './mapping.js';
-import { prospectRepository, updateProspect } from './repository.js';
+import { lockChangeableProspect, prospectRepository, updateProspect } from './repository.js';
 import type { Prospect } from './schemas.js';
 
 export type RightsService = ReturnType<typeof createRightsService>;
@@ -15,17 +14,10 @@ export type RightsService = ReturnType<typeof createRightsService>;
  * emits its event; repeating one changes nothing and emits nothing.
  */
 export function createRightsService({ db, now, emit }: Pick<ApiContext<PropertyEvents>, 'db' | 'now' | 'emit'>) {
-  /** The prospect locked for a change: missing or another account's is 404, anonymised is 409. */
-  async function lockChangeable(tx: Db, accountId: string, id: string) {
-    const prospect = await prospectRepository.lock(tx, accountId, id);
-    if (prospect.anonymised_at) throw leadsError('prospect_anonymised_unchangeable');
-    return prospect;
-  }
-
   function setRestriction(accountId: string, id: string, restricted: boolean): Promise<Prospect> {
     const at = now();
     return inTransaction(db, async (tx) => {
-      const prospect = await lockChangeable(tx, accountId, id);
+      const prospect = await lockChangeableProspect(tx, accountId, id);
       if ((prospect.restricted_at !== null) === restricted) return toProspect(prospect);
       const row = await updateProspect(tx, prospect.id, { restricted_at: restricted ? at : null, updated_at: at });
       const type = restricted ? 'prospect.restricted' : 'prospect.restriction_lifted';
@@ -46,17 +38,15 @@ export function createRightsService({ db, now, emit }: Pick<ApiContext<PropertyE
     object(accountId: string, id: string): Promise<Prospect> {
       const at = now();
       return inTransaction(db, async (tx) => {
-        const prospect = await lockChangeable(tx, accountId, id);
+        const prospect = await lockChangeableProspect(tx, accountId, id);
         if (prospect.objected_at) return toProspect(prospect);
-        const withdrawn = await withdrawMarketingConsents(tx, prospect.id, at);
-        for (const consentId of withdrawn) {
-          const data = withdrawal({ id: consentId, prospect_id: prospect.id, purpose: 'marketing' });
-          await emit(tx, { accountId, type: 'consent.withdrawn', data, at });
-        }
-        const data = { interessent_id: prospect.id, einwilligung_ids: withdrawn };
+        const withdrawn = await withdrawStanding(tx, accountId, prospect.id, 'marketing', at);
+        for (const row of withdrawn)
+          await emit(tx, { accountId, type: 'consent.withdrawn', data: withdrawal(row), at });
+        const data = { interessent_id: prospect.id, einwilligung_ids: withdrawn.map((row) => row.id) };
         await emit(tx, { accountId, type: 'prospect.objected', data, at });
         await updateProspect(tx, prospect.id, { objected_at: at, updated_at: at });
-        await syncConsentMirror(tx, prospect.id);
+        await syncConsentMirror(tx, accountId, prospect.id);
         return toProspect(await prospectRepository.find(tx, accountId, prospect.id));
       });
     },

@@ -3,13 +3,19 @@ import { compileBodyValidator, toSeite } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
-import { consentError, createConsentService, recordDeclaredConsent } from '../consent/index.js';
+import { createConsentService, recordDeclaredConsent } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { eraseProspect, type EndViewings } from '../retention/index.js';
 import { auditedErasure, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
 import { toColumns, toPatchView, toProspect, type ProspectRow } from './mapping.js';
 import { createRightsService } from './rights.js';
-import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
+import {
+  insertProspect,
+  lockChangeableProspect,
+  prospectNotFound,
+  prospectRepository,
+  updateProspect,
+} from './repository.js';
 import {
   PROSPECT_READ_ONLY,
   ProspectInputSchema,
@@ -84,7 +90,7 @@ export function createProspectService(deps: ProspectServiceDeps) {
     /** Consents with their history (`/einwilligungen`). */
     consents: createConsentService({
       ...deps,
-      lockProspect: (tx, accountId, id) => prospectRepository.lock(tx, accountId, id),
+      lockChangeable: lockChangeableProspect,
       findProspect: (tx, accountId, id) => prospectRepository.find(tx, accountId, id),
     }),
     /** Restriction (Art. 18) and objection (Art. 21). */
@@ -159,7 +165,7 @@ export function createProspectService(deps: ProspectServiceDeps) {
           },
           beforeWrite: async (changed, row) => {
             hadValid = row.marketing_consent_valid;
-            if (consentChanged(changed) && row.objected_at) throw consentError('prospect_objected');
+            if (consentChanged(changed) && row.objected_at) throw leadsError('prospect_objected');
           },
           afterWrite: async (changed, row, at) => {
             if (consentChanged(changed)) await recordDeclaredConsent(tx, row, at);
