@@ -1,7 +1,8 @@
 // A restore does not bring erased people back (issue 37): dump → erase → restore → the services
 // refuse to start → `pnpm cli erasures reapply` → nothing personal of the erased prospect is left,
 // and the services start. The database is restored from its dump as in the restore drill (pg_dump
-// and pg_restore of the machine's PostgreSQL); DATA_DIR, with the erasure journal, is the live one.
+// and pg_restore of the machine's PostgreSQL); the erasure journal (ERASURE_JOURNAL_DIR, outside
+// DATA_DIR here) is the live one. The worker alone refuses to start too.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { createPrisma } from '@platform/db';
 import { propertyDescriptor } from '@platform/property-service';
 import {
   createTenant,
+  freePort,
   runScript,
   startServices,
   startSystemPostgres,
@@ -45,7 +47,15 @@ const sql = async <T extends pg.QueryResultRow>(database: string, text: string, 
     await client.end();
   }
 };
-const env = { DATA_DIR: dataDir, API_KEY_PEPPER: TEST_PEPPER, STORAGE_DRIVER: 'filesystem', SANDBOX_PROCESSES: '1' };
+const env = {
+  DATA_DIR: dataDir,
+  ERASURE_JOURNAL_DIR: join(root, 'erasure-journal'),
+  API_KEY_PEPPER: TEST_PEPPER,
+  // The worker started alone below must encrypt with the services' key (the start refuses another).
+  WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+  STORAGE_DRIVER: 'filesystem',
+  SANDBOX_PROCESSES: '1',
+};
 const tool = (name: string, args: string[], password = ROLE_PASSWORD) =>
   run(postgres.program(name), args, { env: { PATH: process.env.PATH, PGPASSWORD: password } });
 const call = (method: string, path: string, body?: unknown) =>
@@ -131,11 +141,20 @@ it('re-applies the erasures made after the backup before the services may start 
   expect(refused).toContain('pnpm cli erasures reapply');
 
   const cliEnv = { ...process.env, DATABASE_URL: appUrl('platform_restored'), ...env };
-  const reapply = await runScript('apps/cli/src/main.ts', ['erasures', 'reapply', dataDir, '--json'], cliEnv);
+  // A worker alone (the containers' layout) runs the same check before it works.
+  const worker = await runScript('apps/worker/src/main.ts', [], {
+    ...cliEnv,
+    REDIS_PORT: String(await freePort()),
+    METRICS_PORT: '0',
+  });
+  expect(worker.code).toBe(1);
+  expect(worker.stderr).toContain('recorded erasure(s) are missing from the database');
+
+  const reapply = await runScript('apps/cli/src/main.ts', ['erasures', 'reapply', '--json'], cliEnv);
   expect(reapply.stderr).toBe('');
   expect(reapply.code).toBe(0);
   expect(JSON.parse(reapply.stdout)).toEqual({ recorded: 1, reapplied: 1, anonymised: 0 });
-  const again = await runScript('apps/cli/src/main.ts', ['erasures', 'reapply', dataDir, '--json'], cliEnv);
+  const again = await runScript('apps/cli/src/main.ts', ['erasures', 'reapply', '--json'], cliEnv);
   expect(JSON.parse(again.stdout)).toEqual({ recorded: 1, reapplied: 0, anonymised: 0 });
 
   // Nothing personal of the erased prospect is left; the other one is untouched.
