@@ -45,6 +45,7 @@ async function fullProspect(tenant: Tenant, name: string) {
     interessent: person(name),
     nachricht: `Nachricht von ${name}`,
   });
+  ctx.clock.now = new Date(ctx.clock.now.getTime() + 60_000); // the second inquiry a minute later
   const b = await inquire(tenant, { immobilie_id: second, interessent_id: a.interessent_id });
   const id = a.interessent_id;
   const consent = await ctx.send(
@@ -115,7 +116,7 @@ describe('GET /leads/v1/interessenten/{id}/auskunft', () => {
         telefon: person('Mira').telefon,
       },
       suchprofil: { typ: ['apartment'], orte: ['Berlin'], zimmer_min: 2, kaufpreis_max_eur: 450000, aktiv: true },
-      eingeschraenkt_seit: '2026-11-20T10:00:00.000Z',
+      eingeschraenkt_seit: '2026-11-20T10:01:00.000Z',
       widerspruch_seit: null,
       aufbewahrung_bis: '2027-05-19',
       loeschung_geplant_am: '2027-05-20',
@@ -123,7 +124,7 @@ describe('GET /leads/v1/interessenten/{id}/auskunft', () => {
     // the history: the declared consent and the marketing consent, withdrawn
     expect(body.einwilligungen).toHaveLength(2);
     expect(body.einwilligungen[1]).toMatchObject({ id: mine.consent, zweck: 'marketing', gueltig: false });
-    expect(body.einwilligungen[1].widerrufen_am).toBe('2026-11-20T10:00:00.000Z');
+    expect(body.einwilligungen[1].widerrufen_am).toBe('2026-11-20T10:01:00.000Z');
     // every inquiry with its score and its explanation, as the inquiries API shows them
     expect(body.anfragen.map((a: { id: string }) => a.id)).toEqual(mine.inquiries);
     for (const inquiry of body.anfragen) {

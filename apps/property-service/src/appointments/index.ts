@@ -17,4 +17,4 @@ export { appointmentRepository, type NewAppointment } from './repository.js';
 export { appointmentsBetween } from './repository.js';
 export { AppointmentSchema } from './schemas.js';
 /** The account's prospect's appointments (the Auskunft): read only. */
-export { appointmentsOfProspect } from './prospect-appointments.js';
+export { appointmentsOfProspect } from './prospect-appointments-sql.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Named, Nullable, SeitenQuerySchema, StringEnum } from '@platform/http';
-import { ConsentRecordSchema } from '../consent/consent-history.js';
+import { ConsentRecordSchema } from '../consent/index.js';
 import { InquirySchema } from '../inquiries/index.js';
 import { ProspectSchema } from '../prospects/index.js';
 

@@ -3,7 +3,7 @@ import { toSeite, validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { eventsNaming } from '@platform/webhooks';
 import { appointmentsOfProspect } from '../../appointments/index.js';
-import { consentHistoryOf } from '../consent/consent-history.js';
+import { consentHistoryOf } from '../consent/index.js';
 import { inquiriesOfProspect } from '../inquiries/index.js';
 import { prospectNotFound, prospectRepository, toProspect } from '../prospects/index.js';
 import { plannedErasureDay, toAuskunftRecordView, toTermin } from './mapping.js';

@@ -9,3 +9,4 @@ export {
   type ConsentSubject,
 } from './service.js';
 export { isReachableForOutreach, reachableForOutreach, syncConsentMirror, withdrawStanding } from './consent-sql.js';
+export { consentHistoryOf, ConsentRecordSchema, type ConsentRecord } from './consent-history.js';
