@@ -162,7 +162,7 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
     name: 'ERASURE_JOURNAL_DIR',
     default: '(DATA_DIR/erasure-journal)',
     description:
-      'Where every erasure of a prospect is also kept outside the database (ids and times only), so that a restored backup cannot bring an erased person back. Every instance, the worker and the CLI must name the same directory (shared storage when instances run on several machines), kept apart from what a restore puts back (docs/operations.md, "Erasures and restores").',
+      'Where every erasure of a prospect is also kept outside the database (ids and times only), so that a restored backup cannot bring an erased person back. Every instance, the worker and the CLI must name the same directory (shared storage when instances run on several machines), kept apart from what a restore puts back (docs/operations.md, "Backup and restore").',
   },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
