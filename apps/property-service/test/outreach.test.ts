@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '@platform/testkit';
+import { SWEEP_OUTREACH_JOB } from '../src/leads/outreach/index.js';
 import { eventData, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 import {
   outreachRunsOf,
@@ -95,11 +96,38 @@ describe('Treffer: outreach when a property goes on the market or gets cheaper',
     expect(drops.map((d) => d.interessent_id).sort()).toEqual([ids.matching, ids.secondMatching].sort());
   });
 
-  it('announces nothing for a property that is no longer active when its run comes', async () => {
+  it('announces nothing for a property no longer active when its run comes, and the lower price once it is released', async () => {
     await ctx.send('PATCH', `/v1/properties/${flat}`, { purchase_price_eur: 370000 });
     await ctx.send('POST', `/v1/properties/${flat}/reserve`);
     expect(await runOpenOutreach(ctx, flat)).toEqual({ announced: 0, dropped: 0 });
+    // Released, it is offered at the lower price nobody has heard of yet.
     await ctx.send('POST', `/v1/properties/${flat}/release`);
+    expect(await runOpenOutreach(ctx, flat)).toEqual({ announced: 2, dropped: 0 });
+  });
+});
+
+describe('Treffer: a run whose job never came', () => {
+  it('is run by the sweeper once it is 2 minutes old, not before', async () => {
+    const sweep = () =>
+      SWEEP_OUTREACH_JOB.run(
+        { db: ctx.db.prisma, now: ctx.clock.now, storage: ctx.storage, sandbox: ctx.sandbox, jobs: ctx.jobs },
+        {},
+      );
+    ctx.clock.now = new Date();
+    const house = (
+      await ctx.send('POST', '/v1/properties', {
+        ...validProperty(),
+        rooms: 3,
+        living_area_sqm: 80,
+        purchase_price_eur: 390000,
+      })
+    ).json().id;
+    await ctx.send('POST', `/v1/properties/${house}/activate`); // no worker runs: the job waits in Redis
+    expect(await sweep()).toEqual({ runs: 0, announced: 0 });
+    ctx.clock.now = new Date(ctx.clock.now.getTime() + 3 * 60_000);
+    expect(await sweep()).toEqual({ runs: 1, announced: 2 });
+    expect((await outreachRunsOf(ctx, house))[0].completed_at).not.toBeNull();
+    expect(await sweep()).toEqual({ runs: 0, announced: 0 });
   });
 });
 
