@@ -124,7 +124,7 @@ describe('anonymisation racing a new consent', () => {
 });
 
 describe('restriction and viewings (Art. 18)', () => {
-  it('a restricted prospect gets no new viewing appointment (409); once lifted it does', async () => {
+  it('a restricted prospect gets no new viewing appointment and no new time (409); one booked before can be cancelled', async () => {
     ctx.clock.now = new Date();
     const propertyId = await activeProperty(ctx);
     const inquiry = await createInquiry(ctx, propertyId);
@@ -138,6 +138,25 @@ describe('restriction and viewings (Art. 18)', () => {
     expect(await ctx.db.prisma.appointment.count({ where: { prospect_id: inquiry.prospectId } })).toBe(0);
 
     await ctx.send('DELETE', `/leads/v1/interessenten/${inquiry.prospectId}/einschraenkung`);
-    expect((await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...time })).statusCode).toBe(201);
+    const booked = await ctx.send('POST', '/v1/appointments', { inquiry_id: inquiry.id, ...time });
+    expect(booked.statusCode).toBe(201);
+
+    // booked before the restriction: it stays, can be cancelled, but gets no new time
+    await ctx.send('POST', `/leads/v1/interessenten/${inquiry.prospectId}/einschraenkung`);
+    const later = new Date(start.getTime() + 86_400_000);
+    const moved = await ctx.send('POST', `/v1/appointments/${booked.json().id}/reschedule`, {
+      starts_at: later.toISOString(),
+      ends_at: new Date(later.getTime() + 3_600_000).toISOString(),
+    });
+    expect(moved.statusCode).toBe(409);
+    expect((await ctx.send('GET', `/v1/appointments/${booked.json().id}`)).json()).toMatchObject({
+      status: 'proposed',
+      starts_at: time.starts_at,
+    });
+    const cancelled = await ctx.send('POST', `/v1/appointments/${booked.json().id}/cancel`, {
+      by: 'agent',
+      reason: 'other',
+    });
+    expect(cancelled.statusCode).toBe(200);
   });
 });

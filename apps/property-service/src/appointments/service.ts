@@ -43,8 +43,8 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
 
 /**
  * The prospect must not be anonymised or erased (their viewings were cancelled then), nor
- * restricted (GDPR Art. 18: their data is kept but not processed, and a new invitation is
- * processing; appointments booked before stay, as the restriction does not cancel anything). The
+ * restricted (GDPR Art. 18: their data is kept but not processed, and a new invitation or a new
+ * time is processing; appointments booked before stay, as the restriction cancels nothing). The
  * row is held (share lock) until the booking commits, so an erasure or a restriction running at the
  * same time waits and then sees the new appointment, or, having committed first, refuses it.
  */
@@ -256,6 +256,8 @@ export function createAppointmentService({ db, cursors, now, emit, openSlotOfHos
           { action: 'reschedule', range },
           async (tx, r) => {
             await holdViewableProperty(tx, accountId, r.property_id);
+            // a new time is a new invitation: refused for a restricted prospect like a new appointment
+            await holdContactableProspect(tx, accountId, r.prospect_id);
             await assertHostFree(tx, accountId, r.host, range, slots);
             if (r.slot_id) await appointmentRepository.leaveSlot(tx, id);
           },
