@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLeadsClient, unwrap } from '@platform/client';
-import { addKey, type Tenant } from '@platform/testkit';
+import { addKey, createTenant, startReceiver, until, type Tenant } from '@platform/testkit';
 import { propertyDescriptor } from '../src/descriptor.js';
 import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
 
@@ -267,5 +267,34 @@ describe('the Auskunftsprotokoll and erasure', () => {
     expect(body.anfragen).toHaveLength(2);
     const log = await unwrap(client.GET('/leads/v1/auskunftsprotokoll', { params: { query: { interessent_id: id } } }));
     expect(log.daten.map((r) => r.format)).toEqual(['json']);
+  });
+});
+
+describe('the delivery state of the events', () => {
+  it('counts the deliveries of each event by state: delivered, and held for a paused endpoint', async () => {
+    const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
+    const receiver = await startReceiver();
+    const stop = await ctx.startWebhookDelivery();
+    try {
+      const hook = (url: string) =>
+        ctx.send('POST', '/v1/webhooks', { url, events: ['inquiry.received'] }, tenant.key).then((r) => r.json().id);
+      await hook(`${receiver.url}/delivered`);
+      const paused = await hook(`${receiver.url}/paused`);
+      expect((await ctx.send('PATCH', `/v1/webhooks/${paused}`, { status: 'paused' }, tenant.key)).statusCode).toBe(
+        200,
+      );
+      const property = await activeProperty(tenant);
+      const { interessent_id } = await inquire(tenant, { immobilie_id: property, interessent: person('Zustella') });
+      await until(async () => receiver.received.length === 1);
+      const received = async () =>
+        (await auskunft(interessent_id, tenant.key))
+          .json()
+          .ereignisse.find((e: { typ: string }) => e.typ === 'inquiry.received');
+      await until(async () => (await received())?.zustellungen.zugestellt === 1);
+      expect((await received()).zustellungen).toEqual({ zugestellt: 1, fehlgeschlagen: 0, ausstehend: 1 });
+    } finally {
+      await stop();
+      await receiver.close();
+    }
   });
 });
