@@ -98,7 +98,9 @@ describe('the erasure log', () => {
     for (const value of personalValues(1)) expect(text).not.toContain(value);
 
     // The record's id carries the erasure's time, as every id of the app does.
-    expect(daten[0]!.id.slice(0, 14)).toBe(newId('loe', Date.parse('2026-12-02T10:00:00Z')).slice(0, 14));
+    expect((daten[0] as { id: string }).id.slice(0, 14)).toBe(
+      newId('loe', Date.parse('2026-12-02T10:00:00Z')).slice(0, 14),
+    );
     const names = (await readdir(journalDir, { recursive: true })).filter((name) => name.endsWith('.json'));
     const entries = await Promise.all(
       names.map(async (name) => JSON.parse(await readFile(join(journalDir, name), 'utf8'))),
