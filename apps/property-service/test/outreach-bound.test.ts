@@ -86,6 +86,37 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     expect(await announcedTo(prospect)).toHaveLength(1);
   });
 
+  it('announces each pair once when two instances run the same change at once', async () => {
+    await setBound(5);
+    ctx.clock.now = new Date('2026-11-30T12:00:00Z');
+    const land = { typ: ['land'], orte: ['Dresden'], zimmer_min: 3, kaufpreis_max_eur: 400000 };
+    const [claimedElsewhere, twin] = [await prospectWith(ctx, 'twinA', land), await prospectWith(ctx, 'twinB', land)];
+    const plot = await activeProperty(ctx, ctx.tenant.key, {
+      ...FLAT,
+      type: 'land',
+      address: { street: 'Elbufer 2', postal_code: '01067', city: 'Dresden' },
+    });
+    const [run] = await outreachRunsOf(ctx, plot);
+    // One pair claimed by a third instance, not yet committed: both runs of the change wait on it.
+    const { result, waited } = await whileHeld(
+      ctx.db,
+      (tx) =>
+        tx.$executeRawUnsafe(
+          `INSERT INTO outreach_announcements (account_id, property_id, prospect_id, change_key, run_id, score, announced, created_at)
+           VALUES ($1, $2, $3, 'kauf:400000', 'outr_elsewhere', 100, true, now())`,
+          ctx.tenant.accountId,
+          plot,
+          claimedElsewhere,
+        ),
+      () => Promise.all([runOutreachJob(ctx, run.id), runOutreachJob(ctx, run.id)]),
+      2,
+    );
+    expect(waited).toBe(2);
+    expect(result.map((r) => r.announced as number).reduce((a, b) => a + b)).toBe(1);
+    const events = (await eventData(ctx, TREFFER)).filter((d) => d.property_id === plot);
+    expect(events.map((d) => d.interessent_id)).toEqual([twin]);
+  });
+
   it('announces nothing while the bound is 0', async () => {
     await setBound(0);
     ctx.clock.now = new Date('2026-12-01T10:00:00Z');
