@@ -18,7 +18,7 @@ export interface paths {
         put?: never;
         /**
          * Einwilligung erfassen
-         * @description Eine neue Einwilligung (Zweck, Textversion, Quelle, Zeitpunkt). Mit Double-Opt-in (Standard für `website_formular` und `portal`) gilt sie erst nach `POST …/bestaetigung`. 409, wenn der Interessent anonymisiert ist oder (für `marketing`) widersprochen hat.
+         * @description Eine neue Einwilligung (Zweck, Textversion, Quelle, Zeitpunkt). Mit Double-Opt-in (Standard für `website_formular` und `portal`) gilt sie erst nach `POST …/bestaetigung`. 409, wenn der Interessent anonymisiert ist oder (für `marketing`) widersprochen hat; 422, wenn `erteilt_am` mehr als 5 Minuten nach jetzt liegt.
          *
          *     Erforderlicher Scope: `leads:write`.
          */
@@ -62,7 +62,7 @@ export interface paths {
         put?: never;
         /**
          * Einwilligung widerrufen (Art. 7 Abs. 3 DSGVO)
-         * @description Setzt `widerrufen_am` auf jetzt und löst `consent.withdrawn` aus. Eine Wiederholung ist unschädlich: sie liefert den ersten Widerruf und löst kein Ereignis aus.
+         * @description Setzt `widerrufen_am` auf jetzt und löst `consent.withdrawn` aus. Der Widerruf einer Einwilligung in `marketing` widerruft die Einwilligung in Werbung: alle noch nicht widerrufenen Marketing-Einwilligungen des Interessenten enden mit ihr (auch unbestätigte), je mit einem `consent.withdrawn`. Eine Wiederholung ist unschädlich: sie liefert den ersten Widerruf und löst kein Ereignis aus.
          *
          *     Erforderlicher Scope: `leads:write`.
          */
@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Verarbeitung einschränken (Art. 18 DSGVO)
-         * @description Der Interessent bleibt gespeichert, wird aber nicht mehr abgeglichen, angesprochen oder exportiert (`eingeschraenkt_seit`). Löst `prospect.restricted` aus; eine Wiederholung ändert nichts. 409 für einen anonymisierten Interessenten.
+         * @description Der Interessent bleibt gespeichert, wird aber nicht mehr abgeglichen, angesprochen oder exportiert (`eingeschraenkt_seit`); neue Besichtigungstermine und neue Zeiten bestehender lehnt die Termin-API ab (409), bestehende Termine bleiben. Löst `prospect.restricted` aus; eine Wiederholung ändert nichts. 409 für einen anonymisierten Interessenten.
          *
          *     Erforderlicher Scope: `leads:write`.
          */
@@ -605,7 +605,7 @@ export interface components {
             loeschung_geplant_am: string;
             /**
              * Format: date-time
-             * @description Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export.
+             * @description Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export, keine neuen Besichtigungstermine (409 in der Termin-API).
              */
             eingeschraenkt_seit: string | null;
             /**
@@ -767,7 +767,7 @@ export interface components {
             anonymisiert: boolean;
             /**
              * Format: date-time
-             * @description Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export.
+             * @description Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export, keine neuen Besichtigungstermine (409 in der Termin-API).
              */
             eingeschraenkt_seit: string | null;
             /**

@@ -722,7 +722,7 @@ export interface paths {
         put?: never;
         /**
          * Reschedule an appointment
-         * @description A new time for a `proposed` or `confirmed` appointment: back to `proposed`, the old time in `history`, SEQUENCE + 1; an appointment of a slot leaves it. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).
+         * @description A new time for a `proposed` or `confirmed` appointment: back to `proposed`, the old time in `history`, SEQUENCE + 1; an appointment of a slot leaves it. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`). 409 `conflict` also when the prospect's processing is restricted (GDPR Art. 18): a new time is a new invitation.
          *
          *     Required scope: `appointments:write`.
          */

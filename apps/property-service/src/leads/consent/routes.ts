@@ -42,7 +42,8 @@ export const consentRoutes: FastifyPluginAsync<{ consents: ConsentService }> = a
         summary: 'Einwilligung erfassen',
         description:
           'Eine neue Einwilligung (Zweck, Textversion, Quelle, Zeitpunkt). Mit Double-Opt-in (Standard für `website_formular` und `portal`) ' +
-          'gilt sie erst nach `POST …/bestaetigung`. 409, wenn der Interessent anonymisiert ist oder (für `marketing`) widersprochen hat.',
+          'gilt sie erst nach `POST …/bestaetigung`. 409, wenn der Interessent anonymisiert ist oder (für `marketing`) widersprochen hat; ' +
+          '422, wenn `erteilt_am` mehr als 5 Minuten nach jetzt liegt.',
         params: ProspectParams,
         body: ConsentInputSchema,
         response: { 201: ConsentRecordSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },
@@ -80,8 +81,9 @@ export const consentRoutes: FastifyPluginAsync<{ consents: ConsentService }> = a
         operationId: 'einwilligungWiderrufen',
         summary: 'Einwilligung widerrufen (Art. 7 Abs. 3 DSGVO)',
         description:
-          'Setzt `widerrufen_am` auf jetzt und löst `consent.withdrawn` aus. Eine Wiederholung ist unschädlich: sie liefert den ersten Widerruf ' +
-          'und löst kein Ereignis aus.',
+          'Setzt `widerrufen_am` auf jetzt und löst `consent.withdrawn` aus. Der Widerruf einer Einwilligung in `marketing` widerruft die ' +
+          'Einwilligung in Werbung: alle noch nicht widerrufenen Marketing-Einwilligungen des Interessenten enden mit ihr (auch unbestätigte), ' +
+          'je mit einem `consent.withdrawn`. Eine Wiederholung ist unschädlich: sie liefert den ersten Widerruf und löst kein Ereignis aus.',
         params: ConsentParamsSchema,
         body: EmptyBodySchema,
         response: { 200: ConsentRecordSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS], 'de') },

@@ -21,7 +21,8 @@ export const rightsRoutes: FastifyPluginAsync<{ rights: RightsService }> = async
         operationId: 'interessentEinschraenken',
         summary: 'Verarbeitung einschränken (Art. 18 DSGVO)',
         description:
-          'Der Interessent bleibt gespeichert, wird aber nicht mehr abgeglichen, angesprochen oder exportiert (`eingeschraenkt_seit`). ' +
+          'Der Interessent bleibt gespeichert, wird aber nicht mehr abgeglichen, angesprochen oder exportiert (`eingeschraenkt_seit`); ' +
+          'neue Besichtigungstermine und neue Zeiten bestehender lehnt die Termin-API ab (409), bestehende Termine bleiben. ' +
           'Löst `prospect.restricted` aus; eine Wiederholung ändert nichts. 409 für einen anonymisierten Interessenten.',
         params: ProspectParamsSchema,
         body: EmptyBodySchema,

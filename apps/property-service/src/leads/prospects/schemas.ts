@@ -130,7 +130,9 @@ export const ProspectSchema = Named(
       eingeschraenkt_seit: Nullable(
         Type.String({
           format: 'date-time',
-          description: 'Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export.',
+          description:
+            'Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export, ' +
+            'keine neuen Besichtigungstermine (409 in der Termin-API).',
         }),
       ),
       widerspruch_seit: Nullable(
