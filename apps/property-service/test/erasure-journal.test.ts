@@ -91,7 +91,7 @@ it('an erasure whose transaction fails at its commit leaves no journal entry, an
   ]);
 });
 
-it('the start check settles entries left prepared: committed ones count, abandoned ones go, young ones wait', async () => {
+it('the start check settles entries left prepared: committed or old ones count, young ones wait', async () => {
   const directory = join(root, 'left');
   const left = createErasureJournal(directory);
   // Committed, but its process stopped before the rename: its record is in the database.
@@ -101,19 +101,30 @@ it('the start check settles entries left prepared: committed ones count, abandon
     erased,
   ]);
   await left.prepare(entryOf(erased, '2026-12-06T10:00:00.000Z', record!.id));
-  // Rolled back (no record), written 20 minutes ago; and one written just now, whose transaction may still run.
-  const abandoned = entryOf(await created(3), '2026-12-06T11:00:00.000Z', 'loe_abandoned');
-  await left.prepare(abandoned);
-  const twentyMinutesAgo = new Date(Date.now() - 20 * 60_000);
-  const abandonedFile = join(directory, '2026-12', '2026-12-06T11-00-00.000Z_loe_abandoned.pending');
-  await utimes(abandonedFile, twentyMinutesAgo, twentyMinutesAgo);
+  // One written just now without its record: its transaction may still run elsewhere.
   await left.prepare(entryOf(await created(4), '2026-12-06T12:00:00.000Z', 'loe_inflight'));
-
   expect(await pendingErasuresRefusal(ctx.db.prisma, left)).toBeUndefined();
   expect(await filesOf(directory)).toEqual([
     `2026-12/2026-12-06T10-00-00.000Z_${record!.id}.json`,
     '2026-12/2026-12-06T12-00-00.000Z_loe_inflight.pending',
   ]);
+
+  // Left 20 minutes ago without its record: rolled back, or committed and lost to a restore. The
+  // person asked to be erased: it counts, and the start waits for the re-application.
+  const unknown = await created(3);
+  await left.prepare(entryOf(unknown, '2026-12-06T11:00:00.000Z', 'loe_unknown'));
+  const twentyMinutesAgo = new Date(Date.now() - 20 * 60_000);
+  await utimes(
+    join(directory, '2026-12', '2026-12-06T11-00-00.000Z_loe_unknown.pending'),
+    twentyMinutesAgo,
+    twentyMinutesAgo,
+  );
+  expect(await pendingErasuresRefusal(ctx.db.prisma, left)).toMatch(/^1 recorded erasure\(s\) are missing/);
+  expect(await filesOf(directory)).toContain('2026-12/2026-12-06T11-00-00.000Z_loe_unknown.json');
+  expect(
+    (await reapplyErasures(ctx.db.prisma, left, endViewingsReporting, new Date('2026-12-07T00:00:00Z'))).reapplied,
+  ).toBe(1);
+  expect((await ctx.send('GET', `/leads/v1/interessenten/${unknown}`)).json().email).toBeNull();
 });
 
 it('the start check reads months newest first and stops at the first with nothing undone; the command reads all', async () => {

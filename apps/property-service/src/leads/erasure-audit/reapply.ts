@@ -10,10 +10,10 @@ import { erasureRecordsPresent, prospectsNotForgotten } from './repository.js';
  */
 const OVERLAP_MS = 10 * 60_000;
 /**
- * A prepared entry without its record older than this belongs to a transaction that rolled back
- * (and a process that stopped before removing it); younger ones may still be in flight elsewhere.
+ * A prepared entry without its record, older than this, was left by a process that stopped (or lost
+ * the database) around its transaction; younger ones may belong to a transaction still running.
  */
-const ABANDONED_AFTER_MS = 15 * 60_000;
+const LEFT_AFTER_MS = 15 * 60_000;
 
 /** The command the restore procedure runs, named by the refusal to start. */
 export const REAPPLY_COMMAND = 'pnpm cli erasures reapply';
@@ -28,9 +28,11 @@ async function pendingIn(db: Db, entries: JournalEntry[]): Promise<JournalEntry[
 }
 
 /**
- * Prepared entries left behind (a process stopped between its commit and the rename): those whose
- * record the database has are made final, whatever their age; those without it are removed once
- * they are older than ABANDONED_AFTER_MS.
+ * Prepared entries left behind. With its record in the database the erasure committed: the entry is
+ * made final, whatever its age. Without it, once older than LEFT_AFTER_MS, the outcome cannot be
+ * told apart (rolled back, or committed and then lost to a restore): the entry is made final too, as
+ * the person did ask to be erased — if their data is still there, the start is refused until
+ * `erasures reapply` erased them. A rollback the erasing process saw itself removed its entry.
  */
 async function settleLeftPrepared(db: Db, journal: ErasureJournal, months: string[], now: number): Promise<void> {
   for (const month of months) {
@@ -41,8 +43,7 @@ async function settleLeftPrepared(db: Db, journal: ErasureJournal, months: strin
       prepared.map(({ entry }) => ({ account_id: entry.account_id, id: entry.record_id })),
     );
     for (const { entry, writtenAt } of prepared) {
-      if (committed.has(entry.record_id)) await journal.commit(entry);
-      else if (now - writtenAt.getTime() >= ABANDONED_AFTER_MS) await journal.discard(entry);
+      if (committed.has(entry.record_id) || now - writtenAt.getTime() >= LEFT_AFTER_MS) await journal.commit(entry);
     }
   }
 }
