@@ -54,3 +54,6 @@ CREATE INDEX "outreach_runs_completed_at_created_at_idx" ON "outreach_runs"("com
 
 -- CreateIndex
 CREATE INDEX "outreach_announcements_run_id_idx" ON "outreach_announcements"("run_id");
+
+-- CreateIndex
+CREATE INDEX "outreach_daily_counts_day_idx" ON "outreach_daily_counts"("day");

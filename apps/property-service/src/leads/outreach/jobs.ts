@@ -17,7 +17,7 @@ export const OUTREACH_JOB = defineJob({
 
 export const SWEEP_OUTREACH_JOB = defineJob({
   name: 'sweep-outreach',
-  description: `Runs every outreach run still open ${OUTREACH_SWEEP_AFTER_MS / 60_000} minutes after its property change (its job lost with Redis, never enqueued, or failed), oldest first, up to 20 a minute.`,
+  description: `Runs every outreach run still open ${OUTREACH_SWEEP_AFTER_MS / 60_000} minutes after its property change (its job lost with Redis, never enqueued, or failed), oldest first, up to 20 a minute; removes the daily counters of days that are over.`,
   payload: Type.Object({}, { additionalProperties: false }),
   schedule: { pattern: '* * * * *', tz: 'UTC' },
   retry: { attempts: 1, backoffMs: 0 },
@@ -25,7 +25,8 @@ export const SWEEP_OUTREACH_JOB = defineJob({
     const pending = await outreachSql.pendingRuns(db, new Date(now.getTime() - OUTREACH_SWEEP_AFTER_MS), 20);
     let announced = 0;
     for (const id of pending) announced += (await runOutreach(db, id, now)).announced;
-    return { runs: pending.length, announced };
+    const pruned = await outreachSql.pruneDailyCounts(db, now);
+    return { runs: pending.length, announced, pruned_daily_counts: pruned };
   },
 });
 

@@ -141,6 +141,14 @@ export const outreachSql = {
     );
   },
 
+  /** Removes the counters of days over in every time zone (two UTC days back); resolves to how many. */
+  pruneDailyCounts(db: SqlRunner, now: Date): PromiseLike<number> {
+    return db.$executeRawUnsafe(
+      "DELETE FROM outreach_daily_counts WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date - 2",
+      now,
+    );
+  },
+
   /** Marks the pairs of the run that were over the daily bound as dropped. */
   async markDropped(tx: SqlRunner, runId: string, prospectIds: string[]): Promise<void> {
     if (prospectIds.length === 0) return;
