@@ -174,3 +174,19 @@ describe('the erasure log', () => {
     expect((await log(stranger)).daten).toEqual([]);
   });
 });
+
+it('the database refuses a record of an unknown kind or requester, and an api_key record without its key', async () => {
+  const insert = (id: string, kind: string, by: string, key: string | null) =>
+    ctx.db.query(
+      `INSERT INTO erasure_records (id, account_id, prospect_id, kind, requested_by, application_id, key_id,
+                                    inquiries_count, appointments_count, created_at)
+       VALUES ($1, 'acct_checks', 'int_checks', $2, $3, $4, $4, 0, 0, now())`,
+      [id, kind, by, key],
+    );
+  await expect(insert('loe_c1', 'deletion', 'cli', null)).rejects.toThrow(/erasure_records_kind_check/);
+  await expect(insert('loe_c2', 'erasure', 'operator', null)).rejects.toThrow(/erasure_records_requested_by_check/);
+  await expect(insert('loe_c3', 'erasure', 'api_key', null)).rejects.toThrow(/erasure_records_requested_by_check/);
+  await expect(insert('loe_c4', 'anonymisation', 'cli', null)).rejects.toThrow(/erasure_records_requested_by_check/);
+  await insert('loe_c5', 'erasure', 'cli', null);
+  await insert('loe_c6', 'erasure', 'api_key', 'key_checks');
+});
