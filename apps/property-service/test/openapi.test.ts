@@ -282,10 +282,15 @@ describe('GET /leads/v1/openapi.json', () => {
         'DELETE /leads/v1/interessenten/{interessentId}/einschraenkung',
         'POST /leads/v1/interessenten/{interessentId}/widerspruch',
         'GET /leads/v1/loeschprotokoll',
+        'GET /leads/v1/interessenten/{interessentId}/auskunft',
+        'GET /leads/v1/interessenten/{interessentId}/auskunft/pdf',
+        'GET /leads/v1/auskunftsprotokoll',
+        'GET /leads/v1/einstellungen/treffer',
+        'PUT /leads/v1/einstellungen/treffer',
       ].sort(),
     );
     for (const [name, op] of operations) {
-      expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
+      expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write|export)$/);
       expect(op.description, name).toContain(`Erforderlicher Scope: \`${op.security![0].apikey[0]}\`.`);
       expect(JSON.stringify(op.responses), name).not.toMatch(/Required scope|Validation failed|Not found/);
       expect(JSON.stringify(op.parameters ?? []), name).not.toMatch(/Page size|Opaque cursor/);
@@ -318,6 +323,13 @@ describe('GET /leads/v1/openapi.json', () => {
     ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', 'body', 'EinwilligungErteilen'],
     ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', '201', 'Einwilligungsnachweis'],
     ['POST /leads/v1/interessenten/{interessentId}/widerspruch', '200', 'Interessent'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200', 'Auskunft'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 einwilligungen[]', 'Einwilligungsnachweis'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 anfragen[]', 'Anfrage'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 anfragen[] bewertung', 'Bewertung'],
+    ['GET /leads/v1/auskunftsprotokoll', '200 daten[]', 'Auskunftsprotokolleintrag'],
+    ['GET /leads/v1/einstellungen/treffer', '200', 'TrefferEinstellungen'],
+    ['PUT /leads/v1/einstellungen/treffer', 'body', 'TrefferEinstellungen'],
   ];
 
   it.each(BENANNT)('%s, %s: the component %s', async (operation, place, name) => {
