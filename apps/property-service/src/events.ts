@@ -88,7 +88,8 @@ export const PROPERTY_EVENTS = [
   },
   {
     type: 'consent.withdrawn',
-    description: 'A consent of a prospect was withdrawn (GDPR Art. 7(3)), on its own or by an objection.',
+    description:
+      'A consent of a prospect was withdrawn (GDPR Art. 7(3)): one event per record ended. Withdrawing a marketing consent ends every standing marketing consent of the prospect, and so does an objection.',
     scope: 'leads:read',
     data: Type.Object(
       {
