@@ -2,9 +2,8 @@ import { accountTimeZone } from '@platform/accounts';
 import { inTransaction, type Db, type Prisma } from '@platform/db';
 import { ApiError } from '@platform/http';
 import { propertyRepository } from '../../properties/index.js';
-// Until matching's index.ts exports the ranking: the same SQL as `GET /immobilien/{id}/interessenten`, not a copy.
-// eslint-disable-next-line no-restricted-imports
-import { rankProspectsInSql } from '../matching/matching-sql.js';
+// The same SQL as `GET /immobilien/{id}/interessenten`, not a copy.
+import { rankProspectsInSql } from '../matching/index.js';
 import { outreachSql, type OutreachRunRow } from './outreach-sql.js';
 import { recordTrefferEvents } from './treffer-events.js';
 
