@@ -1,5 +1,16 @@
-import { factsTable, heading, MUTED, paragraph, renderPdf, type PdfDocument } from '@platform/documents/pdf';
+import {
+  factsTable,
+  heading,
+  MUTED,
+  paragraph,
+  renderPdf,
+  renderTask,
+  type PdfDocument,
+} from '@platform/documents/pdf';
 import type { Auskunft } from './schemas.js';
+
+/** The Auskunft letter's renderer in the sandbox (`./sandbox.ts` serves it, `./render.ts` runs it). */
+export const RENDER_AUSKUNFT = renderTask<Auskunft>('property.render-auskunft');
 
 /** `2026-11-28T10:00:00.000Z` → `28.11.2026, 10:00 UTC`; a date alone → `28.11.2026`. */
 export function germanTime(iso: string | null): string | null {
@@ -106,7 +117,7 @@ function ereignisse(doc: PdfDocument, a: Auskunft) {
 
 /**
  * The Auskunft as a German letter to the person: every section of the JSON, in the same order.
- * Deterministic: dated by `erstellt_am`, times formatted by hand.
+ * Deterministic: dated by `erstellt_am`, times formatted by hand. Runs in the sandbox.
  */
 export function renderAuskunftPdf(a: Auskunft): Promise<Buffer> {
   const meta = { title: 'Auskunft über gespeicherte Daten', language: 'de-DE', createdAt: new Date(a.erstellt_am) };

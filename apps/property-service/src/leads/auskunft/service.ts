@@ -7,8 +7,7 @@ import { consentHistoryOf } from '../consent/index.js';
 import { inquiriesOfProspect } from '../inquiries/index.js';
 import { prospectNotFound, prospectRepository, toProspect } from '../prospects/index.js';
 import { plannedErasureDay, toAuskunftRecordView, toTermin } from './mapping.js';
-import { renderAuskunftPdf } from './pdf.js';
-import { createRenderLimit, type RenderLimit } from './render-limit.js';
+import { renderAuskunftInSandbox } from './render.js';
 import { auskunftRecordPage, insertAuskunftRecord } from './repository.js';
 import type { Auskunft, AuskunftFormat, AuskunftRecordQuery } from './schemas.js';
 
@@ -66,10 +65,12 @@ async function collect(db: Db, accountId: string, prospectId: string, at: Date):
 export type AuskunftService = ReturnType<typeof createAuskunftService>;
 
 /** The Auskunft (GDPR Art. 15/20) as JSON or PDF, each export recorded; and the account's log of them. */
-export function createAuskunftService(
-  { db, cursors, now }: Pick<ApiContext, 'db' | 'cursors' | 'now'>,
-  renderLimit: RenderLimit = createRenderLimit(),
-) {
+export function createAuskunftService({
+  db,
+  cursors,
+  now,
+  sandbox,
+}: Pick<ApiContext, 'db' | 'cursors' | 'now' | 'sandbox'>) {
   const record = (who: AuskunftRequester, prospectId: string, format: AuskunftFormat, at: Date) =>
     insertAuskunftRecord(db, {
       account_id: who.accountId,
@@ -88,11 +89,11 @@ export function createAuskunftService(
       return auskunft;
     },
 
-    /** The PDF letter; its rendering is bounded (`render-limit.ts`): beyond the bound, 503 with `Retry-After`. */
+    /** The PDF letter, drawn in the sandbox (`render.ts`); recorded only once it is drawn. */
     async pdf(who: AuskunftRequester, prospectId: string): Promise<Buffer> {
       const at = now();
       const auskunft = await collect(db, who.accountId, prospectId, at);
-      const pdf = await renderLimit.run(who.accountId, () => renderAuskunftPdf(auskunft));
+      const pdf = await renderAuskunftInSandbox(sandbox, auskunft, who.accountId);
       await record(who, prospectId, 'pdf', at);
       return pdf;
     },
