@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Auskunft als PDF abrufen
-         * @description Dieselbe Auskunft als PDF-Brief an die Person (deutsch), bei jedem Abruf neu erzeugt. Die Erzeugung ist begrenzt (wenige gleichzeitig, je Konto höchstens zwei); darüber hinaus 503 mit `Retry-After`. Jeder Abruf wird im Auskunftsprotokoll vermerkt. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
+         * @description Dieselbe Auskunft als PDF-Brief an die Person (deutsch), bei jedem Abruf neu erzeugt, wie die anderen Dokumente in der Sandbox (eigener Prozess mit Speicher- und Zeitgrenze). Je Konto laufen dort nur wenige Aufgaben zugleich (Uploads eingeschlossen); darüber hinaus, oder wenn die Sandbox ausgelastet ist, 503 mit `Retry-After`. Scheitert die Erzeugung, 500 mit Verweis auf die JSON-Auskunft. Jeder erzeugte Abruf wird im Auskunftsprotokoll vermerkt. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
          *
          *     Erforderlicher Scope: `leads:export`.
          */
