@@ -55,6 +55,34 @@ async function everyTextValue(): Promise<string> {
   return all;
 }
 
+/** What outreach (Treffer) holds about a prospect: one announcement of a property and today's counter. */
+async function announced(accountId: string, prospectId: string, propertyId = 'prop_announced') {
+  const at = ctx.clock.now;
+  await ctx.db.prisma.outreachAnnouncement.create({
+    data: {
+      account_id: accountId,
+      property_id: propertyId,
+      prospect_id: prospectId,
+      change_key: 'kauf:420000',
+      run_id: 'orun_test',
+      score: 80,
+      announced: true,
+      created_at: at,
+    },
+  });
+  await ctx.db.prisma.outreachDailyCount.create({
+    data: { account_id: accountId, prospect_id: prospectId, day: at, announced: 1 },
+  });
+}
+
+/** How many outreach rows (announcements and daily counters) name the prospect. */
+async function outreachRows(prospectId: string): Promise<number> {
+  const where = { where: { prospect_id: prospectId } };
+  return (
+    (await ctx.db.prisma.outreachAnnouncement.count(where)) + (await ctx.db.prisma.outreachDailyCount.count(where))
+  );
+}
+
 describe('retention', () => {
   it('anonymises prospects past aufbewahrung_bis and leaves the others; running again changes nothing', async () => {
     const tenant = await createTenant(ctx.db.prisma, { service: propertyDescriptor });
@@ -63,6 +91,9 @@ describe('retention', () => {
     ctx.clock.now = new Date('2026-03-01T12:00:00Z'); // retention until 2026-08-28
     const recent = (await ctx.send('POST', '/leads/v1/interessenten', person(2), tenant.key)).json();
     expect(old.aufbewahrung_bis).toBe('2026-07-09');
+    await announced(tenant.accountId, old.id);
+    await announced(tenant.accountId, recent.id);
+    expect(await outreachRows(old.id)).toBe(2);
 
     expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-09T23:59:00Z'), endViewingsOfForgotten)).toBe(0); // the date itself is still kept
     expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'), endViewingsOfForgotten)).toBe(1);
@@ -87,6 +118,9 @@ describe('retention', () => {
         .json()
         .daten.map((p: { id: string }) => p.id),
     ).not.toContain(old.id);
+    // Which properties were announced to them and their counters go with them; the other prospect's stay.
+    expect(await outreachRows(old.id)).toBe(0);
+    expect(await outreachRows(recent.id)).toBe(2);
     const untouched = (await ctx.send('GET', `/leads/v1/interessenten/${recent.id}`, undefined, tenant.key)).json();
     expect(untouched).toEqual(recent);
     expect(
@@ -170,6 +204,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
       textversion: 'Fassung Person drei',
     });
     expect(consent.statusCode).toBe(201);
+    // Treffer: a property announced to them, and to someone else, who is not erased.
+    const bystander = (await ctx.send('POST', '/leads/v1/interessenten', person(6))).json();
+    await announced(ctx.tenant.accountId, created.id, property.id);
+    await announced(ctx.tenant.accountId, bystander.id, property.id);
     const before = await everyTextValue();
     expect(before).toContain('Angebote fuer Person drei');
     expect(before).toContain('Gruesse von Person drei');
@@ -192,6 +230,9 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     ])
       expect(after).not.toContain(value);
     expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: created.id } })).toBe(0);
+    // Outreach held ids only, but of a person now gone: nothing is left of it; the bystander's stays.
+    expect(await outreachRows(created.id)).toBe(0);
+    expect(await outreachRows(bystander.id)).toBe(2);
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
     // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
     for (const apt of [proposed, confirmed]) {

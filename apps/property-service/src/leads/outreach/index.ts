@@ -4,3 +4,4 @@ export { createOutreachSettingsService, type OutreachSettingsService } from './s
 export { outreachTrigger } from './trigger.js';
 export { OUTREACH_JOB, SWEEP_OUTREACH_JOB } from './jobs.js';
 export type { OutreachReason } from './outreach-sql.js';
+export { forgetOutreach, type ForgottenProspect } from './forget-sql.js';

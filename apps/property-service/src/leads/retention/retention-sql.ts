@@ -1,5 +1,6 @@
 import { inTransaction, type Db, type PrismaClient } from '@platform/db';
 import { forgetStoredResponsesMentioning } from '@platform/service';
+import { forgetOutreach } from '../outreach/index.js';
 
 /**
  * Ends what a forgotten prospect still has running elsewhere (their open viewings), in the same
@@ -12,7 +13,8 @@ export type EndViewings = (tx: Db, prospectIds: string[], how: 'expired' | 'eras
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
  * month (only) of creation, last activity and retention date, as statistics. The profile is no
  * longer active: nobody can be contacted about matches. The consent records (`prospect_consents`)
- * go with the personal columns: their history is kept as long as the person is, no longer.
+ * go with the personal columns: their history is kept as long as the person is, no longer; so do
+ * the outreach announcements and counters (`forgetOutreach`).
  */
 const ANONYMISE = `
   first_name = NULL, last_name = NULL, email = NULL, phone = NULL,
@@ -40,11 +42,11 @@ export async function anonymiseExpired(
       // `anonymised_at IS NULL` twice: a run that waited on rows another run was anonymising sees them
       // again after that one commits (PostgreSQL re-checks the UPDATE's own condition, not the
       // subquery's) and skips them, so overlapping runs anonymise and count each prospect once.
-      const anonymised = await tx.$queryRawUnsafe<{ id: string }[]>(
+      const anonymised = await tx.$queryRawUnsafe<{ id: string; account_id: string }[]>(
         `UPDATE prospects SET ${ANONYMISE}, anonymised_at = $1
          WHERE id IN (SELECT id FROM prospects WHERE anonymised_at IS NULL AND retention_until < $2::date LIMIT $3)
            AND anonymised_at IS NULL
-         RETURNING id`,
+         RETURNING id, account_id`,
         now,
         today,
         batchSize,
@@ -55,6 +57,11 @@ export async function anonymiseExpired(
       const ids = anonymised.map((row) => row.id);
       await tx.$executeRawUnsafe('UPDATE inquiries SET message = NULL WHERE prospect_id = ANY($1::text[])', ids);
       await tx.$executeRawUnsafe('DELETE FROM prospect_consents WHERE prospect_id = ANY($1::text[])', ids);
+      // Which properties were announced to them, and their counters (ids only, but of a person now gone).
+      await forgetOutreach(
+        tx,
+        anonymised.map((row) => ({ accountId: row.account_id, prospectId: row.id })),
+      );
       // Nobody can be contacted about their viewings any more.
       await endViewings(tx, ids, 'expired', now);
       return anonymised.length;
@@ -92,6 +99,7 @@ export async function eraseProspect(
       id,
       accountId,
     );
+    await forgetOutreach(tx, [{ accountId, prospectId: id }]);
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
     if (erased === 1) await endViewings(tx, [id], 'erased', now);
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
