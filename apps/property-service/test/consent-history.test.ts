@@ -70,12 +70,12 @@ describe('consents with their history', () => {
     const [legacy] = await api.consents(id);
     await api.withdraw(id, legacy.id);
     const { zweck_text: _words, ...wordless } = websiteConsent;
-    const given = await api.give(id, { ...wordless, quelle: 'telefon', erteilt_am: '2026-11-11T07:30:00Z' });
+    const given = await api.give(id, { ...wordless, quelle: 'telefon', erteilt_am: '2026-11-11T08:00:30Z' });
     expect(given.json()).toMatchObject({ zweck_text: null, gueltig: true });
     // the einwilligung's zweck is required text: the record's zweck stands in for the words it lacks
     expect((await api.prospect(id)).einwilligung).toEqual({
       zweck: 'marketing',
-      erteilt_am: '2026-11-11T07:30:00.000Z',
+      erteilt_am: '2026-11-11T08:00:30.000Z',
     });
   });
 
@@ -113,7 +113,8 @@ describe('consents with their history', () => {
     ]);
   });
 
-  it('takes the old consent sent again while none is valid as given again; einwilligung null stays refused', async () => {
+  it('refuses a consent given at or before the latest withdrawal on every path (a stored copy sent back); a later one is given again', async () => {
+    ctx.clock.now = new Date('2026-11-13T09:00:00Z');
     const { id } = await api.createProspect('Zurueck');
     const [legacy] = await api.consents(id);
     await api.withdraw(id, legacy.id);
@@ -122,9 +123,23 @@ describe('consents with their history', () => {
     expect(nulled.statusCode).toBe(422);
     expect(nulled.json().details).toEqual([expect.objectContaining({ feld: 'einwilligung' })]);
 
-    const again = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung });
-    expect(again.json().einwilligung).toEqual({ ...einwilligung, erteilt_am: '2026-11-01T10:00:00.000Z' });
-    // The test clock stands still: both records may have one creation time, so by id, not by order.
+    const resent = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung });
+    expect(resent.statusCode).toBe(422);
+    expect(resent.json().details).toEqual([{ feld: 'einwilligung.erteilt_am', grund: 'ausserhalb_bereich' }]);
+    const atWithdrawal = { ...einwilligung, erteilt_am: '2026-11-13T09:00:00Z' };
+    expect((await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung: atWithdrawal })).statusCode).toBe(
+      422,
+    );
+    const backdated = await api.give(id, { ...websiteConsent, quelle: 'telefon', erteilt_am: '2026-11-13T08:59:00Z' });
+    expect(backdated.statusCode).toBe(422);
+    expect(backdated.json().details).toEqual([{ feld: 'erteilt_am', grund: 'ausserhalb_bereich' }]);
+    expect(await api.consents(id)).toEqual([expect.objectContaining({ id: legacy.id, gueltig: false })]);
+    expect((await api.prospect(id)).einwilligung).toBeNull();
+
+    ctx.clock.now = new Date('2026-11-13T10:00:00Z');
+    const renewed = { ...einwilligung, erteilt_am: '2026-11-13T09:45:00Z' };
+    const again = await ctx.send('PATCH', `/leads/v1/interessenten/${id}`, { einwilligung: renewed });
+    expect(again.json().einwilligung).toEqual({ ...renewed, erteilt_am: '2026-11-13T09:45:00.000Z' });
     const records = await api.consents(id);
     expect(records).toHaveLength(2);
     expect(records.find((c) => c.id === legacy.id)?.gueltig).toBe(false);

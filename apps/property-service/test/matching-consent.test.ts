@@ -41,11 +41,12 @@ beforeAll(async () => {
   // (given after the withdrawal: a marketing withdrawal ends every marketing consent standing then)
   const waiting = ids.awaitingConfirmation;
   await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen/${await firstConsent(waiting)}/widerruf`);
+  ctx.clock.now = new Date(ctx.clock.now.getTime() + 60_000);
   ids.webConsent = (
     await ctx.send('POST', `/leads/v1/interessenten/${waiting}/einwilligungen`, {
       zweck: 'marketing',
       quelle: 'website_formular',
-      erteilt_am: '2026-11-02T10:00:00Z',
+      erteilt_am: ctx.clock.now.toISOString(),
     })
   ).json().id;
   // a second valid consent, then the newer one withdrawn: the older one ends with it (Art. 7(3))

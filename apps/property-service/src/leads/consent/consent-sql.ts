@@ -83,6 +83,20 @@ export async function withdrawStanding(
   return standing.map((c) => ({ ...c, withdrawn_at: at }));
 }
 
+/** When the prospect's consents of one purpose were last withdrawn (null: never). */
+export async function lastWithdrawal(
+  tx: Db,
+  accountId: string,
+  prospectId: string,
+  purpose: ConsentPurpose,
+): Promise<Date | null> {
+  const { _max } = await tx.prospectConsent.aggregate({
+    where: { account_id: accountId, prospect_id: prospectId, purpose },
+    _max: { withdrawn_at: true },
+  });
+  return _max.withdrawn_at;
+}
+
 /** Withdraws one consent of the account (found by `consentOf` first). */
 export function withdrawConsent(tx: Db, accountId: string, id: string, at: Date): Promise<ConsentRow> {
   return tx.prospectConsent.update({ where: { id, account_id: accountId }, data: { withdrawn_at: at } });

@@ -18,3 +18,17 @@ export function assertGivenByNow(erteiltAm: string, now: Date, field: string): D
     );
   return given;
 }
+
+/**
+ * A marketing consent given at or before the prospect's latest marketing withdrawal is refused
+ * (422 `ausserhalb_bereich` on `field`): that withdrawal ended it (Art. 7(3)), so a client sending
+ * its stored copy back (a CRM sync) cannot bring it back; consent given again has a later time.
+ */
+export function assertGivenAfterWithdrawal(given: Date, withdrawnAt: Date | null, field: string): void {
+  if (!withdrawnAt || given.getTime() > withdrawnAt.getTime()) return;
+  throw validationError(
+    [{ field, reason: 'out_of_range' }],
+    `\`${field}\` is not later than the withdrawal of marketing consent at ${withdrawnAt.toISOString()}: that withdrawal ended it; consent given again needs the time it was given.`,
+    `\`${field}\` liegt nicht nach dem Widerruf der Werbeeinwilligung am ${withdrawnAt.toISOString()}: der Widerruf hat sie beendet; eine erneut erteilte Einwilligung braucht den Zeitpunkt ihrer Erteilung.`,
+  );
+}

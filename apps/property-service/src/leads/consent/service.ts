@@ -8,11 +8,12 @@ import {
   consentOf,
   consentsOf,
   insertConsent,
+  lastWithdrawal,
   syncConsentMirror,
   withdrawConsent,
   withdrawStanding,
 } from './consent-sql.js';
-import { assertGivenByNow } from './given-at.js';
+import { assertGivenAfterWithdrawal, assertGivenByNow } from './given-at.js';
 import { DOUBLE_OPT_IN_QUELLEN, type ConsentInput, type ConsentRecord } from './schemas.js';
 
 /** The prospect as consents need it; its owner (prospects) locks and finds it, scoped by the account. */
@@ -36,10 +37,18 @@ export type ConsentService = ReturnType<typeof createConsentService>;
 /**
  * The first consent record of a prospect, from the prospect's `einwilligung` (create, inline with
  * an inquiry, or changed by PATCH): a marketing consent in the given words, source `sonstiges`, no
- * double opt-in (the shape has none), so it is valid at once.
+ * double opt-in (the shape has none), so it is valid at once. One given at or before the latest
+ * marketing withdrawal is refused on `field` (422).
  */
-export async function recordDeclaredConsent(tx: Db, prospect: ConsentSubject, at: Date): Promise<void> {
+export async function recordDeclaredConsent(
+  tx: Db,
+  prospect: ConsentSubject,
+  at: Date,
+  field = 'einwilligung.erteilt_am',
+): Promise<void> {
   if (!prospect.consent_given_at) return;
+  const withdrawnAt = await lastWithdrawal(tx, prospect.account_id, prospect.id, 'marketing');
+  assertGivenAfterWithdrawal(prospect.consent_given_at, withdrawnAt, field);
   await insertConsent(tx, {
     id: newId('ein', at.getTime()),
     account_id: prospect.account_id,
@@ -74,13 +83,22 @@ export function createConsentService({ db, now, emit, lockChangeable, findProspe
       return { daten: (await consentsOf(db, accountId, prospect.id)).map(toConsentRecord) };
     },
 
-    /** A new record; `erteilt_am` may not be later than now (beyond a small clock skew: 422). */
+    /**
+     * A new record; `erteilt_am` may not be later than now (beyond a small clock skew: 422), nor, for
+     * marketing, at or before the latest marketing withdrawal (422).
+     */
     give(accountId: string, prospectId: string, input: ConsentInput): Promise<ConsentRecord> {
       const at = now();
       const givenAt = assertGivenByNow(input.erteilt_am, at, 'erteilt_am');
       return inTransaction(db, async (tx) => {
         const prospect = await lockChangeable(tx, accountId, prospectId);
         if (input.zweck === 'marketing' && prospect.objected_at) throw leadsError('prospect_objected');
+        if (input.zweck === 'marketing')
+          assertGivenAfterWithdrawal(
+            givenAt,
+            await lastWithdrawal(tx, accountId, prospect.id, 'marketing'),
+            'erteilt_am',
+          );
         const row = await insertConsent(tx, {
           id: newId('ein', at.getTime()),
           account_id: accountId,

@@ -73,7 +73,7 @@ export async function prospectForInquiry(
       ...activity(at, retentionDays),
       created_at: at,
     });
-    await recordDeclaredConsent(tx, created, at);
+    await recordDeclaredConsent(tx, created, at, 'interessent.einwilligung.erteilt_am');
     return created;
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
