@@ -56,11 +56,11 @@ async function restoredFromBefore(n: number, id: string, dropRecord = true) {
 it('refuses the start while an erasure of the journal is undone, and re-applies it with its first time and record', async () => {
   const db = ctx.db.prisma;
   const id = await erasedAt(1, '2026-12-10T10:00:00Z');
-  expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
+  expect(await pendingErasuresRefusal(db, journal, ctx.clock.now)).toBeUndefined();
   const [record] = await ctx.db.query<{ id: string }>('SELECT id FROM erasure_records WHERE prospect_id = $1', [id]);
 
   await restoredFromBefore(1, id);
-  expect(await pendingErasuresRefusal(db, journal)).toBe(
+  expect(await pendingErasuresRefusal(db, journal, ctx.clock.now)).toBe(
     '1 recorded erasure(s) are missing from the database (restored from a backup?): ' +
       'run `pnpm cli erasures reapply` before starting the services.',
   );
@@ -68,7 +68,7 @@ it('refuses the start while an erasure of the journal is undone, and re-applies 
   const now = new Date('2026-12-11T08:00:00Z');
   const result = await reapplyErasures(db, journal, endViewingsReporting, now);
   expect(result).toMatchObject({ reapplied: 1, anonymised: 0 });
-  expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
+  expect(await pendingErasuresRefusal(db, journal, ctx.clock.now)).toBeUndefined();
   expect((await ctx.send('GET', `/leads/v1/interessenten/${id}`)).json()).toMatchObject({
     nachname: null,
     email: null,
@@ -85,14 +85,14 @@ it('refuses the start while an erasure of the journal is undone, and re-applies 
   expect((await reapplyErasures(db, journal, endViewingsReporting, now)).reapplied).toBe(0);
 });
 
-it('the start check stops at the newest month with nothing undone; the command reads every month', async () => {
+it('the start check stops at the newest month with every erasure record; the command reads every month', async () => {
   const db = ctx.db.prisma;
   const older = await erasedAt(2, '2026-11-12T10:00:00Z');
   await erasedAt(3, '2026-12-12T11:00:00Z');
-  // An erasure of November undone while December's are all in the database: no restore does that,
-  // and the check (cheap, the newest months only) does not see it; the command still finds it.
+  // An erasure of November undone while December's records are all in the database: no restore
+  // does that, and the check (cheap, the newest months only) does not see it; the command still finds it.
   await restoredFromBefore(2, older, false);
-  expect(await pendingErasuresRefusal(db, journal)).toBeUndefined();
+  expect(await pendingErasuresRefusal(db, journal, ctx.clock.now)).toBeUndefined();
   expect((await reapplyErasures(db, journal, endViewingsReporting, new Date('2026-12-13T00:00:00Z'))).reapplied).toBe(
     1,
   );

@@ -169,7 +169,12 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
   });
   // Every service this process serves or works for (a worker alone too): its start check first.
   for (const { startCheck } of known) {
-    const refusal = await startCheck?.({ db, dataDir: config.dataDir, erasureJournalDir: config.erasureJournalDir });
+    const refusal = await startCheck?.({
+      db,
+      now: () => new Date(),
+      dataDir: config.dataDir,
+      erasureJournalDir: config.erasureJournalDir,
+    });
     if (!refusal) continue;
     console.error(refusal);
     await db.$disconnect();

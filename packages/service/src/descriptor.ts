@@ -23,9 +23,10 @@ export interface IntegerSetting {
   description: string;
 }
 
-/** What a start check is given: the database and the deployment's directories. */
+/** What a start check is given: the database, the clock and the deployment's directories. */
 export interface StartCheckDeps {
   db: PrismaClient;
+  now: () => Date;
   dataDir: string;
   /** ERASURE_JOURNAL_DIR. */
   erasureJournalDir: string;

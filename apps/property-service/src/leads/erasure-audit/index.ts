@@ -12,5 +12,5 @@ export { erasureAuditRoutes } from './routes.js';
 export { createErasureAuditService, type ErasureAuditService } from './service.js';
 
 /** The services' start check (API and worker): no erasure of the journal undone by a restore. */
-export const erasureStartCheck: StartCheck = ({ db, erasureJournalDir }) =>
-  pendingErasuresRefusal(db, createErasureJournal(erasureJournalDir));
+export const erasureStartCheck: StartCheck = ({ db, now, erasureJournalDir }) =>
+  pendingErasuresRefusal(db, createErasureJournal(erasureJournalDir), now());

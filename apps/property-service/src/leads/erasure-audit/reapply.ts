@@ -2,7 +2,12 @@ import type { Db } from '@platform/db';
 import { anonymiseExpired, eraseProspect, type EndViewings } from '../retention/index.js';
 import { withErasureAudit } from './audit.js';
 import type { ErasureJournal, JournalEntry } from './journal.js';
-import { erasureRecordsPresent, prospectsNotForgotten } from './repository.js';
+import {
+  erasureRecordsPresent,
+  insertErasureRecords,
+  prospectsNotForgotten,
+  type NewErasureRecord,
+} from './repository.js';
 
 /**
  * How far into the previous month the start check reads past a settled month: an erasure timed just
@@ -48,24 +53,38 @@ async function settleLeftPrepared(db: Db, journal: ErasureJournal, months: strin
   }
 }
 
+/** Of these entries, those whose erasure record the database has not (restored from before it). */
+async function withoutRecord(db: Db, entries: JournalEntry[]): Promise<JournalEntry[]> {
+  const present = await erasureRecordsPresent(
+    db,
+    entries.map((entry) => ({ account_id: entry.account_id, id: entry.record_id })),
+  );
+  return entries.filter((entry) => !present.has(entry.record_id));
+}
+
 /**
- * The start check: erasures of the journal a restored database does not have. Cheap: the months
- * are read newest first, and the walk stops at the first month none of whose erasures is undone
- * (plus the last OVERLAP_MS of the month before it); each month's prospects are looked up in
- * chunks. Returns the refusal line, or undefined.
+ * The start check: erasures of the journal a restored database does not have. The months are read
+ * newest first (their left prepared entries settled on the way), and the walk goes on while a month
+ * has an entry whose erasure record the database lacks: the records, not the prospects, tell where
+ * the backup ends, since a prospect created after the backup is missing, not forgotten, and says
+ * nothing of older months. It stops at the first month with every record (plus the last OVERLAP_MS
+ * of the month before it). Undone erasures are those whose prospect still holds personal data.
+ * Returns the refusal line, or undefined.
  */
-export async function pendingErasuresRefusal(db: Db, journal: ErasureJournal): Promise<string | undefined> {
+export async function pendingErasuresRefusal(db: Db, journal: ErasureJournal, now: Date): Promise<string | undefined> {
   const months = await journal.months();
-  await settleLeftPrepared(db, journal, months.slice(0, 2), Date.now());
   let pending = 0;
   for (const [index, month] of months.entries()) {
-    const undone = (await pendingIn(db, await journal.entries(month))).length;
-    pending += undone;
-    if (undone > 0) continue;
+    await settleLeftPrepared(db, journal, [month], now.getTime());
+    const entries = await journal.entries(month);
+    pending += (await pendingIn(db, entries)).length;
+    if ((await withoutRecord(db, entries)).length > 0) continue;
     const previous = months[index + 1];
-    const monthStart = Date.parse(`${month}-01T00:00:00Z`);
-    if (previous)
+    if (previous) {
+      await settleLeftPrepared(db, journal, [previous], now.getTime());
+      const monthStart = Date.parse(`${month}-01T00:00:00Z`);
       pending += (await pendingIn(db, await journal.entries(previous, new Date(monthStart - OVERLAP_MS)))).length;
+    }
     break;
   }
   if (pending === 0) return undefined;
@@ -85,10 +104,32 @@ export interface ReapplyResult {
 }
 
 /**
+ * The record of a journal entry whose prospect the restored database does not have (created after
+ * the backup) or has forgotten already: nothing was erased now, so the counts are 0; written so that
+ * the start check finds the month settled.
+ */
+function settledRecord(entry: JournalEntry, now: Date): NewErasureRecord {
+  return {
+    id: entry.record_id,
+    account_id: entry.account_id,
+    prospect_id: entry.prospect_id,
+    kind: 'erasure',
+    requested_by: entry.requested_by,
+    application_id: entry.application_id,
+    key_id: entry.key_id,
+    inquiries_count: 0,
+    appointments_count: 0,
+    created_at: new Date(entry.erased_at),
+    reapplied_at: now,
+  };
+}
+
+/**
  * After a database restore: every erasure of the journal (every month) whose prospect still holds
  * personal data is applied again, with its original time, requester and record id (the record
- * notes when it was re-applied); then the expired prospects are anonymised. Running it again
- * changes nothing.
+ * notes when it was re-applied); an entry whose prospect is missing or already forgotten gets its
+ * record back (`settledRecord`); then the expired prospects are anonymised. Running it again changes
+ * nothing.
  */
 export async function reapplyErasures(
   db: Db,
@@ -97,7 +138,7 @@ export async function reapplyErasures(
   now: Date,
 ): Promise<ReapplyResult> {
   const months = await journal.months();
-  await settleLeftPrepared(db, journal, months, Date.now());
+  await settleLeftPrepared(db, journal, months, now.getTime());
   let recorded = 0;
   let reapplied = 0;
   for (const month of months) {
@@ -117,6 +158,10 @@ export async function reapplyErasures(
       await eraseProspect(db, entry.account_id, entry.prospect_id, new Date(entry.erased_at), audited);
       reapplied += 1;
     }
+    await insertErasureRecords(
+      db,
+      (await withoutRecord(db, entries)).map((entry) => settledRecord(entry, now)),
+    );
   }
   const anonymised = await anonymiseExpired(db, now, withErasureAudit(endViewings, { kind: 'anonymisation' }));
   return { recorded, reapplied, anonymised };
