@@ -203,6 +203,17 @@ describe('the bundled sandbox (dist/sandbox.js)', () => {
       suchprofil: null,
       anfragen: [],
       termine: [],
+      treffer: [
+        {
+          immobilie_id: 'prop_1',
+          punkte: 80,
+          angebot: 'kauf:420000',
+          anlass: 'preissenkung',
+          status: 'angekuendigt',
+          zeitpunkt: t,
+        },
+      ],
+      treffer_tageszaehler: [{ tag: '2026-03-01', angekuendigt: 1 }],
       ereignisse: [],
       aufbewahrung_bis: '2026-09-01',
       loeschung_geplant_am: '2026-09-02',

@@ -92,6 +92,9 @@ function anfragen(doc: PdfDocument, a: Auskunft) {
   }
 }
 
+const SEITE = { makler: 'Makler', interessent: 'Sie' } as const;
+const by = (side: 'makler' | 'interessent' | null) => (side ? ` (durch ${SEITE[side]})` : '');
+
 function termine(doc: PdfDocument, a: Auskunft) {
   heading(doc, 'Besichtigungstermine');
   if (a.termine.length === 0) return none(doc, 'Besichtigungstermine');
@@ -100,7 +103,43 @@ function termine(doc: PdfDocument, a: Auskunft) {
       doc,
       `Termin ${t.id} zur Immobilie ${t.immobilie_id}: ${germanTime(t.beginn)} bis ${germanTime(t.ende)}, ${t.status}`,
     );
+    factsTable(doc, [
+      ['Zu Anfrage', t.anfrage_id],
+      ['Zeitfenster', t.zeitfenster_id],
+      ['Angelegt am', germanTime(t.angelegt_am)],
+      ['Bestätigt am', t.bestaetigt_am && `${germanTime(t.bestaetigt_am)}${by(t.bestaetigt_von)}`],
+      ['Abgesagt am', t.abgesagt_am && `${germanTime(t.abgesagt_am)}${by(t.abgesagt_von)}`],
+      ['Absagegrund', t.absagegrund],
+      ['Stattgefunden am', germanTime(t.stattgefunden_am)],
+      ['Änderungszähler', t.sequenz.toString()],
+    ]);
+    for (const f of t.fruehere_zeiten)
+      paragraph(
+        doc,
+        `– Früher: ${germanTime(f.beginn)} bis ${germanTime(f.ende)}, verschoben am ${germanTime(f.gueltig_bis)}`,
+        {
+          color: MUTED,
+        },
+      );
+    doc.moveDown(0.5);
   }
+}
+
+const ANLASS = { aktivierung: 'neu angeboten', preissenkung: 'Preis gesenkt' } as const;
+
+function treffer(doc: PdfDocument, a: Auskunft) {
+  heading(doc, 'Passende Immobilien (Treffer)');
+  if (a.treffer.length === 0) return none(doc, 'Treffer');
+  for (const t of a.treffer) {
+    const anlass = t.anlass ? `, ${ANLASS[t.anlass]}` : '';
+    const status = t.status === 'angekuendigt' ? 'angekündigt' : 'verworfen (Tagesgrenze erreicht, nicht mitgeteilt)';
+    paragraph(
+      doc,
+      `${germanTime(t.zeitpunkt)}: Immobilie ${t.immobilie_id} (${t.angebot}${anlass}), ${t.punkte} von 100 Punkten, ${status}`,
+    );
+  }
+  for (const z of a.treffer_tageszaehler)
+    paragraph(doc, `– Ankündigungen am ${germanTime(z.tag)}: ${z.angekuendigt}`, { color: MUTED });
 }
 
 function ereignisse(doc: PdfDocument, a: Auskunft) {
@@ -135,6 +174,7 @@ export function renderAuskunftPdf(a: Auskunft): Promise<Buffer> {
     suchprofil(doc, a);
     anfragen(doc, a);
     termine(doc, a);
+    treffer(doc, a);
     ereignisse(doc, a);
     heading(doc, 'Aufbewahrung');
     paragraph(

@@ -1,5 +1,6 @@
 import { newId, type Db, type Prisma } from '@platform/db';
 import { NEWEST_FIRST, cursorPage, type CursorCodec } from '@platform/http';
+import { createdWithin, rangeScope, type LogTimeRange } from '../time-range.js';
 
 export type AuskunftRecordRow = Prisma.AuskunftRecordGetPayload<object>;
 
@@ -17,15 +18,14 @@ export function auskunftRecordPage<Item>(
     cursor?: string;
     limit: number;
     prospectId?: string;
-    from?: Date;
-    to?: Date;
+    range: LogTimeRange;
     map: (row: AuskunftRecordRow) => Item;
   },
 ) {
-  const { accountId, prospectId, from, to } = request;
+  const { accountId, prospectId, range } = request;
   return cursorPage({
     cursors: request.cursors,
-    scope: `auskunft_records:${prospectId ?? ''}:${from?.toISOString() ?? ''}:${to?.toISOString() ?? ''}`,
+    scope: `auskunft_records:${prospectId ?? ''}:${rangeScope(range)}`,
     cursor: request.cursor,
     limit: request.limit,
     fetch: (after, take) =>
@@ -33,7 +33,7 @@ export function auskunftRecordPage<Item>(
         where: {
           account_id: accountId,
           ...(prospectId !== undefined && { prospect_id: prospectId }),
-          created_at: { ...(from && { gte: from }), ...(to && { lt: to }) },
+          ...createdWithin(range),
           ...after,
         },
         orderBy: NEWEST_FIRST,

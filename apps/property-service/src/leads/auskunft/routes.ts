@@ -39,14 +39,18 @@ export const auskunftRoutes: FastifyPluginAsync<{ auskunft: AuskunftService }> =
         summary: 'Auskunft abrufen (Art. 15/20 DSGVO)',
         description:
           'Alles, was über den Interessenten gespeichert ist, maschinenlesbar: Stammdaten, Einwilligungen mit Historie, ' +
-          'Suchprofil, Anfragen mit Bewertung und Begründung, Termine, gesendete Ereignisse (Typ, Zeit, Zustellstand), ' +
-          'Aufbewahrungsfrist. Jeder Abruf wird im Auskunftsprotokoll vermerkt. ' +
+          'Suchprofil, Anfragen mit Bewertung und Begründung, Termine mit früheren Zeiten, Treffer (angekündigte und ' +
+          'verworfene passende Immobilien mit Punkten) und Tageszähler, gesendete Ereignisse (Typ, Zeit, Zustellstand), ' +
+          'Aufbewahrungsfrist. Jeder Abruf wird im Auskunftsprotokoll vermerkt; `Cache-Control: no-store`. ' +
           AFTER_ERASURE,
         params: ProspectParamsSchema,
         response: { 200: AuskunftSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
     },
-    async (request) => auskunft.json(requester(request), request.params.interessentId),
+    async (request, reply) => {
+      const body = await auskunft.json(requester(request), request.params.interessentId);
+      return reply.header('cache-control', 'no-store').send(body); // a dossier about a person: never kept by a cache
+    },
   );
 
   app.get(

@@ -10,6 +10,12 @@ export const AUSKUNFT_FORMATE = ['json', 'pdf'] as const;
 export type AuskunftFormat = (typeof AUSKUNFT_FORMATE)[number];
 
 export const TERMIN_STATUS = ['vorgeschlagen', 'bestaetigt', 'stattgefunden', 'abgesagt'] as const;
+export const TERMIN_SEITEN = ['makler', 'interessent'] as const;
+export const TREFFER_STATUS = ['angekuendigt', 'verworfen'] as const;
+export const TREFFER_ANLAESSE = ['aktivierung', 'preissenkung'] as const;
+
+const Seite = (what: string) =>
+  Nullable(StringEnum(TERMIN_SEITEN, { description: `Wer ${what} hat: \`makler\` oder \`interessent\`.` }));
 
 const TerminSchema = Type.Object(
   {
@@ -19,13 +25,57 @@ const TerminSchema = Type.Object(
     status: StringEnum(TERMIN_STATUS),
     beginn: DateTime(),
     ende: DateTime(),
+    sequenz: Type.Integer({
+      minimum: 0,
+      description:
+        'Änderungszähler der Kalendereinladung (iCalendar SEQUENCE): steigt mit jeder Verschiebung und der Absage.',
+    }),
+    fruehere_zeiten: Type.Array(
+      Type.Object(
+        {
+          beginn: DateTime(),
+          ende: DateTime(),
+          gueltig_bis: DateTime('Wann der Termin von dieser Zeit verschoben wurde.'),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Frühere Zeiten des Termins vor jeder Verschiebung, älteste zuerst.' },
+    ),
+    zeitfenster_id: Nullable(
+      Type.String({ description: 'Das Besichtigungszeitfenster, in dem der Termin gebucht ist.' }),
+    ),
+    bestaetigt_von: Seite('bestätigt'),
     bestaetigt_am: Nullable(DateTime()),
+    abgesagt_von: Seite('abgesagt'),
     abgesagt_am: Nullable(DateTime()),
     absagegrund: Nullable(Type.String({ description: 'Ein Code (`prospect_declined`, …), nie Freitext.' })),
     stattgefunden_am: Nullable(DateTime()),
     angelegt_am: DateTime(),
   },
   { additionalProperties: false, description: 'Ein Besichtigungstermin (ohne den Namen des Gastgebers: ein Dritter).' },
+);
+
+const TrefferSchema = Type.Object(
+  {
+    immobilie_id: Type.String(),
+    punkte: Type.Integer({ minimum: 0, maximum: 100, description: 'Die Übereinstimmung mit dem Suchprofil.' }),
+    angebot: Type.String({
+      description: 'Der Angebotspreis, zu dem angekündigt wurde, wie gespeichert (`kauf:420000`, `miete:1200`).',
+    }),
+    anlass: Nullable(
+      StringEnum(TREFFER_ANLAESSE, {
+        description: 'Warum angekündigt wurde; `null`, wenn der Lauf nicht mehr gespeichert ist.',
+      }),
+    ),
+    status: StringEnum(TREFFER_STATUS, {
+      description: '`verworfen`: über der Tagesgrenze von Ankündigungen je Interessent, nicht mitgeteilt.',
+    }),
+    zeitpunkt: DateTime(),
+  },
+  {
+    additionalProperties: false,
+    description: 'Eine passende Immobilie, dem Interessenten angekündigt oder verworfen.',
+  },
 );
 
 const EreignisSchema = Type.Object(
@@ -71,6 +121,20 @@ export const AuskunftSchema = Named(
         description: 'Jede Anfrage mit Bewertung und Begründung, älteste zuerst.',
       }),
       termine: Type.Array(TerminSchema, { description: 'Besichtigungstermine, frühester Beginn zuerst.' }),
+      treffer: Type.Array(TrefferSchema, {
+        description:
+          'Jede zum Suchprofil passende Immobilie, die angekündigt oder verworfen wurde (Treffer), älteste zuerst.',
+      }),
+      treffer_tageszaehler: Type.Array(
+        Type.Object(
+          { tag: Type.String({ format: 'date' }), angekuendigt: Type.Integer({ minimum: 0 }) },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            'Ankündigungen je Tag des Kontos (für die Tagesgrenze; nur die letzten Tage bleiben gespeichert).',
+        },
+      ),
       ereignisse: Type.Array(EreignisSchema, {
         description:
           'Gesendete Ereignisse, die den Interessenten, eine seiner Anfragen oder einen seiner Termine nennen (Typ und Zeit, ' +

@@ -1,12 +1,14 @@
 import { inSnapshot, type Db } from '@platform/db';
-import { toSeite, validationError } from '@platform/http';
+import { toSeite } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { eventsNaming } from '@platform/webhooks';
 import { appointmentsOfProspect } from '../../appointments/index.js';
 import { consentHistoryOf } from '../consent/index.js';
 import { inquiriesOfProspect } from '../inquiries/index.js';
+import { outreachOfProspect } from '../outreach/index.js';
 import { prospectNotFound, prospectRepository, toProspect } from '../prospects/index.js';
-import { plannedErasureDay, toAuskunftRecordView, toTermin } from './mapping.js';
+import { logTimeRange } from '../time-range.js';
+import { plannedErasureDay, toAuskunftRecordView, toTagesZaehler, toTermin, toTreffer } from './mapping.js';
 import { renderAuskunftInSandbox } from './render.js';
 import { auskunftRecordPage, insertAuskunftRecord } from './repository.js';
 import type { Auskunft, AuskunftFormat, AuskunftRecordQuery } from './schemas.js';
@@ -30,6 +32,7 @@ async function collect(db: Db, accountId: string, prospectId: string, at: Date):
     const einwilligungen = await consentHistoryOf(tx, accountId, prospectId);
     const anfragen = await inquiriesOfProspect(tx, accountId, prospectId);
     const appointments = await appointmentsOfProspect(tx, accountId, prospectId);
+    const outreach = await outreachOfProspect(tx, accountId, prospectId);
     const ids = [prospectId, ...anfragen.map((a) => a.id), ...appointments.map((a) => a.id)];
     const events = await eventsNaming(tx, { accountId, service: 'property', fields: NAMING_FIELDS, ids });
     return {
@@ -48,6 +51,8 @@ async function collect(db: Db, accountId: string, prospectId: string, at: Date):
       suchprofil: prospect.suchprofil,
       anfragen,
       termine: appointments.map(toTermin),
+      treffer: outreach.announcements.map(toTreffer),
+      treffer_tageszaehler: outreach.dailyCounts.map(toTagesZaehler),
       ereignisse: events.map((event) => ({
         id: event.id,
         typ: event.type,
@@ -99,14 +104,7 @@ export function createAuskunftService({
     },
 
     async list(accountId: string, { limit, cursor, interessent_id, von, bis }: AuskunftRecordQuery) {
-      const from = von === undefined ? undefined : new Date(von);
-      const to = bis === undefined ? undefined : new Date(bis);
-      if (from && to && from >= to)
-        throw validationError(
-          [{ field: 'bis', reason: 'out_of_range' }],
-          '`bis` must be after `von`.',
-          '`bis` muss nach `von` liegen.',
-        );
+      const range = logTimeRange({ von, bis });
       return toSeite(
         await auskunftRecordPage(db, {
           accountId,
@@ -114,8 +112,7 @@ export function createAuskunftService({
           cursor,
           limit,
           prospectId: interessent_id,
-          from,
-          to,
+          range,
           map: toAuskunftRecordView,
         }),
       );

@@ -6,4 +6,8 @@ export { OUTREACH_JOB, SWEEP_OUTREACH_JOB } from './jobs.js';
 export type { OutreachReason } from './outreach-sql.js';
 export { forgetOutreach, type ForgottenProspect } from './forget-sql.js';
 /** What outreach holds about one prospect (the Auskunft): read only. */
-export { outreachOfProspect } from './prospect-announcements-sql.js';
+export {
+  outreachOfProspect,
+  type ProspectAnnouncementRow,
+  type ProspectDailyCountRow,
+} from './prospect-announcements-sql.js';
