@@ -72,7 +72,7 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     const houses = [await activeProperty(ctx, ctx.tenant.key, HOUSE), await activeProperty(ctx, ctx.tenant.key, HOUSE)];
     const runs = await Promise.all(houses.map(async (id) => (await outreachRunsOf(ctx, id))[0].id));
     // The prospect's counter of the day written but not committed: both runs must wait on it.
-    const { result, waited } = await whileHeld(
+    const { waited } = await whileHeld(
       ctx.db,
       (tx) =>
         tx.$executeRawUnsafe(
@@ -100,7 +100,7 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     });
     const [run] = await outreachRunsOf(ctx, plot);
     // One pair claimed by a third instance, not yet committed: both runs of the change wait on it.
-    const { result, waited } = await whileHeld(
+    const { waited } = await whileHeld(
       ctx.db,
       (tx) =>
         tx.$executeRawUnsafe(
@@ -146,5 +146,34 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     );
     expect(sweep.pruned_daily_counts).toBeGreaterThan(0);
     expect(await days()).toEqual(['2026-11-29', '2026-11-30']);
+  });
+});
+
+describe('Treffer and a prospect being forgotten', () => {
+  it('an erasure committing while a run claims the prospect leaves nothing of them: the claim waits, then skips them', async () => {
+    await setBound(5);
+    ctx.clock.now = new Date('2026-12-02T10:00:00Z');
+    const prospect = await prospectWith(ctx, 'forgotten', { ...SUCHPROFIL, typ: ['house'] });
+    const house = await activeProperty(ctx, ctx.tenant.key, HOUSE);
+    const [run] = await outreachRunsOf(ctx, house);
+    // The erasure's change of the prospect's row, not committed yet when the run ranks them as a match.
+    const { waited } = await whileHeld(
+      ctx.db,
+      (tx) =>
+        tx.$executeRawUnsafe(
+          'UPDATE prospects SET anonymised_at = $2, profile_active = false WHERE id = $1',
+          prospect,
+          ctx.clock.now,
+        ),
+      () => runOutreachJob(ctx, run.id),
+    );
+    expect(waited).toBe(1);
+    expect(await announcedTo(prospect)).toEqual([]);
+    const rows = await ctx.db.query(
+      `SELECT prospect_id FROM outreach_announcements WHERE prospect_id = $1
+       UNION ALL SELECT prospect_id FROM outreach_daily_counts WHERE prospect_id = $1`,
+      [prospect],
+    );
+    expect(rows).toEqual([]);
   });
 });

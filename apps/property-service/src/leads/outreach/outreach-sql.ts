@@ -90,7 +90,9 @@ export const outreachSql = {
    * a pair already announced at this offer price (`change_key`, any run) is skipped; a new one
    * counts up the prospect's counter of the account's day only below the bound (the upsert's
    * row lock makes concurrent runs wait for each other). Resolves to the claimed pairs, each
-   * `allowed` or over the bound.
+   * `allowed` or over the bound. The prospects are share-locked and must not be forgotten: an
+   * erasure or anonymisation running now either finishes first (the claim, waiting on its row
+   * lock, then skips them) or waits for the claim's commit (its deletes then see the claimed rows).
    */
   async claim(
     tx: Db,
@@ -110,7 +112,8 @@ export const outreachSql = {
       `WITH matched AS (
          SELECT m.prospect_id, m.score, CASE WHEN p.profile_marketing = 'rent' THEN $6 ELSE $5 END AS change_key
          FROM unnest($3::text[], $4::int[]) AS m(prospect_id, score)
-         JOIN prospects AS p ON p.id = m.prospect_id AND p.account_id = $1
+         JOIN prospects AS p ON p.id = m.prospect_id AND p.account_id = $1 AND p.anonymised_at IS NULL
+         FOR SHARE OF p
        ),
        fresh AS (
          INSERT INTO outreach_announcements (account_id, property_id, prospect_id, change_key, run_id, score, announced, created_at)
