@@ -72,7 +72,7 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     const houses = [await activeProperty(ctx, ctx.tenant.key, HOUSE), await activeProperty(ctx, ctx.tenant.key, HOUSE)];
     const runs = await Promise.all(houses.map(async (id) => (await outreachRunsOf(ctx, id))[0].id));
     // The prospect's counter of the day written but not committed: both runs must wait on it.
-    const { waited } = await whileHeld(
+    const { result, waited } = await whileHeld(
       ctx.db,
       (tx) =>
         tx.$executeRawUnsafe(
@@ -100,7 +100,7 @@ describe('Treffer: at most `treffer_pro_tag` announcements per prospect and day 
     });
     const [run] = await outreachRunsOf(ctx, plot);
     // One pair claimed by a third instance, not yet committed: both runs of the change wait on it.
-    const { waited } = await whileHeld(
+    const { result, waited } = await whileHeld(
       ctx.db,
       (tx) =>
         tx.$executeRawUnsafe(
