@@ -1,6 +1,6 @@
 import { defineService } from '@platform/service';
 import { PROPERTY_EVENTS } from './events.js';
-import { erasureStartCheck } from './leads/erasure-audit/index.js';
+import { erasureJournalSetting, erasureStartCheck } from './leads/erasure-audit/index.js';
 import { PROPERTY_JOBS } from './jobs.js';
 
 /** What is the property-marketing service's own; the packages get it from here. */
@@ -91,6 +91,7 @@ export const propertyDescriptor = defineService({
       description:
         'Memory each service process keeps for built public feeds (30 s each); the least recently used go first.',
     },
+    erasureJournalSetting,
   ],
   loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv', 'property_id', 'from', 'to'],
 });

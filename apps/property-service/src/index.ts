@@ -1,5 +1,5 @@
 import type { ServiceEntry } from '@platform/runtime';
-import { createErasureJournal } from './leads/erasure-audit/index.js';
+import { createErasureJournal, erasureJournalDirOf } from './leads/erasure-audit/index.js';
 import { buildPropertyApp } from './app.js';
 import { propertyDescriptor } from './descriptor.js';
 
@@ -12,6 +12,7 @@ export { insertMarketTransactions } from './valuations/index.js';
 export {
   auditedErasure,
   createErasureJournal,
+  erasureJournalDirOf,
   reapplyErasures,
   type ReapplyResult,
 } from './leads/erasure-audit/index.js';
@@ -23,7 +24,7 @@ export const propertyService: ServiceEntry = {
   build: (deps) =>
     buildPropertyApp({
       ...deps,
-      erasureJournal: createErasureJournal(deps.erasureJournalDir),
+      erasureJournal: createErasureJournal(erasureJournalDirOf(deps.directories)),
       leadsRetentionDays: deps.settings.leadsRetentionDays,
       mediaMaxPixels: deps.settings.mediaMaxPixels,
       mediaMaxPerProperty: deps.settings.mediaMaxPerProperty,

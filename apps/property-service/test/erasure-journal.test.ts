@@ -6,6 +6,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '@platform/runtime';
 import { startTestApp } from '@platform/testkit';
 import { buildPropertyApp } from '../src/app.js';
 import { endViewingsReporting } from '../src/forgotten-viewings.js';
@@ -212,4 +213,12 @@ it('an entry naming another account never matches this account’s prospect of t
   expect(await pendingErasuresRefusal(ctx.db.prisma, other, new Date())).toBeUndefined();
   expect((await reapplyErasures(ctx.db.prisma, other, endViewingsReporting, new Date())).reapplied).toBe(0);
   expect((await ctx.send('GET', `/leads/v1/interessenten/${id}`)).json().email).toBe('journal7@example.de');
+});
+
+it('the service declares its journal directory: ERASURE_JOURNAL_DIR, by default DATA_DIR/erasure-journal', () => {
+  const secrets = { API_KEY_PEPPER: 'p'.repeat(32), WEBHOOK_SECRET_KEY: 'a'.repeat(64) };
+  const directoryOf = (env: Record<string, string>) =>
+    loadConfig({ ...secrets, ...env }, root, [propertyDescriptor]).services.property?.directories.erasureJournalDir;
+  expect(directoryOf({ DATA_DIR: 'state' })).toBe(join(root, 'state', 'erasure-journal'));
+  expect(directoryOf({ DATA_DIR: 'state', ERASURE_JOURNAL_DIR: '/mnt/shared/erasures' })).toBe('/mnt/shared/erasures');
 });

@@ -13,22 +13,22 @@ import {
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
-import type { ApiDeprecation, ServiceDescriptor } from '@platform/service';
+import type { ApiDeprecation, ResolvedSettings, ServiceDescriptor } from '@platform/service';
 import { REDIS_SENTINEL_VARIABLES, redisSentinelConfig, type RedisSentinelConfig } from './redis-sentinel-config.js';
+import { resolveServiceSettings, settingDefault } from './service-settings.js';
 
 export type { ApiDeprecation };
 
 /** What the configuration needs to know of a service: its port and its own settings. */
 export type ServiceSettingsSpec = Pick<ServiceDescriptor, 'id' | 'port' | 'settings'>;
 
-/** One service's resolved port and settings. */
-export interface ServiceConfig {
+/** One service's resolved port and settings (whole numbers in `settings`, absolute paths in `directories`). */
+export interface ServiceConfig extends ResolvedSettings {
   port: number;
   /** Where integrators reach the service (no trailing slash): URLs in events and documents. */
   publicBaseUrl: string;
   /** Where integrators reach the production and the sandbox deployment (the OpenAPI documents' `servers`), where known. */
   publicBaseUrls: { production?: string; sandbox?: string };
-  settings: Record<string, number>;
 }
 
 export interface Config {
@@ -42,8 +42,6 @@ export interface Config {
   /** Named prepared statements on the hot paths (off behind a transaction pooler older than PgBouncer 1.21). */
   preparedStatements: boolean;
   dataDir: string;
-  /** ERASURE_JOURNAL_DIR: the erasures kept outside the database, shared by every instance. */
-  erasureJournalDir: string;
   embeddedPostgresPort: number;
   host: string;
   /** Port and settings of each service the configuration was loaded for. */
@@ -158,12 +156,6 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
       'Named prepared statements on the hot paths. Behind PgBouncer 1.21+ with max_prepared_statements > 0 set it to true; older poolers in transaction mode need false.',
   },
   { name: 'DATA_DIR', default: '.data', description: 'Where the embedded database and sandbox secrets live.' },
-  {
-    name: 'ERASURE_JOURNAL_DIR',
-    default: '(DATA_DIR/erasure-journal)',
-    description:
-      'Where every erasure of a prospect is also kept outside the database (ids and times only), so that a restored backup cannot bring an erased person back. Every instance, the worker and the CLI must name the same directory (shared storage when instances run on several machines), kept apart from what a restore puts back (docs/operations.md, "Backup and restore").',
-  },
   { name: 'EMBEDDED_PG_PORT', default: '54329', description: 'Port of the embedded PostgreSQL.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Interface the services listen on (0.0.0.0 in containers).' },
   {
@@ -308,13 +300,14 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
 export function variablesOf(services: readonly ServiceSettingsSpec[]): (VariableSpec & { default: string })[] {
   return [
     ...VARIABLES,
-    ...services.flatMap((service) =>
-      [service.port, ...service.settings].map((v) => ({
-        name: v.variable,
-        default: String(v.default),
-        description: v.description,
+    ...services.flatMap((service) => [
+      { name: service.port.variable, default: String(service.port.default), description: service.port.description },
+      ...service.settings.map((setting) => ({
+        name: setting.variable,
+        default: settingDefault(setting),
+        description: setting.description,
       })),
-    ),
+    ]),
   ];
 }
 
@@ -462,18 +455,6 @@ function port(env: Env, name: string, fallback: number, problems: string[]): num
   return value;
 }
 
-function integer(env: Env, spec: ServiceSettingsSpec['settings'][number], problems: string[]): number {
-  const raw = env[spec.variable];
-  if (raw === undefined || raw === '') return spec.default;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-    problems.push(
-      `${spec.variable} must be a whole number of ${spec.unit}, ${spec.min} to ${spec.max} (got "${raw}").`,
-    );
-  }
-  return value;
-}
-
 /**
  * Reads and validates the configuration once, with the ports and settings of the given services;
  * every problem is reported, not just the first.
@@ -541,7 +522,6 @@ export function loadConfig(
     databasePooling: databasePooling as DatabasePooling,
     preparedStatements: prepared === 'true',
     dataDir,
-    erasureJournalDir: resolve(cwd, env.ERASURE_JOURNAL_DIR || join(dataDir, 'erasure-journal')),
     embeddedPostgresPort: port(env, 'EMBEDDED_PG_PORT', 54329, problems),
     host: env.HOST ?? '127.0.0.1',
     services: Object.fromEntries(
@@ -551,9 +531,7 @@ export function loadConfig(
           port: port(env, service.port.variable, service.port.default, problems),
           publicBaseUrl: publicBaseUrl(env, service, problems),
           publicBaseUrls: publicBaseUrls(env, service, environment, publicBaseUrl(env, service, []), problems),
-          settings: Object.fromEntries(
-            service.settings.map((setting) => [setting.name, integer(env, setting, problems)]),
-          ),
+          ...resolveServiceSettings(env, { cwd, dataDir }, service.settings, problems),
         },
       ]),
     ),

@@ -59,6 +59,8 @@ export interface ServiceDeps {
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
   settings: Record<string, number>;
+  /** The service's own directories (its descriptor's directory settings), absolute. */
+  directories: Record<string, string>;
   maxEventLoopDelayMs: number;
   rateLimit: RateLimitSettings;
   /** Active API keys an application may have. */
@@ -70,8 +72,6 @@ export interface ServiceDeps {
   onKeyLookup: (result: 'hit' | 'miss') => void;
   /** Where this process keeps its local state (DATA_DIR). */
   dataDir: string;
-  /** Where erasures are kept outside the database (ERASURE_JOURNAL_DIR), shared by every instance. */
-  erasureJournalDir: string;
 }
 
 /** A service that `serve` can start: what it is, and how its app is built. */
@@ -168,13 +168,9 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     await database.close();
   });
   // Every service this process serves or works for (a worker alone too): its start check first.
-  for (const { startCheck } of known) {
-    const refusal = await startCheck?.({
-      db,
-      now: () => new Date(),
-      dataDir: config.dataDir,
-      erasureJournalDir: config.erasureJournalDir,
-    });
+  for (const { id, startCheck } of known) {
+    const { settings, directories } = config.services[id]!;
+    const refusal = await startCheck?.({ db, now: () => new Date(), dataDir: config.dataDir, settings, directories });
     if (!refusal) continue;
     console.error(refusal);
     await db.$disconnect();
@@ -290,7 +286,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     log(`scheduled jobs: ${schedules.join(', ')}`);
   }
   for (const { descriptor, build } of entries) {
-    const { port, settings, publicBaseUrl, publicBaseUrls } = config.services[descriptor.id]!;
+    const { port, settings, directories, publicBaseUrl, publicBaseUrls } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
     const app = await build({
       db,
@@ -307,6 +303,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       publicBaseUrls,
       neighbours,
       settings,
+      directories,
       maxEventLoopDelayMs: config.maxEventLoopDelayMs,
       rateLimit: { redis: quickRedis, perMinute: config.rateLimitPerMinute, warn: (line) => logger.warn(line) },
       apiKeysPerApplication: config.apiKeysPerApplication,
@@ -315,7 +312,6 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       observeRequest: metrics.observeRequest,
       onKeyLookup: metrics.keyLookup(descriptor.id),
       dataDir: config.dataDir,
-      erasureJournalDir: config.erasureJournalDir,
     });
     apps.push(app);
     await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);

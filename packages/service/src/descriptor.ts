@@ -12,6 +12,7 @@ export interface PortSetting {
 
 /** A whole-number setting of one service, read from the environment and validated at start-up. */
 export interface IntegerSetting {
+  kind?: 'integer';
   /** How the service reads it (`settings.leadsRetentionDays`). */
   name: string;
   variable: string;
@@ -23,13 +24,33 @@ export interface IntegerSetting {
   description: string;
 }
 
-/** What a start check is given: the database, the clock and the deployment's directories. */
-export interface StartCheckDeps {
+/**
+ * A directory of one service (state it keeps outside the database), read from the environment: a
+ * relative path is resolved from the working directory; unset, it is `default` under DATA_DIR.
+ */
+export interface DirectorySetting {
+  kind: 'directory';
+  /** How the service reads it (`directories.<name>`). */
+  name: string;
+  variable: string;
+  /** Relative to DATA_DIR. */
+  default: string;
+  description: string;
+}
+
+export type ServiceSetting = IntegerSetting | DirectorySetting;
+
+/** A service's settings as validated at start-up: whole numbers and absolute directories, by name. */
+export interface ResolvedSettings {
+  settings: Record<string, number>;
+  directories: Record<string, string>;
+}
+
+/** What a start check is given: the database, the clock, DATA_DIR and the service's resolved settings. */
+export interface StartCheckDeps extends ResolvedSettings {
   db: PrismaClient;
   now: () => Date;
   dataDir: string;
-  /** ERASURE_JOURNAL_DIR. */
-  erasureJournalDir: string;
 }
 
 /**
@@ -48,7 +69,7 @@ export interface ServiceDescriptor<C extends EventCatalogue = EventCatalogue> ex
   events: C;
   jobs: JobCatalogue;
   port: PortSetting;
-  settings: readonly IntegerSetting[];
+  settings: readonly ServiceSetting[];
   /** The service's own list filters, whose values may be logged (they are never personal). */
   loggedQueryParameters: readonly string[];
   /** Run by every process of the service: its API as well as a worker alone. */

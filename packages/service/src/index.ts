@@ -3,6 +3,9 @@ export {
   type ServiceDescriptor,
   type PortSetting,
   type IntegerSetting,
+  type DirectorySetting,
+  type ServiceSetting,
+  type ResolvedSettings,
   type StartCheck,
   type StartCheckDeps,
 } from './descriptor.js';
