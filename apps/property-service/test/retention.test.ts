@@ -55,6 +55,32 @@ async function everyTextValue(): Promise<string> {
   return all;
 }
 
+/** Tables with a `prospect_id` whose rows stay when the prospect is forgotten, and why. */
+const KEPT_AFTER_ERASURE: Record<string, string> = {
+  inquiries: 'ids, property and times; the message is removed',
+  appointments: 'ids and times; the open ones are cancelled',
+  erasure_records: 'the erasure log itself: ids, times, on whose request',
+  auskunft_records: 'the log of the Auskunft exports: ids, times, keys',
+};
+
+/** Per table with a `prospect_id` not kept on purpose, how many rows name the prospect. */
+async function rowsNaming(prospectId: string): Promise<Record<string, number>> {
+  const tables = await ctx.db.query<{ table_name: string }>(
+    `SELECT DISTINCT table_name FROM information_schema.columns
+      WHERE column_name = 'prospect_id' AND table_schema = current_schema() ORDER BY table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name: table } of tables) {
+    if (KEPT_AFTER_ERASURE[table]) continue;
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${table}" WHERE prospect_id = $1`,
+      [prospectId],
+    );
+    counts[table] = n;
+  }
+  return counts;
+}
+
 /** What outreach (Treffer) holds about a prospect: one announcement of a property and today's counter. */
 async function announced(accountId: string, prospectId: string, propertyId = 'prop_announced') {
   const at = ctx.clock.now;
@@ -208,6 +234,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const bystander = (await ctx.send('POST', '/leads/v1/interessenten', person(6))).json();
     await announced(ctx.tenant.accountId, created.id, property.id);
     await announced(ctx.tenant.accountId, bystander.id, property.id);
+    // Every table naming the prospect (a new such table must be forgotten too, or kept on purpose above).
+    const named = await rowsNaming(created.id);
+    for (const [table, n] of Object.entries(named))
+      expect(n, `the test prospect has no row in ${table}`).toBeGreaterThan(0);
     const before = await everyTextValue();
     expect(before).toContain('Angebote fuer Person drei');
     expect(before).toContain('Gruesse von Person drei');
@@ -233,6 +263,7 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     // Outreach held ids only, but of a person now gone: nothing is left of it; the bystander's stays.
     expect(await outreachRows(created.id)).toBe(0);
     expect(await outreachRows(bystander.id)).toBe(2);
+    expect(await rowsNaming(created.id)).toEqual(Object.fromEntries(Object.keys(named).map((table) => [table, 0])));
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
     // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
     for (const apt of [proposed, confirmed]) {
