@@ -1,109 +1,43 @@
-// The Auskunft (issue 37, GDPR Art. 15/20): everything held about one prospect as JSON and as a PDF
-// letter, nothing of anyone else, its own scope, and a record of each export without personal data.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The Auskunft (issue 37, GDPR Art. 15/20): everything held about one prospect, as JSON and as a
+// PDF letter. Isolation and scope: auskunft-isolation.test.ts; the log of exports: auskunft-log.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLeadsClient, unwrap } from '@platform/client';
-import { addKey, createTenant, startReceiver, until, type Tenant } from '@platform/testkit';
+import { createTenant, startReceiver, until } from '@platform/testkit';
 import { propertyDescriptor } from '../src/descriptor.js';
-import { startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import { auskunftFixtures, HOST, pdfText, person, type FullProspect } from './auskunft-helpers.js';
+import { activeProperty, startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
+let fixtures: ReturnType<typeof auskunftFixtures>;
+let mine: FullProspect;
 beforeAll(async () => {
   ctx = await startPropertyApp();
+  fixtures = auskunftFixtures(ctx);
+  ctx.clock.now = new Date('2026-11-20T10:00:00Z');
+  mine = await fixtures.fullProspect(ctx.tenant, 'Mira');
 });
 afterAll(() => ctx.close());
 
-const person = (name: string) => ({
-  vorname: `${name}vorname`,
-  nachname: `${name}nachname`,
-  email: `${name.toLowerCase()}@example.de`,
-  telefon: `+49 30 ${name.length}00 ${name.charCodeAt(0)}`,
-  einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
-  suchprofil: { typ: ['apartment'], orte: ['Berlin'], zimmer_min: 2, kaufpreis_max_eur: 450000 },
-});
-
-async function activeProperty(tenant: Tenant) {
-  const id = (await ctx.send('POST', '/v1/properties', validProperty(), tenant.key)).json().id as string;
-  expect((await ctx.send('POST', `/v1/properties/${id}/activate`, undefined, tenant.key)).statusCode).toBe(200);
-  return id;
-}
-
-async function inquire(tenant: Tenant, body: Record<string, unknown>) {
-  const res = await ctx.send('POST', '/leads/v1/anfragen', body, tenant.key);
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string; interessent_id: string };
-}
-
-/** A prospect with two inquiries (one with a message), consent history, an appointment and a restriction. */
-async function fullProspect(tenant: Tenant, name: string) {
-  const [first, second] = [await activeProperty(tenant), await activeProperty(tenant)];
-  const a = await inquire(tenant, {
-    immobilie_id: first,
-    interessent: person(name),
-    nachricht: `Nachricht von ${name}`,
-  });
-  ctx.clock.now = new Date(ctx.clock.now.getTime() + 60_000); // the second inquiry a minute later
-  const b = await inquire(tenant, { immobilie_id: second, interessent_id: a.interessent_id });
-  const id = a.interessent_id;
-  const consent = await ctx.send(
-    'POST',
-    `/leads/v1/interessenten/${id}/einwilligungen`,
-    { zweck: 'marketing', quelle: 'telefon', erteilt_am: '2026-11-02T10:00:00Z', textversion: 'v1' },
-    tenant.key,
-  );
-  expect(consent.statusCode).toBe(201);
-  const withdrawn = `/leads/v1/interessenten/${id}/einwilligungen/${consent.json().id}/widerruf`;
-  expect((await ctx.send('POST', withdrawn, undefined, tenant.key)).statusCode).toBe(200);
-  const appointment = await ctx.send(
-    'POST',
-    '/v1/appointments',
-    { inquiry_id: a.id, starts_at: '2027-01-20T09:00:00Z', ends_at: '2027-01-20T10:00:00Z' },
-    tenant.key,
-  );
-  expect(appointment.statusCode).toBe(201);
-  expect(
-    (await ctx.send('POST', `/leads/v1/interessenten/${id}/einschraenkung`, undefined, tenant.key)).statusCode,
-  ).toBe(200);
-  return {
-    id,
-    inquiries: [a.id, b.id],
-    consent: consent.json().id as string,
-    appointment: appointment.json().id as string,
-  };
-}
-
-const auskunft = (id: string, key = ctx.tenant.key) =>
-  ctx.send('GET', `/leads/v1/interessenten/${id}/auskunft`, undefined, key);
-const auskunftPdf = (id: string, key = ctx.tenant.key) =>
-  ctx.send('GET', `/leads/v1/interessenten/${id}/auskunft/pdf`, undefined, key);
-
-const pdfText = (pdf: Buffer) => {
-  const dir = mkdtempSync(join(tmpdir(), 'auskunft-'));
-  try {
-    writeFileSync(join(dir, 'a.pdf'), pdf);
-    return execFileSync('pdftotext', [join(dir, 'a.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/**
+ * Where the Auskunft shows the rows of each table with a `prospect_id`: the section, and the column
+ * matched against a field of its entries. A table not here and not left out on purpose fails.
+ */
+const SECTION_OF: Record<string, { section: string; column: string; field: string }> = {
+  prospect_consents: { section: 'einwilligungen', column: 'id', field: 'id' },
+  inquiries: { section: 'anfragen', column: 'id', field: 'id' },
+  appointments: { section: 'termine', column: 'id', field: 'id' },
+  outreach_announcements: { section: 'treffer', column: 'property_id', field: 'immobilie_id' },
+  outreach_daily_counts: { section: 'treffer_tageszaehler', column: "to_char(day, 'YYYY-MM-DD')", field: 'tag' },
+};
+/** Tables with a `prospect_id` the Auskunft leaves out, and why. */
+const LEFT_OUT: Record<string, string> = {
+  auskunft_records: 'the log of the exports themselves (ids, times, keys), listed at /leads/v1/auskunftsprotokoll',
+  erasure_records: 'written when the prospect is forgotten; from then on the Auskunft answers 404',
 };
 
 describe('GET /leads/v1/interessenten/{id}/auskunft', () => {
-  let mine: Awaited<ReturnType<typeof fullProspect>>;
-  let neighbour: Awaited<ReturnType<typeof fullProspect>>;
-  let stranger: Awaited<ReturnType<typeof fullProspect>>;
-  beforeAll(async () => {
-    ctx.clock.now = new Date('2026-11-20T10:00:00Z');
-    mine = await fullProspect(ctx.tenant, 'Mira');
-    neighbour = await fullProspect(ctx.tenant, 'Nepomuk');
-    stranger = await fullProspect(ctx.other, 'Sieglinde');
-  });
-
   it('holds every section of what is stored about the prospect', async () => {
     ctx.clock.now = new Date('2026-11-21T08:00:00Z');
-    const res = await auskunft(mine.id);
+    const res = await fixtures.auskunft(mine.id);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -133,9 +67,6 @@ describe('GET /leads/v1/interessenten/{id}/auskunft', () => {
       expect(inquiry.bewertung.kriterien.length).toBeGreaterThan(0);
     }
     expect(body.anfragen[0].nachricht).toBe('Nachricht von Mira');
-    expect(body.termine).toEqual([
-      expect.objectContaining({ id: mine.appointment, anfrage_id: mine.inquiries[0], status: 'vorgeschlagen' }),
-    ]);
     // the events that name the prospect, one of its inquiries or its appointment: types and times
     const types = body.ereignisse.map((e: { typ: string }) => e.typ);
     expect(types).toEqual(
@@ -149,124 +80,89 @@ describe('GET /leads/v1/interessenten/{id}/auskunft', () => {
     });
   });
 
-  it('holds no value of another prospect, of this account or another', async () => {
-    const all = [(await auskunft(mine.id)).body, pdfText((await auskunftPdf(mine.id)).rawPayload)];
-    for (const other of [neighbour, stranger]) {
-      const name = other === neighbour ? 'Nepomuk' : 'Sieglinde';
-      const values = [
-        ...Object.values(person(name)).filter((v): v is string => typeof v === 'string'),
-        `Nachricht von ${name}`,
-        other.id,
-        other.consent,
-        other.appointment,
-        ...other.inquiries,
-      ];
-      for (const text of all) for (const value of values) expect(text).not.toContain(value);
+  it('holds each appointment with its earlier times, sequence and who confirmed it, without the host', async () => {
+    const res = await fixtures.auskunft(mine.id);
+    expect(res.body).not.toContain(HOST);
+    const at = '2026-11-20T10:01:00.000Z';
+    expect(res.json().termine).toEqual([
+      {
+        id: mine.appointment,
+        immobilie_id: expect.any(String),
+        anfrage_id: mine.inquiries[0],
+        status: 'bestaetigt',
+        beginn: '2027-01-20T14:00:00.000Z',
+        ende: '2027-01-20T15:00:00.000Z',
+        sequenz: 1,
+        fruehere_zeiten: [{ beginn: '2027-01-20T09:00:00.000Z', ende: '2027-01-20T10:00:00.000Z', gueltig_bis: at }],
+        zeitfenster_id: null,
+        bestaetigt_von: 'makler',
+        bestaetigt_am: at,
+        abgesagt_von: null,
+        abgesagt_am: null,
+        absagegrund: null,
+        stattgefunden_am: null,
+        angelegt_am: at,
+      },
+    ]);
+  });
+
+  it('holds the Treffer: each match announced or dropped over the daily bound, and the daily counter', async () => {
+    const { treffer, treffer_tageszaehler } = (await fixtures.auskunft(mine.id)).json();
+    const match = { punkte: 100, angebot: 'kauf:420000', anlass: 'aktivierung', zeitpunkt: '2026-11-20T10:01:00.000Z' };
+    expect(treffer).toHaveLength(2);
+    expect(treffer).toEqual(
+      expect.arrayContaining([
+        { immobilie_id: mine.matched[0], status: 'angekuendigt', ...match },
+        { immobilie_id: mine.matched[1], status: 'verworfen', ...match },
+      ]),
+    );
+    expect(treffer_tageszaehler).toEqual([{ tag: '2026-11-20', angekuendigt: 1 }]);
+  });
+
+  it('holds the rows of every table with a prospect_id (a new such table must join the Auskunft)', async () => {
+    const body = (await fixtures.auskunft(mine.id)).json();
+    const tables = await ctx.db.query<{ table_name: string }>(
+      `SELECT DISTINCT table_name FROM information_schema.columns
+        WHERE column_name = 'prospect_id' AND table_schema = current_schema() ORDER BY table_name`,
+    );
+    for (const { table_name: table } of tables) {
+      if (LEFT_OUT[table]) continue;
+      const shown = SECTION_OF[table];
+      expect(shown, `table ${table} is neither in the Auskunft nor left out on purpose`).toBeDefined();
+      const rows = await ctx.db.query<{ key: string }>(
+        `SELECT ${shown!.column} AS key FROM ${table} WHERE prospect_id = $1`,
+        [mine.id],
+      );
+      expect(rows.length, `the test prospect has no row in ${table}`).toBeGreaterThan(0);
+      const entries = body[shown!.section] as Record<string, string>[];
+      expect(entries.map((entry) => entry[shown!.field]).sort(), table).toEqual(rows.map((r) => r.key).sort());
     }
   });
 
-  it('needs the scope leads:export: a key with leads:read only is refused', async () => {
-    const reader = await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] });
-    for (const res of [await auskunft(mine.id, reader.key), await auskunftPdf(mine.id, reader.key)]) {
-      expect(res.statusCode).toBe(403);
-      expect(res.json().code).toBe('scope_fehlt');
-    }
+  it('is not kept by caches (Cache-Control: no-store), like the PDF', async () => {
+    for (const res of [await fixtures.auskunft(mine.id), await fixtures.auskunftPdf(mine.id)])
+      expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it("answers another account's prospect exactly like an unknown one", async () => {
-    const theirs = await auskunft(stranger.id);
-    const unknown = await auskunft('int_unknown');
-    expect(theirs.statusCode).toBe(404);
-    expect(theirs.body).toBe(unknown.body);
-    expect((await auskunftPdf(stranger.id)).body).toBe((await auskunftPdf('int_unknown')).body);
-  });
-
-  it('as a PDF letter: the name, every inquiry and its score', async () => {
-    const res = await auskunftPdf(mine.id);
+  it('as a PDF letter: the name, every inquiry and its score, the appointment and the Treffer', async () => {
+    const res = await fixtures.auskunftPdf(mine.id);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const text = pdfText(res.rawPayload);
     expect(text).toContain('Auskunft über Ihre gespeicherten Daten');
-    expect(text).toContain('Miravorname');
-    expect(text).toContain('Miranachname');
-    expect(text).toContain('mira@example.de');
-    const { anfragen } = (await auskunft(mine.id)).json();
+    for (const value of ['Miravorname', 'Miranachname', 'mira@example.de', 'Nachricht von Mira', mine.appointment])
+      expect(text).toContain(value);
+    const { anfragen } = (await fixtures.auskunft(mine.id)).json();
     for (const inquiry of anfragen) {
       expect(text).toContain(`Anfrage ${inquiry.id}`);
       expect(text).toContain(`Bewertung: ${inquiry.bewertung.gesamt} von 100 Punkten`);
     }
-    expect(text).toContain('Nachricht von Mira');
-    expect(text).toContain(mine.appointment);
-  });
-});
-
-describe('the Auskunftsprotokoll and erasure', () => {
-  it('records each export (format, key), keeps the records after erasure, and answers 404 then', async () => {
-    const tenant = ctx.other;
-    const { id } = await fullProspect(tenant, 'Eraseme');
-    ctx.clock.now = new Date('2026-11-22T09:00:00Z');
-    expect((await auskunft(id, tenant.key)).statusCode).toBe(200);
-    ctx.clock.now = new Date('2026-11-22T09:05:00Z');
-    expect((await auskunftPdf(id, tenant.key)).statusCode).toBe(200);
-
-    const log = await ctx.send('GET', `/leads/v1/auskunftsprotokoll?interessent_id=${id}`, undefined, tenant.key);
-    expect(log.statusCode).toBe(200);
-    const by = { anwendung_id: tenant.applicationId, key_id: tenant.keyId };
-    expect(log.json().daten).toEqual([
-      {
-        id: expect.any(String),
-        interessent_id: id,
-        format: 'pdf',
-        zeitpunkt: '2026-11-22T09:05:00.000Z',
-        veranlasst_durch: by,
-      },
-      {
-        id: expect.any(String),
-        interessent_id: id,
-        format: 'json',
-        zeitpunkt: '2026-11-22T09:00:00.000Z',
-        veranlasst_durch: by,
-      },
-    ]);
-    // another account's log does not hold them
-    const theirs = await ctx.send('GET', `/leads/v1/auskunftsprotokoll?interessent_id=${id}`);
-    expect(theirs.json().daten).toEqual([]);
-
-    expect((await ctx.send('POST', `/leads/v1/interessenten/${id}/loeschung`, {}, tenant.key)).statusCode).toBe(200);
-    const unknown = await auskunft('int_unknown', tenant.key);
-    for (const after of [await auskunft(id, tenant.key), await auskunftPdf(id, tenant.key)]) {
-      expect(after.statusCode).toBe(404);
-      expect(after.body).toBe(unknown.body);
-    }
-    const records = await ctx.db.query<{ row: string }>(
-      'SELECT to_jsonb(r)::text AS row FROM auskunft_records r WHERE prospect_id = $1',
-      [id],
-    );
-    expect(records).toHaveLength(2); // kept, and the refused exports after erasure left none
-    const personal = [
-      ...Object.values(person('Eraseme')).filter((v) => typeof v === 'string'),
-      'Nachricht von Eraseme',
-    ];
-    for (const { row } of records) for (const value of personal) expect(row).not.toContain(value);
-  });
-
-  it('refuses bis before von in the log', async () => {
-    const res = await ctx.send('GET', '/leads/v1/auskunftsprotokoll?von=2026-11-22T00:00:00Z&bis=2026-11-21T00:00:00Z');
-    expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([expect.objectContaining({ feld: 'bis' })]);
-  });
-
-  it('works through the typed client over real HTTP', async () => {
-    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const client = createLeadsClient({ baseUrl: address, apiKey: ctx.tenant.key });
-    const { id } = await fullProspect(ctx.tenant, 'Clienta');
-    const body = await unwrap(
-      client.GET('/leads/v1/interessenten/{interessentId}/auskunft', { params: { path: { interessentId: id } } }),
-    );
-    expect(body.stammdaten.nachname).toBe('Clientanachname');
-    expect(body.anfragen).toHaveLength(2);
-    const log = await unwrap(client.GET('/leads/v1/auskunftsprotokoll', { params: { query: { interessent_id: id } } }));
-    expect(log.daten.map((r) => r.format)).toEqual(['json']);
+    expect(text).toContain('Früher: 20.01.2027, 09:00 UTC bis 20.01.2027, 10:00 UTC');
+    expect(text).toContain('20.11.2026, 10:01 UTC (durch Makler)');
+    expect(text).not.toContain(HOST);
+    for (const property of mine.matched) expect(text).toContain(`Immobilie ${property} (kauf:420000, neu angeboten)`);
+    expect(text).toContain('verworfen (Tagesgrenze erreicht, nicht mitgeteilt)');
+    expect(text).toContain('Ankündigungen am 20.11.2026: 1');
   });
 });
 
@@ -283,11 +179,14 @@ describe('the delivery state of the events', () => {
       expect((await ctx.send('PATCH', `/v1/webhooks/${paused}`, { status: 'paused' }, tenant.key)).statusCode).toBe(
         200,
       );
-      const property = await activeProperty(tenant);
-      const { interessent_id } = await inquire(tenant, { immobilie_id: property, interessent: person('Zustella') });
+      const property = await activeProperty(ctx, tenant.key);
+      const { interessent_id } = await fixtures.inquire(tenant, {
+        immobilie_id: property,
+        interessent: person('Zustella'),
+      });
       await until(async () => receiver.received.length === 1);
       const received = async () =>
-        (await auskunft(interessent_id, tenant.key))
+        (await fixtures.auskunft(interessent_id, tenant.key))
           .json()
           .ereignisse.find((e: { typ: string }) => e.typ === 'inquiry.received');
       await until(async () => (await received())?.zustellungen.zugestellt === 1);

@@ -232,7 +232,7 @@ export interface paths {
         };
         /**
          * Auskunft abrufen (Art. 15/20 DSGVO)
-         * @description Alles, was über den Interessenten gespeichert ist, maschinenlesbar: Stammdaten, Einwilligungen mit Historie, Suchprofil, Anfragen mit Bewertung und Begründung, Termine, gesendete Ereignisse (Typ, Zeit, Zustellstand), Aufbewahrungsfrist. Jeder Abruf wird im Auskunftsprotokoll vermerkt. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
+         * @description Alles, was über den Interessenten gespeichert ist, maschinenlesbar: Stammdaten, Einwilligungen mit Historie, Suchprofil, Anfragen mit Bewertung und Begründung, Termine mit früheren Zeiten, Treffer (angekündigte und verworfene passende Immobilien mit Punkten) und Tageszähler, gesendete Ereignisse (Typ, Zeit, Zustellstand), Aufbewahrungsfrist. Jeder Abruf wird im Auskunftsprotokoll vermerkt; `Cache-Control: no-store`. Ein gelöschter oder anonymisierter Interessent antwortet 404 wie eine unbekannte ID: über ihn ist nichts Personenbezogenes mehr gespeichert (der Nachweis steht im Löschprotokoll).
          *
          *     Erforderlicher Scope: `leads:export`.
          */
@@ -568,8 +568,34 @@ export interface components {
                 beginn: string;
                 /** Format: date-time */
                 ende: string;
+                /** @description Änderungszähler der Kalendereinladung (iCalendar SEQUENCE): steigt mit jeder Verschiebung und der Absage. */
+                sequenz: number;
+                /** @description Frühere Zeiten des Termins vor jeder Verschiebung, älteste zuerst. */
+                fruehere_zeiten: {
+                    /** Format: date-time */
+                    beginn: string;
+                    /** Format: date-time */
+                    ende: string;
+                    /**
+                     * Format: date-time
+                     * @description Wann der Termin von dieser Zeit verschoben wurde.
+                     */
+                    gueltig_bis: string;
+                }[];
+                /** @description Das Besichtigungszeitfenster, in dem der Termin gebucht ist. */
+                zeitfenster_id: string | null;
+                /**
+                 * @description Wer bestätigt hat: `makler` oder `interessent`.
+                 * @enum {string|null}
+                 */
+                bestaetigt_von: "makler" | "interessent" | null;
                 /** Format: date-time */
                 bestaetigt_am: string | null;
+                /**
+                 * @description Wer abgesagt hat: `makler` oder `interessent`.
+                 * @enum {string|null}
+                 */
+                abgesagt_von: "makler" | "interessent" | null;
                 /** Format: date-time */
                 abgesagt_am: string | null;
                 /** @description Ein Code (`prospect_declined`, …), nie Freitext. */
@@ -578,6 +604,32 @@ export interface components {
                 stattgefunden_am: string | null;
                 /** Format: date-time */
                 angelegt_am: string;
+            }[];
+            /** @description Jede zum Suchprofil passende Immobilie, die angekündigt oder verworfen wurde (Treffer), älteste zuerst. */
+            treffer: {
+                immobilie_id: string;
+                /** @description Die Übereinstimmung mit dem Suchprofil. */
+                punkte: number;
+                /** @description Der Angebotspreis, zu dem angekündigt wurde, wie gespeichert (`kauf:420000`, `miete:1200`). */
+                angebot: string;
+                /**
+                 * @description Warum angekündigt wurde; `null`, wenn der Lauf nicht mehr gespeichert ist.
+                 * @enum {string|null}
+                 */
+                anlass: "aktivierung" | "preissenkung" | null;
+                /**
+                 * @description `verworfen`: über der Tagesgrenze von Ankündigungen je Interessent, nicht mitgeteilt.
+                 * @enum {string}
+                 */
+                status: "angekuendigt" | "verworfen";
+                /** Format: date-time */
+                zeitpunkt: string;
+            }[];
+            /** @description Ankündigungen je Tag des Kontos (für die Tagesgrenze; nur die letzten Tage bleiben gespeichert). */
+            treffer_tageszaehler: {
+                /** Format: date */
+                tag: string;
+                angekuendigt: number;
             }[];
             /** @description Gesendete Ereignisse, die den Interessenten, eine seiner Anfragen oder einen seiner Termine nennen (Typ und Zeit, nicht der Inhalt), soweit noch im Ereignisverlauf (30 Tage); älteste zuerst. */
             ereignisse: {

@@ -47,10 +47,7 @@ export const auskunftRoutes: FastifyPluginAsync<{ auskunft: AuskunftService }> =
         response: { 200: AuskunftSchema, ...errorResponses([...AUTH_ERRORS, 404], 'de') },
       },
     },
-    async (request, reply) => {
-      const body = await auskunft.json(requester(request), request.params.interessentId);
-      return reply.header('cache-control', 'no-store').send(body); // a dossier about a person: never kept by a cache
-    },
+    async (request) => auskunft.json(requester(request), request.params.interessentId),
   );
 
   app.get(
