@@ -306,8 +306,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
 
   it("answers another account's prospect with 404 and erases nothing", async () => {
     const theirs = (await ctx.send('POST', '/leads/v1/interessenten', person(4), ctx.other.key)).json();
+    await announced(ctx.other.accountId, theirs.id);
     const res = await ctx.send('POST', `/leads/v1/interessenten/${theirs.id}/loeschung`);
     expect(res.statusCode).toBe(404);
+    expect(await outreachRows(theirs.id)).toBe(2);
     expect(res.json().code).toBe('nicht_gefunden');
     expect(
       (await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname,
