@@ -21,7 +21,7 @@ export const person = (name: string) => ({
 export const HOST = 'Harald Gastgeber';
 let hosts = 0;
 
-export type FullProspect = Awaited<ReturnType<typeof fullProspect>>;
+export type FullProspect = Awaited<ReturnType<ReturnType<typeof auskunftFixtures>['fullProspect']>>;
 
 /** The Auskunft's requests and a prospect with something in every section, for one test app. */
 export function auskunftFixtures(ctx: PropertyTestContext) {
