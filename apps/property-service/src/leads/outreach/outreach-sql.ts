@@ -93,6 +93,9 @@ export const outreachSql = {
    * `allowed` or over the bound. The prospects are share-locked and must not be forgotten: an
    * erasure or anonymisation running now either finishes first (the claim, waiting on its row
    * lock, then skips them) or waits for the claim's commit (its deletes then see the claimed rows).
+   * Every lock is taken in `prospect_id` order, whatever the ranking: two runs of one account
+   * (different properties ranking shared prospects differently) then wait for each other instead
+   * of deadlocking.
    */
   async claim(
     tx: Db,
@@ -113,24 +116,26 @@ export const outreachSql = {
          SELECT m.prospect_id, m.score, CASE WHEN p.profile_marketing = 'rent' THEN $6 ELSE $5 END AS change_key
          FROM unnest($3::text[], $4::int[]) AS m(prospect_id, score)
          JOIN prospects AS p ON p.id = m.prospect_id AND p.account_id = $1 AND p.anonymised_at IS NULL
+         ORDER BY m.prospect_id
          FOR SHARE OF p
        ),
        fresh AS (
          INSERT INTO outreach_announcements (account_id, property_id, prospect_id, change_key, run_id, score, announced, created_at)
-         SELECT $1, $2, prospect_id, change_key, $7, score, true, $8 FROM matched
+         SELECT $1, $2, prospect_id, change_key, $7, score, true, $8 FROM matched ORDER BY prospect_id
          ON CONFLICT DO NOTHING
          RETURNING prospect_id, score
        ),
        counted AS (
          INSERT INTO outreach_daily_counts (account_id, prospect_id, day, announced)
          SELECT $1, prospect_id, ($8::timestamptz AT TIME ZONE $10::text)::date, 1
-         FROM fresh WHERE $9::int > 0
+         FROM fresh WHERE $9::int > 0 ORDER BY prospect_id
          ON CONFLICT (account_id, prospect_id, day) DO UPDATE SET announced = outreach_daily_counts.announced + 1
            WHERE outreach_daily_counts.announced < $9::int
          RETURNING prospect_id
        )
        SELECT f.prospect_id, f.score, c.prospect_id IS NOT NULL AS allowed
-       FROM fresh AS f LEFT JOIN counted AS c USING (prospect_id)`,
+       FROM fresh AS f LEFT JOIN counted AS c USING (prospect_id)
+       ORDER BY f.score DESC, f.prospect_id`,
       page.accountId,
       page.propertyId,
       page.matches.map((m) => m.id),

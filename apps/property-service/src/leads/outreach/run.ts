@@ -27,6 +27,8 @@ export const changeKeys = (property: PropertyRow) => ({
   rent: `miete:${property.cold_rent_eur ?? '-'}`,
 });
 
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** The model's total from the SQL's unrounded points (`Math.round`: halves up, as the model rounds). */
 const scoreOf = (points: number) => Math.round(points);
 
@@ -92,7 +94,8 @@ async function announcePage(
       accountId: run.account_id,
       propertyId: run.property_id,
       runId: run.id,
-      matches: matches.map((m) => ({ id: m.id, score: scoreOf(m.points) })),
+      // in prospect_id order, as the claim takes its locks (never the ranking's order: see `claim`)
+      matches: matches.map((m) => ({ id: m.id, score: scoreOf(m.points) })).sort(byId),
       keys: changeKeys(property),
       ...bound,
       at,
