@@ -1,5 +1,6 @@
 import type { Db, Prisma } from '@platform/db';
 import { NEWEST_FIRST, cursorPage, type CursorCodec } from '@platform/http';
+import { createdWithin, rangeScope, type LogTimeRange } from '../time-range.js';
 
 export type ErasureRecordRow = Prisma.ErasureRecordGetPayload<object>;
 export type NewErasureRecord = Omit<ErasureRecordRow, 'reapplied_at'> & { reapplied_at?: Date | null };
@@ -41,22 +42,21 @@ export function erasureRecordPage<Item>(
     cursors: CursorCodec;
     cursor?: string;
     limit: number;
-    from?: Date;
-    to?: Date;
+    range: LogTimeRange;
     map: (row: ErasureRecordRow) => Item;
   },
 ) {
-  const { accountId, from, to } = request;
+  const { accountId, range } = request;
   return cursorPage({
     cursors: request.cursors,
-    scope: `erasure_records:${from?.toISOString() ?? ''}:${to?.toISOString() ?? ''}`,
+    scope: `erasure_records:${rangeScope(range)}`,
     cursor: request.cursor,
     limit: request.limit,
     fetch: (after, take) =>
       db.erasureRecord.findMany({
         where: {
           account_id: accountId,
-          created_at: { ...(from && { gte: from }), ...(to && { lt: to }) },
+          ...createdWithin(range),
           ...after,
         },
         orderBy: NEWEST_FIRST,

@@ -1,5 +1,6 @@
-import { toSeite, validationError } from '@platform/http';
+import { toSeite } from '@platform/http';
 import type { ApiContext } from '@platform/service';
+import { logTimeRange } from '../time-range.js';
 import { erasureRecordPage, type ErasureRecordRow } from './repository.js';
 import type { ErasureRecordQuery, ErasureRecordView } from './schemas.js';
 
@@ -27,16 +28,9 @@ export type ErasureAuditService = ReturnType<typeof createErasureAuditService>;
 export function createErasureAuditService({ db, cursors }: Pick<ApiContext, 'db' | 'cursors'>) {
   return {
     async list(accountId: string, { limit, cursor, von, bis }: ErasureRecordQuery) {
-      const from = von === undefined ? undefined : new Date(von);
-      const to = bis === undefined ? undefined : new Date(bis);
-      if (from && to && from >= to)
-        throw validationError(
-          [{ field: 'bis', reason: 'out_of_range' }],
-          '`bis` must be after `von`.',
-          '`bis` muss nach `von` liegen.',
-        );
+      const range = logTimeRange({ von, bis });
       return toSeite(
-        await erasureRecordPage(db, { accountId, cursors, cursor, limit, from, to, map: toErasureRecordView }),
+        await erasureRecordPage(db, { accountId, cursors, cursor, limit, range, map: toErasureRecordView }),
       );
     },
   };
