@@ -147,3 +147,26 @@ describe('Treffer settings (/leads/v1/einstellungen/treffer)', () => {
     expect((await ctx.send('GET', '/leads/v1/einstellungen/treffer')).json().treffer_schwelle).toBe(80);
   });
 });
+
+describe('Treffer: a price given to an active property that had none', () => {
+  it('announces it as offered anew (a new price is an offer change that matters)', async () => {
+    ctx.clock.now = new Date('2027-01-15T10:00:00Z'); // a day of its own for the daily bound
+    const { purchase_price_eur: _unpriced, ...withoutPrice } = validProperty();
+    const body = { ...withoutPrice, type: 'apartment', rooms: 3, living_area_sqm: 80 };
+    const priceless = (await ctx.send('POST', '/v1/properties', body)).json().id as string;
+    expect((await ctx.send('POST', `/v1/properties/${priceless}/activate`)).statusCode).toBe(200);
+    await runOpenOutreach(ctx, priceless);
+    expect(await outreachRunsOf(ctx, priceless)).toHaveLength(1);
+    const patched = await ctx.send('PATCH', `/v1/properties/${priceless}`, { purchase_price_eur: 400000 });
+    expect(patched.statusCode).toBe(200);
+    const runs = await outreachRunsOf(ctx, priceless);
+    expect(runs.map((r) => r.reason)).toEqual(['aktivierung', 'aktivierung']);
+    await runOpenOutreach(ctx, priceless);
+    const announced = (await eventData(ctx, TREFFER)).filter(
+      (d) => d.property_id === priceless && d.interessent_id === ids.matching,
+    );
+    expect(announced.length).toBeGreaterThanOrEqual(1);
+    const [, priced] = await outreachRunsOf(ctx, priceless);
+    expect(priced.announced).toBeGreaterThanOrEqual(1);
+  });
+});

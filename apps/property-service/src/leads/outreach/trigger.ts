@@ -7,6 +7,8 @@ import { outreachSql, type OutreachReason } from './outreach-sql.js';
 const REASONS: Record<OfferImproved['kind'], OutreachReason> = {
   activated: 'aktivierung',
   price_lowered: 'preissenkung',
+  // a first price completes the offer: announced as offered anew (no price was matched before)
+  price_set: 'aktivierung',
 };
 
 /**
