@@ -110,22 +110,29 @@ export function cancelAppointmentsOfProperty(tx: Db, accountId: string, property
 }
 
 /** The open viewings of prospects whose data is gone: retention's `EndViewings` (an expired one by the agent, an erased one as declined). */
-export function endViewingsOfForgotten(tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) {
+export function endViewingsOfForgotten(
+  tx: Db,
+  accountId: string,
+  prospectIds: string[],
+  how: 'expired' | 'erased',
+  at: Date,
+) {
   return how === 'erased'
-    ? cancelAppointmentsOfProspects(tx, prospectIds, 'prospect', 'prospect_declined', at)
-    : cancelAppointmentsOfProspects(tx, prospectIds, 'agent', 'other', at);
+    ? cancelAppointmentsOfProspects(tx, accountId, prospectIds, 'prospect', 'prospect_declined', at)
+    : cancelAppointmentsOfProspects(tx, accountId, prospectIds, 'agent', 'other', at);
 }
 
 /** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
 export function cancelAppointmentsOfProspects(
   tx: Db,
+  accountId: string,
   prospectIds: string[],
   by: AppointmentSide,
   reason: CancelReason,
   at: Date,
 ): Promise<number> {
   if (prospectIds.length === 0) return Promise.resolve(0);
-  return cancelOpen(tx, { prospect_id: { in: prospectIds } }, by, reason, at);
+  return cancelOpen(tx, { account_id: accountId, prospect_id: { in: prospectIds } }, by, reason, at);
 }
 
 /** A cancelled slot: its open appointments are cancelled by the agent (`agent_unavailable`). */

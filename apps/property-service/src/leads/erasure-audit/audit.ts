@@ -42,10 +42,10 @@ function cancelledPerProspect(ended: unknown, prospectIds: string[]): Map<string
  * before the commit, and made to count after it by `auditedErasure`. Record ids carry the time `at`.
  */
 export function withErasureAudit(endViewings: EndViewings, cause: ForgettingCause): EndViewings {
-  return async (tx: Db, prospectIds: string[], how, at) => {
-    const ended = await endViewings(tx, prospectIds, how, at);
+  return async (tx: Db, accountId, prospectIds, how, at) => {
+    const ended = await endViewings(tx, accountId, prospectIds, how, at);
     const cancelled = cancelledPerProspect(ended, prospectIds);
-    const counts = await inquiryCounts(tx, prospectIds, cause.kind === 'erasure' ? cause.accountId : undefined);
+    const counts = await inquiryCounts(tx, prospectIds, accountId);
     const ids =
       cause.kind === 'erasure' && cause.reapplied
         ? [cause.reapplied.recordId]

@@ -17,15 +17,15 @@ export interface InquiryCount {
  * `accountId` (an erasure) only that account's prospects; without (the nightly anonymisation of
  * every account) the ids come from the anonymising statement itself.
  */
-export async function inquiryCounts(tx: Db, prospectIds: string[], accountId?: string): Promise<InquiryCount[]> {
+export async function inquiryCounts(tx: Db, prospectIds: string[], accountId: string): Promise<InquiryCount[]> {
   if (prospectIds.length === 0) return [];
   return tx.$queryRawUnsafe<InquiryCount[]>(
     `SELECT p.id AS prospect_id, p.account_id,
             (SELECT count(*) FROM inquiries i WHERE i.prospect_id = p.id AND i.account_id = p.account_id)::int
               AS inquiries_count
-       FROM prospects p WHERE p.id = ANY($1::text[]) AND ($2::text IS NULL OR p.account_id = $2)`,
+       FROM prospects p WHERE p.id = ANY($1::text[]) AND p.account_id = $2`,
     prospectIds,
-    accountId ?? null,
+    accountId,
   );
 }
 

@@ -7,7 +7,13 @@ import { forgetOutreach } from '../outreach/index.js';
  * transaction: `expired` after the retention date, `erased` at their request. Passed in by the app
  * (appointments belong to inquiries, so leads do not import them).
  */
-export type EndViewings = (tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) => Promise<unknown>;
+export type EndViewings = (
+  tx: Db,
+  accountId: string,
+  prospectIds: string[],
+  how: 'expired' | 'erased',
+  at: Date,
+) => Promise<unknown>;
 
 /**
  * The personal columns of a prospect, and what is kept: the search-profile criteria and the
@@ -62,8 +68,10 @@ export async function anonymiseExpired(
         tx,
         anonymised.map((row) => ({ accountId: row.account_id, prospectId: row.id })),
       );
-      // Nobody can be contacted about their viewings any more.
-      await endViewings(tx, ids, 'expired', now);
+      // Nobody can be contacted about their viewings any more (account by account).
+      const byAccount = new Map<string, string[]>();
+      for (const row of anonymised) byAccount.set(row.account_id, [...(byAccount.get(row.account_id) ?? []), row.id]);
+      for (const [accountId, prospectIds] of byAccount) await endViewings(tx, accountId, prospectIds, 'expired', now);
       return anonymised.length;
     });
     total += count;
@@ -101,7 +109,7 @@ export async function eraseProspect(
     );
     await forgetOutreach(tx, [{ accountId, prospectId: id }]);
     // The prospect asked to be forgotten: their open viewings are off (the rows keep ids and times only).
-    if (erased === 1) await endViewings(tx, [id], 'erased', now);
+    if (erased === 1) await endViewings(tx, accountId, [id], 'erased', now);
     // Responses kept for Idempotency-Key replays (up to a day) would still show the erased data.
     await forgetStoredResponsesMentioning(tx, accountId, id);
   });
