@@ -41,18 +41,17 @@ async function viewing(
 const cancellations = async (id: string) =>
   (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
 
-/** Every text-like value of every table, to prove that no personal value is left anywhere. */
+/** Every text-like value of every table, to prove that no personal value is left anywhere (one query: a connection each was slow). */
 async function everyTextValue(): Promise<string> {
   const columns = await ctx.db.query<{ table_name: string; column_name: string }>(
     `SELECT table_name, column_name FROM information_schema.columns
      WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'ARRAY', 'jsonb')`,
   );
-  let all = '';
-  for (const { table_name, column_name } of columns) {
-    const rows = await ctx.db.query<{ v: string | null }>(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
-    all += rows.map((r) => r.v ?? '').join('\n');
-  }
-  return all;
+  const each = columns.map(({ table_name, column_name }) => `SELECT "${column_name}"::text AS v FROM "${table_name}"`);
+  const [row] = await ctx.db.query<{ text_values: string | null }>(
+    `SELECT string_agg(coalesce(v, ''), E'\\n') AS text_values FROM (${each.join(' UNION ALL ')}) AS every_value`,
+  );
+  return row?.text_values ?? '';
 }
 
 /** Tables with a `prospect_id` whose rows stay when the prospect is forgotten, and why. */
