@@ -157,6 +157,7 @@ describe('Treffer: a price given to an active property that had none', () => {
     expect((await ctx.send('POST', `/v1/properties/${priceless}/activate`)).statusCode).toBe(200);
     await runOpenOutreach(ctx, priceless);
     expect(await outreachRunsOf(ctx, priceless)).toHaveLength(1);
+    ctx.clock.now = new Date('2027-01-15T10:05:00Z'); // the runs then list in their order
     const patched = await ctx.send('PATCH', `/v1/properties/${priceless}`, { purchase_price_eur: 400000 });
     expect(patched.statusCode).toBe(200);
     const runs = await outreachRunsOf(ctx, priceless);
