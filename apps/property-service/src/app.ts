@@ -16,7 +16,12 @@ import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } fr
 import { auskunftRoutes, createAuskunftService } from './leads/auskunft/index.js';
 import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
-import { appointmentRoutes, cancelAppointmentsOfProperty, createAppointmentService } from './appointments/index.js';
+import {
+  appointmentRoutes,
+  appointmentsOfProspect,
+  cancelAppointmentsOfProperty,
+  createAppointmentService,
+} from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
 import {
   createListingService,
@@ -187,7 +192,9 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               }),
             });
             await leads.register(erasureAuditRoutes, { erasureAudit: createErasureAuditService(context) });
-            await leads.register(auskunftRoutes, { auskunft: createAuskunftService(context) });
+            await leads.register(auskunftRoutes, {
+              auskunft: createAuskunftService({ ...context, appointmentsOf: appointmentsOfProspect }),
+            });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
             await leads.register(outreachRoutes, { settings: createOutreachSettingsService(context) });

@@ -2,7 +2,7 @@ import { inSnapshot, type Db } from '@platform/db';
 import { toSeite } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { eventsNaming } from '@platform/webhooks';
-import { appointmentsOfProspect } from '../../appointments/index.js';
+import type { appointmentsOfProspect } from '../../appointments/index.js';
 import { consentHistoryOf } from '../consent/index.js';
 import { inquiriesOfProspect } from '../inquiries/index.js';
 import { outreachOfProspect } from '../outreach/index.js';
@@ -23,15 +23,27 @@ export interface AuskunftRequester {
 /** The event data fields that name a prospect or what hangs off it. */
 const NAMING_FIELDS = ['interessent_id', 'inquiry_id', 'appointment_id'] as const;
 
+/**
+ * The prospect's viewing appointments, passed in by the app: appointments import leads, so leads
+ * do not import appointments (as with retention's `EndViewings`).
+ */
+export type AppointmentsOf = typeof appointmentsOfProspect;
+
 /** Everything held about the account's prospect, read in one snapshot; 404 when unknown, another account's or forgotten. */
-async function collect(db: Db, accountId: string, prospectId: string, at: Date): Promise<Auskunft> {
+async function collect(
+  db: Db,
+  appointmentsOf: AppointmentsOf,
+  accountId: string,
+  prospectId: string,
+  at: Date,
+): Promise<Auskunft> {
   return inSnapshot(db, async (tx) => {
     const row = await prospectRepository.find(tx, accountId, prospectId, prospectNotFound);
     if (row.anonymised_at !== null) throw prospectNotFound(); // nothing personal is held any more
     const prospect = toProspect(row);
     const einwilligungen = await consentHistoryOf(tx, accountId, prospectId);
     const anfragen = await inquiriesOfProspect(tx, accountId, prospectId);
-    const appointments = await appointmentsOfProspect(tx, accountId, prospectId);
+    const appointments = await appointmentsOf(tx, accountId, prospectId);
     const outreach = await outreachOfProspect(tx, accountId, prospectId);
     const ids = [prospectId, ...anfragen.map((a) => a.id), ...appointments.map((a) => a.id)];
     const events = await eventsNaming(tx, { accountId, service: 'property', fields: NAMING_FIELDS, ids });
@@ -75,7 +87,8 @@ export function createAuskunftService({
   cursors,
   now,
   sandbox,
-}: Pick<ApiContext, 'db' | 'cursors' | 'now' | 'sandbox'>) {
+  appointmentsOf,
+}: Pick<ApiContext, 'db' | 'cursors' | 'now' | 'sandbox'> & { appointmentsOf: AppointmentsOf }) {
   const record = (who: AuskunftRequester, prospectId: string, format: AuskunftFormat, at: Date) =>
     insertAuskunftRecord(db, {
       account_id: who.accountId,
@@ -89,7 +102,7 @@ export function createAuskunftService({
   return {
     async json(who: AuskunftRequester, prospectId: string): Promise<Auskunft> {
       const at = now();
-      const auskunft = await collect(db, who.accountId, prospectId, at);
+      const auskunft = await collect(db, appointmentsOf, who.accountId, prospectId, at);
       await record(who, prospectId, 'json', at);
       return auskunft;
     },
@@ -97,7 +110,7 @@ export function createAuskunftService({
     /** The PDF letter, drawn in the sandbox (`render.ts`); recorded only once it is drawn. */
     async pdf(who: AuskunftRequester, prospectId: string): Promise<Buffer> {
       const at = now();
-      const auskunft = await collect(db, who.accountId, prospectId, at);
+      const auskunft = await collect(db, appointmentsOf, who.accountId, prospectId, at);
       const pdf = await renderAuskunftInSandbox(sandbox, auskunft, who.accountId);
       await record(who, prospectId, 'pdf', at);
       return pdf;
