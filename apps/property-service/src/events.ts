@@ -137,7 +137,8 @@ export const PROPERTY_EVENTS = [
         interessent_id: Type.String(),
         score: Type.Integer({ minimum: 0, maximum: 100, description: 'The total of the inquiry scoring model.' }),
         anlass: Type.Union([Type.Literal('aktivierung'), Type.Literal('preissenkung')], {
-          description: '`aktivierung`: the property went on the market; `preissenkung`: its price was lowered.',
+          description:
+            '`aktivierung`: the property went on the market, or an active property was given its first price; `preissenkung`: its price was lowered.',
         }),
       },
       { additionalProperties: false },
