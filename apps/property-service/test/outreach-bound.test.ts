@@ -176,4 +176,27 @@ describe('Treffer and a prospect being forgotten', () => {
     );
     expect(rows).toEqual([]);
   });
+
+  it.each([
+    ['a restriction', 'restricted_at = now()'],
+    ['a withdrawal of the marketing consent', 'marketing_consent_valid = false'],
+    ['an objection', 'objected_at = now(), marketing_consent_valid = false'],
+  ])(
+    '%s committing while a run claims the prospect: the claim waits, then does not announce them',
+    async (_, change) => {
+      await setBound(5);
+      ctx.clock.now = new Date('2026-12-03T10:00:00Z');
+      const prospect = await prospectWith(ctx, 'unreachable', { ...SUCHPROFIL, typ: ['house'] });
+      const house = await activeProperty(ctx, ctx.tenant.key, HOUSE);
+      const [run] = await outreachRunsOf(ctx, house);
+      // The change of the prospect's row (as its operation writes it), not committed yet when the run ranks them.
+      const { waited } = await whileHeld(
+        ctx.db,
+        (tx) => tx.$executeRawUnsafe(`UPDATE prospects SET ${change} WHERE id = $1`, prospect),
+        () => runOutreachJob(ctx, run.id),
+      );
+      expect(waited).toBe(1);
+      expect(await announcedTo(prospect)).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { newId, type Db, type SqlRunner } from '@platform/db';
+import { reachableForOutreach } from '../consent/index.js';
 
 /** Why a property's matches are announced: it went on the market, or its price was lowered. */
 export type OutreachReason = 'aktivierung' | 'preissenkung';
@@ -90,9 +91,10 @@ export const outreachSql = {
    * a pair already announced at this offer price (`change_key`, any run) is skipped; a new one
    * counts up the prospect's counter of the account's day only below the bound (the upsert's
    * row lock makes concurrent runs wait for each other). Resolves to the claimed pairs, each
-   * `allowed` or over the bound. The prospects are share-locked and must not be forgotten: an
-   * erasure or anonymisation running now either finishes first (the claim, waiting on its row
-   * lock, then skips them) or waits for the claim's commit (its deletes then see the claimed rows).
+   * `allowed` or over the bound. The prospects are share-locked and must still be reachable for
+   * outreach (ranked before, outside this transaction): a withdrawal, objection, restriction,
+   * erasure or anonymisation running now either finishes first (the claim, waiting on its row lock,
+   * then skips them) or waits for the claim's commit (an erasure's deletes then see the claimed rows).
    * Every lock is taken in `prospect_id` order, whatever the ranking: two runs of one account
    * (different properties ranking shared prospects differently) then wait for each other instead
    * of deadlocking.
@@ -115,7 +117,8 @@ export const outreachSql = {
       `WITH matched AS (
          SELECT m.prospect_id, m.score, CASE WHEN p.profile_marketing = 'rent' THEN $6 ELSE $5 END AS change_key
          FROM unnest($3::text[], $4::int[]) AS m(prospect_id, score)
-         JOIN prospects AS p ON p.id = m.prospect_id AND p.account_id = $1 AND p.anonymised_at IS NULL
+         JOIN prospects AS p ON p.id = m.prospect_id AND p.account_id = $1
+           AND p.profile_active AND ${reachableForOutreach('p')}
          ORDER BY m.prospect_id
          FOR SHARE OF p
        ),
