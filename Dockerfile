@@ -25,5 +25,7 @@ WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0
 # Owned by root, read-only for the user the processes run as.
 COPY --from=build /image/ ./
+# The erasure journal's mount point, owned by the user: a new named volume takes its owner from it.
+RUN mkdir -p /var/lib/platform/erasure-journal && chown node:node /var/lib/platform/erasure-journal
 USER node
 CMD ["node", "dist/property-service.js"]

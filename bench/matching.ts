@@ -25,7 +25,14 @@ await db.$executeRawUnsafe(`
     1 + g % 5, 150000 + (g * 7919) % 750000, 500 + (g * 31) % 2500, 30 + g % 120,
     now(), current_date + 180, now(), now()
   FROM generate_series(1, ${PROFILES}) AS g`);
+// Each profile with the valid marketing consent matching needs (the consent's record and its mirror).
+await db.$executeRawUnsafe(`
+  INSERT INTO prospect_consents (id, account_id, prospect_id, purpose, wording, source, requires_confirmation, given_at, created_at)
+  SELECT 'ein_' || substr(id, 5), account_id, id, 'marketing', consent_purpose, 'other', false, consent_given_at, created_at
+  FROM prospects`);
+await db.$executeRawUnsafe('UPDATE prospects SET marketing_consent_valid = true');
 await db.$executeRawUnsafe('ANALYZE prospects');
+await db.$executeRawUnsafe('ANALYZE prospect_consents');
 await db.property.create({
   data: {
     id: 'prop_bench',

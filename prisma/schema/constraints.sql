@@ -23,3 +23,13 @@ ALTER TABLE "evaluation_sessions" ADD CONSTRAINT "evaluation_sessions_agent_over
   EXCLUDE USING gist ("agent_id" WITH =, "during" WITH &&) WHERE ("status" IN ('proposed', 'confirmed'));
 ALTER TABLE "evaluation_sessions" ADD CONSTRAINT "evaluation_sessions_team_overlap"
   EXCLUDE USING gist ("account_id" WITH =, "team" WITH =, "during" WITH &&) WHERE ("status" IN ('proposed', 'confirmed'));
+
+-- The erasure log's closed vocabularies (migration 20261130030000_erasure_record_checks).
+ALTER TABLE "erasure_records" ADD CONSTRAINT "erasure_records_kind_check"
+  CHECK ("kind" IN ('erasure', 'anonymisation'));
+ALTER TABLE "erasure_records" ADD CONSTRAINT "erasure_records_requested_by_check"
+  CHECK (
+    "requested_by" IN ('api_key', 'cli', 'retention')
+    AND ("requested_by" = 'retention') = ("kind" = 'anonymisation')
+    AND ("requested_by" = 'api_key') = ("application_id" IS NOT NULL AND "key_id" IS NOT NULL)
+  );

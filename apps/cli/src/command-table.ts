@@ -20,6 +20,7 @@ import {
   showApplication,
 } from './directory.js';
 import { keyTable } from './key-table.js';
+import { eraseProspectCommand, reapplyErasuresCommand } from './erasures.js';
 
 /** What a command is given: its options and the word after its name (`key roll <keyId>`). */
 export interface CommandInput {
@@ -299,5 +300,32 @@ export const COMMANDS: readonly CliCommand[] = [
     ],
     example: 'pnpm -s cli secrets forget API_KEY_PEPPER',
     run: (c, { argument }) => forgetSecret(c, argument),
+  }),
+  command({
+    name: 'prospect erase',
+    synopsis: '<prospectId> --account <accountId>',
+    options: {
+      '<prospectId>': 'the prospect (interessent) to erase',
+      '--account <accountId>': 'its account (account list shows the ids)',
+    },
+    summary: [
+      'an erasure the operator was asked for outside the API: the same as the',
+      "API's loeschung, logged as requested by cli and journaled (idempotent)",
+    ],
+    example: 'pnpm -s cli prospect erase int_… --account acct_… --json',
+    run: (c, { flags, argument }) => eraseProspectCommand(c, argument, flags.account),
+  }),
+  command({
+    name: 'erasures reapply',
+    synopsis: '',
+    options: {},
+    summary: [
+      'after a database restore: erases again every prospect the journal',
+      '(ERASURE_JOURNAL_DIR) says was erased (original time and requester), then',
+      'anonymises the expired ones; the services refuse to start until it has run',
+      '(idempotent)',
+    ],
+    example: 'pnpm -s cli erasures reapply --json',
+    run: (c, { argument }) => reapplyErasuresCommand(c, argument),
   }),
 ];

@@ -53,6 +53,8 @@ export interface CommandContext {
   apiKeysPerApplication?: number;
   /** The API versions with a sunset (API_SUNSET_*, API_SUCCESSOR_*), named in deprecation notices. */
   deprecations?: readonly ApiDeprecation[];
+  /** ERASURE_JOURNAL_DIR: the erasures the services keep outside the database. */
+  erasureJournalDir?: string;
 }
 
 const serviceNamed = (id: string | undefined) => SERVICES.find((service) => service.id === id);

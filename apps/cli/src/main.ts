@@ -13,6 +13,7 @@ import {
   type ResolvedDatabase,
   type ResolvedRedis,
 } from '@platform/runtime';
+import { erasureJournalDirOf } from '@platform/property-service';
 import type { Sandbox } from '@platform/sandbox';
 import { createJobQueue } from '@platform/service';
 import { answerWithoutConfiguration, runCli, type CliResult } from './run.js';
@@ -56,6 +57,7 @@ try {
       rateLimitPerMinute: config.rateLimitPerMinute,
       apiKeysPerApplication: config.apiKeysPerApplication,
       deprecations: config.deprecations,
+      erasureJournalDir: erasureJournalDirOf(config.services.property!.directories),
     };
   });
 } catch (error) {

@@ -3,6 +3,7 @@ import { createServiceApp, type ServiceAppDeps } from '@platform/service';
 import { propertyDescriptor } from './descriptor.js';
 import { createInquiryService, inquiryRoutes } from './leads/inquiries/index.js';
 import { createMatchingService, matchingRoutes } from './leads/matching/index.js';
+import { createOutreachSettingsService, outreachRoutes, outreachTrigger } from './leads/outreach/index.js';
 import {
   MEDIA_MAX_BYTES,
   MEDIA_MAX_PER_PROPERTY,
@@ -11,12 +12,15 @@ import {
   mediaRoutes,
 } from './media/index.js';
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
+import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
+import { auskunftRoutes, createAuskunftService } from './leads/auskunft/index.js';
+import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import {
   appointmentRoutes,
+  appointmentsOfProspect,
   cancelAppointmentsOfProperty,
   createAppointmentService,
-  endViewingsOfForgotten,
 } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
 import {
@@ -54,6 +58,8 @@ export interface PropertyAppDeps extends ServiceAppDeps {
   mediaMaxPerProperty?: number;
   /** The public feeds: budgets per minute per token and per client address (limited only with `rateLimit`'s Redis), memory of built feeds. */
   feeds?: { perToken?: number; perAddress?: number; cacheMb?: number };
+  /** Where erasures of prospects are also kept outside the database, so that a restore cannot undo them. */
+  erasureJournal?: ErasureJournal;
 }
 
 /**
@@ -111,7 +117,11 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
             }
           };
         };
-        await v1.register(propertyRoutes, { properties: createPropertyService({ ...context, onStatusChanged }) });
+        // Activated or made cheaper: the matching prospects are announced in the background (leads/outreach).
+        const onOfferImproved = outreachTrigger(context.jobs, (fields, message) => v1.log.warn(fields, message));
+        await v1.register(propertyRoutes, {
+          properties: createPropertyService({ ...context, onStatusChanged, onOfferImproved }),
+        });
         await v1.register(mediaRoutes, {
           media: createMediaService({ ...context, ...media }),
           storage: context.storage,
@@ -174,10 +184,20 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           },
           routes: async (leads, context) => {
             await leads.register(prospectRoutes, {
-              prospects: createProspectService({ ...context, retentionDays, endViewings: endViewingsOfForgotten }),
+              prospects: createProspectService({
+                ...context,
+                retentionDays,
+                endViewings: endViewingsReporting,
+                erasureJournal: deps.erasureJournal,
+              }),
+            });
+            await leads.register(erasureAuditRoutes, { erasureAudit: createErasureAuditService(context) });
+            await leads.register(auskunftRoutes, {
+              auskunft: createAuskunftService({ ...context, appointmentsOf: appointmentsOfProspect }),
             });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
+            await leads.register(outreachRoutes, { settings: createOutreachSettingsService(context) });
           },
         },
       ],

@@ -1,5 +1,6 @@
 import { defineService } from '@platform/service';
 import { PROPERTY_EVENTS } from './events.js';
+import { erasureJournalSetting, erasureStartCheck } from './leads/erasure-audit/index.js';
 import { PROPERTY_JOBS } from './jobs.js';
 
 /** What is the property-marketing service's own; the packages get it from here. */
@@ -7,8 +8,8 @@ export const propertyDescriptor = defineService({
   id: 'property',
   names: { en: 'property-marketing service', de: 'Property-Marketing-Service' },
   keyPrefix: 'pm',
-  // The spec's scope table plus `keys:manage` for self-service key rotation and `commissions:write`
-  // for correcting invoices by credit note.
+  // The spec's scope table plus `keys:manage` for self-service key rotation, `commissions:write`
+  // for correcting invoices by credit note and `leads:export` for a prospect's Auskunft (GDPR Art. 15/20).
   scopes: [
     'properties:read',
     'properties:write',
@@ -16,6 +17,7 @@ export const propertyDescriptor = defineService({
     'listings:write',
     'leads:read',
     'leads:write',
+    'leads:export',
     'appointments:write',
     'valuations:read',
     'commissions:read',
@@ -25,6 +27,8 @@ export const propertyDescriptor = defineService({
   webhookHeaderPrefix: 'Service',
   events: PROPERTY_EVENTS,
   jobs: PROPERTY_JOBS,
+  // After a database restore the erasures since the backup are applied again first (API and worker).
+  startCheck: erasureStartCheck,
   port: { variable: 'PROPERTY_PORT', default: 3000, description: 'Port of the property-marketing service.' },
   settings: [
     {
@@ -87,6 +91,7 @@ export const propertyDescriptor = defineService({
       description:
         'Memory each service process keeps for built public feeds (30 s each); the least recently used go first.',
     },
+    erasureJournalSetting,
   ],
   loggedQueryParameters: ['status', 'type', 'immobilie_id', 'suchprofil_aktiv', 'property_id', 'from', 'to'],
 });

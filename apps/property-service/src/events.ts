@@ -5,7 +5,7 @@ const ChangedFields = Type.Array(Type.String(), {
   description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.',
 });
 
-/** The eleven event types of the property-marketing service. `data` holds ids and non-personal fields only. */
+/** The event types of the property-marketing service. `data` holds ids and non-personal fields only. */
 export const PROPERTY_EVENTS = [
   {
     type: 'property.created',
@@ -85,6 +85,64 @@ export const PROPERTY_EVENTS = [
       property_id: Type.String(),
       score: Type.Integer({ minimum: 0, maximum: 100 }),
     }),
+  },
+  {
+    type: 'consent.withdrawn',
+    description:
+      'A consent of a prospect was withdrawn (GDPR Art. 7(3)): one event per record ended. Withdrawing a marketing consent ends every standing marketing consent of the prospect, and so does an objection.',
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        einwilligung_id: Type.String(),
+        interessent_id: Type.String(),
+        zweck: Type.Union([Type.Literal('marketing'), Type.Literal('kontaktaufnahme')]),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    type: 'prospect.restricted',
+    description:
+      'The processing of a prospect was restricted (GDPR Art. 18): kept, but no longer matched, contacted or exported.',
+    scope: 'leads:read',
+    data: Type.Object({ interessent_id: Type.String() }, { additionalProperties: false }),
+  },
+  {
+    type: 'prospect.restriction_lifted',
+    description: 'The restriction of a prospect was lifted.',
+    scope: 'leads:read',
+    data: Type.Object({ interessent_id: Type.String() }, { additionalProperties: false }),
+  },
+  {
+    type: 'prospect.objected',
+    description:
+      'A prospect objected to marketing (GDPR Art. 21): the marketing consents are withdrawn and no new one is accepted.',
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        interessent_id: Type.String(),
+        einwilligung_ids: Type.Array(Type.String(), { description: 'The marketing consents the objection withdrew.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    type: 'prospect.matched',
+    description:
+      "Treffer: a property that went on the market or got cheaper matches the prospect's search profile at least at the account's `treffer_schwelle` (the prospect may be reached for outreach). Once per pair and offer price, at most `treffer_pro_tag` per prospect and day.",
+    scope: 'leads:read',
+    data: Type.Object(
+      {
+        property_id: Type.String(),
+        interessent_id: Type.String(),
+        score: Type.Integer({ minimum: 0, maximum: 100, description: 'The total of the inquiry scoring model.' }),
+        anlass: Type.Union([Type.Literal('aktivierung'), Type.Literal('preissenkung')], {
+          description:
+            '`aktivierung`: the property went on the market, or an active property was given its first price; `preissenkung`: its price was lowered.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
   },
   {
     type: 'appointment.confirmed',

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob, type JobCatalogue } from '@platform/service';
-import { endViewingsOfForgotten } from './appointments/index.js';
+import { endViewingsReporting } from './forgotten-viewings.js';
 import { anonymiseExpired, vacuumLeads } from './leads/retention/index.js';
+import { withErasureAudit } from './leads/erasure-audit/index.js';
+import { OUTREACH_JOB, SWEEP_OUTREACH_JOB } from './leads/outreach/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
 import { MEDIA_RENDITIONS_JOB } from './media/index.js';
@@ -15,7 +17,9 @@ export const PROPERTY_JOBS = [
     schedule: { pattern: '0 3 * * *', tz: 'Europe/Berlin' },
     retry: { attempts: 3, backoffMs: 5 * 60_000 },
     run: async ({ db, now }) => {
-      const anonymised = await anonymiseExpired(db, now, endViewingsOfForgotten);
+      // Each anonymised prospect gets its audit record (rule: retention date passed) in the batch's transaction.
+      const audited = withErasureAudit(endViewingsReporting, { kind: 'anonymisation' });
+      const anonymised = await anonymiseExpired(db, now, audited);
       await vacuumLeads(db);
       return { anonymised };
     },
@@ -25,4 +29,6 @@ export const PROPERTY_JOBS = [
   invoiceJobs.generate,
   invoiceJobs.sweep,
   MEDIA_RENDITIONS_JOB,
+  OUTREACH_JOB,
+  SWEEP_OUTREACH_JOB,
 ] as const satisfies JobCatalogue;

@@ -9,13 +9,14 @@ const cwd = mkdtempSync(join(tmpdir(), 'config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('the property-marketing service in the configuration', () => {
-  it('listens on 3000, keeps prospects 180 days, takes 40-megapixel images and 100 media per property, and limits feeds unless configured', () => {
+  it('listens on 3000, keeps prospects 180 days, takes 40-megapixel images and 100 media per property, limits feeds and journals erasures under DATA_DIR unless configured', () => {
     const feedDefaults = { feedRateLimitPerToken: 600, feedRateLimitPerAddress: 1200, feedCacheMb: 32 };
     expect(loadConfig({}, cwd, [propertyDescriptor]).services.property).toEqual({
       port: 3000,
       publicBaseUrl: 'http://localhost:3000',
       publicBaseUrls: { sandbox: 'http://localhost:3000' },
       settings: { leadsRetentionDays: 180, mediaMaxPixels: 40_000_000, mediaMaxPerProperty: 100, ...feedDefaults },
+      directories: { erasureJournalDir: join(cwd, '.data', 'erasure-journal') },
     });
     expect(
       loadConfig(
@@ -33,6 +34,7 @@ describe('the property-marketing service in the configuration', () => {
       publicBaseUrl: 'http://localhost:3300',
       publicBaseUrls: { sandbox: 'http://localhost:3300' },
       settings: { leadsRetentionDays: 30, mediaMaxPixels: 12_000_000, mediaMaxPerProperty: 20, ...feedDefaults },
+      directories: { erasureJournalDir: join(cwd, '.data', 'erasure-journal') },
     });
     expect(
       loadConfig({ FEED_RATE_LIMIT_PER_TOKEN: '60', FEED_RATE_LIMIT_PER_ADDRESS: '90', FEED_CACHE_MB: '8' }, cwd, [

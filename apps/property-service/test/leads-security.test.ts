@@ -4,6 +4,9 @@ import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 import { inquirySecurityRoutes } from './security/inquiries.js';
 import { matchingSecurityRoutes } from './security/matching.js';
 import { prospectSecurityRoutes } from './security/prospects.js';
+import { erasureAuditSecurityRoutes } from './security/erasure-audit.js';
+import { outreachSecurityRoutes } from './security/outreach.js';
+import { auskunftSecurityRoutes } from './security/auskunft.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
@@ -15,6 +18,9 @@ beforeAll(async () => {
     ...(await prospectSecurityRoutes(ctx)),
     ...(await inquirySecurityRoutes(ctx)),
     ...(await matchingSecurityRoutes(ctx)),
+    ...erasureAuditSecurityRoutes(),
+    ...outreachSecurityRoutes(),
+    ...(await auskunftSecurityRoutes(ctx)),
   );
   routes.push(...(await eventSecurityRoutes(ctx, '/leads/v1/ereignisse', 'leads:read')));
 });

@@ -5,6 +5,7 @@ import { INQUIRY_MODEL, scoreInquiry, type InquirySubject } from '../src/leads/m
 import { minimumBudget, rankPropertiesInSql, rankProspectsInSql } from '../src/leads/matching/matching-sql.js';
 import { normaliseLocation, toColumns } from '../src/leads/prospects/mapping.js';
 import type { ProspectInput } from '../src/leads/prospects/schemas.js';
+import { recordDeclaredConsent } from '../src/leads/consent/index.js';
 import { startPropertyApp, type PropertyTestContext } from './helpers.js';
 
 let ctx: PropertyTestContext;
@@ -134,7 +135,7 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
         wohnflaeche_min_qm: pick([undefined, 0, 50, 60, 75, 90, 120, 150]),
       };
       const input = { nachname: `N${i}`, email: `n${i}@example.de`, einwilligung, suchprofil } as ProspectInput;
-      await ctx.db.prisma.prospect.create({
+      const row = await ctx.db.prisma.prospect.create({
         // the app's own mapping, so the stored normalised locations are written as in production
         data: {
           id: newId('int'),
@@ -144,6 +145,8 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
           retention_until: new Date('2099-01-01'),
         },
       });
+      // its einwilligung as its marketing consent record, as creating it through the API does
+      await recordDeclaredConsent(ctx.db.prisma, row, new Date());
     }
     const prospects = await ctx.db.prisma.prospect.findMany({
       where: { account_id: ctx.tenant.accountId, profile_active: true },
@@ -313,17 +316,18 @@ describe('the SQL ranking follows the inquiry scoring model', () => {
     ];
     const created = [];
     for (const data of prospects) {
-      created.push(
-        await ctx.db.prisma.prospect.create({
-          data: {
-            id: newId('int'),
-            account_id: ctx.tenant.accountId,
-            ...data,
-            last_activity_at: new Date(),
-            retention_until: new Date('2099-01-01'),
-          },
-        }),
-      );
+      const row = await ctx.db.prisma.prospect.create({
+        data: {
+          id: newId('int'),
+          account_id: ctx.tenant.accountId,
+          ...data,
+          last_activity_at: new Date(),
+          retention_until: new Date('2099-01-01'),
+        },
+      });
+      // its einwilligung as its marketing consent record, as creating it through the API does
+      await recordDeclaredConsent(ctx.db.prisma, row, new Date());
+      created.push(row);
     }
 
     // The model's unrounded sum of points (the engine's clamp and order of addition), which the SQL ranks by.

@@ -274,10 +274,23 @@ describe('GET /leads/v1/openapi.json', () => {
         'GET /leads/v1/anfragen/{anfrageId}',
         'POST /leads/v1/anfragen/{anfrageId}/bewertung',
         'GET /leads/v1/immobilien/{immobilieId}/interessenten',
+        'GET /leads/v1/interessenten/{interessentId}/einwilligungen',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen/{einwilligungId}/bestaetigung',
+        'POST /leads/v1/interessenten/{interessentId}/einwilligungen/{einwilligungId}/widerruf',
+        'POST /leads/v1/interessenten/{interessentId}/einschraenkung',
+        'DELETE /leads/v1/interessenten/{interessentId}/einschraenkung',
+        'POST /leads/v1/interessenten/{interessentId}/widerspruch',
+        'GET /leads/v1/loeschprotokoll',
+        'GET /leads/v1/interessenten/{interessentId}/auskunft',
+        'GET /leads/v1/interessenten/{interessentId}/auskunft/pdf',
+        'GET /leads/v1/auskunftsprotokoll',
+        'GET /leads/v1/einstellungen/treffer',
+        'PUT /leads/v1/einstellungen/treffer',
       ].sort(),
     );
     for (const [name, op] of operations) {
-      expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write)$/);
+      expect(op.security?.[0]?.apikey?.[0], name).toMatch(/^leads:(read|write|export)$/);
       expect(op.description, name).toContain(`Erforderlicher Scope: \`${op.security![0].apikey[0]}\`.`);
       expect(JSON.stringify(op.responses), name).not.toMatch(/Required scope|Validation failed|Not found/);
       expect(JSON.stringify(op.parameters ?? []), name).not.toMatch(/Page size|Opaque cursor/);
@@ -304,6 +317,19 @@ describe('GET /leads/v1/openapi.json', () => {
     ['GET /leads/v1/interessenten/{interessentId}/treffer', '200 daten[] bewertung', 'Bewertung'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[]', 'InteressentenTreffer'],
     ['GET /leads/v1/immobilien/{immobilieId}/interessenten', '200 daten[] interessent', 'Interessent'],
+    ['GET /leads/v1/loeschprotokoll', '200 daten[]', 'Loeschprotokolleintrag'],
+    ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200', 'Einwilligungen'],
+    ['GET /leads/v1/interessenten/{interessentId}/einwilligungen', '200 daten[]', 'Einwilligungsnachweis'],
+    ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', 'body', 'EinwilligungErteilen'],
+    ['POST /leads/v1/interessenten/{interessentId}/einwilligungen', '201', 'Einwilligungsnachweis'],
+    ['POST /leads/v1/interessenten/{interessentId}/widerspruch', '200', 'Interessent'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200', 'Auskunft'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 einwilligungen[]', 'Einwilligungsnachweis'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 anfragen[]', 'Anfrage'],
+    ['GET /leads/v1/interessenten/{interessentId}/auskunft', '200 anfragen[] bewertung', 'Bewertung'],
+    ['GET /leads/v1/auskunftsprotokoll', '200 daten[]', 'Auskunftsprotokolleintrag'],
+    ['GET /leads/v1/einstellungen/treffer', '200', 'TrefferEinstellungen'],
+    ['PUT /leads/v1/einstellungen/treffer', 'body', 'TrefferEinstellungen'],
   ];
 
   it.each(BENANNT)('%s, %s: the component %s', async (operation, place, name) => {

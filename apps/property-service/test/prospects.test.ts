@@ -44,6 +44,8 @@ describe('POST /leads/v1/interessenten', () => {
       angelegt_am: '2026-11-22T09:30:00.000Z',
       aktualisiert_am: '2026-11-22T09:30:00.000Z',
       anonymisiert: false,
+      eingeschraenkt_seit: null,
+      widerspruch_seit: null,
     });
   });
 

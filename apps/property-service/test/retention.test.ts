@@ -41,18 +41,71 @@ async function viewing(
 const cancellations = async (id: string) =>
   (await eventData(ctx, 'appointment.cancelled')).filter((d) => d.appointment_id === id);
 
-/** Every text-like value of every table, to prove that no personal value is left anywhere. */
+/** Every text-like value of every table, to prove that no personal value is left anywhere (one query: a connection each was slow). */
 async function everyTextValue(): Promise<string> {
   const columns = await ctx.db.query<{ table_name: string; column_name: string }>(
     `SELECT table_name, column_name FROM information_schema.columns
      WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'ARRAY', 'jsonb')`,
   );
-  let all = '';
-  for (const { table_name, column_name } of columns) {
-    const rows = await ctx.db.query<{ v: string | null }>(`SELECT "${column_name}"::text AS v FROM "${table_name}"`);
-    all += rows.map((r) => r.v ?? '').join('\n');
+  const each = columns.map(({ table_name, column_name }) => `SELECT "${column_name}"::text AS v FROM "${table_name}"`);
+  const [row] = await ctx.db.query<{ text_values: string | null }>(
+    `SELECT string_agg(coalesce(v, ''), E'\\n') AS text_values FROM (${each.join(' UNION ALL ')}) AS every_value`,
+  );
+  return row?.text_values ?? '';
+}
+
+/** Tables with a `prospect_id` whose rows stay when the prospect is forgotten, and why. */
+const KEPT_AFTER_ERASURE: Record<string, string> = {
+  inquiries: 'ids, property and times; the message is removed',
+  appointments: 'ids and times; the open ones are cancelled',
+  erasure_records: 'the erasure log itself: ids, times, on whose request',
+  auskunft_records: 'the log of the Auskunft exports: ids, times, keys',
+};
+
+/** Per table with a `prospect_id` not kept on purpose, how many rows name the prospect. */
+async function rowsNaming(prospectId: string): Promise<Record<string, number>> {
+  const tables = await ctx.db.query<{ table_name: string }>(
+    `SELECT DISTINCT table_name FROM information_schema.columns
+      WHERE column_name = 'prospect_id' AND table_schema = current_schema() ORDER BY table_name`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { table_name: table } of tables) {
+    if (KEPT_AFTER_ERASURE[table]) continue;
+    const [{ n }] = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${table}" WHERE prospect_id = $1`,
+      [prospectId],
+    );
+    counts[table] = n;
   }
-  return all;
+  return counts;
+}
+
+/** What outreach (Treffer) holds about a prospect: one announcement of a property and today's counter. */
+async function announced(accountId: string, prospectId: string, propertyId = 'prop_announced') {
+  const at = ctx.clock.now;
+  await ctx.db.prisma.outreachAnnouncement.create({
+    data: {
+      account_id: accountId,
+      property_id: propertyId,
+      prospect_id: prospectId,
+      change_key: 'kauf:420000',
+      run_id: 'orun_test',
+      score: 80,
+      announced: true,
+      created_at: at,
+    },
+  });
+  await ctx.db.prisma.outreachDailyCount.create({
+    data: { account_id: accountId, prospect_id: prospectId, day: at, announced: 1 },
+  });
+}
+
+/** How many outreach rows (announcements and daily counters) name the prospect. */
+async function outreachRows(prospectId: string): Promise<number> {
+  const where = { where: { prospect_id: prospectId } };
+  return (
+    (await ctx.db.prisma.outreachAnnouncement.count(where)) + (await ctx.db.prisma.outreachDailyCount.count(where))
+  );
 }
 
 describe('retention', () => {
@@ -63,6 +116,9 @@ describe('retention', () => {
     ctx.clock.now = new Date('2026-03-01T12:00:00Z'); // retention until 2026-08-28
     const recent = (await ctx.send('POST', '/leads/v1/interessenten', person(2), tenant.key)).json();
     expect(old.aufbewahrung_bis).toBe('2026-07-09');
+    await announced(tenant.accountId, old.id);
+    await announced(tenant.accountId, recent.id);
+    expect(await outreachRows(old.id)).toBe(2);
 
     expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-09T23:59:00Z'), endViewingsOfForgotten)).toBe(0); // the date itself is still kept
     expect(await anonymiseExpired(ctx.db.prisma, new Date('2026-07-10T03:00:00Z'), endViewingsOfForgotten)).toBe(1);
@@ -87,6 +143,9 @@ describe('retention', () => {
         .json()
         .daten.map((p: { id: string }) => p.id),
     ).not.toContain(old.id);
+    // Which properties were announced to them and their counters go with them; the other prospect's stay.
+    expect(await outreachRows(old.id)).toBe(0);
+    expect(await outreachRows(recent.id)).toBe(2);
     const untouched = (await ctx.send('GET', `/leads/v1/interessenten/${recent.id}`, undefined, tenant.key)).json();
     expect(untouched).toEqual(recent);
     expect(
@@ -161,7 +220,25 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     const proposed = await viewing(anfrage.id, '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z');
     const confirmed = await viewing(anfrage.id, '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 'confirm');
     const completed = await viewing(anfrage.id, '2026-11-23T09:00:00Z', '2026-11-23T10:00:00Z', 'complete');
+    // a consent record in the person's own words and its history (prospect_consents)
+    const consent = await ctx.send('POST', `/leads/v1/interessenten/${created.id}/einwilligungen`, {
+      zweck: 'marketing',
+      quelle: 'telefon',
+      erteilt_am: '2026-11-22T09:00:00Z',
+      zweck_text: 'Angebote fuer Person drei',
+      textversion: 'Fassung Person drei',
+    });
+    expect(consent.statusCode).toBe(201);
+    // Treffer: a property announced to them, and to someone else, who is not erased.
+    const bystander = (await ctx.send('POST', '/leads/v1/interessenten', person(6))).json();
+    await announced(ctx.tenant.accountId, created.id, property.id);
+    await announced(ctx.tenant.accountId, bystander.id, property.id);
+    // Every table naming the prospect (a new such table must be forgotten too, or kept on purpose above).
+    const named = await rowsNaming(created.id);
+    for (const [table, n] of Object.entries(named))
+      expect(n, `the test prospect has no row in ${table}`).toBeGreaterThan(0);
     const before = await everyTextValue();
+    expect(before).toContain('Angebote fuer Person drei');
     expect(before).toContain('Gruesse von Person drei');
     expect(before).toContain('Nachname3');
     expect(before).toContain('person3@example.de');
@@ -171,8 +248,21 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
     expect(res.json()).toEqual({ id: created.id, status: 'geloescht', geloescht_am: '2026-11-22T10:00:00.000Z' });
 
     const after = await everyTextValue();
-    for (const value of ['Vorname3', 'Nachname3', 'person3@example.de', '+49 30 555 0103', 'Gruesse von Person drei'])
+    for (const value of [
+      'Vorname3',
+      'Nachname3',
+      'person3@example.de',
+      '+49 30 555 0103',
+      'Gruesse von Person drei',
+      'Angebote fuer Person drei',
+      'Fassung Person drei',
+    ])
       expect(after).not.toContain(value);
+    expect(await ctx.db.prisma.prospectConsent.count({ where: { prospect_id: created.id } })).toBe(0);
+    // Outreach held ids only, but of a person now gone: nothing is left of it; the bystander's stays.
+    expect(await outreachRows(created.id)).toBe(0);
+    expect(await outreachRows(bystander.id)).toBe(2);
+    expect(await rowsNaming(created.id)).toEqual(Object.fromEntries(Object.keys(named).map((table) => [table, 0])));
     expect(after).toContain('Nachname2'); // the search does see personal data that is still there
     // Their open viewings are cancelled as declined by them, each with its event (ids, times, side, reason only).
     for (const apt of [proposed, confirmed]) {
@@ -215,8 +305,10 @@ describe('POST /leads/v1/interessenten/{id}/loeschung', () => {
 
   it("answers another account's prospect with 404 and erases nothing", async () => {
     const theirs = (await ctx.send('POST', '/leads/v1/interessenten', person(4), ctx.other.key)).json();
+    await announced(ctx.other.accountId, theirs.id);
     const res = await ctx.send('POST', `/leads/v1/interessenten/${theirs.id}/loeschung`);
     expect(res.statusCode).toBe(404);
+    expect(await outreachRows(theirs.id)).toBe(2);
     expect(res.json().code).toBe('nicht_gefunden');
     expect(
       (await ctx.send('GET', `/leads/v1/interessenten/${theirs.id}`, undefined, ctx.other.key)).json().nachname,

@@ -197,7 +197,7 @@ describe('viewing slots', () => {
 });
 
 describe('POST /v1/viewing-slots/{id}/allocate', () => {
-  it('invites the top scores into the places (ties: the earlier inquiry), skipping knockouts, the already invited or booked, the busy and the anonymised', async () => {
+  it('invites the top scores into the places (ties: the earlier inquiry), skipping knockouts, the already invited or booked, the busy, the anonymised and the restricted', async () => {
     const property = await activeProperty(ctx);
     const other = await activeProperty(ctx);
     const slot = await createSlot(property, { capacity: 3, host: 'Tom Top' });
@@ -225,6 +225,10 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     });
     const erased = await scored(property, 95);
     expect((await ctx.send('POST', `/leads/v1/interessenten/${erased.prospectId}/loeschung`)).statusCode).toBe(200);
+    const restricted = await scored(property, 94);
+    expect((await ctx.send('POST', `/leads/v1/interessenten/${restricted.prospectId}/einschraenkung`)).statusCode).toBe(
+      200,
+    );
     const low = await scored(property, 10);
 
     ctx.clock.now = new Date(NOW.getTime() + 60_000);
@@ -258,7 +262,7 @@ describe('POST /v1/viewing-slots/{id}/allocate', () => {
     await ctx.send('POST', `/v1/appointments/${next[0]!.id}/cancel`, { by: 'agent', reason: 'agent_unavailable' });
     expect((await allocate(slot.id)).map((apt) => apt.inquiry_id)).toEqual([c.id]);
 
-    const untouched = [knockedOut, twiceAgain, booked, busy, declined, erased, low];
+    const untouched = [knockedOut, twiceAgain, booked, busy, declined, erased, restricted, low];
     expect(
       await ctx.db.prisma.appointment.count({
         where: { slot_id: slot.id, inquiry_id: { in: untouched.map((i) => i.id) } },

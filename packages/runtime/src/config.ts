@@ -13,22 +13,22 @@ import {
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import type { Environment, Service } from '@platform/db';
-import type { ApiDeprecation, ServiceDescriptor } from '@platform/service';
+import type { ApiDeprecation, ResolvedSettings, ServiceDescriptor } from '@platform/service';
 import { REDIS_SENTINEL_VARIABLES, redisSentinelConfig, type RedisSentinelConfig } from './redis-sentinel-config.js';
+import { resolveServiceSettings, settingDefault } from './service-settings.js';
 
 export type { ApiDeprecation };
 
 /** What the configuration needs to know of a service: its port and its own settings. */
 export type ServiceSettingsSpec = Pick<ServiceDescriptor, 'id' | 'port' | 'settings'>;
 
-/** One service's resolved port and settings. */
-export interface ServiceConfig {
+/** One service's resolved port and settings (whole numbers in `settings`, absolute paths in `directories`). */
+export interface ServiceConfig extends ResolvedSettings {
   port: number;
   /** Where integrators reach the service (no trailing slash): URLs in events and documents. */
   publicBaseUrl: string;
   /** Where integrators reach the production and the sandbox deployment (the OpenAPI documents' `servers`), where known. */
   publicBaseUrls: { production?: string; sandbox?: string };
-  settings: Record<string, number>;
 }
 
 export interface Config {
@@ -300,13 +300,14 @@ export const VARIABLES: (VariableSpec & { default: string })[] = [
 export function variablesOf(services: readonly ServiceSettingsSpec[]): (VariableSpec & { default: string })[] {
   return [
     ...VARIABLES,
-    ...services.flatMap((service) =>
-      [service.port, ...service.settings].map((v) => ({
-        name: v.variable,
-        default: String(v.default),
-        description: v.description,
+    ...services.flatMap((service) => [
+      { name: service.port.variable, default: String(service.port.default), description: service.port.description },
+      ...service.settings.map((setting) => ({
+        name: setting.variable,
+        default: settingDefault(setting),
+        description: setting.description,
       })),
-    ),
+    ]),
   ];
 }
 
@@ -454,18 +455,6 @@ function port(env: Env, name: string, fallback: number, problems: string[]): num
   return value;
 }
 
-function integer(env: Env, spec: ServiceSettingsSpec['settings'][number], problems: string[]): number {
-  const raw = env[spec.variable];
-  if (raw === undefined || raw === '') return spec.default;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-    problems.push(
-      `${spec.variable} must be a whole number of ${spec.unit}, ${spec.min} to ${spec.max} (got "${raw}").`,
-    );
-  }
-  return value;
-}
-
 /**
  * Reads and validates the configuration once, with the ports and settings of the given services;
  * every problem is reported, not just the first.
@@ -542,9 +531,7 @@ export function loadConfig(
           port: port(env, service.port.variable, service.port.default, problems),
           publicBaseUrl: publicBaseUrl(env, service, problems),
           publicBaseUrls: publicBaseUrls(env, service, environment, publicBaseUrl(env, service, []), problems),
-          settings: Object.fromEntries(
-            service.settings.map((setting) => [setting.name, integer(env, setting, problems)]),
-          ),
+          ...resolveServiceSettings(env, { cwd, dataDir }, service.settings, problems),
         },
       ]),
     ),

@@ -59,6 +59,8 @@ export interface ServiceDeps {
   neighbours: readonly ServiceDescriptor[];
   /** The service's own settings (its descriptor's `settings`), validated at start-up. */
   settings: Record<string, number>;
+  /** The service's own directories (its descriptor's directory settings), absolute. */
+  directories: Record<string, string>;
   maxEventLoopDelayMs: number;
   rateLimit: RateLimitSettings;
   /** Active API keys an application may have. */
@@ -68,6 +70,8 @@ export interface ServiceDeps {
   readiness: Record<string, ReadinessCheck>;
   observeRequest: (sample: RequestSample) => void;
   onKeyLookup: (result: 'hit' | 'miss') => void;
+  /** Where this process keeps its local state (DATA_DIR). */
+  dataDir: string;
 }
 
 /** A service that `serve` can start: what it is, and how its app is built. */
@@ -163,6 +167,17 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     await redis.close();
     await database.close();
   });
+  // Every service this process serves or works for (a worker alone too): its start check first.
+  for (const { id, startCheck } of known) {
+    const { settings, directories } = config.services[id]!;
+    const refusal = await startCheck?.({ db, now: () => new Date(), dataDir: config.dataDir, settings, directories });
+    if (!refusal) continue;
+    console.error(refusal);
+    await db.$disconnect();
+    await redis.close();
+    await database.close();
+    process.exit(1);
+  }
   const webhooks: WebhookInfrastructure = {
     queue: createDeliveryQueue(redis.connection),
     secrets: new SecretBox(config.webhookSecretKey),
@@ -271,7 +286,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     log(`scheduled jobs: ${schedules.join(', ')}`);
   }
   for (const { descriptor, build } of entries) {
-    const { port, settings, publicBaseUrl, publicBaseUrls } = config.services[descriptor.id]!;
+    const { port, settings, directories, publicBaseUrl, publicBaseUrls } = config.services[descriptor.id]!;
     const neighbours = known.filter((other) => other.id !== descriptor.id);
     const app = await build({
       db,
@@ -288,6 +303,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       publicBaseUrls,
       neighbours,
       settings,
+      directories,
       maxEventLoopDelayMs: config.maxEventLoopDelayMs,
       rateLimit: { redis: quickRedis, perMinute: config.rateLimitPerMinute, warn: (line) => logger.warn(line) },
       apiKeysPerApplication: config.apiKeysPerApplication,
@@ -295,6 +311,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
       readiness: { redis: () => quickRedis.ping(), storage: () => storage.exists('0'.repeat(64)) },
       observeRequest: metrics.observeRequest,
       onKeyLookup: metrics.keyLookup(descriptor.id),
+      dataDir: config.dataDir,
     });
     apps.push(app);
     await listenOrExit(app, { host: config.host, port }, descriptor.port.variable);

@@ -93,6 +93,18 @@ describe.each([
     }
   });
 
+  it('gives the property service and the worker one erasure journal volume at ERASURE_JOURNAL_DIR (the image creates it for its user)', () => {
+    const { services } = resolved(files, env);
+    const journalOf = (app: string) => {
+      const dir = services[app].environment?.ERASURE_JOURNAL_DIR ?? '(unset)';
+      return services[app].volumes?.find((v) => v.split(':')[1] === dir)?.split(':')[0];
+    };
+    expect(journalOf('property-service')).toBe('erasure-journal');
+    expect(journalOf('worker')).toBe('erasure-journal');
+    const dir = services.worker.environment?.ERASURE_JOURNAL_DIR;
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toContain(`chown node:node ${dir}`);
+  });
+
   it("connects the apps as the restricted role platform_app; only migrate knows the owner's password", () => {
     const { services } = resolved(files, env);
     const owner = new URL(services.migrate.environment?.MIGRATION_DATABASE_URL ?? '');

@@ -80,7 +80,7 @@ describe('the bundled sandbox (dist/sandbox.js)', () => {
     expect(rendered).toMatchObject({ pages: 1, renditions: [{ variant: 'large', height: 1920 }] });
   });
 
-  it('renders an exposé, a catalog record and an invoice with pdfkit', async () => {
+  it('renders an exposé, a catalog record, an invoice and an Auskunft with pdfkit', async () => {
     const render = (name: string, data: object, files: Record<string, string> = {}) =>
       sandbox
         .run(task<object, { bytes: number }>(name), { data, files, out: join(work, `${name}.pdf`) })
@@ -186,5 +186,40 @@ describe('the bundled sandbox (dist/sandbox.js)', () => {
     };
     expect(await render('billing.render-invoice', invoice)).toContain('Rechnung 2026-000001');
     expect(readFileSync(join(work, 'billing.render-invoice.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    const t = '2026-03-01T09:30:00.000Z';
+    const auskunft = {
+      interessent_id: 'int_1',
+      erstellt_am: t,
+      stammdaten: {
+        vorname: 'Erika',
+        nachname: 'Muster',
+        email: 'erika@example.de',
+        telefon: null,
+        angelegt_am: t,
+        aktualisiert_am: t,
+        letzte_aktivitaet_am: t,
+      },
+      einwilligungen: [],
+      suchprofil: null,
+      anfragen: [],
+      termine: [],
+      treffer: [
+        {
+          immobilie_id: 'prop_1',
+          punkte: 80,
+          angebot: 'kauf:420000',
+          anlass: 'preissenkung',
+          status: 'angekuendigt',
+          zeitpunkt: t,
+        },
+      ],
+      treffer_tageszaehler: [{ tag: '2026-03-01', angekuendigt: 1 }],
+      ereignisse: [],
+      aufbewahrung_bis: '2026-09-01',
+      loeschung_geplant_am: '2026-09-02',
+      eingeschraenkt_seit: null,
+      widerspruch_seit: null,
+    };
+    expect(await render('property.render-auskunft', auskunft)).toContain('Auskunft über Ihre gespeicherten Daten');
   });
 });

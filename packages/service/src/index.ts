@@ -1,4 +1,14 @@
-export { defineService, type ServiceDescriptor, type PortSetting, type IntegerSetting } from './descriptor.js';
+export {
+  defineService,
+  type ServiceDescriptor,
+  type PortSetting,
+  type IntegerSetting,
+  type DirectorySetting,
+  type ServiceSetting,
+  type ResolvedSettings,
+  type StartCheck,
+  type StartCheckDeps,
+} from './descriptor.js';
 export {
   defineJob,
   JobRefusal,

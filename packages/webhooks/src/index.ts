@@ -26,7 +26,7 @@ export {
 } from './catalogue.js';
 export { SecretBox, generateSigningSecret } from './secret-box.js';
 export { RETRY_DELAYS_MS, PAUSE_AFTER_MS, DELIVERY_TIMEOUT_MS, SECRET_OVERLAP_MS, retryDelay } from './schedule.js';
-export { recordEvent, type EventInput } from './outbox.js';
+export { recordEvent, recordEvents, type EventInput } from './outbox.js';
 export {
   DELIVERY_QUEUE,
   createDeliveryQueue,
@@ -71,4 +71,11 @@ export {
   type AlertSettings,
   type AlertRun,
 } from './alerts.js';
-export { eventRoutes, ereignisRoutes, readableEventTypes, type EventServiceDeps } from './events/index.js';
+export {
+  eventRoutes,
+  ereignisRoutes,
+  eventsNaming,
+  readableEventTypes,
+  type EventNaming,
+  type EventServiceDeps,
+} from './events/index.js';

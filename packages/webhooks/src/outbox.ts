@@ -29,3 +29,29 @@ export async function recordEvent(tx: SqlRunner, input: EventInput): Promise<str
   );
   return id;
 }
+
+/**
+ * Writes many events into the outbox in one statement (a batch announcing thousands of events would
+ * otherwise be thousands of round trips). Each row is exactly the row `recordEvent` writes for the
+ * same input: same id scheme, same payload bytes, same columns. Returns the ids in input order.
+ */
+export async function recordEvents(tx: SqlRunner, events: readonly EventInput[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((event) => newId('evt', event.now.getTime()));
+  const payloads = events.map((event, index) =>
+    JSON.stringify({ id: ids[index], type: event.type, created_at: event.now.toISOString(), data: event.data }),
+  );
+  await tx.$executeRawUnsafe(
+    `INSERT INTO outbox_events (id, account_id, service, type, payload, created_at)
+     SELECT id, account_id, service::"Service", type, payload, created_at::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+         AS e(id, account_id, service, type, payload, created_at)`,
+    ids,
+    events.map((event) => event.accountId),
+    events.map((event) => event.service),
+    events.map((event) => event.type),
+    payloads,
+    events.map((event) => event.now.toISOString()),
+  );
+  return ids;
+}

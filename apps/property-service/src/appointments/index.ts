@@ -16,3 +16,5 @@ export { appointmentRepository, type NewAppointment } from './repository.js';
 /** The account's appointments starting in [from, to) (the CLI's `appointments today`): read only. */
 export { appointmentsBetween } from './repository.js';
 export { AppointmentSchema } from './schemas.js';
+/** The account's prospect's appointments (the Auskunft): read only. */
+export { appointmentsOfProspect } from './prospect-appointments-sql.js';

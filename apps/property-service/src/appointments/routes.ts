@@ -35,7 +35,9 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
         tags,
         operationId: 'createAppointment',
         summary: 'Create an appointment',
-        description: `A single viewing for the prospect of an inquiry, \`proposed\`. Times in the past, an end not after the start or longer than 8 h: 422. ${OVERLAP}`,
+        description:
+          `A single viewing for the prospect of an inquiry, \`proposed\`. Times in the past, an end not after the start or longer than 8 h: 422. ${OVERLAP} ` +
+          '409 `conflict` also when the prospect is anonymised or its processing is restricted (GDPR Art. 18).',
         body: AppointmentInputSchema,
         response: { 201: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },
       },
@@ -127,7 +129,7 @@ export const appointmentRoutes: FastifyPluginAsync<{ appointments: AppointmentSe
         tags,
         operationId: 'rescheduleAppointment',
         summary: 'Reschedule an appointment',
-        description: `A new time for a \`proposed\` or \`confirmed\` appointment: back to \`proposed\`, the old time in \`history\`, SEQUENCE + 1; an appointment of a slot leaves it. ${OVERLAP}`,
+        description: `A new time for a \`proposed\` or \`confirmed\` appointment: back to \`proposed\`, the old time in \`history\`, SEQUENCE + 1; an appointment of a slot leaves it. ${OVERLAP} 409 \`conflict\` also when the prospect's processing is restricted (GDPR Art. 18): a new time is a new invitation.`,
         ...one,
         body: RescheduleBodySchema,
         response: { 200: AppointmentSchema, ...errorResponses([...AUTH_ERRORS, 404, 409, ...BODY_ERRORS]) },

@@ -42,9 +42,11 @@ export async function holdViewableProperty(tx: Db, accountId: string, propertyId
 }
 
 /**
- * The prospect must not be anonymised or erased (their viewings were cancelled then); the row is
- * held (share lock) until the booking commits, so an erasure running at the same time waits and
- * then cancels the new appointment too.
+ * The prospect must not be anonymised or erased (their viewings were cancelled then), nor
+ * restricted (GDPR Art. 18: their data is kept but not processed, and a new invitation or a new
+ * time is processing; appointments booked before stay, as the restriction cancels nothing). The
+ * row is held (share lock) until the booking commits, so an erasure or a restriction running at the
+ * same time waits and then sees the new appointment, or, having committed first, refuses it.
  */
 async function holdContactableProspect(tx: Db, accountId: string, prospectId: string): Promise<void> {
   const prospect = await prospectRepository.lock(
@@ -56,6 +58,11 @@ async function holdContactableProspect(tx: Db, accountId: string, prospectId: st
   );
   if (prospect.anonymised_at)
     throw new ApiError('conflict', { message: 'The prospect of this inquiry is anonymised: nobody can be invited.' });
+  if (prospect.restricted_at)
+    throw new ApiError('conflict', {
+      message:
+        'The processing of the prospect of this inquiry is restricted (GDPR Art. 18): no new viewing until the restriction is lifted.',
+    });
 }
 
 async function cancelled(
@@ -103,22 +110,29 @@ export function cancelAppointmentsOfProperty(tx: Db, accountId: string, property
 }
 
 /** The open viewings of prospects whose data is gone: retention's `EndViewings` (an expired one by the agent, an erased one as declined). */
-export function endViewingsOfForgotten(tx: Db, prospectIds: string[], how: 'expired' | 'erased', at: Date) {
+export function endViewingsOfForgotten(
+  tx: Db,
+  accountId: string,
+  prospectIds: string[],
+  how: 'expired' | 'erased',
+  at: Date,
+) {
   return how === 'erased'
-    ? cancelAppointmentsOfProspects(tx, prospectIds, 'prospect', 'prospect_declined', at)
-    : cancelAppointmentsOfProspects(tx, prospectIds, 'agent', 'other', at);
+    ? cancelAppointmentsOfProspects(tx, accountId, prospectIds, 'prospect', 'prospect_declined', at)
+    : cancelAppointmentsOfProspects(tx, accountId, prospectIds, 'agent', 'other', at);
 }
 
 /** Prospects erased or anonymised: their open appointments are cancelled (the rows hold ids and times only). */
 export function cancelAppointmentsOfProspects(
   tx: Db,
+  accountId: string,
   prospectIds: string[],
   by: AppointmentSide,
   reason: CancelReason,
   at: Date,
 ): Promise<number> {
   if (prospectIds.length === 0) return Promise.resolve(0);
-  return cancelOpen(tx, { prospect_id: { in: prospectIds } }, by, reason, at);
+  return cancelOpen(tx, { account_id: accountId, prospect_id: { in: prospectIds } }, by, reason, at);
 }
 
 /** A cancelled slot: its open appointments are cancelled by the agent (`agent_unavailable`). */
@@ -249,6 +263,8 @@ export function createAppointmentService({ db, cursors, now, emit, openSlotOfHos
           { action: 'reschedule', range },
           async (tx, r) => {
             await holdViewableProperty(tx, accountId, r.property_id);
+            // a new time is a new invitation: refused for a restricted prospect like a new appointment
+            await holdContactableProspect(tx, accountId, r.prospect_id);
             await assertHostFree(tx, accountId, r.host, range, slots);
             if (r.slot_id) await appointmentRepository.leaveSlot(tx, id);
           },

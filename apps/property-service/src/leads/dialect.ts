@@ -40,6 +40,23 @@ export const LEADS_MESSAGES = {
     en: 'The prospect was anonymised.',
     de: 'Der Interessent wurde anonymisiert und kann nicht mehr geändert werden.',
   },
+  consent_not_found: {
+    code: 'not_found',
+    en: 'No consent with this id for this prospect.',
+    de: 'Keine Einwilligung mit dieser ID bei diesem Interessenten.',
+  },
+  /** Confirming (double opt-in) a consent that was withdrawn. */
+  consent_withdrawn: {
+    code: 'conflict',
+    en: 'The consent was withdrawn and cannot be confirmed.',
+    de: 'Die Einwilligung wurde widerrufen und kann nicht mehr bestätigt werden.',
+  },
+  /** A new marketing consent of a prospect who objected to marketing (Art. 21). */
+  prospect_objected: {
+    code: 'conflict',
+    en: 'The prospect objected to marketing: no marketing consent is accepted.',
+    de: 'Der Interessent hat der Werbung widersprochen: eine Einwilligung in Marketing wird nicht angenommen.',
+  },
 } as const satisfies Record<string, { code: ErrorCode; en: string; de: string }>;
 
 export type LeadsMessage = keyof typeof LEADS_MESSAGES;

@@ -6,14 +6,22 @@ import {
   type Db,
   type PropertyStatus,
   type PropertyType,
+  type SqlRunner,
 } from '@platform/db';
-import { ApiError, compileBodyValidator, validationError, type ErrorDetail } from '@platform/http';
+import { ApiError, compileBodyValidator } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../events.js';
 import type { InvoiceRecipients } from '../invoices/index.js';
 import { assertCommissionAllowed, commissionTermsOf } from '../commission/index.js';
 import { toColumns, toProperty } from './mapping.js';
+import {
+  givenTransaction,
+  TRANSACTION_ACTIONS,
+  transactionColumns,
+  type TransactionGiven,
+} from './transaction-given.js';
+import { offerChangeOfPatch, offerChangeOfStatus, type OfferImproved } from './offer-change.js';
 import { propertyRepository, type PropertyRow } from './repository.js';
 import {
   PropertyInputSchema,
@@ -27,6 +35,8 @@ import { transitionProperty, type PropertyAction } from './transitions.js';
 export type PropertyServiceDeps = Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> & {
   /** In the transaction of a status change, after `mark-sold`/`mark-rented` recorded the transaction: what else it ends or creates (listings off their channels, viewings cancelled, the commission settled); throwing rolls the change back. */
   onStatusChanged?: (tx: Db, change: StatusChange) => Promise<AfterCommit | void>;
+  /** In the transaction of a change that offers the property anew (see `offer-change.ts`); for outreach. */
+  onOfferImproved?: (tx: SqlRunner, change: OfferImproved) => Promise<AfterCommit | void>;
 };
 
 export interface ListFilter {
@@ -34,14 +44,6 @@ export interface ListFilter {
   type?: PropertyType;
   limit: number;
   cursor?: string;
-}
-
-/** What `mark-sold` (`price_eur`) or `mark-rented` (`cold_rent_eur`) was given with `date` (both or neither), and the invoices' recipients. */
-export interface TransactionGiven {
-  price_eur?: number;
-  cold_rent_eur?: number;
-  date?: string;
-  invoice_recipients?: InvoiceRecipients;
 }
 
 /** A status change, as the `onStatusChanged` hook sees it inside its transaction. */
@@ -55,58 +57,6 @@ export interface StatusChange {
 
 /** Work a hook leaves until the transaction has committed (enqueueing jobs); it must not throw. */
 export type AfterCommit = () => Promise<void>;
-
-/** The actions that record a transaction: the body field of the price and the asking-price column taken when none is given. */
-const TRANSACTION_ACTIONS: Partial<
-  Record<PropertyAction, { field: 'price_eur' | 'cold_rent_eur'; asking: 'purchase_price_eur' | 'cold_rent_eur' }>
-> = {
-  'mark-sold': { field: 'price_eur', asking: 'purchase_price_eur' },
-  'mark-rented': { field: 'cold_rent_eur', asking: 'cold_rent_eur' },
-};
-
-/** The given price and day, checked (both or neither, the day not after today); null when none was given. */
-function givenTransaction(
-  field: 'price_eur' | 'cold_rent_eur',
-  given: TransactionGiven | null | undefined,
-  today: string,
-) {
-  const price = given?.[field];
-  const date = given?.date;
-  if (price === undefined && date === undefined) return null;
-  const details: ErrorDetail[] = [];
-  if (price === undefined) details.push({ field, reason: 'missing' });
-  if (date === undefined) details.push({ field: 'date', reason: 'missing' });
-  else if (date > today) details.push({ field: 'date', reason: 'out_of_range' });
-  if (price === undefined || date === undefined || details.length > 0) {
-    throw validationError(
-      details,
-      `Give \`${field}\` and \`date\` (not in the future) together, or neither to record the asking price and today.`,
-    );
-  }
-  return { price, date };
-}
-
-/** The transaction columns: the given price and day, or the asking price and today (assumed); nothing when neither is known. */
-function transactionColumns(
-  row: PropertyRow,
-  asking: 'purchase_price_eur' | 'cold_rent_eur',
-  given: { price: number; date: string } | null,
-  today: string,
-) {
-  if (given)
-    return {
-      transaction_price_eur: given.price,
-      transaction_date: new Date(`${given.date}T00:00:00Z`),
-      transaction_price_assumed: false,
-    };
-  const price = row[asking];
-  if (price === null) return { transaction_price_eur: null, transaction_date: null, transaction_price_assumed: false };
-  return {
-    transaction_price_eur: price,
-    transaction_date: new Date(`${today}T00:00:00Z`),
-    transaction_price_assumed: true,
-  };
-}
 
 /** The fields that decide whether commission terms are allowed: the terms, the type, and the prices (sale or letting). */
 const COMMISSION_INPUTS = ['commission', 'type', 'purchase_price_eur', 'cold_rent_eur'];
@@ -135,10 +85,19 @@ async function defaultCountryOf(db: Db, accountId: string): Promise<string> {
   return (await accountDefaultCountry(db, accountId)) ?? 'US';
 }
 
+export type { TransactionGiven };
+
 export type PropertyService = ReturnType<typeof createPropertyService>;
 
 /** Property records of one account at a time; every query is scoped by `account_id`. */
-export function createPropertyService({ db, cursors, now, emit, onStatusChanged }: PropertyServiceDeps) {
+export function createPropertyService({
+  db,
+  cursors,
+  now,
+  emit,
+  onStatusChanged,
+  onOfferImproved,
+}: PropertyServiceDeps) {
   return {
     async create(accountId: string, input: PropertyInput): Promise<Property> {
       const at = now();
@@ -180,7 +139,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
     async update(accountId: string, id: string, patch: PropertyPatch): Promise<Property> {
       // A stored property always has a country: only a patch that clears it needs the account's default.
       const country = patch.address?.country === null ? await defaultCountryOf(db, accountId) : 'US';
-      return inDirectTransaction(db, (tx) =>
+      let previous: PropertyRow | undefined;
+      const after: { offered?: AfterCommit } = {};
+      const property = await inDirectTransaction(db, (tx) =>
         patchProperty(country)(tx, {
           accountId,
           id,
@@ -190,7 +151,10 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
             if (row.status === 'archived')
               throw new ApiError('conflict', { message: 'An archived property cannot be changed; restore it first.' });
           },
-          afterWrite: (changed, row, at) => {
+          beforeWrite: async (_changed, row) => {
+            previous = row;
+          },
+          afterWrite: async (changed, row, at) => {
             // Terms are checked when they (or what decides their rules) change; a refusal rolls the write back.
             if (
               changed.some((field) =>
@@ -198,6 +162,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
               )
             )
               assertCommissionAllowed(row, commissionTermsOf(row));
+            const kind = previous && offerChangeOfPatch(previous, row);
+            if (kind)
+              after.offered = (await onOfferImproved?.(tx, { accountId, propertyId: id, kind, at })) ?? undefined;
             return emit(tx, {
               accountId,
               type: 'property.updated',
@@ -207,6 +174,8 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
           },
         }),
       );
+      await after.offered?.();
+      return property;
     },
 
     /**
@@ -224,7 +193,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
       const today = at.toISOString().slice(0, 10);
       const recording = TRANSACTION_ACTIONS[action];
       const checked = recording ? givenTransaction(recording.field, given, today) : null;
-      const after: { commit?: AfterCommit } = {};
+      const after: { commit?: AfterCommit; offered?: AfterCommit } = {};
       const property = await inTransaction(db, async (tx) => {
         let recorded: PropertyRow | undefined;
         const row = await transitionProperty(tx, {
@@ -247,6 +216,9 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
                 at,
                 invoiceRecipients: given?.invoice_recipients,
               })) ?? undefined;
+            const kind = offerChangeOfStatus(to);
+            if (kind)
+              after.offered = (await onOfferImproved?.(tx, { accountId, propertyId: id, kind, at })) ?? undefined;
             const changed_fields = recorded ? ['status', 'transaction'] : ['status'];
             if (to !== 'archived')
               return emit(tx, { accountId, type: 'property.updated', data: { property_id: id, changed_fields }, at });
@@ -256,6 +228,7 @@ export function createPropertyService({ db, cursors, now, emit, onStatusChanged 
         return toProperty(recorded ?? row);
       });
       await after.commit?.();
+      await after.offered?.();
       return property;
     },
   };

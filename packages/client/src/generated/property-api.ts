@@ -634,7 +634,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description A single viewing for the prospect of an inquiry, `proposed`. Times in the past, an end not after the start or longer than 8 h: 422. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).
+         * @description A single viewing for the prospect of an inquiry, `proposed`. Times in the past, an end not after the start or longer than 8 h: 422. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`). 409 `conflict` also when the prospect is anonymised or its processing is restricted (GDPR Art. 18).
          *
          *     Required scope: `appointments:write`.
          */
@@ -722,7 +722,7 @@ export interface paths {
         put?: never;
         /**
          * Reschedule an appointment
-         * @description A new time for a `proposed` or `confirmed` appointment: back to `proposed`, the old time in `history`, SEQUENCE + 1; an appointment of a slot leaves it. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`).
+         * @description A new time for a `proposed` or `confirmed` appointment: back to `proposed`, the old time in `history`, SEQUENCE + 1; an appointment of a slot leaves it. 409 `conflict` when the host or the prospect already has an open appointment then (`details[].conflicting_id`). 409 `conflict` also when the prospect's processing is restricted (GDPR Art. 18): a new time is a new invitation.
          *
          *     Required scope: `appointments:write`.
          */
@@ -1416,7 +1416,7 @@ export interface components {
         };
         ApiKeyInput: {
             /** @description Defaults to the scopes of the calling key; never more than those. */
-            scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "appointments:write" | "valuations:read" | "commissions:read" | "commissions:write" | "keys:manage")[];
+            scopes?: ("properties:read" | "properties:write" | "listings:read" | "listings:write" | "leads:read" | "leads:write" | "leads:export" | "appointments:write" | "valuations:read" | "commissions:read" | "commissions:write" | "keys:manage")[];
             /** @description A temporary key: it stops working this many hours after its creation (1 to 8760, one year). Without it, the key works until revoked or rolled. */
             expires_in_hours?: number;
         };
@@ -1648,7 +1648,7 @@ export interface components {
             /** @description The event id: the `id` of the webhook delivery body (`evt_…`). */
             id: string;
             /** @enum {string} */
-            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
+            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
             /**
              * Format: date-time
              * @description When the event happened.
@@ -2450,7 +2450,7 @@ export interface components {
         WebhookInput: {
             /** @description https URL that receives deliveries. */
             url: string;
-            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string;
         };
         WebhookRedelivery: {
@@ -2511,7 +2511,7 @@ export interface components {
         WebhookUpdate: {
             /** @description https URL that receives deliveries. */
             url?: string;
-            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "paused";
@@ -9865,7 +9865,7 @@ export interface operations {
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only events of these types (repeat the parameter: `type=a&type=b`). */
-                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
                 /** @description Only events created at or after this time. */
                 created_after?: string;
                 /** @description Only events created before this time. */

@@ -3,3 +3,4 @@ export { inquiryRoutes } from './routes.js';
 export { createInquiryService, type InquiryService, type InquiryServiceDeps } from './service.js';
 export { inquiryRepository } from './repository.js';
 export { inquiriesToInvite } from './invitation-sql.js';
+export { inquiriesOfProspect, InquirySchema, type Inquiry } from './prospect-inquiries-sql.js';

@@ -2,8 +2,8 @@ import { joinSql, sql, type Db, type Sql } from '@platform/db';
 
 /**
  * The inquiries a viewing slot invites, best first: the property's inquiries by score (ties: the
- * earlier inquiry), one per prospect (their best), without knocked-out ones, anonymised prospects
- * and the prospects in any of `excluded` (fragments of rows `(prospect_id)`, e.g. those already
+ * earlier inquiry), one per prospect (their best), without knocked-out ones, anonymised or restricted
+ * prospects (Art. 18: no new viewing) and the prospects in any of `excluded` (fragments of rows `(prospect_id)`, e.g. those already
  * booked). The prospects invited are held (share lock) until the caller's transaction commits: an
  * erasure running at the same time waits and then cancels their new appointments, or, having
  * committed first, keeps them out.
@@ -21,7 +21,7 @@ export function inquiriesToInvite(
   return db.$queryRaw<{ id: string; prospect_id: string }[]>`
     SELECT i.id, i.prospect_id
      FROM inquiries i JOIN prospects p ON p.id = i.prospect_id
-     WHERE i.account_id = ${slot.account_id} AND i.property_id = ${slot.property_id} AND p.anonymised_at IS NULL
+     WHERE i.account_id = ${slot.account_id} AND i.property_id = ${slot.property_id} AND p.anonymised_at IS NULL AND p.restricted_at IS NULL
        AND (i.score_details->>'ausgeschlossen')::boolean IS NOT TRUE
        AND NOT EXISTS (
          SELECT 1 FROM inquiries j WHERE j.prospect_id = i.prospect_id AND j.property_id = i.property_id AND j.id <> i.id

@@ -5,25 +5,14 @@ import type { ApiContext } from '@platform/service';
 import type { PropertyEvents } from '../../events.js';
 import { propertyRepository } from '../../properties/index.js';
 import { leadsError } from '../dialect.js';
-import { scoreInquiry, type InquiryScore } from '../matching/index.js';
+import { scoreInquiry } from '../matching/index.js';
 import { prospectForInquiry } from '../prospects/index.js';
-import { INQUIRY_SCORE, inquiryRepository, inquiryWithProspect, insertInquiry, type InquiryRow } from './repository.js';
+import { INQUIRY_SCORE, inquiryRepository, inquiryWithProspect, insertInquiry } from './repository.js';
+import { toInquiry } from './mapping.js';
 import type { Inquiry, InquiryInput } from './schemas.js';
 
 export interface InquiryServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'scoredCursors' | 'now' | 'emit'> {
   retentionDays: number;
-}
-
-function toInquiry(row: InquiryRow): Inquiry {
-  return {
-    id: row.id,
-    immobilie_id: row.property_id,
-    interessent_id: row.prospect_id,
-    nachricht: row.message,
-    bewertung: row.score_details as unknown as InquiryScore,
-    bewertet_am: row.scored_at.toISOString(),
-    eingegangen_am: row.created_at.toISOString(),
-  };
 }
 
 export type InquiryService = ReturnType<typeof createInquiryService>;

@@ -3,4 +3,5 @@ export { matchingRoutes } from './routes.js';
 export { createMatchingService, type MatchingService } from './service.js';
 export { INQUIRY_MODEL, scoreInquiry, type InquiryScore, type InquirySubject } from './model.js';
 export { locationKeys } from './location.js';
+export { rankProspectsInSql } from './matching-sql.js';
 export { InquiryScoreSchema } from './schemas.js';

@@ -1,5 +1,6 @@
 import type { Db, Prisma } from '@platform/db';
 import { PROPERTIES_FOR_MATCHING } from '../../properties/index.js';
+import { reachableForOutreach } from '../consent/index.js';
 import { normaliseLocation } from '../prospects/index.js';
 import { locationKeys } from './location.js';
 import { AREA_TOLERANCE, PRICE_TOLERANCE, ROOMS_TOLERANCE } from './model.js';
@@ -31,7 +32,9 @@ export function minimumBudget(price: number): number {
  * floating-point operations in the same order) as the ORDER BY. What depends on the property
  * alone is decided here, so PostgreSQL evaluates only plain comparisons per profile: the price
  * knockout as `budget >= minimumBudget(price)`, the location as an overlap of the stored
- * normalised locations with the property's `locationKeys`. A test keeps this in step with the
+ * normalised locations with the property's `locationKeys`. Only prospects that may be reached for
+ * outreach are ranked (`reachableForOutreach`: valid marketing consent, no restriction, no
+ * objection). A test keeps this in step with the
  * model.
  */
 export async function rankProspectsInSql(
@@ -74,8 +77,8 @@ export async function rankProspectsInSql(
         + (CASE WHEN cardinality(profile_locations_norm) = 0 OR profile_locations_norm && ${param(locationKeys(property), 'text[]')} THEN 25 ELSE 0 END)
         + (${atLeast('profile_rooms_min', property.rooms, 20, ROOMS_TOLERANCE)})
         + (${atLeast('profile_living_area_min', property.living_area_sqm, 15, AREA_TOLERANCE)}) AS points
-      FROM prospects
-      WHERE account_id = ${param(property.account_id, 'text')} AND profile_active AND anonymised_at IS NULL
+      FROM prospects AS p
+      WHERE account_id = ${param(property.account_id, 'text')} AND profile_active AND ${reachableForOutreach('p')}
         AND (cardinality(profile_types) = 0 OR profile_types @> ARRAY[${param(property.type, '"PropertyType"')}])
         AND (${branches.map((b) => b.where).join(' OR ')})
     ) AS scored

@@ -20,7 +20,8 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         operationId: 'trefferFuerInteressent',
         summary: 'Passende Immobilien eines Interessenten',
         description:
-          'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen.',
+          'Immobilien in der Vermarktung, die zum aktiven Suchprofil passen, beste Bewertung zuerst, mit derselben Erklärung wie bei Anfragen. ' +
+          'Leer, solange der Interessent keine gültige Einwilligung in Marketing hat, eingeschränkt ist oder widersprochen hat.',
         params: ProspectParamsSchema,
         querystring: SeitenQuerySchema,
         response: {
@@ -52,7 +53,8 @@ export const matchingRoutes: FastifyPluginAsync<{ matching: MatchingService }> =
         operationId: 'interessentenFuerImmobilie',
         summary: 'Passende Interessenten einer Immobilie',
         description:
-          'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert).',
+          'Interessenten mit aktivem Suchprofil, die zur Immobilie passen, beste Bewertung zuerst. Ausschlusskriterien werden in SQL geprüft (indiziert). ' +
+          'Nur Interessenten mit gültiger Einwilligung in Marketing (erteilt, bei Double-Opt-in bestätigt, nicht widerrufen), ohne Einschränkung und ohne Widerspruch.',
         params: Type.Object({ immobilieId: Type.String() }),
         querystring: SeitenQuerySchema,
         response: {

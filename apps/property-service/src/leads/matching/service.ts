@@ -1,6 +1,7 @@
 import { toSeite, validationError } from '@platform/http';
 import type { ApiContext } from '@platform/service';
 import { propertyRepository } from '../../properties/index.js';
+import { isReachableForOutreach } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { prospectRepository, prospectsByIds, toProspect } from '../prospects/index.js';
 import { MARKETED, rankPropertiesInSql, rankProspectsInSql } from './matching-sql.js';
@@ -50,6 +51,7 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
       );
       const rows = await prospectsByIds(
         db,
+        accountId,
         ranked.map((r) => r.id),
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -68,13 +70,14 @@ export function createMatchingService({ db, cursors }: Pick<ApiContext, 'db' | '
     /**
      * The mirror: ranked in SQL by `rankPropertiesInSql` (the model's knockouts as conditions,
      * its points as the order), so only the page's properties are read and scored exactly by the
-     * model. Only an active, not anonymised search profile has matches.
+     * model. Only an active search profile of a prospect that may be reached for outreach
+     * (`reachableForOutreach`: valid marketing consent, no restriction, no objection) has matches.
      */
     async propertiesForProspect(accountId: string, prospectId: string, query: { limit: number; cursor?: string }) {
       const prospect = await prospectRepository.find(db, accountId, prospectId);
       const scope = `matches:prospect:${prospectId}`;
       const after = positionOf(query.cursor, scope);
-      if (!prospect.profile_active || prospect.anonymised_at)
+      if (!prospect.profile_active || !isReachableForOutreach(prospect))
         return toSeite({ data: [], page: { next_cursor: null, has_more: false } });
       const ranked = await rankPropertiesInSql(
         db,

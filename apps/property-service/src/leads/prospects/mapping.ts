@@ -62,10 +62,7 @@ export function toProspect(row: Row): Prospect {
     nachname: row.last_name,
     email: row.email,
     telefon: row.phone,
-    einwilligung:
-      row.consent_purpose && row.consent_given_at
-        ? { zweck: row.consent_purpose, erteilt_am: row.consent_given_at.toISOString() }
-        : null,
+    einwilligung: row.marketing_consent_valid ? declaredConsent(row) : null,
     suchprofil: row.has_profile
       ? {
           vermarktung: VERMARKTUNG[row.profile_marketing ?? 'sale'],
@@ -82,5 +79,22 @@ export function toProspect(row: Row): Prospect {
     angelegt_am: row.created_at.toISOString(),
     aktualisiert_am: row.updated_at.toISOString(),
     anonymisiert: row.anonymised_at !== null,
+    eingeschraenkt_seit: row.restricted_at?.toISOString() ?? null,
+    widerspruch_seit: row.objected_at?.toISOString() ?? null,
   };
+}
+
+/** The latest marketing consent in the old shape (the mirror columns), valid or not. */
+function declaredConsent(row: Row) {
+  return row.consent_purpose && row.consent_given_at
+    ? { zweck: row.consent_purpose, erteilt_am: row.consent_given_at.toISOString() }
+    : null;
+}
+
+/**
+ * The document a merge patch starts from: `einwilligung` is the latest marketing consent even
+ * when it is withdrawn or awaits its confirmation, so a patch of other fields never needs one.
+ */
+export function toPatchView(row: Row): Prospect {
+  return { ...toProspect(row), einwilligung: declaredConsent(row) };
 }

@@ -9,6 +9,8 @@ import {
   ProspectSchema,
   ErasureSchema,
 } from './schemas.js';
+import { consentRoutes } from '../consent/index.js';
+import { rightsRoutes } from './rights-routes.js';
 import type { ProspectService } from './service.js';
 
 const READ = 'leads:read';
@@ -17,6 +19,8 @@ const tags = ['Leads: Interessenten'];
 
 export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> = async (plugin, { prospects }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(consentRoutes, { consents: prospects.consents });
+  await app.register(rightsRoutes, { rights: prospects.rights });
 
   app.post(
     '/interessenten',
@@ -86,7 +90,12 @@ export const prospectRoutes: FastifyPluginAsync<{ prospects: ProspectService }> 
         response: { 200: ErasureSchema, ...errorResponses([...AUTH_ERRORS, 404, ...BODY_ERRORS], 'de') },
       },
     },
-    async (request) => prospects.erase(request.auth.accountId, request.params.interessentId),
+    async (request) =>
+      prospects.erase(request.auth.accountId, request.params.interessentId, {
+        by: 'api_key',
+        applicationId: request.auth.applicationId,
+        keyId: request.auth.keyId,
+      }),
   );
 
   app.patch(

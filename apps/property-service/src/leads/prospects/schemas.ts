@@ -65,7 +65,15 @@ const inputFields = {
   suchprofil: Type.Optional(SearchProfileSchema),
 };
 
-export const PROSPECT_READ_ONLY = ['id', 'aufbewahrung_bis', 'angelegt_am', 'aktualisiert_am', 'anonymisiert'] as const;
+export const PROSPECT_READ_ONLY = [
+  'id',
+  'aufbewahrung_bis',
+  'angelegt_am',
+  'aktualisiert_am',
+  'anonymisiert',
+  'eingeschraenkt_seit',
+  'widerspruch_seit',
+] as const;
 
 export const ProspectInputSchema = Named(
   'InteressentAnlegen',
@@ -88,7 +96,16 @@ export const ProspectSchema = Named(
       nachname: Nullable(Type.String({ description: '`null` nach der Anonymisierung.' })),
       email: Nullable(Type.String()),
       telefon: Nullable(Type.String()),
-      einwilligung: Nullable(Type.Object({ zweck: Type.String(), erteilt_am: Type.String({ format: 'date-time' }) })),
+      einwilligung: Nullable(
+        Type.Object(
+          { zweck: Type.String(), erteilt_am: Type.String({ format: 'date-time' }) },
+          {
+            description:
+              'Die aktuell gültige Einwilligung in Marketing (erteilt, bei Double-Opt-in bestätigt, nicht widerrufen), sonst `null`. ' +
+              'Die Historie: `GET …/einwilligungen`.',
+          },
+        ),
+      ),
       suchprofil: Nullable(
         Type.Object({
           vermarktung: StringEnum(['kauf', 'miete']),
@@ -110,6 +127,21 @@ export const ProspectSchema = Named(
       anonymisiert: Type.Boolean({
         description: '`true`: personenbezogene Felder sind `null`, das Suchprofil bleibt als Statistik.',
       }),
+      eingeschraenkt_seit: Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'Einschränkung der Verarbeitung (Art. 18 DSGVO): kein Matching, keine Ansprache, kein Export, ' +
+            'keine neuen Besichtigungstermine (409 in der Termin-API).',
+        }),
+      ),
+      widerspruch_seit: Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'Widerspruch gegen Werbung (Art. 21 DSGVO): keine Einwilligung in Marketing mehr, kein Matching.',
+        }),
+      ),
     },
     { description: 'Ein Interessent.' },
   ),

@@ -2,10 +2,20 @@ import { inTransaction, newId, type Db } from '@platform/db';
 import { compileBodyValidator, toSeite } from '@platform/http';
 import { definePatch } from '@platform/resource';
 import type { ApiContext } from '@platform/service';
+import type { PropertyEvents } from '../../events.js';
+import { createConsentService, recordDeclaredConsent } from '../consent/index.js';
 import { leadsError } from '../dialect.js';
 import { eraseProspect, type EndViewings } from '../retention/index.js';
-import { toColumns, toProspect, type ProspectRow } from './mapping.js';
-import { insertProspect, prospectNotFound, prospectRepository, updateProspect } from './repository.js';
+import { auditedErasure, type ErasureJournal, type ErasureRequester } from '../erasure-audit/index.js';
+import { toColumns, toPatchView, toProspect, type ProspectRow } from './mapping.js';
+import { createRightsService } from './rights.js';
+import {
+  insertProspect,
+  lockChangeableProspect,
+  prospectNotFound,
+  prospectRepository,
+  updateProspect,
+} from './repository.js';
 import {
   PROSPECT_READ_ONLY,
   ProspectInputSchema,
@@ -14,17 +24,19 @@ import {
   type ProspectPatch,
 } from './schemas.js';
 
-export interface ProspectServiceDeps extends Pick<ApiContext, 'db' | 'cursors' | 'now'> {
+export interface ProspectServiceDeps extends Pick<ApiContext<PropertyEvents>, 'db' | 'cursors' | 'now' | 'emit'> {
   /** Retention period in days, counted from the last activity (creation or latest inquiry). */
   retentionDays: number;
   /** Cancels an erased prospect's open viewings (appointments, passed in by the app). */
   endViewings: EndViewings;
+  /** Where erasures are also kept outside the database (see erasure-audit); absent: the database only. */
+  erasureJournal?: ErasureJournal;
 }
 
 const patchProspect = definePatch(prospectRepository, {
   readOnly: PROSPECT_READ_ONLY,
   validate: compileBodyValidator<ProspectInput>(ProspectInputSchema),
-  toView: toProspect,
+  toView: toPatchView,
   toColumns,
 });
 
@@ -54,13 +66,15 @@ export async function prospectForInquiry(
 ): Promise<ProspectRow> {
   const { accountId, at, retentionDays } = request;
   if (request.input) {
-    return insertProspect(tx, {
+    const created = await insertProspect(tx, {
       id: newId('int', at.getTime()),
       account_id: accountId,
       ...toColumns(request.input),
       ...activity(at, retentionDays),
       created_at: at,
     });
+    await recordDeclaredConsent(tx, created, at, 'interessent.einwilligung.erteilt_am');
+    return created;
   }
   const existing = await prospectRepository.lock(tx, accountId, request.existingId!);
   if (existing.anonymised_at) throw leadsError('prospect_anonymised');
@@ -70,18 +84,32 @@ export async function prospectForInquiry(
 export type ProspectService = ReturnType<typeof createProspectService>;
 
 /** Prospects of one account at a time; every query is scoped by `account_id`. */
-export function createProspectService({ db, cursors, now, retentionDays, endViewings }: ProspectServiceDeps) {
+export function createProspectService(deps: ProspectServiceDeps) {
+  const { db, cursors, now, retentionDays, endViewings, erasureJournal } = deps;
   return {
-    async create(accountId: string, input: ProspectInput): Promise<Prospect> {
+    /** Consents with their history (`/einwilligungen`). */
+    consents: createConsentService({
+      ...deps,
+      lockChangeable: lockChangeableProspect,
+      findProspect: (tx, accountId, id) => prospectRepository.find(tx, accountId, id),
+    }),
+    /** Restriction (Art. 18) and objection (Art. 21). */
+    rights: createRightsService(deps),
+
+    /** A new prospect; its `einwilligung` becomes its first consent record. */
+    create(accountId: string, input: ProspectInput): Promise<Prospect> {
       const at = now();
-      const row = await insertProspect(db, {
-        id: newId('int', at.getTime()),
-        account_id: accountId,
-        ...toColumns(input),
-        ...activity(at, retentionDays),
-        created_at: at,
+      return inTransaction(db, async (tx) => {
+        const row = await insertProspect(tx, {
+          id: newId('int', at.getTime()),
+          account_id: accountId,
+          ...toColumns(input),
+          ...activity(at, retentionDays),
+          created_at: at,
+        });
+        await recordDeclaredConsent(tx, row, at);
+        return toProspect(await prospectRepository.find(tx, accountId, row.id));
       });
-      return toProspect(row);
     },
 
     async get(accountId: string, id: string): Promise<Prospect> {
@@ -104,16 +132,30 @@ export function createProspectService({ db, cursors, now, retentionDays, endView
     },
 
     /** Immediate, irreversible erasure of the personal data; repeating it is harmless. */
-    async erase(accountId: string, id: string) {
-      const erasedAt = await eraseProspect(db, accountId, id, now(), endViewings);
+    async erase(accountId: string, id: string, requester: ErasureRequester) {
+      // The erasure's audit record (and journal entry) is written in its transaction.
+      const erasedAt = await auditedErasure(
+        { db, endViewings, journal: erasureJournal },
+        { accountId, requester },
+        (audited) => eraseProspect(db, accountId, id, now(), audited),
+      );
       if (!erasedAt) throw prospectNotFound();
       return { id, status: 'geloescht' as const, geloescht_am: erasedAt.toISOString() };
     },
 
-    /** Merge patch like the property API; an anonymised prospect cannot be changed (409). */
+    /**
+     * Merge patch like the property API; an anonymised prospect cannot be changed (409). A changed
+     * `einwilligung` is a new marketing consent record (409 after an objection); so is one sent
+     * while the prospect has no valid one (consent given again, even in the old words).
+     * `einwilligung: null` is refused by the body's schema (422), as before: it cannot be removed.
+     */
     update(accountId: string, id: string, patch: ProspectPatch): Promise<Prospect> {
-      return inTransaction(db, (tx) =>
-        patchProspect(tx, {
+      const sent = patch.einwilligung !== undefined && patch.einwilligung !== null;
+      let hadValid = false;
+      const consentChanged = (changed: string[]) =>
+        (sent && !hadValid) || changed.some((path) => path.startsWith('einwilligung'));
+      return inTransaction(db, async (tx) => {
+        await patchProspect(tx, {
           accountId,
           id,
           patch,
@@ -121,9 +163,17 @@ export function createProspectService({ db, cursors, now, retentionDays, endView
           guard: (row) => {
             if (row.anonymised_at) throw leadsError('prospect_anonymised_unchangeable');
           },
+          beforeWrite: async (changed, row) => {
+            hadValid = row.marketing_consent_valid;
+            if (consentChanged(changed) && row.objected_at) throw leadsError('prospect_objected');
+          },
+          afterWrite: async (changed, row, at) => {
+            if (consentChanged(changed)) await recordDeclaredConsent(tx, row, at);
+          },
           writeUnchanged: true,
-        }),
-      );
+        });
+        return toProspect(await prospectRepository.find(tx, accountId, id));
+      });
     },
   };
 }
