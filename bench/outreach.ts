@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { CursorCodec } from '@platform/http';
 import type { JobQueue } from '@platform/service';
 import { eventEmitter } from '@platform/webhooks';
+import { seedProfiles } from './profiles-seed.js';
 import { startBenchDatabase } from './support.js';
 import { PROPERTY_EVENTS } from '../apps/property-service/src/events.js';
-import { normaliseLocation } from '../apps/property-service/src/leads/prospects/index.js';
 import { OUTREACH_JOB, outreachTrigger } from '../apps/property-service/src/leads/outreach/index.js';
 import { createPropertyService } from '../apps/property-service/src/properties/index.js';
 
@@ -20,25 +20,8 @@ const { values } = parseArgs({
 const PROFILES = Number(values.profiles);
 const bench = await startBenchDatabase('outreach');
 const { db } = bench;
-// Profiles spread over types, places, budgets and rent/buy (as bench/matching.ts), all of one account.
-const PLACES = ['Berlin', 'Hamburg', 'München', 'Köln', 'Leipzig', 'Potsdam', 'Dresden', 'Bremen'];
-const sqlArray = (list: string[]) => `ARRAY[${list.map((v) => `'${v}'`).join(',')}]`;
-await db.$executeRawUnsafe(`
-  INSERT INTO prospects (id, account_id, last_name, email, consent_purpose, consent_given_at, has_profile, profile_active,
-    profile_marketing, profile_types, profile_locations, profile_locations_norm, profile_rooms_min, profile_purchase_price_max, profile_cold_rent_max, profile_living_area_min,
-    last_activity_at, retention_until, created_at, updated_at)
-  SELECT 'int_' || g, 'acct_bench', 'N' || g, 'p' || g || '@example.de', 'Kontakt', now(), true, g % 7 <> 0,
-    (CASE WHEN g % 5 = 0 THEN 'rent' ELSE 'sale' END)::"Marketing",
-    (CASE g % 5 WHEN 0 THEN '{apartment}' WHEN 1 THEN '{house}' WHEN 2 THEN '{apartment,house}' WHEN 3 THEN '{land}' ELSE '{}' END)::"PropertyType"[],
-    ARRAY[(${sqlArray(PLACES)})[1 + g % 8]], ARRAY[(${sqlArray(PLACES.map(normaliseLocation))})[1 + g % 8]],
-    1 + g % 5, 150000 + (g * 7919) % 750000, 500 + (g * 31) % 2500, 30 + g % 120,
-    now(), current_date + 180, now(), now()
-  FROM generate_series(1, ${PROFILES}) AS g`);
-// Each profile with a valid marketing consent (the record and its mirror), one in 20 restricted.
-await db.$executeRawUnsafe(`
-  INSERT INTO prospect_consents (id, account_id, prospect_id, purpose, wording, source, requires_confirmation, given_at, created_at)
-  SELECT 'ein_' || substr(id, 5), account_id, id, 'marketing', consent_purpose, 'other', false, consent_given_at, created_at
-  FROM prospects`);
+// Profiles spread as in bench:matching, all of one account, one in 20 restricted.
+await seedProfiles(db, PROFILES);
 await db.$executeRawUnsafe(
   'UPDATE prospects SET marketing_consent_valid = true, restricted_at = CASE WHEN substr(id, 5)::int % 20 = 0 THEN now() END',
 );
