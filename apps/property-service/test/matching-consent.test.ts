@@ -24,7 +24,7 @@ beforeAll(async () => {
   for (const name of ['consenting', 'withdrawn', 'restricted', 'objecting', 'awaitingConfirmation']) {
     ids[name] = (
       await ctx.send('POST', '/leads/v1/interessenten', {
-        nachname: name,
+        nachname: `Nachname-${name}`, // not the bare word: `restricted` also stands in log lines (prospect.restricted)
         email: `${name}@example.de`,
         einwilligung: { zweck: 'Kontakt', erteilt_am: '2026-11-01T10:00:00Z' },
         suchprofil,

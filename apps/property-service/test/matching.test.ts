@@ -16,7 +16,7 @@ beforeAll(async () => {
       await ctx.send(
         'POST',
         '/leads/v1/interessenten',
-        { nachname: name, email: `${name}@example.de`, einwilligung, suchprofil },
+        { nachname: `Nachname-${name}`, email: `${name}@example.de`, einwilligung, suchprofil },
         key,
       )
     ).json().id;
