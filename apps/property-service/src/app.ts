@@ -14,6 +14,7 @@ import {
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
 import { auskunftRoutes, createAuskunftService } from './leads/auskunft/index.js';
+import { createPortalInquiryService, portalInquiryRoutes } from './leads/portal-inquiries/index.js';
 import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import {
@@ -196,6 +197,9 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               auskunft: createAuskunftService({ ...context, appointmentsOf: appointmentsOfProspect }),
             });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
+            await leads.register(portalInquiryRoutes, {
+              portalInquiries: createPortalInquiryService({ ...context, retentionDays }),
+            });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
             await leads.register(outreachRoutes, { settings: createOutreachSettingsService(context) });
           },
