@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
+import SftpClient from 'ssh2-sftp-client';
+import type { Session } from './session.js';
+import type { Drop } from './types.js';
+
+/** Whether the secret is a private key (OpenSSH or PEM) rather than a password. */
+export const isPrivateKey = (secret: string) => /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/m.test(secret.trim());
+
+/** `SHA256:<base64 without padding>` of a raw public host key, as `ssh-keygen -l` prints it. */
+export const fingerprintOf = (key: Buffer) =>
+  `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+
+/** Resolves `name` inside the drop's folder; `~/x` and `x` are both home-relative. */
+export function remotePath(folder: string, name?: string): string {
+  const base = folder.replace(/^~\/?/, '') || '.';
+  return name === undefined ? base : posix.join(base, name);
+}
+
+/** Logs in over SSH and opens the SFTP subsystem. Rejects with ssh2-sftp-client's error. */
+export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> {
+  const client = new SftpClient('drop');
+  const expected = drop.hostKeyFingerprint;
+  const connection = () => (client as unknown as { client: { destroy(): void } }).client;
+  try {
+    await client.connect({
+      host: drop.host,
+      port: drop.port,
+      username: drop.username,
+      ...(isPrivateKey(drop.secret) ? { privateKey: drop.secret } : { password: drop.secret }),
+      readyTimeout: timeoutMs,
+      // A peer that vanishes without a FIN is noticed after about timeoutMs.
+      keepaliveInterval: Math.max(1_000, Math.floor(timeoutMs / 3)),
+      keepaliveCountMax: 3,
+      tryKeyboard: false,
+      ...(expected ? { hostVerifier: (key: Buffer) => fingerprintOf(key) === expected } : {}),
+    });
+  } catch (error) {
+    connection().destroy();
+    throw error;
+  }
+  const path = (name?: string) => remotePath(drop.folder, name);
+  return {
+    openFolder: async () => {
+      const stats = await client.stat(path());
+      if (!stats.isDirectory) throw Object.assign(new Error(`${path()} is not a folder`), { code: 'ENOENT' });
+    },
+    write: async (name: string, source: Readable) => {
+      await client.put(source, path(name));
+    },
+    size: async (name) => (await client.stat(path(name))).size,
+    rename: async (from, to) => {
+      try {
+        // posix-rename@openssh.com replaces the target atomically; plain SFTP rename refuses to.
+        await client.posixRename(path(from), path(to));
+      } catch (error) {
+        if (!/not support/i.test(String((error as Error).message))) throw error;
+        await client.delete(path(to), true);
+        await client.rename(path(from), path(to));
+      }
+    },
+    remove: async (name) => {
+      await client.delete(path(name), true);
+    },
+    list: async () => (await client.list(path())).map((entry) => entry.name).sort(),
+    read: async (name) => (await client.get(path(name))) as Buffer,
+    destroy: () => connection().destroy(),
+    close: async () => {
+      await client.end().catch(() => undefined);
+      connection().destroy();
+    },
+  };
+}
