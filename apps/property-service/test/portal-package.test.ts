@@ -238,6 +238,28 @@ describe('portal package: refusals', () => {
     await expect(toFile(portalPackage(gone))).rejects.toThrow('storage down');
   });
 
+  it('reads one image at a time, and nothing before the stream is read', async () => {
+    const full = input('VOLL');
+    const log: string[] = [];
+    const stream = portalPackage({
+      ...full,
+      readBlob: async (address) => {
+        log.push(`open ${address.slice(0, 8)}`);
+        const source = (await full.readBlob(address)) as Readable;
+        source.on('end', () => log.push(`end ${address.slice(0, 8)}`));
+        return source;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log).toEqual([]);
+    await toFile(stream);
+    expect(log).toHaveLength(10);
+    for (let i = 0; i < log.length; i += 2) {
+      expect(log[i]).toMatch(/^open /);
+      expect(log[i + 1]).toBe(log[i].replace('open', 'end'));
+    }
+  });
+
   it('takes a blob given as a Buffer', async () => {
     const full = input('VOLL');
     const buffers = new Map(Object.values(images).map((b) => [sha256(b), b]));
