@@ -24,7 +24,8 @@ export interface FixtureObject {
 
 const escape = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const el = (name: string, value: string | undefined) => (value === undefined ? '' : `<${name}>${escape(value)}</${name}>`);
+const el = (name: string, value: string | undefined) =>
+  value === undefined ? '' : `<${name}>${escape(value)}</${name}>`;
 
 function interessent(i: FixtureInterest): string {
   const extend = i.extend
@@ -70,7 +71,11 @@ export function feedbackXml(objekte: FixtureObject[], sender = 'ImmoScout24'): s
 }
 
 /** A raw mail as a portal sends it: multipart/mixed, a text part and the document as a base64 attachment (none: `xml` undefined). */
-export function feedbackMail(xml: string | undefined, fileName = 'anfrage.xml', attachmentType = 'application/xml'): Buffer {
+export function feedbackMail(
+  xml: string | undefined,
+  fileName = 'anfrage.xml',
+  attachmentType = 'application/xml',
+): Buffer {
   const boundary = '----=_Part_4711_0815.1764320000000';
   const lines = [
     'From: ImmoScout24 <noreply@immobilienscout24.de>',
@@ -95,7 +100,9 @@ export function feedbackMail(xml: string | undefined, fileName = 'anfrage.xml', 
       'Content-Transfer-Encoding: base64',
       `Content-Disposition: attachment; filename="${fileName}"`,
       '',
-      ...(Buffer.from(xml, 'utf8').toString('base64').match(/.{1,76}/g) ?? []),
+      ...(Buffer.from(xml, 'utf8')
+        .toString('base64')
+        .match(/.{1,76}/g) ?? []),
       '',
     );
   lines.push(`--${boundary}--`, '');
@@ -103,7 +110,12 @@ export function feedbackMail(xml: string | undefined, fileName = 'anfrage.xml', 
 }
 
 /** Sends a body of the given media type to the import (the tenant's key by default). */
-export function sendFeedback(ctx: PropertyTestContext, body: string | Buffer, contentType: string, key = ctx.tenant.key) {
+export function sendFeedback(
+  ctx: PropertyTestContext,
+  body: string | Buffer,
+  contentType: string,
+  key = ctx.tenant.key,
+) {
   return ctx.app.inject({
     method: 'POST',
     url: '/leads/v1/anfragen/openimmo-feedback',

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey } from '@platform/testkit';
 import { propertyDescriptor } from '../src/descriptor.js';
-import { propertyWithPhotos, startListing, startPropertyApp, validProperty, type PropertyTestContext } from './helpers.js';
+import {
+  propertyWithPhotos,
+  startListing,
+  startPropertyApp,
+  validProperty,
+  type PropertyTestContext,
+} from './helpers.js';
 import { openImmoFeedbackSchemaErrors } from './openimmo-feedback-schema.js';
 import { feedbackMail, feedbackXml, sendFeedback, type FixtureInterest } from './portal-inquiries-fixtures.js';
 
@@ -104,10 +110,13 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     expect(await counts()).toEqual(settled);
   });
 
-  it('finds the prospect by e-mail regardless of case and resolves a listing id (the feed\'s openimmo_obid) to its property', async () => {
+  it("finds the prospect by e-mail regardless of case and resolves a listing id (the feed's openimmo_obid) to its property", async () => {
     const before = await counts();
     const xml = feedbackXml([
-      { oobj_id: listingId, interessenten: [{ int_id: 'IS24-4712', nachname: 'Bekannt', email: 'BEKANNT@Example.DE' }] },
+      {
+        oobj_id: listingId,
+        interessenten: [{ int_id: 'IS24-4712', nachname: 'Bekannt', email: 'BEKANNT@Example.DE' }],
+      },
     ]);
     const res = await sendFeedback(ctx, xml, 'application/xml');
     expect(res.statusCode, res.body).toBe(201);
@@ -117,12 +126,21 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     expect((await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json().email).toBe(
       'bekannt@example.de',
     );
-    expect(await counts()).toMatchObject({ prospects: before.prospects, consents: before.consents, inquiries: before.inquiries + 1 });
+    expect(await counts()).toMatchObject({
+      prospects: before.prospects,
+      consents: before.consents,
+      inquiries: before.inquiries + 1,
+    });
   });
 
   it('names the portal in the consent when the document carries no consent text; a document without int_id is recognised by its content', async () => {
     const xml = feedbackXml(
-      [{ zusatz_refnr: propertyId, interessenten: [{ nachname: 'Ohne-ID', email: 'ohne-id@example.de', anfrage: 'Preis verhandelbar?' }] }],
+      [
+        {
+          zusatz_refnr: propertyId,
+          interessenten: [{ nachname: 'Ohne-ID', email: 'ohne-id@example.de', anfrage: 'Preis verhandelbar?' }],
+        },
+      ],
       'immowelt',
     );
     const first = await sendFeedback(ctx, xml, 'application/xml');
@@ -143,10 +161,16 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     const theirs = await ctx.send(
       'POST',
       '/leads/v1/interessenten',
-      { nachname: 'Fremd', email: 'fremd@example.de', einwilligung: { zweck: 'x', erteilt_am: '2026-11-01T10:00:00Z' } },
+      {
+        nachname: 'Fremd',
+        email: 'fremd@example.de',
+        einwilligung: { zweck: 'x', erteilt_am: '2026-11-01T10:00:00Z' },
+      },
       ctx.other.key,
     );
-    const xml = feedbackXml([{ oobj_id: propertyId, interessenten: [{ int_id: 'IS24-4713', nachname: 'Fremd', email: 'fremd@example.de' }] }]);
+    const xml = feedbackXml([
+      { oobj_id: propertyId, interessenten: [{ int_id: 'IS24-4713', nachname: 'Fremd', email: 'fremd@example.de' }] },
+    ]);
     const res = await sendFeedback(ctx, xml, 'application/xml');
     expect(res.statusCode, res.body).toBe(201);
     const prospectId = res.json().anfragen[0].interessent_id;
@@ -155,7 +179,7 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     expect(row.account_id).toBe(ctx.tenant.accountId);
   });
 
-  it('refuses an unknown object and another account\'s property alike: 422 in German naming the field, nothing written', async () => {
+  it("refuses an unknown object and another account's property alike: 422 in German naming the field, nothing written", async () => {
     for (const oobjId of ['prop_unbekannt', theirPropertyId, 'lst_unbekannt']) {
       const before = await counts();
       const xml = feedbackXml([
@@ -174,32 +198,47 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
   });
 
   it('refuses what is no valid feedback document with 422 in German, never a 500', async () => {
-    const valid = feedbackXml([{ oobj_id: propertyId, interessenten: [{ int_id: 'z', nachname: 'Z', email: 'z@example.de' }] }]);
+    const valid = feedbackXml([
+      { oobj_id: propertyId, interessenten: [{ int_id: 'z', nachname: 'Z', email: 'z@example.de' }] },
+    ]);
     const cases: [string, string][] = [
       ['not well-formed', valid.replace('</sender>', '')],
       ['another root', '<?xml version="1.0"?><openimmo><uebertragung/></openimmo>'],
       ['against the schema', valid.replace('<makler_id>987654</makler_id>', '')],
-      ['a DTD with entities', `<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "xxxxxxxx">]>${valid.replace(/^<\?xml[^>]*>/, '')}`],
+      [
+        'a DTD with entities',
+        `<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "xxxxxxxx">]>${valid.replace(/^<\?xml[^>]*>/, '')}`,
+      ],
       ['no e-mail address', valid.replace('<email>z@example.de</email>', '')],
       ['empty', ''],
       ['invalid UTF-8', '\xff\xfe<openimmo_feedback/>'],
     ];
     const before = await counts();
     for (const [name, body] of cases) {
-      const res = await sendFeedback(ctx, Buffer.from(body, name === 'invalid UTF-8' ? 'latin1' : 'utf8'), 'application/xml');
+      const res = await sendFeedback(
+        ctx,
+        Buffer.from(body, name === 'invalid UTF-8' ? 'latin1' : 'utf8'),
+        'application/xml',
+      );
       expect(res.statusCode, `${name}: ${res.body}`).toBe(422);
       expect(res.json().code, name).toBe('validierung_fehlgeschlagen');
       expect(res.json().details.length, name).toBeGreaterThan(0);
     }
-    expect((await sendFeedback(ctx, valid.replace('<email>z@example.de</email>', ''), 'application/xml')).json().details).toEqual([
-      { feld: 'objekt[1]/interessent[1]/email', grund: 'fehlt' },
-    ]);
+    expect(
+      (await sendFeedback(ctx, valid.replace('<email>z@example.de</email>', ''), 'application/xml')).json().details,
+    ).toEqual([{ feld: 'objekt[1]/interessent[1]/email', grund: 'fehlt' }]);
     expect(await counts()).toEqual(before);
   });
 
-  it('takes the portal\'s raw mail with the document attached, found by its content, as the document itself', async () => {
-    const xml = feedbackXml([{ oobj_id: propertyId, interessenten: [{ ...erika, int_id: 'IS24-mail-1', email: 'mail@example.de' }] }]);
-    const res = await sendFeedback(ctx, feedbackMail(xml, 'kontakt_20261128.dat', 'application/octet-stream'), 'message/rfc822');
+  it("takes the portal's raw mail with the document attached, found by its content, as the document itself", async () => {
+    const xml = feedbackXml([
+      { oobj_id: propertyId, interessenten: [{ ...erika, int_id: 'IS24-mail-1', email: 'mail@example.de' }] },
+    ]);
+    const res = await sendFeedback(
+      ctx,
+      feedbackMail(xml, 'kontakt_20261128.dat', 'application/octet-stream'),
+      'message/rfc822',
+    );
     expect(res.statusCode, res.body).toBe(201);
     const [anfrage] = res.json().anfragen;
     expect(anfrage).toMatchObject({ immobilie_id: propertyId, nachricht: erika.anfrage });
@@ -211,7 +250,10 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
 
   it('refuses a mail without the document, and one whose attachment is not a feedback document: 422', async () => {
     const before = await counts();
-    for (const mail of [feedbackMail(undefined), feedbackMail('<?xml version="1.0"?><openimmo/>', 'openimmo_feedback.xml')]) {
+    for (const mail of [
+      feedbackMail(undefined),
+      feedbackMail('<?xml version="1.0"?><openimmo/>', 'openimmo_feedback.xml'),
+    ]) {
       const res = await sendFeedback(ctx, mail, 'message/rfc822');
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().details).toEqual([{ feld: 'mail/anhang', grund: 'fehlt' }]);
@@ -223,7 +265,12 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     const json = await ctx.send('POST', '/leads/v1/anfragen/openimmo-feedback', { immobilie_id: propertyId });
     expect(json.statusCode).toBe(415);
     expect(json.json().code).toBe('medientyp_nicht_unterstuetzt');
-    const big = feedbackXml([{ oobj_id: propertyId, interessenten: [{ nachname: 'Gross', email: 'g@example.de', anfrage: 'x'.repeat(1024 * 1024) }] }]);
+    const big = feedbackXml([
+      {
+        oobj_id: propertyId,
+        interessenten: [{ nachname: 'Gross', email: 'g@example.de', anfrage: 'x'.repeat(1024 * 1024) }],
+      },
+    ]);
     const res = await sendFeedback(ctx, big, 'application/xml');
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('payload_too_large');
@@ -232,7 +279,9 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
   it('needs the scope leads:write: a key with leads:read only is refused, nothing written', async () => {
     const reader = await addKey(ctx.db.prisma, ctx.tenant, { service: propertyDescriptor, scopes: ['leads:read'] });
     const before = await counts();
-    const xml = feedbackXml([{ oobj_id: propertyId, interessenten: [{ int_id: 'scope', nachname: 'S', email: 's@example.de' }] }]);
+    const xml = feedbackXml([
+      { oobj_id: propertyId, interessenten: [{ int_id: 'scope', nachname: 'S', email: 's@example.de' }] },
+    ]);
     const res = await sendFeedback(ctx, xml, 'application/xml', reader.key);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('scope_fehlt');

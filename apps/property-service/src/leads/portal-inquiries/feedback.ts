@@ -111,7 +111,17 @@ function extrasOf(element: XmlElement): Record<string, string> {
   return extras;
 }
 
-const INTEREST_FIELDS = ['int_id', 'anrede', 'vorname', 'nachname', 'firma', 'tel', 'mobil', 'email', 'anfrage'] as const;
+const INTEREST_FIELDS = [
+  'int_id',
+  'anrede',
+  'vorname',
+  'nachname',
+  'firma',
+  'tel',
+  'mobil',
+  'email',
+  'anfrage',
+] as const;
 
 /** A feedback document read from its text: well-formed, valid against the schema (422 otherwise), its inquiries. */
 export function readFeedback(text: string): Feedback {
@@ -132,7 +142,10 @@ export function readFeedback(text: string): Feedback {
         interessenten: objekt.children
           .filter((child) => child.name === 'interessent')
           .map((interessent, j) => {
-            const interest: FeedbackInterest = { path: `objekt[${i + 1}]/interessent[${j + 1}]`, extras: extrasOf(interessent) };
+            const interest: FeedbackInterest = {
+              path: `objekt[${i + 1}]/interessent[${j + 1}]`,
+              extras: extrasOf(interessent),
+            };
             for (const field of INTEREST_FIELDS) interest[field] = textOf(interessent, field);
             return interest;
           }),

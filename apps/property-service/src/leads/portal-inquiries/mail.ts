@@ -18,7 +18,8 @@ export async function feedbackOfMail(raw: Buffer): Promise<string> {
   }
   for (const attachment of mail.attachments.slice(0, MAX_PARTS)) {
     // The opening is judged on the raw bytes: another attachment (a photo, a PDF) is never decoded.
-    if (looksLikeFeedback(attachment.content.subarray(0, 4096).toString('latin1'))) return decodeXml(attachment.content);
+    if (looksLikeFeedback(attachment.content.subarray(0, 4096).toString('latin1')))
+      return decodeXml(attachment.content);
   }
   const inline = mail.text?.trim();
   if (inline && looksLikeFeedback(inline)) return inline;

@@ -15,7 +15,8 @@ export const PortalImportSchema = Named(
   Type.Object(
     {
       anfragen: Type.Array(InquirySchema, {
-        description: 'Die Anfragen des Dokuments in seiner Reihenfolge, wie `GET /anfragen/{anfrageId}` sie zeigt (neue und schon übernommene).',
+        description:
+          'Die Anfragen des Dokuments in seiner Reihenfolge, wie `GET /anfragen/{anfrageId}` sie zeigt (neue und schon übernommene).',
       }),
     },
     { additionalProperties: false },

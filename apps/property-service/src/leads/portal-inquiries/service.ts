@@ -47,7 +47,12 @@ async function propertyIdOf(tx: Db, accountId: string, objekt: FeedbackObject): 
 /** The portal's id of the inquiry: `int_id`, else a hash of what makes it this inquiry (object, e-mail, name, text). */
 function portalInquiryId(objectRef: string, interest: CheckedInterest): string {
   if (interest.source.int_id !== undefined) return interest.source.int_id;
-  const content = JSON.stringify([objectRef, interest.email.toLowerCase(), interest.nachname, interest.nachricht ?? '']);
+  const content = JSON.stringify([
+    objectRef,
+    interest.email.toLowerCase(),
+    interest.nachname,
+    interest.nachricht ?? '',
+  ]);
   return `sha256:${createHash('sha256').update(content).digest('hex')}`;
 }
 
@@ -84,7 +89,12 @@ export function createPortalInquiryService(deps: PortalInquiryServiceDeps) {
       emit: deps.emit,
       lockChangeable: (lockTx, account, prospectId) => prospectRepository.lock(lockTx, account, prospectId),
       findProspect: (findDb, account, prospectId) => prospectRepository.find(findDb, account, prospectId),
-    }).give(accountId, id, { zweck: 'kontaktaufnahme', quelle: 'portal', erteilt_am: at.toISOString(), zweck_text: wording });
+    }).give(accountId, id, {
+      zweck: 'kontaktaufnahme',
+      quelle: 'portal',
+      erteilt_am: at.toISOString(),
+      zweck_text: wording,
+    });
     return id;
   }
 
@@ -134,4 +144,3 @@ export function createPortalInquiryService(deps: PortalInquiryServiceDeps) {
     importMail: async (accountId: string, raw: Buffer) => importText(accountId, await feedbackOfMail(raw)),
   };
 }
-
