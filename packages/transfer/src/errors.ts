@@ -41,7 +41,9 @@ const TLS_CODES = new Set([
   'EPROTO',
 ]);
 
-const LOST = /unexpected (close|end) event|closed connection unexpectedly|client is closed|no sftp connection|not connected|socket hang up|connection lost|premature close/i;
+// ssh2-sftp-client's and basic-ftp's words for a connection that went away.
+const LOST =
+  /unexpected (close|end) event|connection unexpectedly|FIN packet|transmission error|socket is disconnected|client is closed|no sftp connection|not connected|socket hang up|connection lost|premature close/i;
 
 /** The kind of a failure of ssh2 / ssh2-sftp-client or basic-ftp (and node's net and tls). */
 export function kindOf(error: unknown, step: Step): DropFailureKind {

@@ -1,0 +1,97 @@
+import { startFtpServer, type FtpServer } from '@platform/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkDrop, deliverFile, fetchFile, listDrop, partName, type Drop } from '../src/index.js';
+import { dropFailure, generated, MiB, sha256 } from './helpers.js';
+
+/** The secret in these tests: vsftpd is anonymous-only and takes any password. */
+const PASSWORD = 'ftp-Passw0rd-secret';
+
+let plain: FtpServer;
+let tls: FtpServer;
+let readOnly: FtpServer;
+const dropOf = (server: FtpServer, protocol: Drop['protocol']): Drop => ({
+  protocol,
+  host: server.host,
+  port: server.port,
+  username: server.username,
+  secret: PASSWORD,
+  folder: server.folder,
+  ...(server.ca ? { ca: server.ca } : {}),
+});
+
+beforeAll(async () => {
+  [plain, tls, readOnly] = await Promise.all([
+    startFtpServer(),
+    startFtpServer({ tls: true }),
+    startFtpServer({ readOnly: true }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([plain?.stop(), tls?.stop(), readOnly?.stop()]);
+});
+
+describe.each([
+  { protocol: 'ftp' as const, server: () => plain },
+  { protocol: 'ftps' as const, server: () => tls },
+])('$protocol drop (vsftpd)', ({ protocol, server }) => {
+  const drop = () => dropOf(server(), protocol);
+
+  it('passes the check and leaves no probe file behind', async () => {
+    await checkDrop(drop());
+    expect(server().list()).toEqual([]);
+  });
+
+  it('delivers a Buffer and a 20 MiB stream under their final names only', async () => {
+    const content = Buffer.from('<openimmo/>\n'.repeat(5000));
+    expect(await deliverFile(drop(), 'small.zip', content)).toEqual({ bytes: content.length });
+    const big = generated(20 * MiB, 2);
+    expect(await deliverFile(drop(), 'big.zip', big.open)).toEqual({ bytes: 20 * MiB });
+    expect(server().list()).toEqual(['big.zip', 'small.zip']);
+    expect(server().readFile('small.zip').equals(content)).toBe(true);
+    expect(sha256(server().readFile('big.zip'))).toBe(big.sha256);
+    expect(await listDrop(drop())).toEqual(['big.zip', 'small.zip']);
+    expect((await fetchFile(drop(), 'small.zip')).equals(content)).toBe(true);
+  });
+
+  it('replaces a file of the same name', async () => {
+    await deliverFile(drop(), 'small.zip', Buffer.from('second'));
+    expect(server().readFile('small.zip').toString()).toBe('second');
+    expect(server().list()).not.toContain(partName('small.zip'));
+  });
+
+  it('reports a refused login (user bob) as a permanent auth failure, without the password', async () => {
+    const error = await dropFailure(checkDrop({ ...drop(), username: 'bob' }), 'auth', true, PASSWORD);
+    expect(error.message).toContain('530');
+  });
+
+  it('reports a missing folder as folder_missing', async () => {
+    await dropFailure(checkDrop({ ...drop(), folder: 'nope' }), 'folder_missing', true, PASSWORD);
+  });
+});
+
+describe('ftp and ftps failures', () => {
+  it('reports a read-only server as a permanent permission failure, leaving nothing', async () => {
+    const drop = dropOf(readOnly, 'ftp');
+    await dropFailure(checkDrop(drop), 'permission', true, PASSWORD);
+    await dropFailure(deliverFile(drop, 'x.zip', Buffer.from('x')), 'permission', true, PASSWORD);
+    expect(readOnly.list()).toEqual([]);
+  });
+
+  it('refuses the self-signed certificate without its CA as tls, permanent', async () => {
+    const drop = dropOf(tls, 'ftps');
+    delete drop.ca;
+    await dropFailure(checkDrop(drop), 'tls', true, PASSWORD);
+  });
+
+  it('refuses a certificate for another host name even with the CA', async () => {
+    await dropFailure(checkDrop({ ...dropOf(tls, 'ftps'), host: 'localhost' }), 'tls', true, PASSWORD);
+  });
+
+  it('cannot log in without TLS where the server requires it', async () => {
+    await dropFailure(checkDrop(dropOf(tls, 'ftp')), 'auth', true, PASSWORD);
+  });
+
+  it('reports a server without TLS as tls when ftps is asked for', async () => {
+    await dropFailure(checkDrop(dropOf(plain, 'ftps')), 'tls', true, PASSWORD);
+  });
+});
