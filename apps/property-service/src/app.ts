@@ -24,6 +24,7 @@ import {
   createAppointmentService,
 } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
+import { createPortalService, enqueuePortalTransfer, portalRoutes, portalScheduleSql } from './portals/index.js';
 import {
   createListingService,
   listingRepository,
@@ -130,12 +131,28 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
         });
         // Listings publish onto channels (they import channels/); publication/ sits above both: listings
         // get the channel adapters' check, channels the live listings' counts, from here.
+        // A publication or withdrawal on a portal channel is sent by the worker at once (the sweeper would within a minute).
+        const publicationsChanged = async (channels: readonly { id: string; type: string }[]) => {
+          for (const channel of channels.filter((c) => c.type === 'portal'))
+            await enqueuePortalTransfer(context.jobs, channel.id, context.now()).catch((error: unknown) =>
+              v1.log.warn({ err: error, channel_id: channel.id }, 'portal transfer not enqueued; the sweeper will'),
+            );
+        };
         await v1.register(listingRoutes, {
-          listings: createListingService({ ...context, refuses: publicationRefusal }),
+          listings: createListingService({ ...context, refuses: publicationRefusal, publicationsChanged }),
           storage: context.storage,
         });
         const liveCounts = (db: Db, ids: readonly string[]) => listingRepository.liveCountsByChannel(db, ids);
-        await v1.register(channelRoutes, { channels: createChannelService({ ...context, liveCounts }) });
+        await v1.register(channelRoutes, {
+          channels: createChannelService({
+            ...context,
+            liveCounts,
+            cipher: deps.webhooks.secrets,
+            targets: deps.webhooks.policy,
+            portalAccountChanged: portalScheduleSql.restart,
+          }),
+        });
+        await v1.register(portalRoutes, { portals: createPortalService(context) });
         await v1.register(appointmentRoutes, {
           appointments: createAppointmentService({ ...context, openSlotOfHostDuring }),
         });

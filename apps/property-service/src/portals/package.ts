@@ -4,8 +4,7 @@ import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
 import type { AgencyContact } from '../channels/index.js';
 import type { ListingMediaSnapshot, ListingSnapshot } from '../listings/index.js';
 // publication/index.ts does not export the document builder yet (the report asks for it).
-// eslint-disable-next-line no-restricted-imports
-import { mediaGroups, openImmoDocument, type OpenImmoAction } from '../publication/openimmo.js';
+import { mediaGroups, openImmoDocument, type OpenImmoAction } from '../publication/index.js';
 
 /*
  * The transfer package a portal's (S)FTP import account takes: one ZIP holding `openimmo.xml`
