@@ -1,3 +1,4 @@
+import type { SecurityRoute } from '@platform/testkit';
 import type { PropertyTestContext } from './helpers.js';
 
 /** One `interessent` of a fixture; absent fields are left out of the document. */
@@ -123,3 +124,8 @@ export function sendFeedback(
     payload: body,
   });
 }
+
+/** The import's entry for the leads security suite (the suite sends JSON: auth and scope are decided before the body). */
+export const portalInquirySecurityRoutes = (): SecurityRoute[] => [
+  { method: 'POST', url: '/leads/v1/anfragen/openimmo-feedback', scope: 'leads:write' },
+];
