@@ -261,7 +261,7 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('accepts only its media types and its sizes: JSON 415, a document over 1 MB 413', async () => {
+  it('accepts only its media types and its sizes: JSON 415, a document over 1 MB 413, a mail up to 10 MB', async () => {
     const json = await ctx.send('POST', '/leads/v1/anfragen/openimmo-feedback', { immobilie_id: propertyId });
     expect(json.statusCode).toBe(415);
     expect(json.json().code).toBe('medientyp_nicht_unterstuetzt');
@@ -273,7 +273,37 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     ]);
     const res = await sendFeedback(ctx, big, 'application/xml');
     expect(res.statusCode).toBe(413);
-    expect(res.json().code).toBe('payload_too_large');
+    expect(res.json()).toMatchObject({
+      code: 'payload_too_large',
+      details: [{ feld: 'body', vorgabe: { max_bytes: 1048576 } }],
+    });
+    // A mail may be larger (10 MB): one of 2 MB, the document and a photo, is taken.
+    const xml = feedbackXml([
+      { oobj_id: propertyId, interessenten: [{ int_id: 'gross', nachname: 'Gross', email: 'g@example.de' }] },
+    ]);
+    const mail = feedbackMail(xml).toString('utf8');
+    const photo = [
+      '--',
+      'Content-Type: image/jpeg; name="foto.jpg"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      ...(Buffer.alloc(1_500_000, 7)
+        .toString('base64')
+        .match(/.{1,76}/g) ?? []),
+      '',
+    ].join('\r\n');
+    const boundary = /boundary="([^"]+)"/.exec(mail)![1]!;
+    const large = Buffer.from(mail.replace(`--${boundary}--`, `--${boundary}${photo.slice(2)}--${boundary}--`));
+    expect(large.length).toBeGreaterThan(2_000_000);
+    const taken = await sendFeedback(ctx, large, 'message/rfc822');
+    expect(taken.statusCode, taken.body).toBe(201);
+    const tooLarge = await sendFeedback(
+      ctx,
+      Buffer.concat([large, Buffer.alloc(9 * 1024 * 1024, 32)]),
+      'message/rfc822',
+    );
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().details[0].vorgabe).toEqual({ max_bytes: 10 * 1024 * 1024 });
   });
 
   it('needs the scope leads:write: a key with leads:read only is refused, nothing written', async () => {

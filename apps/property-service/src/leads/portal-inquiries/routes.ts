@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { ApiError, AUTH_ERRORS, BODY_ERRORS, errorResponses } from '@platform/http';
+import { ApiError, AUTH_ERRORS, BODY_ERRORS, errorResponses, tooLargeError } from '@platform/http';
 import { FEEDBACK_MAX_BYTES, FEEDBACK_TYPES, MAIL_MAX_BYTES, MAIL_TYPE, PortalImportSchema } from './schemas.js';
 import type { PortalInquiryService } from './service.js';
 
@@ -10,10 +10,13 @@ const tags = ['Leads: Anfragen'];
 /**
  * The body reaches the route as its bytes in a latin1 string (one character per byte, nothing
  * lost), so one string schema covers both media types; the service decodes it as the XML
- * declaration or the mail says.
+ * declaration or the mail says. The route's limit is the mail's; a document has its own, smaller
+ * one, checked here so that the 413 names it.
  */
-const asBytes = (_request: FastifyRequest, body: Buffer, done: (error: null, value: string) => void) =>
-  done(null, body.toString('latin1'));
+const asBytes =
+  (maxBytes: number) =>
+  (_request: FastifyRequest, body: Buffer, done: (error: ApiError | null, value?: string) => void) =>
+    body.length > maxBytes ? done(tooLargeError(maxBytes)) : done(null, body.toString('latin1'));
 
 const wrongType = () =>
   new ApiError('unsupported_media_type', {
@@ -39,14 +42,15 @@ export const portalInquiryRoutes: FastifyPluginAsync<{ portalInquiries: PortalIn
 ) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   // Only inside this plugin: the rest of the API stays JSON only.
-  app.addContentTypeParser([...FEEDBACK_TYPES], { parseAs: 'buffer', bodyLimit: FEEDBACK_MAX_BYTES }, asBytes);
-  app.addContentTypeParser(MAIL_TYPE, { parseAs: 'buffer', bodyLimit: MAIL_MAX_BYTES }, asBytes);
+  app.addContentTypeParser([...FEEDBACK_TYPES], { parseAs: 'buffer' }, asBytes(FEEDBACK_MAX_BYTES));
+  app.addContentTypeParser(MAIL_TYPE, { parseAs: 'buffer' }, asBytes(MAIL_MAX_BYTES));
 
   const bytes = Type.String({ description: 'Die Bytes des Inhalts.' });
   app.post(
     '/anfragen/openimmo-feedback',
     {
       config: { scope: 'leads:write' },
+      bodyLimit: MAIL_MAX_BYTES,
       schema: {
         tags,
         operationId: 'portalAnfragenUebernehmen',
