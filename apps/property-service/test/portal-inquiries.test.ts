@@ -85,7 +85,14 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     });
     const consents = (await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}/einwilligungen`)).json();
     expect(consents.daten).toEqual([
-      expect.objectContaining({ zweck: 'kontaktaufnahme', quelle: 'portal', zweck_text: erika.extend!.datenschutz }),
+      expect.objectContaining({
+        zweck: 'kontaktaufnahme',
+        quelle: 'portal',
+        zweck_text: erika.extend!.datenschutz,
+        double_opt_in: false,
+        gueltig: true,
+        erteilt_am: '2026-11-28T09:00:00.000Z',
+      }),
     ]);
     const events = await ctx.db.prisma.outboxEvent.findMany({
       where: { type: { in: ['inquiry.received', 'inquiry.scored'] } },

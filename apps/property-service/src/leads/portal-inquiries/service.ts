@@ -94,6 +94,8 @@ export function createPortalInquiryService(deps: PortalInquiryServiceDeps) {
       quelle: 'portal',
       erteilt_am: at.toISOString(),
       zweck_text: wording,
+      // Consent to be answered, given with the inquiry itself: no double opt-in (that is for marketing sign-ups).
+      double_opt_in: false,
     });
     return id;
   }
