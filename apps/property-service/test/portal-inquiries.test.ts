@@ -218,6 +218,19 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
       ],
       ['no e-mail address', valid.replace('<email>z@example.de</email>', '')],
       ['empty', ''],
+      [
+        'more than 200 inquiries',
+        feedbackXml([
+          {
+            oobj_id: propertyId,
+            interessenten: Array.from({ length: 201 }, (_, i) => ({
+              int_id: `n${i}`,
+              nachname: 'N',
+              email: `n${i}@example.de`,
+            })),
+          },
+        ]),
+      ],
       ['invalid UTF-8', '\xff\xfe<openimmo_feedback/>'],
     ];
     const before = await counts();

@@ -19,6 +19,9 @@ import {
 import { checkedInterest, consentWording, type CheckedInterest } from './interest.js';
 
 export type PortalInquiryServiceDeps = InquiryServiceDeps;
+
+/** At most this many inquiries (`interessent`) in one document. */
+export const MAX_INQUIRIES = 200;
 export type PortalInquiryService = ReturnType<typeof createPortalInquiryService>;
 
 /** What an import answers: the document's inquiries as `GET /anfragen/{id}` shows them, and whether one was new. */
@@ -105,6 +108,12 @@ export function createPortalInquiryService(deps: PortalInquiryServiceDeps) {
     const portal = feedback.sender.trim().toLowerCase();
     const details: ErrorDetail[] = [];
     if (portal === '') details.push({ field: 'sender/name', reason: 'missing' });
+    const count = feedback.objekte.reduce((sum, objekt) => sum + objekt.interessenten.length, 0);
+    // Each inquiry is scored in the one transaction of the document: a portal sends a few at a time.
+    if (count > MAX_INQUIRIES)
+      throw validationError([
+        { field: 'interessent', reason: 'out_of_range', constraint: { max_items: MAX_INQUIRIES } },
+      ]);
     const objekte = feedback.objekte.map((objekt) => ({
       objekt,
       interests: objekt.interessenten.map((interest) => checkedInterest(interest, details)),
