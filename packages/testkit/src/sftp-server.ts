@@ -90,7 +90,6 @@ export async function startSftpServer(options: { readOnly?: boolean } = {}): Pro
     folder,
     list: () => readdirSync(folder).sort(),
     readFile: (name) => readFileSync(join(folder, name)),
-    stop: () =>
-      (stopped ??= server.stop().then(() => rmSync(root, { recursive: true, force: true }))),
+    stop: () => (stopped ??= server.stop().then(() => rmSync(root, { recursive: true, force: true }))),
   };
 }

@@ -33,28 +33,34 @@ async function withSession<T>(
   work: (session: Session, run: Run) => Promise<T>,
 ): Promise<T> {
   const timeoutMs = options?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let session: Session | undefined;
+  // Set once connected: what a step that times out destroys.
+  const live: { session?: Session } = {};
   const run: Run = async (step, steps, subject) => {
     const message = `${describeDrop(drop)}: ${step}${subject ? ` ${subject}` : ''} timed out (no progress for ${timeoutMs} ms)`;
     try {
-      return await withIdleTimeout(timeoutMs, message, () => session?.destroy(), steps);
+      return await withIdleTimeout(timeoutMs, message, () => live.session?.destroy(), steps);
     } catch (error) {
-      throw error instanceof StepError ? dropError(error.error, error.step, drop) : dropError(error, step, drop, subject);
+      throw error instanceof StepError
+        ? dropError(error.error, error.step, drop)
+        : dropError(error, step, drop, subject);
     }
   };
   const opening = (drop.protocol === 'sftp' ? openSftp : openFtp)(drop, timeoutMs);
-  session = await run('connect', () => opening).catch((error: unknown) => {
+  const session = await run('connect', () => opening).catch((error: unknown) => {
     // Timed out here, the library may still finish logging in: that connection is closed then.
     opening.then((late) => late.destroy()).catch(() => undefined);
     throw error;
   });
+  live.session = session;
   try {
     return await work(session, run);
   } finally {
-    const open = session;
-    await withIdleTimeout(Math.min(timeoutMs, 5_000), 'close', () => open.destroy(), () => open.close()).catch(
-      () => undefined,
-    );
+    await withIdleTimeout(
+      Math.min(timeoutMs, 5_000),
+      'close',
+      () => session.destroy(),
+      () => session.close(),
+    ).catch(() => undefined);
   }
 }
 
@@ -120,7 +126,10 @@ export async function deliverFile(
       );
       const size = await run('write', () => session.size(temp), temp);
       if (size !== bytes)
-        throw new DropError('protocol', `${describeDrop(drop)}: ${temp} has ${size} bytes on the server, ${bytes} were sent`);
+        throw new DropError(
+          'protocol',
+          `${describeDrop(drop)}: ${temp} has ${size} bytes on the server, ${bytes} were sent`,
+        );
       await run('rename', () => session.rename(temp, name), `${temp} to ${name}`);
     });
   } catch (error) {

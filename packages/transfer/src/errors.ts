@@ -70,7 +70,9 @@ export function kindOf(error: unknown, step: Step): DropFailureKind {
 
 /** Replaces the secret (and each long line of a key) wherever it would appear in a text. */
 export function scrub(text: string, secret: string): string {
-  const parts = [secret, ...secret.split(/\r?\n/).filter((line) => line.length >= 16)].filter((part) => part.length >= 4);
+  const parts = [secret, ...secret.split(/\r?\n/).filter((line) => line.length >= 16)].filter(
+    (part) => part.length >= 4,
+  );
   return parts.reduce((result, part) => result.split(part).join('[secret]'), text);
 }
 

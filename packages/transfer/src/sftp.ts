@@ -5,7 +5,8 @@ import SftpClient from 'ssh2-sftp-client';
 import type { Session } from './session.js';
 import type { Drop } from './types.js';
 
-const WRITE_QUEUE_BYTES = 1024 * 1024;
+/** ssh2's WriteStream hands its options to node's Writable; the typings omit highWaterMark. */
+const WRITE_QUEUE = { highWaterMark: 1024 * 1024 } as NonNullable<SftpClient.TransferOptions['writeStreamOptions']>;
 
 /** Whether the secret is a private key (OpenSSH or PEM) rather than a password. */
 export const isPrivateKey = (secret: string) => /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/m.test(secret.trim());
@@ -51,7 +52,7 @@ export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> 
     write: async (name: string, source: Readable) => {
       // Up to 1 MiB queued lets ssh2 send several write requests before the first answer
       // (its _writev); with the default 16 KiB every 64 KiB chunk waits a round trip.
-      await client.put(source, path(name), { writeStreamOptions: { highWaterMark: WRITE_QUEUE_BYTES } });
+      await client.put(source, path(name), { writeStreamOptions: WRITE_QUEUE });
     },
     size: async (name) => (await client.stat(path(name))).size,
     rename: async (from, to) => {

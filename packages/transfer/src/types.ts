@@ -30,15 +30,7 @@ export interface DropOptions {
 }
 
 export type DropFailureKind =
-  | 'dns'
-  | 'refused'
-  | 'timeout'
-  | 'tls'
-  | 'auth'
-  | 'permission'
-  | 'folder_missing'
-  | 'connection_lost'
-  | 'protocol';
+  'dns' | 'refused' | 'timeout' | 'tls' | 'auth' | 'permission' | 'folder_missing' | 'connection_lost' | 'protocol';
 
 /**
  * Kinds where retrying the same drop will not help until someone changes the account, its

@@ -61,7 +61,12 @@ describe('a connection cut in the middle of an upload', () => {
     const proxy = await startCutProxy(ftp, { cutAfterBytes: counting.forwarded() - afterStor });
     const source = generated(5 * MiB, 4);
     try {
-      await dropFailure(deliverFile(dropVia(proxy), 'cut.zip', source.open), 'connection_lost', false, 'ftp-cut-secret');
+      await dropFailure(
+        deliverFile(dropVia(proxy), 'cut.zip', source.open),
+        'connection_lost',
+        false,
+        'ftp-cut-secret',
+      );
     } finally {
       await proxy.stop();
     }

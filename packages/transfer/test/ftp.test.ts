@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import { Readable } from 'node:stream';
 import { startFtpServer, type FtpServer } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDrop, deliverFile, fetchFile, listDrop, partName, type Drop } from '../src/index.js';
@@ -93,5 +95,29 @@ describe('ftp and ftps failures', () => {
 
   it('reports a server without TLS as tls when ftps is asked for', async () => {
     await dropFailure(checkDrop(dropOf(plain, 'ftps')), 'tls', true, PASSWORD);
+  });
+
+  it('times out on a server that accepts but never greets', async () => {
+    const silent = createServer(() => undefined).listen(0, '127.0.0.1');
+    await new Promise((resolve) => silent.once('listening', resolve));
+    const drop = { ...dropOf(plain, 'ftp'), port: (silent.address() as { port: number }).port };
+    const started = Date.now();
+    await dropFailure(checkDrop(drop, { timeoutMs: 500 }), 'timeout', false, PASSWORD);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    silent.close();
+  });
+
+  it("rejects with the source's own error when the source fails, and removes the temporary file", async () => {
+    const broken = new Error('disk read failed');
+    const source = () =>
+      Readable.from(
+        (async function* () {
+          yield Buffer.alloc(256 * 1024);
+          throw broken;
+        })(),
+      );
+    await expect(deliverFile(dropOf(plain, 'ftp'), 'broken.zip', source)).rejects.toBe(broken);
+    const left = plain.list();
+    expect(left.filter((name) => name.startsWith('broken'))).toEqual([]);
   });
 });

@@ -30,7 +30,8 @@ export function generated(size: number, seed = 1): { open: () => Readable; sha25
   };
   const hash = createHash('sha256');
   const cipher = createCipheriv('aes-256-ctr', Buffer.alloc(32, seed), Buffer.alloc(16));
-  for (let left = size; left > 0; left -= 64 * 1024) hash.update(cipher.update(Buffer.alloc(Math.min(left, 64 * 1024))));
+  for (let left = size; left > 0; left -= 64 * 1024)
+    hash.update(cipher.update(Buffer.alloc(Math.min(left, 64 * 1024))));
   return { open, sha256: hash.digest('hex'), produced: () => produced };
 }
 
