@@ -103,7 +103,12 @@ export async function deliverFile(
       await run(
         'write',
         async (touch) => {
-          const input = Buffer.isBuffer(source) ? Readable.from(chunksOf(source)) : source();
+          let input: NodeJS.ReadableStream;
+          try {
+            input = Buffer.isBuffer(source) ? Readable.from(chunksOf(source)) : source();
+          } catch (error) {
+            throw (sourceError = error);
+          }
           const counter = new Transform({
             transform(chunk: Buffer, _encoding, done) {
               bytes += chunk.length;

@@ -56,8 +56,9 @@ export async function openFtp(drop: Drop, timeoutMs: number): Promise<Session> {
       try {
         await client.rename(from, to);
       } catch (error) {
-        // Some servers refuse to rename onto an existing file: remove it, then rename.
-        if (!(error instanceof FTPError) || error.code < 500) throw error;
+        // Some servers refuse to rename onto an existing file: remove it, then rename. Only
+        // when the server says so: a rename refused for another reason keeps the old file.
+        if (!(error instanceof FTPError) || error.code < 500 || !/exist/i.test(error.message)) throw error;
         await client.remove(to, true);
         await client.rename(from, to);
       }
