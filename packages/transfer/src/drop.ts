@@ -5,7 +5,7 @@ import { describeDrop, dropError, type Step } from './errors.js';
 import { openFtp, StepError } from './ftp.js';
 import { withIdleTimeout, type Session } from './session.js';
 import { openSftp } from './sftp.js';
-import { DropError, type Drop, type DropOptions } from './types.js';
+import { DropError, type Drop, type DropOptions, type TransferProtocol } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const CHUNK = 64 * 1024;
@@ -23,6 +23,12 @@ function assertFileName(name: string): void {
   if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name) || name.length > 200)
     throw new TypeError(`Not a plain file name: ${JSON.stringify(name)}`);
 }
+
+const OPENERS: Record<TransferProtocol, (drop: Drop, timeoutMs: number) => Promise<Session>> = {
+  sftp: openSftp,
+  ftp: openFtp,
+  ftps: openFtp,
+};
 
 type Run = <T>(step: Step, work: (touch: () => void) => Promise<T>, subject?: string) => Promise<T>;
 
@@ -45,7 +51,10 @@ async function withSession<T>(
         : dropError(error, step, drop, subject);
     }
   };
-  const opening = (drop.protocol === 'sftp' ? openSftp : openFtp)(drop, timeoutMs);
+  const open = OPENERS[drop.protocol];
+  // A protocol read from storage that is none of the three must not fall back to plain FTP.
+  if (!Object.hasOwn(OPENERS, drop.protocol)) throw new TypeError(`Unknown drop protocol: ${String(drop.protocol)}`);
+  const opening = open(drop, timeoutMs);
   const session = await run('connect', () => opening).catch((error: unknown) => {
     // Timed out here, the library may still finish logging in: that connection is closed then.
     opening.then((late) => late.destroy()).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
-import { startFtpServer, type FtpServer } from '@platform/testkit';
+import { freePort, startFtpServer, type FtpServer } from '@platform/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDrop, deliverFile, fetchFile, listDrop, partName, type Drop } from '../src/index.js';
 import { dropFailure, generated, MiB, sha256 } from './helpers.js';
@@ -119,5 +119,15 @@ describe('ftp and ftps failures', () => {
     await expect(deliverFile(dropOf(plain, 'ftp'), 'broken.zip', source)).rejects.toBe(broken);
     const left = plain.list();
     expect(left.filter((name) => name.startsWith('broken'))).toEqual([]);
+  });
+
+  it('reports an unresolvable host as dns and a closed port as refused, both transient', async () => {
+    await dropFailure(checkDrop({ ...dropOf(plain, 'ftp'), host: 'nonexistent.invalid' }), 'dns', false, PASSWORD);
+    await dropFailure(checkDrop({ ...dropOf(plain, 'ftp'), port: await freePort() }), 'refused', false, PASSWORD);
+  });
+
+  it('refuses a protocol it does not know instead of falling back to plain FTP', async () => {
+    const drop = { ...dropOf(tls, 'ftps'), protocol: 'FTPS' as Drop['protocol'] };
+    await expect(checkDrop(drop)).rejects.toThrow(TypeError);
   });
 });
