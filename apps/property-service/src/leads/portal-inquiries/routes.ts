@@ -64,8 +64,8 @@ export const portalInquiryRoutes: FastifyPluginAsync<{ portalInquiries: PortalIn
           },
         } as never,
         response: {
-          200: { ...PortalImportSchema, description: 'Alle Anfragen des Dokuments waren schon übernommen.' },
-          201: { ...PortalImportSchema, description: 'Mindestens eine Anfrage ist neu.' },
+          200: PortalImportSchema,
+          201: PortalImportSchema,
           ...errorResponses([...AUTH_ERRORS, ...BODY_ERRORS], 'de'),
         },
       },
