@@ -26,7 +26,14 @@ describe('portal channels', () => {
     const channel = res.json();
     expect(channel).toMatchObject({
       type: 'portal',
-      portal: { transfer: 'sftp', host: sftp.host, port: sftp.port, folder: sftp.folder, anbieternr: 'ANB-42', mode: 'teil' },
+      portal: {
+        transfer: 'sftp',
+        host: sftp.host,
+        port: sftp.port,
+        folder: sftp.folder,
+        anbieternr: 'ANB-42',
+        mode: 'teil',
+      },
     });
     expect(JSON.stringify(channel)).not.toContain('PRIVATE KEY');
     expect((await ctx.send('GET', `/v1/channels/${channel.id}`)).json().portal).toEqual(channel.portal);
@@ -36,18 +43,46 @@ describe('portal channels', () => {
     // The connection check leaves nothing behind in the folder.
     expect(sftp.list()).toEqual([]);
     const status = await ctx.send('GET', `/v1/channels/${channel.id}/portal-status`);
-    expect(status.json()).toMatchObject({ full_transfer_due: true, failures_in_a_row: 0, halted_reason: null, listings: [] });
+    expect(status.json()).toMatchObject({
+      full_transfer_due: true,
+      failures_in_a_row: 0,
+      halted_reason: null,
+      listings: [],
+    });
   });
 
   it.each([
     ['a wrong key', () => sftpSettings(sftp, { username: 'nobody-here' }), 'portal.secret', /refused the login/],
     ['a closed port', () => sftpSettings(sftp, { port: 1 }), 'portal.port', /refused the connection/],
-    ['a name that does not resolve', () => sftpSettings(sftp, { host: 'portal.nonexistent.invalid' }), 'portal.host', /does not resolve/],
-    ['a folder that does not exist', () => sftpSettings(sftp, { folder: `${sftp.folder}/nicht-da` }), 'portal.folder', /does not exist/],
-    ['a read-only account', () => sftpSettings(readOnly, { folder: readOnly.folder }), 'portal.folder', /may not write/],
+    [
+      'a name that does not resolve',
+      () => sftpSettings(sftp, { host: 'portal.nonexistent.invalid' }),
+      'portal.host',
+      /does not resolve/,
+    ],
+    [
+      'a folder that does not exist',
+      () => sftpSettings(sftp, { folder: `${sftp.folder}/nicht-da` }),
+      'portal.folder',
+      /does not exist/,
+    ],
+    [
+      'a read-only account',
+      () => sftpSettings(readOnly, { folder: readOnly.folder }),
+      'portal.folder',
+      /may not write/,
+    ],
     [
       'an FTPS server whose certificate is not trusted',
-      () => ({ transfer: 'ftps', host: ftps.host, port: ftps.port, username: ftps.username, secret: ftps.password, folder: ftps.folder, anbieternr: 'A1' }),
+      () => ({
+        transfer: 'ftps',
+        host: ftps.host,
+        port: ftps.port,
+        username: ftps.username,
+        secret: ftps.password,
+        folder: ftps.folder,
+        anbieternr: 'A1',
+      }),
       'portal.transfer',
       /TLS handshake/,
     ],
@@ -65,7 +100,11 @@ describe('portal channels', () => {
     const missing = await ctx.send('POST', '/v1/channels', { type: 'portal', name: 'Ohne Zugang' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().details).toEqual([{ field: 'portal', reason: 'missing' }]);
-    const extra = await ctx.send('POST', '/v1/channels', { type: 'website', name: 'Mit Zugang', portal: sftpSettings(sftp) });
+    const extra = await ctx.send('POST', '/v1/channels', {
+      type: 'website',
+      name: 'Mit Zugang',
+      portal: sftpSettings(sftp),
+    });
     expect(extra.statusCode).toBe(422);
     expect(extra.json().details).toEqual([{ field: 'portal', reason: 'not_allowed' }]);
     const website = await createChannel(ctx, 'website');
@@ -78,7 +117,9 @@ describe('portal channels', () => {
     const bad = await ctx.send('PATCH', `/v1/channels/${channel.id}`, { portal: { username: 'niemand' } });
     expect(bad.statusCode).toBe(422);
     expect((await ctx.send('GET', `/v1/channels/${channel.id}`)).json().portal.username).toBe(sftp.username);
-    const renamed = await ctx.send('PATCH', `/v1/channels/${channel.id}`, { portal: { anbieternr: 'NEU-7', mode: 'voll' } });
+    const renamed = await ctx.send('PATCH', `/v1/channels/${channel.id}`, {
+      portal: { anbieternr: 'NEU-7', mode: 'voll' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().portal).toMatchObject({ anbieternr: 'NEU-7', mode: 'voll', username: sftp.username });
     const removed = await ctx.send('PATCH', `/v1/channels/${channel.id}`, { portal: null });

@@ -51,8 +51,14 @@ export function unzipped(zip: Buffer) {
   try {
     execFileSync('unzip', ['-tq', file]); // throws on a damaged archive
     const names = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    const entries = new Map(names.map((name) => [name, execFileSync('unzip', ['-p', file, name], { maxBuffer: 1 << 28 })]));
-    return { names, entry: (name: string) => entries.get(name), xml: entries.get('openimmo.xml')?.toString('utf8') ?? '' };
+    const entries = new Map(
+      names.map((name) => [name, execFileSync('unzip', ['-p', file, name], { maxBuffer: 1 << 28 })]),
+    );
+    return {
+      names,
+      entry: (name: string) => entries.get(name),
+      xml: entries.get('openimmo.xml')?.toString('utf8') ?? '',
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -153,11 +153,12 @@ export const snapshot = (property: ListingPropertySnapshot, media: ListingMediaS
   taken_at: '2025-06-14T10:00:00Z',
 });
 
-export const item = (
-  objectId: string,
-  snap: ListingSnapshot,
-  action: PortalItem['action'] = 'CHANGE',
-): PortalItem => ({ objectId, action, listingId: `lst_${objectId}`, snapshot: snap });
+export const item = (objectId: string, snap: ListingSnapshot, action: PortalItem['action'] = 'CHANGE'): PortalItem => ({
+  objectId,
+  action,
+  listingId: `lst_${objectId}`,
+  snapshot: snap,
+});
 
 /** Writes a stream to a new temporary file and gives its path. */
 export async function toFile(stream: NodeJS.ReadableStream, name = 'package.zip'): Promise<string> {
@@ -202,7 +203,8 @@ export function zipTest(path: string): { status: number | null; output: string }
 /** Every `daten/pfad` of an `anhang location="INTERN"`, in document order. */
 export function internPaths(xml: string): string[] {
   const paths: string[] = [];
-  for (const match of xml.matchAll(/<anhang location="INTERN"[^>]*>[\s\S]*?<pfad>([^<]*)<\/pfad>/g)) paths.push(match[1]);
+  for (const match of xml.matchAll(/<anhang location="INTERN"[^>]*>[\s\S]*?<pfad>([^<]*)<\/pfad>/g))
+    paths.push(match[1]);
   return paths;
 }
 

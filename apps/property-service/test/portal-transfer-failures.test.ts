@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCutProxy, startSftpServer, type CutProxy, type SftpServer } from '@platform/testkit';
-import { completedListing, eventData, propertyWithPhotos, startPropertyApp, type PropertyTestContext } from './helpers.js';
+import {
+  completedListing,
+  eventData,
+  propertyWithPhotos,
+  startPropertyApp,
+  type PropertyTestContext,
+} from './helpers.js';
 import { photoParts, uploadMedia } from './media-helpers.js';
 import { createPortalChannel, runTransfer, sftpSettings, unzipped } from './portal-helpers.js';
 
@@ -14,7 +20,13 @@ beforeAll(async () => {
   channelId = (await createPortalChannel(ctx, sftpSettings(sftp))).json().id;
   // A photo of noise: its rendition stays large (~1 MB), so an upload can be cut in its middle.
   const noise = await sharp({
-    create: { width: 1600, height: 1200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    create: {
+      width: 1600,
+      height: 1200,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
   })
     .jpeg({ quality: 92 })
     .toBuffer();
@@ -45,7 +57,10 @@ describe('a transfer that fails', () => {
     const failed = await status();
     expect(failed).toMatchObject({ failures_in_a_row: 1, halted_reason: null, full_transfer_due: true });
     expect(new Date(failed.next_attempt_at).getTime()).toBe(ctx.clock.now.getTime() + 60_000);
-    expect(failed.listings[0]).toMatchObject({ state: 'pending', reason: expect.stringMatching(/connection was lost/) });
+    expect(failed.listings[0]).toMatchObject({
+      state: 'pending',
+      reason: expect.stringMatching(/connection was lost/),
+    });
     const [event] = await eventData(ctx, 'portal_transfer.failed');
     expect(event).toMatchObject({ retrying: true, next_attempt_at: failed.next_attempt_at });
 
@@ -69,7 +84,10 @@ describe('a transfer that fails', () => {
     expect(halted.halted_reason).toMatch(/refused the credentials/);
     expect(halted.next_attempt_at).toBeNull();
     expect(halted.listings[0]).toMatchObject({ state: 'failed' });
-    expect((await eventData(ctx, 'portal_transfer.failed')).at(-1)).toMatchObject({ retrying: false, next_attempt_at: null });
+    expect((await eventData(ctx, 'portal_transfer.failed')).at(-1)).toMatchObject({
+      retrying: false,
+      next_attempt_at: null,
+    });
 
     later(7 * 3_600_000);
     expect(await runTransfer(ctx, channelId)).toEqual({ outcome: 'not_due' });

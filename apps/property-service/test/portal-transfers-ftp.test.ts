@@ -44,7 +44,10 @@ describe('pushing listings to a portal over FTP (vsftpd)', () => {
       expect(names.every((name) => /^FTP-1_\d{14}_\d+\.zip$/.test(name))).toBe(true);
       const zip = unzipped(ftp.readFile(names.at(-1)!));
       expect(openImmoSchemaErrors(zip.xml)).toEqual([]);
-      expect(documentParts(zip.xml)).toMatchObject({ umfang: 'VOLL', objects: [{ aktion: 'CHANGE', objectId: propertyId }] });
+      expect(documentParts(zip.xml)).toMatchObject({
+        umfang: 'VOLL',
+        objects: [{ aktion: 'CHANGE', objectId: propertyId }],
+      });
     }
   });
 });

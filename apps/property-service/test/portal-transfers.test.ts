@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSftpServer, type SftpServer } from '@platform/testkit';
 import { openImmoSchemaErrors } from './openimmo-schema.js';
-import { completedListing, eventData, propertyWithPhotos, startPropertyApp, type PropertyTestContext } from './helpers.js';
+import {
+  completedListing,
+  eventData,
+  propertyWithPhotos,
+  startPropertyApp,
+  type PropertyTestContext,
+} from './helpers.js';
 import { createPortalChannel, documentParts, runTransfer, sftpSettings, unzipped } from './portal-helpers.js';
 
 let ctx: PropertyTestContext;

@@ -23,7 +23,10 @@ export function remotePath(folder: string, name?: string): string {
 
 /** Logs in over SSH and opens the SFTP subsystem. Rejects with ssh2-sftp-client's error. */
 export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> {
-  const client = new SftpClient('drop');
+  // The library's own listeners print every connection's end and error to the console; the
+  // errors reach us through its promises, so they are not wanted twice (and never in a worker's output).
+  const quiet = () => {};
+  const client = new SftpClient('drop', { error: quiet, end: quiet, close: quiet });
   const expected = drop.hostKeyFingerprint;
   const connection = () => (client as unknown as { client: { destroy(): void } }).client;
   try {
