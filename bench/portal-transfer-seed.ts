@@ -139,7 +139,14 @@ export async function seedListings(db: Db, storage: BlobStorage, options: SeedOp
   const mediaIds = newIds('med', listings * photos, at.getTime());
   const byProperty = new Map<string, { listingId: string; photos: SeededPhoto[] }>();
   const listingRows = properties.map((row, i) => {
-    const { status: _s, transaction: _t, media_count: _m, created_at: _c, updated_at: _u, ...property } = toProperty(row);
+    const {
+      status: _s,
+      transaction: _t,
+      media_count: _m,
+      created_at: _c,
+      updated_at: _u,
+      ...property
+    } = toProperty(row);
     byProperty.set(row.id, { listingId: listingIds[i]!, photos: stored.photos.slice(i * photos, (i + 1) * photos) });
     return {
       id: listingIds[i]!,
@@ -245,7 +252,10 @@ export async function changeListings(
     data: { state: 'withdrawn', withdrawn_at: at, updated_at: at },
   });
   await db.listing.createMany({ data: newer.map((row) => ({ ...row, snapshot: row.snapshot })) });
-  const changed = propertyIds.map((propertyId, i) => ({ listingId: ids[i]!, photos: listings.get(propertyId)!.photos }));
+  const changed = propertyIds.map((propertyId, i) => ({
+    listingId: ids[i]!,
+    photos: listings.get(propertyId)!.photos,
+  }));
   const mediaIds = newIds('med', changed.length * (changed[0]?.photos.length ?? 0), at.getTime());
   await seedMediaAndPublications(db, changed, shapes, mediaIds, at);
   for (const [i, propertyId] of propertyIds.entries()) listings.get(propertyId)!.listingId = ids[i]!;
