@@ -123,7 +123,8 @@ async function* zipChunks(
     if (failure) throw failure;
     for (const chunk of ready.splice(0)) {
       written += chunk.length;
-      if (written > ZIP_MAX_BYTES) throw new RangeError('the package passes 4 GiB, more than a ZIP without ZIP64 addresses');
+      if (written > ZIP_MAX_BYTES)
+        throw new RangeError('the package passes 4 GiB, more than a ZIP without ZIP64 addresses');
       yield chunk;
     }
   }
@@ -146,7 +147,8 @@ async function* zipChunks(
       entry.push(bytes);
       yield* drain();
     }
-    if (hash.digest('hex') !== file.sha256) throw new Error(`the stored bytes of ${file.path} do not match their address`);
+    if (hash.digest('hex') !== file.sha256)
+      throw new Error(`the stored bytes of ${file.path} do not match their address`);
     entry.push(new Uint8Array(0), true);
     yield* drain();
   }

@@ -295,7 +295,10 @@ function anhaenge(parent: XMLBuilder, listing: OpenImmoListing): void {
     const anhang = el.ele('anhang').att({ location: inZip ? 'INTERN' : 'EXTERN', gruppe });
     text(anhang, 'anhangtitel', medium.title);
     text(anhang, 'format', medium.content_type);
-    anhang.ele('daten').ele('pfad').txt(inZip ? listing.mediaPath(medium) : listing.mediaUrl(medium));
+    anhang
+      .ele('daten')
+      .ele('pfad')
+      .txt(inZip ? listing.mediaPath(medium) : listing.mediaUrl(medium));
   }
 }
 
