@@ -9,6 +9,7 @@ import {
   type PropertyTestContext,
 } from './helpers.js';
 import { photoParts, uploadMedia } from './media-helpers.js';
+import { runPortalTransfer } from '../src/portals/index.js';
 import { createPortalChannel, runTransfer, sftpSettings, unzipped } from './portal-helpers.js';
 
 let ctx: PropertyTestContext;
@@ -123,5 +124,24 @@ describe('a transfer that fails', () => {
     later(1_000);
     expect(await runTransfer(ctx, channelId)).toMatchObject({ outcome: 'transferred' });
     expect((await account()).port).toBe(sftp.port);
+  });
+
+  it('halts when the deployment no longer allows the host (private targets switched off), sending nothing', async () => {
+    await ctx.send('POST', `/v1/channels/${channelId}/retransfer`);
+    later(1_000);
+    const before = zips().length;
+    const strict = await runPortalTransfer(
+      {
+        db: ctx.db.prisma,
+        now: ctx.clock.now,
+        storage: ctx.storage,
+        secrets: ctx.webhooks.secrets,
+        targets: { allowPrivateTargets: false },
+      },
+      channelId,
+    );
+    expect(strict).toMatchObject({ outcome: 'failed' });
+    expect((await status()).halted_reason).toMatch(/private, loopback or reserved/);
+    expect(zips()).toHaveLength(before);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Writable, type Readable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
 import type { Step } from './errors.js';
@@ -32,9 +33,16 @@ export async function openFtp(drop: Drop, timeoutMs: number): Promise<Session> {
   // basic-ftp's timeout is an idle timeout on the control and data sockets.
   const client = new Client(timeoutMs);
   try {
-    await tagged('connect', client.connect(drop.host, drop.port));
+    await tagged('connect', client.connect(drop.address ?? drop.host, drop.port));
     if (drop.protocol === 'ftps') {
-      await tagged('tls', client.useTLS({ host: drop.host, ...(drop.ca ? { ca: drop.ca } : {}) }));
+      await tagged(
+        'tls',
+        client.useTLS({
+          host: drop.host,
+          ...(isIP(drop.host) ? {} : { servername: drop.host }),
+          ...(drop.ca ? { ca: drop.ca } : {}),
+        }),
+      );
     }
     await client.sendIgnoringError('OPTS UTF8 ON');
     await tagged('login', client.login(drop.username, drop.secret));

@@ -31,7 +31,7 @@ export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> 
   const connection = () => (client as unknown as { client: { destroy(): void } }).client;
   try {
     await client.connect({
-      host: drop.host,
+      host: drop.address ?? drop.host,
       port: drop.port,
       username: drop.username,
       ...(isPrivateKey(drop.secret) ? { privateKey: drop.secret } : { password: drop.secret }),

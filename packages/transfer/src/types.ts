@@ -22,6 +22,11 @@ export interface Drop {
    * accepted, as on a first connection with OpenSSH's `StrictHostKeyChecking=accept-new`.
    */
   hostKeyFingerprint?: string;
+  /**
+   * The IP address to connect to instead of resolving `host` again (a caller that checked where a
+   * name points connects to exactly that address); `host` stays the name a TLS certificate must carry.
+   */
+  address?: string;
 }
 
 export interface DropOptions {

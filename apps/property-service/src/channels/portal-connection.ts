@@ -1,6 +1,9 @@
+import { lookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
 import { ApiError, type ErrorDetail } from '@platform/http';
 import { checkDrop, DropError, type Drop, type DropFailureKind } from '@platform/transfer';
-import { checkTargetUrl, type SsrfPolicy } from '@platform/webhooks';
+import { isBlockedAddress, type SsrfPolicy } from '@platform/webhooks';
 import type { PortalSettings } from './portal-schemas.js';
 
 /** The transfer package's view of a portal account. */
@@ -15,17 +18,50 @@ export function dropOf(settings: PortalSettings): Drop {
   };
 }
 
+/** Where a portal host may be connected to, or why not. */
+export type PortalTarget = { address?: string } | { refused: string };
+
 /**
- * Why a portal host may not be connected to, or null: the webhooks' rule (no loopback, private or
- * reserved address unless the deployment allows private targets), so that a tenant cannot point
- * the worker at the deployment's own network.
+ * The address a portal's host is connected to, checked by the webhooks' rule (no loopback, private
+ * or reserved address unless the deployment allows private targets), so that a tenant cannot point
+ * the worker at the deployment's own network. The connection then goes to exactly the address
+ * checked: a DNS answer that changes between the check and the connection cannot redirect it.
  */
-export async function portalHostProblem(host: string, policy: SsrfPolicy): Promise<string | null> {
-  const problem = await checkTargetUrl(
-    `https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`,
-    policy,
-  );
-  return problem?.replace(/must be an https URL/, 'is not allowed') ?? null;
+export async function portalTarget(host: string, policy: SsrfPolicy, resolve = systemResolve): Promise<PortalTarget> {
+  if (policy.allowPrivateTargets) return {};
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (isIP(bare))
+    return isBlockedAddress(bare) ? { refused: 'is a private, loopback or reserved address' } : { address: bare };
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolve(bare);
+  } catch {
+    return { refused: 'does not resolve (DNS)' };
+  }
+  const allowed = addresses.filter((a) => !isBlockedAddress(a.address));
+  if (addresses.length === 0) return { refused: 'does not resolve (DNS)' };
+  return allowed[0]
+    ? { address: allowed[0].address }
+    : { refused: 'resolves to a private, loopback or reserved address' };
+}
+
+const systemResolve = (host: string) => lookup(host, { all: true, verbatim: true });
+
+/** The drop of a portal account, pinned to its checked address; a refusal throws `PortalHostRefused`. */
+export async function pinnedDrop(settings: PortalSettings, policy: SsrfPolicy): Promise<Drop> {
+  const target = await portalTarget(settings.host, policy);
+  if ('refused' in target) throw new PortalHostRefused(settings.host, target.refused);
+  return { ...dropOf(settings), ...target };
+}
+
+/** The deployment refuses to connect to a portal host (retrying does not help). */
+export class PortalHostRefused extends Error {
+  constructor(
+    readonly host: string,
+    readonly why: string,
+  ) {
+    super(`the portal's host ${host} ${why}`);
+  }
 }
 
 const FIELD_OF: Record<DropFailureKind, string> = {
@@ -60,18 +96,17 @@ export function connectionRefusal(settings: PortalSettings, error: DropError): A
 
 /** Connects and logs in once (and checks the folder takes a file): a 422 that says what failed. */
 export async function assertPortalReachable(settings: PortalSettings, policy: SsrfPolicy): Promise<void> {
-  const problem = await portalHostProblem(settings.host, policy);
-  if (problem)
-    throw new ApiError('validation_failed', {
-      message: problem.includes('does not resolve')
-        ? `The portal's host name ${settings.host} does not resolve (DNS).`
-        : `The portal's host ${settings.host} ${problem}.`,
-      details: [{ field: 'portal.host', reason: 'not_allowed' }],
-    });
   try {
-    await checkDrop(dropOf(settings));
+    await checkDrop(await pinnedDrop(settings, policy));
   } catch (error) {
     if (error instanceof DropError) throw connectionRefusal(settings, error);
+    if (error instanceof PortalHostRefused)
+      throw new ApiError('validation_failed', {
+        message: error.why.startsWith('does not resolve')
+          ? `The portal's host name ${settings.host} does not resolve (DNS).`
+          : `The portal's host ${settings.host} ${error.why}.`,
+        details: [{ field: 'portal.host', reason: 'not_allowed' }],
+      });
     throw error;
   }
 }

@@ -6,9 +6,9 @@ import { eventEmitter, type SsrfPolicy } from '@platform/webhooks';
 import {
   channelRepository,
   contactOf,
-  dropOf,
+  pinnedDrop,
   portalAccountRepository,
-  portalHostProblem,
+  PortalHostRefused,
   settingsOf,
   type SecretCipher,
 } from '../channels/index.js';
@@ -22,9 +22,6 @@ import { portalScheduleSql, RETRY_DELAYS_MS } from './schedule-sql.js';
 import { portalTransferSql } from './transfers-sql.js';
 
 const emit = eventEmitter('property', PROPERTY_EVENTS);
-
-/** A transfer this deployment refuses itself (the host is not allowed): retrying will not help. */
-class TransferRefusal extends Error {}
 
 interface TransferEventData {
   channel_id: string;
@@ -98,8 +95,7 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
     listings: listed.events,
   };
   try {
-    const problem = await portalHostProblem(settings.host, ctx.targets);
-    if (problem) throw new TransferRefusal(`the portal's host ${settings.host} ${problem}`);
+    const drop = await pinnedDrop(settings, ctx.targets);
     const firma = (await accountName(db, channel.account_id)) ?? settings.anbieternr;
     const input = {
       anbieternr: settings.anbieternr,
@@ -114,7 +110,7 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
         return blob.stream;
       },
     } as const;
-    const { bytes } = await deliverFile(dropOf(settings), fileName, () => portalPackage(input));
+    const { bytes } = await deliverFile(drop, fileName, () => portalPackage(input));
     const at = new Date(Math.max(Date.now(), now.getTime()));
     await inTransaction(db, async (tx) => {
       await portalTransferSql.finish(tx, transferId, { state: 'transferred', bytes, at });
@@ -166,10 +162,12 @@ async function recordFailure(
   const { db, now } = ctx;
   const dropError = error instanceof DropError ? error : undefined;
   const attempts = run.schedule.attempts + 1;
-  const refused = dropError?.permanent === true || error instanceof TransferRefusal;
+  // A host the deployment refuses stays refused; one that does not resolve may resolve again.
+  const refused =
+    dropError?.permanent === true || (error instanceof PortalHostRefused && !error.why.startsWith('does not resolve'));
   const givenUp = refused || attempts > RETRY_DELAYS_MS.length;
   const reason =
-    dropError || error instanceof TransferRefusal
+    dropError || error instanceof PortalHostRefused
       ? (error as Error).message
       : `the package could not be built: ${(error as Error).message}`;
   const nextAttemptAt = givenUp ? null : new Date(now.getTime() + RETRY_DELAYS_MS[attempts - 1]!);
