@@ -36,6 +36,8 @@ describe('portal channels', () => {
       },
     });
     expect(JSON.stringify(channel)).not.toContain('PRIVATE KEY');
+    // The server's host key seen at the first login is kept: transfers require it from now on.
+    expect(channel.portal.host_key_fingerprint).toBe(sftp.hostKeyFingerprint);
     expect((await ctx.send('GET', `/v1/channels/${channel.id}`)).json().portal).toEqual(channel.portal);
     const stored = await ctx.db.prisma.portalAccount.findUniqueOrThrow({ where: { channel_id: channel.id } });
     expect(stored.secret_encrypted).not.toContain('PRIVATE KEY');
@@ -71,6 +73,12 @@ describe('portal channels', () => {
       () => sftpSettings(readOnly, { folder: readOnly.folder }),
       'portal.folder',
       /may not write/,
+    ],
+    [
+      'an SSH server with another host key than the one named',
+      () => sftpSettings(sftp, { host_key_fingerprint: `SHA256:${'A'.repeat(43)}` }),
+      'portal.host_key_fingerprint',
+      /did not show the host key/,
     ],
     [
       'an FTPS server whose certificate is not trusted',

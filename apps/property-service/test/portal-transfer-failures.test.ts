@@ -41,7 +41,7 @@ afterAll(() => Promise.all([ctx.close(), sftp.stop(), proxy.stop()]));
 
 const account = () => ctx.db.prisma.portalAccount.findUniqueOrThrow({ where: { channel_id: channelId } });
 /** Changes the stored account behind the API's back: the network or the portal changed, not the settings. */
-const storeAccount = (data: { port?: number; username?: string }) =>
+const storeAccount = (data: { port?: number; username?: string; host_key_fingerprint?: string }) =>
   ctx.db.prisma.portalAccount.update({ where: { channel_id: channelId }, data });
 const status = async () => (await ctx.send('GET', `/v1/channels/${channelId}/portal-status`)).json();
 const later = (ms: number) => (ctx.clock.now = new Date(ctx.clock.now.getTime() + ms));
@@ -143,5 +143,18 @@ describe('a transfer that fails', () => {
     expect(strict).toMatchObject({ outcome: 'failed' });
     expect((await status()).halted_reason).toMatch(/private, loopback or reserved/);
     expect(zips()).toHaveLength(before);
+  });
+
+  it('halts when the server shows another host key than the one kept at the first login (a server in between)', async () => {
+    const kept = (await account()).host_key_fingerprint!;
+    expect(kept).toBe(sftp.hostKeyFingerprint);
+    await storeAccount({ host_key_fingerprint: `SHA256:${'B'.repeat(43)}` });
+    await ctx.send('POST', `/v1/channels/${channelId}/retransfer`);
+    later(1_000);
+    const before = zips().length;
+    expect(await runTransfer(ctx, channelId)).toMatchObject({ outcome: 'failed' });
+    expect((await status()).halted_reason).toMatch(/could not be verified/);
+    expect(zips()).toHaveLength(before);
+    await storeAccount({ host_key_fingerprint: kept });
   });
 });

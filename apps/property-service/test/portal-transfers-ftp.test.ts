@@ -31,7 +31,9 @@ describe('pushing listings to a portal over FTP (vsftpd)', () => {
   });
 
   it('sends every transfer in full in `voll` mode, each file complete under its final name', async () => {
-    const channelId = (await createPortalChannel(ctx, ftpSettings())).json().id as string;
+    const channel = (await createPortalChannel(ctx, ftpSettings())).json();
+    expect(channel.portal.host_key_fingerprint).toBeNull();
+    const channelId = channel.id as string;
     const propertyId = await propertyWithPhotos(ctx);
     const listingId = (await completedListing(ctx, propertyId)).id as string;
     await ctx.send('POST', `/v1/listings/${listingId}/publish`, { channels: [channelId] });

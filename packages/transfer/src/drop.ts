@@ -77,13 +77,14 @@ function* chunksOf(buffer: Buffer): Generator<Buffer> {
   for (let offset = 0; offset < buffer.length; offset += CHUNK) yield buffer.subarray(offset, offset + CHUNK);
 }
 
-/** Connects, logs in, checks the folder exists and is writable (a probe file, removed again). */
-export async function checkDrop(drop: Drop, options?: DropOptions): Promise<void> {
-  await withSession(drop, options, async (session, run) => {
+/** Connects, logs in, checks the folder exists and is writable (a probe file, removed again); sftp: resolves to the host key seen. */
+export async function checkDrop(drop: Drop, options?: DropOptions): Promise<{ hostKeyFingerprint?: string }> {
+  return withSession(drop, options, async (session, run) => {
     await run('folder', () => session.openFolder(), drop.folder);
     const probe = partName(`drop-check-${randomBytes(6).toString('hex')}`);
     await run('write', () => session.write(probe, Readable.from([Buffer.from('drop check\n')])), probe);
     await run('remove', () => session.remove(probe), probe);
+    return session.hostKeyFingerprint ? { hostKeyFingerprint: session.hostKeyFingerprint } : {};
   });
 }
 

@@ -6,6 +6,8 @@ import { DropError } from './types.js';
  * method rejects with the library's own error; the caller classifies it (errors.ts) by step.
  */
 export interface Session {
+  /** sftp: the server's host key fingerprint (`SHA256:…`) seen at the login. */
+  hostKeyFingerprint?: string;
   /** Rejects when the folder is missing or is not a folder. */
   openFolder(): Promise<void>;
   /** Writes `source` to `name`, creating or truncating it; resolves once the server has it all. */

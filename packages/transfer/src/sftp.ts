@@ -28,6 +28,7 @@ export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> 
   const quiet = () => {};
   const client = new SftpClient('drop', { error: quiet, end: quiet, close: quiet });
   const expected = drop.hostKeyFingerprint;
+  let seen: string | undefined;
   const connection = () => (client as unknown as { client: { destroy(): void } }).client;
   try {
     await client.connect({
@@ -40,7 +41,11 @@ export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> 
       keepaliveInterval: Math.max(1_000, Math.floor(timeoutMs / 3)),
       keepaliveCountMax: 3,
       tryKeyboard: false,
-      ...(expected ? { hostVerifier: (key: Buffer) => fingerprintOf(key) === expected } : {}),
+      // Always seen (the caller may keep it to pin the server), compared when one is expected.
+      hostVerifier: (key: Buffer) => {
+        seen = fingerprintOf(key);
+        return expected ? seen === expected : true;
+      },
     });
   } catch (error) {
     connection().destroy();
@@ -48,6 +53,7 @@ export async function openSftp(drop: Drop, timeoutMs: number): Promise<Session> 
   }
   const path = (name?: string) => remotePath(drop.folder, name);
   return {
+    hostKeyFingerprint: seen,
     openFolder: async () => {
       const stats = await client.stat(path());
       if (!stats.isDirectory) throw Object.assign(new Error(`${path()} is not a folder`), { code: 'ENOENT' });

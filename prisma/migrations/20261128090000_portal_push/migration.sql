@@ -25,6 +25,7 @@ CREATE TABLE "portal_accounts" (
     "folder" VARCHAR(500) NOT NULL,
     "anbieternr" VARCHAR(50) NOT NULL,
     "mode" "PortalTransferMode" NOT NULL DEFAULT 'teil',
+    "host_key_fingerprint" VARCHAR(100),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

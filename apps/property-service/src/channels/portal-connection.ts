@@ -15,6 +15,7 @@ export function dropOf(settings: PortalSettings): Drop {
     username: settings.username,
     secret: settings.secret,
     folder: settings.folder,
+    ...(settings.host_key_fingerprint ? { hostKeyFingerprint: settings.host_key_fingerprint } : {}),
   };
 }
 
@@ -83,21 +84,32 @@ export function connectionRefusal(settings: PortalSettings, error: DropError): A
     dns: `The portal's host name ${settings.host} does not resolve (DNS).`,
     refused: `The portal's server ${where} refused the connection: check the host, the port and the transfer (${settings.transfer}).`,
     timeout: `The portal's server ${where} did not answer in time.`,
-    tls: `The TLS handshake with ${where} failed (its certificate is not trusted, or it does not offer TLS): ${error.message}`,
+    tls:
+      settings.transfer === 'sftp'
+        ? `The SSH server ${where} did not show the host key portal.host_key_fingerprint names.`
+        : `The TLS handshake with ${where} failed (its certificate is not trusted, or it does not offer TLS): ${error.message}`,
     auth: `The portal's server refused the login of the user ${settings.username}: check portal.username and portal.secret.`,
     permission: `The user ${settings.username} may not write into the folder ${settings.folder} on the portal's server.`,
     folder_missing: `The folder ${settings.folder} does not exist on the portal's server.`,
     connection_lost: `The connection to ${where} was lost during the check; try again.`,
     protocol: `The server ${where} does not speak ${settings.transfer}: ${error.message}`,
   };
-  const details: ErrorDetail[] = [{ field: FIELD_OF[error.kind], reason: 'not_allowed' }];
+  const field =
+    error.kind === 'tls' && settings.transfer === 'sftp' ? 'portal.host_key_fingerprint' : FIELD_OF[error.kind];
+  const details: ErrorDetail[] = [{ field, reason: 'not_allowed' }];
   return new ApiError('validation_failed', { message: said[error.kind], details });
 }
 
-/** Connects and logs in once (and checks the folder takes a file): a 422 that says what failed. */
-export async function assertPortalReachable(settings: PortalSettings, policy: SsrfPolicy): Promise<void> {
+/**
+ * Connects and logs in once (and checks the folder takes a file): a 422 that says what failed.
+ * Resolves to the settings to store: for sftp with the host key seen, unless one was given.
+ */
+export async function assertPortalReachable(settings: PortalSettings, policy: SsrfPolicy): Promise<PortalSettings> {
   try {
-    await checkDrop(await pinnedDrop(settings, policy));
+    const { hostKeyFingerprint } = await checkDrop(await pinnedDrop(settings, policy));
+    return settings.transfer === 'sftp' && hostKeyFingerprint
+      ? { ...settings, host_key_fingerprint: settings.host_key_fingerprint ?? hostKeyFingerprint }
+      : { ...settings, host_key_fingerprint: undefined };
   } catch (error) {
     if (error instanceof DropError) throw connectionRefusal(settings, error);
     if (error instanceof PortalHostRefused)

@@ -37,6 +37,7 @@ export const portalAccountRepository = {
       folder: settings.folder,
       anbieternr: settings.anbieternr,
       mode: settings.mode,
+      host_key_fingerprint: settings.host_key_fingerprint ?? null,
       updated_at: at,
     };
     await db.portalAccount.upsert({
@@ -49,7 +50,12 @@ export const portalAccountRepository = {
 
 /** The settings of a stored account, with its secret decrypted (for a transfer or a merge patch). */
 export function settingsOf(row: PortalAccountRow, cipher: SecretCipher): PortalSettings {
-  return { ...viewOf(row), secret: cipher.decrypt(row.secret_encrypted) };
+  const { host_key_fingerprint, ...view } = viewOf(row);
+  return {
+    ...view,
+    secret: cipher.decrypt(row.secret_encrypted),
+    ...(host_key_fingerprint ? { host_key_fingerprint } : {}),
+  };
 }
 
 /** What the API shows of an import account: everything but the secret. */
@@ -62,5 +68,6 @@ export function viewOf(row: PortalAccountRow): PortalSettingsView {
     folder: row.folder,
     anbieternr: row.anbieternr,
     mode: row.mode,
+    host_key_fingerprint: row.host_key_fingerprint,
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '@platform/http';
+import { Nullable, StringEnum } from '@platform/http';
 
 export const PORTAL_PROTOCOLS = ['sftp', 'ftp', 'ftps'] as const;
 export const PORTAL_MODES = ['teil', 'voll'] as const;
@@ -40,6 +40,11 @@ const fields = {
     pattern: '^[A-Za-z0-9_.-]+$',
     description: "The provider's id at the portal (OpenImmo `anbieternr`), e.g. the ImmoScout24 customer number.",
   }),
+  host_key_fingerprint: Type.String({
+    pattern: '^SHA256:[A-Za-z0-9+/]{43}$',
+    description:
+      "sftp: the server's host key as `ssh-keygen -l` prints it (`SHA256:…`), if the portal names it. Without it the key seen at the first login is kept (trust on first use); a server with another key is then refused.",
+  }),
   mode: StringEnum(PORTAL_MODES, {
     description:
       '`teil` (default): a full transfer first and on request, then each change as a partial one (`umfang="TEIL"`); `voll`: every transfer holds all live listings.',
@@ -60,6 +65,7 @@ export const PortalSettingsInputSchema = Type.Object(
     folder: Type.Optional(fields.folder),
     anbieternr: fields.anbieternr,
     mode: Type.Optional(fields.mode),
+    host_key_fingerprint: Type.Optional(fields.host_key_fingerprint),
   },
   { additionalProperties: false, description: PORTAL_DESCRIPTION },
 );
@@ -76,6 +82,7 @@ export const PortalSettingsFieldsSchema = Type.Object(
     folder: fields.folder,
     anbieternr: fields.anbieternr,
     mode: fields.mode,
+    host_key_fingerprint: Type.Optional(fields.host_key_fingerprint),
   },
   { additionalProperties: false, description: PORTAL_DESCRIPTION },
 );
@@ -90,6 +97,9 @@ export const PortalSettingsViewSchema = Type.Object(
     folder: Type.String(),
     anbieternr: Type.String(),
     mode: fields.mode,
+    host_key_fingerprint: Nullable(
+      Type.String({ description: "sftp: the server's host key the transfers require (`SHA256:…`); null for FTP(S)." }),
+    ),
   },
   { description: `${PORTAL_DESCRIPTION} The secret is never shown.` },
 );

@@ -12,7 +12,7 @@ import {
   type PortalAccountRow,
   type SecretCipher,
 } from './portal-repository.js';
-import { withDefaults } from './portal-schemas.js';
+import { withDefaults, type PortalSettings } from './portal-schemas.js';
 import { channelRepository, contactOf, type ChannelRow } from './repository.js';
 import {
   ChannelFieldsSchema,
@@ -71,6 +71,16 @@ function contactColumns(contact: AgencyContactInput | null | undefined) {
     contact_email: contact?.email ?? null,
     contact_phone: contact?.phone ?? null,
   };
+}
+
+/**
+ * The settings a change is checked with: another server (host, port or transfer) has another host
+ * key, so the old one is forgotten and the new one learnt, unless the change names it.
+ */
+function relearnHostKey(portal: { base?: PortalSettings; next: PortalSettings }, patch: ChannelPatch): PortalSettings {
+  const { base, next } = portal;
+  const moved = !base || base.host !== next.host || base.port !== next.port || base.transfer !== next.transfer;
+  return moved && !patch.portal?.host_key_fingerprint ? { ...next, host_key_fingerprint: undefined } : next;
 }
 
 /** A portal channel has its import account, no other channel has one. */
@@ -142,8 +152,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
     /** A portal channel connects to its import account first: nothing is stored when that fails (422). */
     async create(accountId: string, input: ChannelInput): Promise<Channel> {
       assertPortalFits(input.type, input.portal);
-      const portal = input.portal ? withDefaults(input.portal) : undefined;
-      if (portal) await assertPortalReachable(portal, targets);
+      const portal = input.portal ? await assertPortalReachable(withDefaults(input.portal), targets) : undefined;
       const at = now();
       const row = await renaming(() =>
         inTransaction(db, async (tx) => {
@@ -182,7 +191,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
       // A changed import account is connected to before anything is written, outside the transaction.
       const portal = await patchedPortal(accountId, id, patch);
       const portalChanged = portal !== undefined && changedPaths(portal.base, portal.next).length > 0;
-      if (portalChanged) await assertPortalReachable(portal.next, targets);
+      const checked = portalChanged ? await assertPortalReachable(relearnHostKey(portal, patch), targets) : undefined;
       const row = await renaming(() =>
         inTransaction(db, async (tx) => {
           const current = await channelRepository.lock(tx, accountId, id);
@@ -203,7 +212,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           );
           if (portalChanged) {
             const at = now();
-            await portalAccountRepository.upsert(tx, { channelId: id, accountId }, portal.next, cipher, at);
+            await portalAccountRepository.upsert(tx, { channelId: id, accountId }, checked!, cipher, at);
             await portalAccountChanged(tx, { accountId, channelId: id, at });
           }
           return changed || portalChanged
