@@ -24,7 +24,14 @@ import {
   createAppointmentService,
 } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
-import { createPortalService, enqueuePortalTransfer, portalRoutes, portalScheduleSql } from './portals/index.js';
+import {
+  createPortalService,
+  enqueueAccountTransfers,
+  enqueuePortalTransfer,
+  portalObjectSql,
+  portalRoutes,
+  portalScheduleSql,
+} from './portals/index.js';
 import {
   createListingService,
   listingRepository,
@@ -109,8 +116,12 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           await propertyStatusChanged(tx, accountId, propertyId, to, at);
           const settled = await settlements.settleStatusChange(tx, accountId, propertyId, to, at, invoiceRecipients);
           const invoiceIds = settled?.invoice_ids ?? [];
-          if (invoiceIds.length === 0) return;
+          // Archived, its listings went off every channel: the portal channels send the deletion at once.
+          const portals =
+            to === 'archived' ? () => enqueueAccountTransfers(context.jobs, context.db, accountId, at) : null;
+          if (invoiceIds.length === 0) return portals ?? undefined;
           return async () => {
+            await portals?.();
             for (const id of invoiceIds) {
               await requestGeneration(
                 () => invoiceJobs.enqueue(context.jobs, id),
@@ -150,6 +161,7 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
             cipher: deps.webhooks.secrets,
             targets: deps.webhooks.policy,
             portalAccountChanged: portalScheduleSql.restart,
+            portalStillHolds: portalObjectSql.stillHeld,
           }),
         });
         await v1.register(portalRoutes, { portals: createPortalService(context) });

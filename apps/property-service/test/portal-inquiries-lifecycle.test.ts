@@ -25,13 +25,13 @@ describe('portal inquiries over their life', () => {
       ctx.db,
       async (tx) => {
         // As a first import of `race-1` holds it: the key locked, its row written, not yet committed.
-        const name = `portal_inquiries:${ctx.tenant.accountId}:immoscout24:race-1`;
+        const name = `portal_inquiries:${ctx.tenant.accountId}:immoscout24:${propertyId}:race-1`;
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
         await tx.portalInquiry.create({
           data: {
             account_id: ctx.tenant.accountId,
             portal: 'immoscout24',
-            portal_inquiry_id: 'race-1',
+            portal_inquiry_id: `${propertyId}:race-1`,
             inquiry_id: existing,
             created_at: new Date(),
           },
@@ -55,7 +55,7 @@ describe('portal inquiries over their life', () => {
     expect(row).toEqual({
       account_id: ctx.tenant.accountId,
       portal: 'immoscout24',
-      portal_inquiry_id: 'erase-1',
+      portal_inquiry_id: `${propertyId}:erase-1`,
       inquiry_id: created.id,
       created_at: expect.any(Date),
     });

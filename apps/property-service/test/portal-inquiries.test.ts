@@ -107,7 +107,11 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
       events: before.events + 2,
     });
     expect(await ctx.db.prisma.portalInquiry.findMany()).toEqual([
-      expect.objectContaining({ portal: 'immoscout24', portal_inquiry_id: 'IS24-4711', inquiry_id: anfrage.id }),
+      expect.objectContaining({
+        portal: 'immoscout24',
+        portal_inquiry_id: `${propertyId}:IS24-4711`,
+        inquiry_id: anfrage.id,
+      }),
     ]);
 
     const settled = await counts();
@@ -219,11 +223,11 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
       ['no e-mail address', valid.replace('<email>z@example.de</email>', '')],
       ['empty', ''],
       [
-        'more than 200 inquiries',
+        'more than 50 inquiries',
         feedbackXml([
           {
             oobj_id: propertyId,
-            interessenten: Array.from({ length: 201 }, (_, i) => ({
+            interessenten: Array.from({ length: 51 }, (_, i) => ({
               int_id: `n${i}`,
               nachname: 'N',
               email: `n${i}@example.de`,
@@ -232,6 +236,10 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
         ]),
       ],
       ['invalid UTF-8', '\xff\xfe<openimmo_feedback/>'],
+      [
+        'nested deeper than the parser follows',
+        `<openimmo_feedback>${'<a>'.repeat(150)}${'</a>'.repeat(150)}</openimmo_feedback>`,
+      ],
     ];
     const before = await counts();
     for (const [name, body] of cases) {
@@ -336,5 +344,38 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('scope_fehlt');
     expect(await counts()).toEqual(before);
+  });
+
+  it('takes one person asking about two objects with the same int_id as two inquiries, and 50 inquiries in one document', async () => {
+    const secondId = (await ctx.send('POST', '/v1/properties', validProperty())).json().id as string;
+    const person = { int_id: 'IS24-PERSON-1', nachname: 'Zweifach', email: 'zweifach@example.de' };
+    const two = await sendFeedback(
+      ctx,
+      feedbackXml([
+        { oobj_id: propertyId, interessenten: [person] },
+        { oobj_id: secondId, interessenten: [person] },
+      ]),
+      'application/xml',
+    );
+    expect(two.statusCode).toBe(201);
+    expect(
+      two
+        .json()
+        .anfragen.map((a: { immobilie_id: string }) => a.immobilie_id)
+        .sort(),
+    ).toEqual([propertyId, secondId].sort());
+    const many = feedbackXml([
+      {
+        oobj_id: secondId,
+        interessenten: Array.from({ length: 50 }, (_, i) => ({
+          int_id: `viele-${i}`,
+          nachname: 'Viele',
+          email: `viele${i}@example.de`,
+        })),
+      },
+    ]);
+    const res = await sendFeedback(ctx, many, 'application/xml');
+    expect(res.statusCode).toBe(201);
+    expect(res.json().anfragen).toHaveLength(50);
   });
 });

@@ -59,6 +59,7 @@ CREATE TABLE "portal_schedules" (
     "halted_reason" TEXT,
     "lease_until" TIMESTAMPTZ(3),
     "sequence" INTEGER NOT NULL DEFAULT 0,
+    "generation" INTEGER NOT NULL DEFAULT 0,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "portal_schedules_pkey" PRIMARY KEY ("channel_id")

@@ -49,6 +49,8 @@ export type ChannelServiceDeps = Pick<
   /** Which hosts a portal account may name (the webhooks' rule against private targets). */
   targets: SsrfPolicy;
   portalAccountChanged: PortalAccountChanged;
+  /** How many listings a portal channel's portal may still hold (its deletions not transferred yet): the portals' table. */
+  portalStillHolds: (tx: Db, channelId: string) => Promise<number>;
 };
 export type ChannelService = ReturnType<typeof createChannelService>;
 
@@ -100,7 +102,8 @@ function assertPortalFits(type: ChannelRow['type'], portal: unknown): void {
 
 /** The account's publication channels; every query is scoped by `account_id`. */
 export function createChannelService(deps: ChannelServiceDeps) {
-  const { db, cursors, now, publicBaseUrl, emit, liveCounts, cipher, targets, portalAccountChanged } = deps;
+  const { db, cursors, now, publicBaseUrl, emit, liveCounts, cipher, targets, portalAccountChanged, portalStillHolds } =
+    deps;
   const toChannel = (row: ChannelRow, live: number, portal: PortalAccountRow | undefined): Channel => ({
     id: row.id,
     type: row.type,
@@ -251,6 +254,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
         if (live > 0)
           throw new ApiError('conflict', {
             message: `${live} listing(s) are live on this channel; withdraw them first (POST /v1/listings/{id}/withdraw).`,
+          });
+        const held = await portalStillHolds(tx, id);
+        if (held > 0)
+          throw new ApiError('conflict', {
+            message: `The portal may still hold ${held} listing(s) of this channel: wait until their withdrawal has reached it (GET /v1/channels/{id}/portal-status), then delete the channel.`,
           });
         await channelRepository.delete(tx, id);
       });

@@ -68,20 +68,49 @@ export const portalObjectSql = {
       });
   },
 
-  /** A failed transfer: the objects it carried say why (`failed` once it is given up, else still pending). */
+  /**
+   * A failed transfer: the objects it carried say why (`failed` once it is given up, else still
+   * pending). The transfer is kept on them: a file that failed may still have reached the portal.
+   */
   async failed(
     db: Db,
     channelId: string,
     carried: readonly CarriedObject[],
-    reason: string,
-    givenUp: boolean,
+    failure: { reason: string; givenUp: boolean; transferId: string },
     at: Date,
   ) {
     for (const { propertyId, version } of carried)
       await db.portalObject.updateMany({
         where: { channel_id: channelId, property_id: propertyId, version },
-        data: { state: givenUp ? 'failed' : 'pending', reason, updated_at: at },
+        data: {
+          state: failure.givenUp ? 'failed' : 'pending',
+          reason: failure.reason,
+          last_transfer_id: failure.transferId,
+          updated_at: at,
+        },
       });
+  },
+
+  /** Objects that cannot be sent (their listing is gone): failed with the reason, the rest goes on. */
+  async unsendable(db: Db, channelId: string, objects: readonly CarriedObject[], reason: string, at: Date) {
+    for (const { propertyId, version } of objects)
+      await db.portalObject.updateMany({
+        where: { channel_id: channelId, property_id: propertyId, version },
+        data: { state: 'failed', reason, updated_at: at },
+      });
+  },
+
+  /** How many properties the portal may still hold from this channel (sent, and not taken off since). */
+  stillHeld(db: Db, channelId: string): Promise<number> {
+    return db.portalObject.count({
+      where: {
+        channel_id: channelId,
+        OR: [
+          { action: 'CHANGE', last_transfer_id: { not: null } },
+          { action: 'DELETE', state: { not: 'transferred' } },
+        ],
+      },
+    });
   },
 
   /** The objects of one listing on every portal channel of the account (a listing's transfer state). */

@@ -13,23 +13,18 @@ import {
   type SecretCipher,
 } from '../channels/index.js';
 import { PROPERTY_EVENTS } from '../events.js';
-import { listingRepository, snapshotOf } from '../listings/index.js';
 import { portalFileName } from './package-name.js';
-import { portalPackage, type PortalItem } from './package.js';
+import { portalPackage } from './package.js';
+import { listedObjects, type TransferEventData } from './listed-objects.js';
 import { portalObjectSql, type CarriedObject, type PortalObjectRow } from './objects-sql.js';
 import { reconcileObjects } from './reconcile.js';
-import { portalScheduleSql, RETRY_DELAYS_MS } from './schedule-sql.js';
+import { portalScheduleSql, RETRY_DELAYS_MS, type Fence, type PortalScheduleRow } from './schedule-sql.js';
 import { portalTransferSql } from './transfers-sql.js';
 
 const emit = eventEmitter('property', PROPERTY_EVENTS);
 
-interface TransferEventData {
-  channel_id: string;
-  transfer_id: string;
-  umfang: 'VOLL' | 'TEIL';
-  file_name: string;
-  listings: { listing_id: string; property_id: string; aktion: 'CHANGE' | 'DELETE' }[];
-}
+/** How often a run renews its lease while it uploads. */
+const RENEW_EVERY_MS = 60_000;
 
 export interface PortalRunContext {
   db: Db;
@@ -41,41 +36,75 @@ export interface PortalRunContext {
 
 export type PortalRunResult =
   | { outcome: 'not_due' | 'nothing_to_send' }
+  | { outcome: 'halted'; reason: string }
   | { outcome: 'transferred' | 'failed'; transfer_id: string; umfang: 'VOLL' | 'TEIL'; objects: number };
 
 /**
  * One transfer of a portal channel, if it is due: what the portal should hold is brought in line
  * with the live listings, then the changes (or everything, for a full transfer) go as one ZIP file.
- * A run holds the channel's lease, so two workers never send the same channel's files at once.
+ * A run holds the channel's lease, so two workers never send the same channel's files at once; a
+ * run that breaks before it sends gives the lease back.
  */
 export async function runPortalTransfer(ctx: PortalRunContext, channelId: string): Promise<PortalRunResult> {
-  const { db, now } = ctx;
-  const schedule = await portalScheduleSql.lease(db, channelId, now);
+  const schedule = await portalScheduleSql.lease(ctx.db, channelId, ctx.now);
   if (!schedule) return { outcome: 'not_due' };
+  const fence: Fence = { channelId, sequence: schedule.sequence, generation: schedule.generation };
+  try {
+    await portalTransferSql.interrupted(ctx.db, channelId, ctx.now);
+    return await transfer(ctx, schedule, fence);
+  } catch (error) {
+    await portalScheduleSql.release(ctx.db, fence).catch(() => {});
+    throw error;
+  }
+}
+
+async function transfer(ctx: PortalRunContext, schedule: PortalScheduleRow, fence: Fence): Promise<PortalRunResult> {
+  const { db, now } = ctx;
+  const channelId = fence.channelId;
   const channel = await channelRepository.byId(db, channelId);
   const account = channel && (await portalAccountRepository.find(db, channelId));
   const contact = channel && contactOf(channel);
   if (!channel || !account || !contact) {
-    await portalScheduleSql.release(db, channelId);
+    await portalScheduleSql.release(db, fence);
     return { outcome: 'nothing_to_send' };
   }
   const objects = await reconcileObjects(db, channel, now);
-  const full = schedule.full_requested || account.mode === 'voll';
-  const sent = full ? objects.filter((o) => o.action === 'CHANGE') : objects.filter((o) => o.state === 'pending');
-  if (!full && sent.length === 0) {
-    await portalScheduleSql.release(db, channelId);
+  const pending = objects.filter((o) => o.state === 'pending');
+  // `voll` mode sends everything, but only when something changed.
+  const full = schedule.full_requested || (account.mode === 'voll' && pending.length > 0);
+  const sent = full ? objects.filter((o) => o.action === 'CHANGE') : pending;
+  // A full file with nothing in it would empty the portal account (what an agency had there before
+  // included): it goes only once the channel has sent something, to take all of that off again.
+  const everSent = objects.some((o) => o.last_transfer_id !== null);
+  if (sent.length === 0 && (!full || !everSent)) {
+    await portalScheduleSql.release(db, fence);
     return { outcome: 'nothing_to_send' };
   }
+  let settings;
+  try {
+    settings = settingsOf(account, { encrypt: () => '', decrypt: (stored) => ctx.secrets.decrypt(stored) });
+  } catch {
+    const reason =
+      "the import account's stored secret does not decrypt (was WEBHOOK_SECRET_KEY changed?): set the channel's portal.secret again";
+    await portalScheduleSql.failed(
+      db,
+      fence,
+      { attempts: schedule.attempts + 1, nextAttemptAt: null, halted: reason },
+      now,
+    );
+    return { outcome: 'halted', reason };
+  }
+  const listed = await listedObjects(ctx, sent);
+  if (listed.unsendable.length > 0)
+    await portalObjectSql.unsendable(db, channelId, listed.unsendable, listed.unsendableReason, now);
   // A full transfer also settles the deletions: the portal keeps only what the file holds.
-  const carried: CarriedObject[] = (full ? objects : sent).map((o) => ({
-    propertyId: o.property_id,
-    version: o.version,
-  }));
+  const carried: CarriedObject[] = [
+    ...listed.carried,
+    ...(full ? objects.filter((o) => o.action === 'DELETE').map(carriedOf) : []),
+  ];
   const umfang = full ? 'VOLL' : 'TEIL';
-  const settings = settingsOf(account, { encrypt: () => '', decrypt: (stored) => ctx.secrets.decrypt(stored) });
   const transferId = newId('ptr', now.getTime());
   const fileName = portalFileName(settings.anbieternr, now, schedule.sequence);
-  const listed = await listedObjects(db, sent);
   await portalTransferSql.start(db, {
     id: transferId,
     account_id: channel.account_id,
@@ -83,7 +112,7 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
     umfang,
     state: 'pending',
     file_name: fileName,
-    objects: sent.length,
+    objects: listed.items.length,
     attempt: schedule.attempts + 1,
     started_at: now,
   });
@@ -94,6 +123,9 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
     file_name: fileName,
     listings: listed.events,
   };
+  const renewing = setInterval(() => {
+    portalScheduleSql.renew(db, fence, new Date()).catch(() => {});
+  }, RENEW_EVERY_MS);
   try {
     const drop = await pinnedDrop(settings, ctx.targets);
     const firma = (await accountName(db, channel.account_id)) ?? settings.anbieternr;
@@ -115,7 +147,7 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
     await inTransaction(db, async (tx) => {
       await portalTransferSql.finish(tx, transferId, { state: 'transferred', bytes, at });
       await portalObjectSql.transferred(tx, channelId, carried, transferId, at);
-      await portalScheduleSql.succeeded(tx, channelId, full, at);
+      await portalScheduleSql.succeeded(tx, fence, full, at);
       await emit(tx, {
         accountId: channel.account_id,
         type: 'portal_transfer.succeeded',
@@ -123,36 +155,23 @@ export async function runPortalTransfer(ctx: PortalRunContext, channelId: string
         at,
       });
     });
-    return { outcome: 'transferred', transfer_id: transferId, umfang, objects: sent.length };
+    return { outcome: 'transferred', transfer_id: transferId, umfang, objects: listed.items.length };
   } catch (error) {
-    await recordFailure(ctx, { channel, schedule, transferId, carried, eventData }, error);
-    return { outcome: 'failed', transfer_id: transferId, umfang, objects: sent.length };
+    await recordFailure(ctx, { channel, schedule, fence, transferId, carried, eventData }, error);
+    return { outcome: 'failed', transfer_id: transferId, umfang, objects: listed.items.length };
+  } finally {
+    clearInterval(renewing);
   }
 }
 
-/** The listings of the objects a transfer sends, loaded in one query, as the package and the event name them. */
-async function listedObjects(db: Db, sent: readonly PortalObjectRow[]) {
-  const rows = await listingRepository.manyWithParts(
-    db,
-    sent.map((o) => o.listing_id),
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const items: PortalItem[] = [];
-  const events: TransferEventData['listings'] = [];
-  for (const object of sent) {
-    const row = byId.get(object.listing_id);
-    events.push({ listing_id: object.listing_id, property_id: object.property_id, aktion: object.action });
-    if (row)
-      items.push({ objectId: object.property_id, action: object.action, listingId: row.id, snapshot: snapshotOf(row) });
-  }
-  return { items, events };
-}
+const carriedOf = (o: PortalObjectRow): CarriedObject => ({ propertyId: o.property_id, version: o.version });
 
 async function recordFailure(
   ctx: PortalRunContext,
   run: {
     channel: { id: string; account_id: string };
     schedule: { attempts: number };
+    fence: Fence;
     transferId: string;
     carried: CarriedObject[];
     eventData: TransferEventData;
@@ -173,13 +192,8 @@ async function recordFailure(
   const nextAttemptAt = givenUp ? null : new Date(now.getTime() + RETRY_DELAYS_MS[attempts - 1]!);
   await inTransaction(db, async (tx) => {
     await portalTransferSql.finish(tx, run.transferId, { state: 'failed', reason, at: now });
-    await portalObjectSql.failed(tx, run.channel.id, run.carried, reason, givenUp, now);
-    await portalScheduleSql.failed(
-      tx,
-      run.channel.id,
-      { attempts, nextAttemptAt, halted: givenUp ? reason : null },
-      now,
-    );
+    await portalObjectSql.failed(tx, run.channel.id, run.carried, { reason, givenUp, transferId: run.transferId }, now);
+    await portalScheduleSql.failed(tx, run.fence, { attempts, nextAttemptAt, halted: givenUp ? reason : null }, now);
     await emit(tx, {
       accountId: run.channel.account_id,
       type: 'portal_transfer.failed',

@@ -25,6 +25,18 @@ export const portalTransferSql = {
     });
   },
 
+  /** Transfers of runs that ended without writing their outcome (a crash, a lost lease): failed, as interrupted. */
+  async interrupted(db: Db, channelId: string, at: Date): Promise<void> {
+    await db.portalTransfer.updateMany({
+      where: { channel_id: channelId, state: 'pending' },
+      data: {
+        state: 'failed',
+        reason: 'interrupted: the run ended before it could record its outcome',
+        finished_at: at,
+      },
+    });
+  },
+
   /** A channel's transfers, newest first (keyset by start time and id). */
   page(db: Db, channelId: string, limit: number, after?: CursorPosition): Promise<PortalTransferRow[]> {
     return db.portalTransfer.findMany({

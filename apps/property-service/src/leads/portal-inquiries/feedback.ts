@@ -90,7 +90,14 @@ export function parseXml(text: string): XmlElement {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw notFeedback([{ field: 'dokument', reason: 'not_allowed' }]);
   const verdict = XMLValidator.validate(text);
   if (verdict !== true) throw notFeedback([{ field: `dokument/zeile[${verdict.err.line}]`, reason: 'invalid_format' }]);
-  const roots = (parser.parse(text) as OrderedNode[]).map(toElement).filter((e): e is XmlElement => e !== null);
+  let parsed: OrderedNode[];
+  try {
+    parsed = parser.parse(text) as OrderedNode[];
+  } catch {
+    // Well-formed but beyond the parser's limits (e.g. nested deeper than it follows): no feedback document.
+    throw notFeedback([{ field: 'dokument', reason: 'invalid_format' }]);
+  }
+  const roots = parsed.map(toElement).filter((e): e is XmlElement => e !== null);
   if (roots.length !== 1) throw notFeedback([{ field: 'dokument', reason: 'invalid_format' }]);
   return roots[0]!;
 }

@@ -21,7 +21,7 @@ import { checkedInterest, consentWording, type CheckedInterest } from './interes
 export type PortalInquiryServiceDeps = InquiryServiceDeps;
 
 /** At most this many inquiries (`interessent`) in one document. */
-export const MAX_INQUIRIES = 200;
+export const MAX_INQUIRIES = 50;
 export type PortalInquiryService = ReturnType<typeof createPortalInquiryService>;
 
 /** What an import answers: the document's inquiries as `GET /anfragen/{id}` shows them, and whether one was new. */
@@ -49,7 +49,8 @@ async function propertyIdOf(tx: Db, accountId: string, objekt: FeedbackObject): 
 
 /** The portal's id of the inquiry: `int_id`, else a hash of what makes it this inquiry (object, e-mail, name, text). */
 function portalInquiryId(objectRef: string, interest: CheckedInterest): string {
-  if (interest.source.int_id !== undefined) return interest.source.int_id;
+  // Per object: a portal may give one person's `int_id` to all their inquiries.
+  if (interest.source.int_id !== undefined) return `${objectRef}:${interest.source.int_id}`;
   const content = JSON.stringify([
     objectRef,
     interest.email.toLowerCase(),
