@@ -6,7 +6,7 @@ import type { Session } from './session.js';
 import type { Drop } from './types.js';
 
 /** ssh2's WriteStream hands its options to node's Writable; the typings omit highWaterMark. */
-const WRITE_QUEUE = { highWaterMark: 1024 * 1024 } as NonNullable<SftpClient.TransferOptions['writeStreamOptions']>;
+const WRITE_QUEUE = { highWaterMark: 8 * 1024 * 1024 } as NonNullable<SftpClient.TransferOptions['writeStreamOptions']>;
 
 /** Whether the secret is a private key (OpenSSH or PEM) rather than a password. */
 export const isPrivateKey = (secret: string) => /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/m.test(secret.trim());

@@ -23,20 +23,20 @@ describe('a connection cut in the middle of an upload', () => {
       secret: sftp.privateKey,
       folder: sftp.folder,
     };
-    const source = generated(5 * MiB, 3);
+    const source = generated(20 * MiB, 3); // larger than the 8 MiB write queue
     try {
       await dropFailure(deliverFile(drop, 'cut.zip', source.open), 'connection_lost', false, drop.secret);
     } finally {
       await proxy.stop();
     }
     expect(proxy.forwarded()).toBe(1 * MiB);
-    expect(source.produced()).toBeLessThan(5 * MiB);
+    expect(source.produced()).toBeLessThan(20 * MiB);
     // Nothing complete-looking: no final name; a temporary one only if the clean-up could not run.
     const left = sftp.list();
     expect(left.filter((name) => name !== partName('cut.zip'))).toEqual([]);
 
     const direct = { ...drop, host: sftp.host, port: sftp.port };
-    expect(await deliverFile(direct, 'cut.zip', source.open)).toEqual({ bytes: 5 * MiB });
+    expect(await deliverFile(direct, 'cut.zip', source.open)).toEqual({ bytes: 20 * MiB });
     expect(sftp.list()).toEqual(['cut.zip']);
     expect(sha256(sftp.readFile('cut.zip'))).toBe(source.sha256);
   });
