@@ -25,7 +25,7 @@ function runContext(context: JobContext): PortalRunContext {
 export const PORTAL_TRANSFER_JOB = defineJob({
   name: 'portal-transfer',
   description:
-    "Sends a portal channel's changes (or all its live listings, for a full transfer) as one OpenImmo ZIP file to the portal's import account, if the channel is due.",
+    "Sends a portal channel's changes (or all its live listings, for a full transfer) as one OpenImmo ZIP file to the portal's import account, if the channel is due. Run by the worker only (it decrypts the account's secret with WEBHOOK_SECRET_KEY, which the CLI does not hold).",
   payload: Type.Object({ channel_id: Type.String() }, { additionalProperties: false }),
   retry: { attempts: 1, backoffMs: 0 },
   run: async (context, { channel_id }) => ({
@@ -36,7 +36,7 @@ export const PORTAL_TRANSFER_JOB = defineJob({
 
 export const SWEEP_PORTALS_JOB = defineJob({
   name: 'sweep-portals',
-  description: `Runs the transfers of every portal channel that is due (a listing published, changed or withdrawn on it, a retry's pause over, a full transfer asked for), up to ${CHANNELS_PER_SWEEP} channels a minute (a channel with nothing to send costs two small queries).`,
+  description: `Runs the transfers of every portal channel that is due (a listing published, changed or withdrawn on it, a retry's pause over, a full transfer asked for), up to ${CHANNELS_PER_SWEEP} channels a minute (a channel with nothing to send costs two small queries); the worker only, like `portal-transfer`.`,
   payload: Type.Object({}, { additionalProperties: false }),
   schedule: { pattern: '* * * * *', tz: 'UTC' },
   retry: { attempts: 1, backoffMs: 0 },
