@@ -36,7 +36,7 @@ export const PORTAL_TRANSFER_JOB = defineJob({
 
 export const SWEEP_PORTALS_JOB = defineJob({
   name: 'sweep-portals',
-  description: `Runs the transfers of every portal channel that is due (a listing published, changed or withdrawn on it, a retry's pause over, a full transfer asked for), up to ${CHANNELS_PER_SWEEP} channels a minute (a channel with nothing to send costs two small queries); the worker only, like `portal-transfer`.`,
+  description: `Runs the transfers of every portal channel that is due (a listing published, changed or withdrawn on it, a retry's pause over, a full transfer asked for), up to ${CHANNELS_PER_SWEEP} channels a minute (a channel with nothing to send costs two small queries); the worker only, like portal-transfer.`,
   payload: Type.Object({}, { additionalProperties: false }),
   schedule: { pattern: '* * * * *', tz: 'UTC' },
   retry: { attempts: 1, backoffMs: 0 },
