@@ -332,6 +332,12 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     );
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json().details[0].vorgabe).toEqual({ max_bytes: 10 * 1024 * 1024 });
+    // The document inside a mail is held to the document's own limit.
+    const bigInMail = await sendFeedback(ctx, feedbackMail(big), 'message/rfc822');
+    expect(bigInMail.statusCode).toBe(422);
+    expect(bigInMail.json().details).toEqual([
+      { feld: 'mail/anhang', grund: 'zu_lang', vorgabe: { max_bytes: 1048576 }, meldung: expect.any(String) },
+    ]);
   });
 
   it('needs the scope leads:write: a key with leads:read only is refused, nothing written', async () => {

@@ -56,7 +56,8 @@ export function kindOf(error: unknown, step: Step): DropFailureKind {
     return 'tls';
   if (/host denied|verification failed/i.test(text)) return 'tls';
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || LOST.test(text)) return 'connection_lost';
-  if (/all configured authentication methods failed|cannot parse privatekey|authentication/i.test(text)) return 'auth';
+  if (/all configured authentication methods failed|cannot parse privatekey|passphrase|authentication/i.test(text))
+    return 'auth';
   if (step === 'tls') return 'tls';
   // FTP reply codes (basic-ftp's FTPError): 530 not logged in, 532 account needed.
   if (code === 530 || code === 532) return 'auth';

@@ -19,7 +19,12 @@ const fields = {
     description: "The import server's host name, e.g. `sftp.immobilienscout24.de`.",
   }),
   port: Type.Integer({ minimum: 1, maximum: 65535, description: 'Default 22 for `sftp`, 21 for `ftp` and `ftps`.' }),
-  username: Type.String({ minLength: 1, maxLength: 200, description: 'The import account, as the portal gave it.' }),
+  username: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[^\\x00-\\x1f]+$',
+    description: 'The import account, as the portal gave it.',
+  }),
   secret: Type.String({
     minLength: 1,
     maxLength: 16_384,
