@@ -1637,6 +1637,8 @@ export interface components {
                  * @enum {string}
                  */
                 mode: "teil" | "voll";
+                /** @description sftp: the server's host key the transfers require (`SHA256:…`); null for FTP(S). */
+                host_key_fingerprint: string | null;
             } | null;
             /** @description How many listings are live on the channel. */
             live_listings: number;
@@ -1695,6 +1697,8 @@ export interface components {
                  * @enum {string}
                  */
                 mode?: "teil" | "voll";
+                /** @description sftp: the server's host key as `ssh-keygen -l` prints it (`SHA256:…`), if the portal names it. Without it the key seen at the first login is kept (trust on first use); a server with another key is then refused. */
+                host_key_fingerprint?: string;
             };
         };
         /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact; `portal` members merge into a portal channel's import account (a new `secret` replaces the stored one). */
@@ -1739,6 +1743,8 @@ export interface components {
                  * @enum {string}
                  */
                 mode?: "teil" | "voll";
+                /** @description sftp: the server's host key as `ssh-keygen -l` prints it (`SHA256:…`), if the portal names it. Without it the key seen at the first login is kept (trust on first use); a server with another key is then refused. */
+                host_key_fingerprint?: string | null;
             } | null;
         };
         /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
