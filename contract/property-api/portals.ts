@@ -62,13 +62,21 @@ export function describePortals(run: ContractRun, state: PropertyState): void {
   const channel = () => ({ params: { path: { channelId } } });
   const zips = () => sftp.list().filter((name) => name.endsWith('.zip'));
   const transfers = async () => (await unwrap(client().GET('/v1/channels/{channelId}/transfers', channel()))).data;
-  /** Waits (the worker sends at once, the sweeper every minute) until `count` transfers are complete. */
-  const transferred = (count: number) =>
-    until(async () => {
-      const sent = await transfers();
-      if (sent.some((t) => t.state === 'failed')) throw new Error(`a transfer failed: ${JSON.stringify(sent)}`);
-      return sent.length >= count && sent.every((t) => t.state === 'transferred') ? sent : undefined;
-    }, 90_000);
+  /**
+   * Waits until `count` transfers are complete; resolves to those, newest first. The worker sends at
+   * once and retries a failed attempt after a minute (the sweeper): one lost connection on a busy
+   * machine still passes.
+   */
+  const transferred = async (count: number) => {
+    let seen: Awaited<ReturnType<typeof transfers>> = [];
+    return until(async () => {
+      seen = await transfers();
+      const done = seen.filter((t) => t.state === 'transferred');
+      return done.length >= count ? done : undefined;
+    }, 90_000).catch(() => {
+      throw new Error(`not ${count} transfers complete in 90 s: ${JSON.stringify(seen)}`);
+    });
+  };
 
   beforeAll(async () => void (sftp = await startSftpServer()));
   afterAll(() => sftp?.stop());
