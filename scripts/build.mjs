@@ -27,6 +27,8 @@ const EXTERNAL = [
   '@napi-rs/canvas',
   'pdfjs-dist',
   'pdfkit',
+  // ssh2's optional native CPU probe (loaded in a try/catch; its build script is not run here).
+  'cpu-features',
 ];
 
 /**

@@ -2,6 +2,7 @@
 import type { ContractRun } from '../harness.js';
 import { describeLeadsEvents } from '../shell/events.js';
 import { describeDataSubjectRights } from './data-subject-rights.js';
+import { describePortalInquiries } from './portal-inquiries.js';
 import { describeProspectsAndInquiries } from './prospects-and-inquiries.js';
 
 /** Event types the scenarios cause; the suite fails when one of them is not delivered. */
@@ -16,6 +17,7 @@ export const LEADS_EVENTS: readonly string[] = [
 
 export function describeLeadsScenarios(run: ContractRun): void {
   describeProspectsAndInquiries(run);
+  describePortalInquiries(run);
   describeDataSubjectRights(run);
   describeLeadsEvents(run);
 }

@@ -2,6 +2,7 @@
 import type { ContractRun } from '../harness.js';
 import { describeListings } from './listings.js';
 import { describeMoney } from './money.js';
+import { describePortals } from './portals.js';
 import { describeProperties } from './properties.js';
 import { describeScheduling } from './scheduling.js';
 import { newState } from './state.js';
@@ -17,6 +18,7 @@ export const PROPERTY_EVENTS: readonly string[] = [
   'property.archived',
   'listing.completed',
   'listing.published',
+  'portal_transfer.succeeded',
   'inquiry.received',
   'appointment.confirmed',
   'appointment.cancelled',
@@ -28,6 +30,7 @@ export function describePropertyScenarios(run: ContractRun): void {
   const state = newState();
   describeProperties(run, state);
   describeListings(run, state);
+  describePortals(run, state);
   describeScheduling(run, state);
   describeMoney(run, state);
   describeWebhooksAndKeys(run);

@@ -14,6 +14,7 @@ import {
 import { createProspectService, prospectRoutes } from './leads/prospects/index.js';
 import { createErasureAuditService, erasureAuditRoutes, type ErasureJournal } from './leads/erasure-audit/index.js';
 import { auskunftRoutes, createAuskunftService } from './leads/auskunft/index.js';
+import { createPortalInquiryService, portalInquiryRoutes } from './leads/portal-inquiries/index.js';
 import { endViewingsReporting } from './forgotten-viewings.js';
 import type { Db, PropertyStatus } from '@platform/db';
 import {
@@ -23,6 +24,14 @@ import {
   createAppointmentService,
 } from './appointments/index.js';
 import { FEEDS_PATH, channelRoutes, createChannelService } from './channels/index.js';
+import {
+  createPortalService,
+  enqueueAccountTransfers,
+  enqueuePortalTransfer,
+  portalObjectSql,
+  portalRoutes,
+  portalScheduleSql,
+} from './portals/index.js';
 import {
   createListingService,
   listingRepository,
@@ -107,8 +116,12 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
           await propertyStatusChanged(tx, accountId, propertyId, to, at);
           const settled = await settlements.settleStatusChange(tx, accountId, propertyId, to, at, invoiceRecipients);
           const invoiceIds = settled?.invoice_ids ?? [];
-          if (invoiceIds.length === 0) return;
+          // Archived, its listings went off every channel: the portal channels send the deletion at once.
+          const portals =
+            to === 'archived' ? () => enqueueAccountTransfers(context.jobs, context.db, accountId, at) : null;
+          if (invoiceIds.length === 0) return portals ?? undefined;
           return async () => {
+            await portals?.();
             for (const id of invoiceIds) {
               await requestGeneration(
                 () => invoiceJobs.enqueue(context.jobs, id),
@@ -129,12 +142,29 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
         });
         // Listings publish onto channels (they import channels/); publication/ sits above both: listings
         // get the channel adapters' check, channels the live listings' counts, from here.
+        // A publication or withdrawal on a portal channel is sent by the worker at once (the sweeper would within a minute).
+        const publicationsChanged = async (channels: readonly { id: string; type: string }[]) => {
+          for (const channel of channels.filter((c) => c.type === 'portal'))
+            await enqueuePortalTransfer(context.jobs, channel.id, context.now()).catch((error: unknown) =>
+              v1.log.warn({ err: error, channel_id: channel.id }, 'portal transfer not enqueued; the sweeper will'),
+            );
+        };
         await v1.register(listingRoutes, {
-          listings: createListingService({ ...context, refuses: publicationRefusal }),
+          listings: createListingService({ ...context, refuses: publicationRefusal, publicationsChanged }),
           storage: context.storage,
         });
         const liveCounts = (db: Db, ids: readonly string[]) => listingRepository.liveCountsByChannel(db, ids);
-        await v1.register(channelRoutes, { channels: createChannelService({ ...context, liveCounts }) });
+        await v1.register(channelRoutes, {
+          channels: createChannelService({
+            ...context,
+            liveCounts,
+            cipher: deps.webhooks.secrets,
+            targets: deps.webhooks.policy,
+            portalAccountChanged: portalScheduleSql.restart,
+            portalStillHolds: portalObjectSql.stillHeld,
+          }),
+        });
+        await v1.register(portalRoutes, { portals: createPortalService(context) });
         await v1.register(appointmentRoutes, {
           appointments: createAppointmentService({ ...context, openSlotOfHostDuring }),
         });
@@ -196,6 +226,9 @@ export function buildPropertyApp(deps: PropertyAppDeps): Promise<FastifyInstance
               auskunft: createAuskunftService({ ...context, appointmentsOf: appointmentsOfProspect }),
             });
             await leads.register(inquiryRoutes, { inquiries: createInquiryService({ ...context, retentionDays }) });
+            await leads.register(portalInquiryRoutes, {
+              portalInquiries: createPortalInquiryService({ ...context, retentionDays }),
+            });
             await leads.register(matchingRoutes, { matching: createMatchingService(context) });
             await leads.register(outreachRoutes, { settings: createOutreachSettingsService(context) });
           },

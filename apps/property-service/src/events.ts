@@ -1,9 +1,55 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import type { EventCatalogue } from '@platform/webhooks';
 
 const ChangedFields = Type.Array(Type.String(), {
   description: 'Dotted paths of the fields that changed, e.g. `purchase_price_eur`, `address.city`, `status`.',
 });
+
+const PortalTransferData = <E extends TProperties>(extra: E) =>
+  Type.Object(
+    {
+      channel_id: Type.String(),
+      transfer_id: Type.String(),
+      umfang: Type.Union([Type.Literal('VOLL'), Type.Literal('TEIL')], {
+        description: '`VOLL`: the file held every live listing of the channel; `TEIL`: only the changes.',
+      }),
+      file_name: Type.String({ description: "The ZIP file on the portal's import account." }),
+      listings: Type.Array(
+        Type.Object(
+          {
+            listing_id: Type.String(),
+            property_id: Type.String(),
+            aktion: Type.Union([Type.Literal('CHANGE'), Type.Literal('DELETE')]),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'What the file held: each listing with its OpenImmo `aktionart`.' },
+      ),
+      ...extra,
+    },
+    { additionalProperties: false },
+  );
+
+/** A portal channel's transfers: each file sent, or given up. */
+const PORTAL_TRANSFER_EVENTS = [
+  {
+    type: 'portal_transfer.succeeded',
+    description: "A ZIP file of a portal channel's listings is complete on the portal's import account.",
+    scope: 'listings:read',
+    data: PortalTransferData({ transferred_at: Type.String({ format: 'date-time' }) }),
+  },
+  {
+    type: 'portal_transfer.failed',
+    description:
+      "A portal channel's transfer failed: `retrying` true when it is tried again (after 1m, 5m, 30m, 2h, 6h), false when the portal refused the account (login, folder, permission) or the attempts are used up — then it waits for a change of the channel's `portal` or `POST /v1/channels/{id}/retransfer`.",
+    scope: 'listings:read',
+    data: PortalTransferData({
+      reason: Type.String({ description: 'What failed, e.g. the login was refused.' }),
+      retrying: Type.Boolean(),
+      next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  },
+] as const;
 
 /** The event types of the property-marketing service. `data` holds ids and non-personal fields only. */
 export const PROPERTY_EVENTS = [
@@ -64,12 +110,15 @@ export const PROPERTY_EVENTS = [
       {
         channel_id: Type.String(),
         name: Type.String({ description: "The channel's name." }),
-        type: Type.Union([Type.Literal('website'), Type.Literal('openimmo')], { description: "The channel's type." }),
+        type: Type.Union([Type.Literal('website'), Type.Literal('openimmo'), Type.Literal('portal')], {
+          description: "The channel's type.",
+        }),
         rotated_at: Type.String({ format: 'date-time' }),
       },
       { additionalProperties: false },
     ),
   },
+  ...PORTAL_TRANSFER_EVENTS,
   {
     type: 'inquiry.received',
     description: 'A lead reached out about a property.',

@@ -7,6 +7,7 @@ import { OUTREACH_JOB, SWEEP_OUTREACH_JOB } from './leads/outreach/index.js';
 import { GENERATE_LISTING_JOB, SWEEP_LISTINGS_JOB } from './listings/index.js';
 import { invoiceJobs } from './invoices/index.js';
 import { MEDIA_RENDITIONS_JOB } from './media/index.js';
+import { PORTAL_TRANSFER_JOB, SWEEP_PORTALS_JOB } from './portals/index.js';
 
 /** Jobs of the property-marketing service, run by the worker and by `pnpm cli jobs run <name>`. */
 export const PROPERTY_JOBS = [
@@ -31,4 +32,6 @@ export const PROPERTY_JOBS = [
   MEDIA_RENDITIONS_JOB,
   OUTREACH_JOB,
   SWEEP_OUTREACH_JOB,
+  PORTAL_TRANSFER_JOB,
+  SWEEP_PORTALS_JOB,
 ] as const satisfies JobCatalogue;

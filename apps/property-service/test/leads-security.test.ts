@@ -7,6 +7,7 @@ import { prospectSecurityRoutes } from './security/prospects.js';
 import { erasureAuditSecurityRoutes } from './security/erasure-audit.js';
 import { outreachSecurityRoutes } from './security/outreach.js';
 import { auskunftSecurityRoutes } from './security/auskunft.js';
+import { portalInquirySecurityRoutes } from './portal-inquiries-fixtures.js';
 import { propertyDescriptor } from '../src/descriptor.js';
 
 let ctx: PropertyTestContext;
@@ -21,6 +22,7 @@ beforeAll(async () => {
     ...erasureAuditSecurityRoutes(),
     ...outreachSecurityRoutes(),
     ...(await auskunftSecurityRoutes(ctx)),
+    ...portalInquirySecurityRoutes(),
   );
   routes.push(...(await eventSecurityRoutes(ctx, '/leads/v1/ereignisse', 'leads:read')));
 });

@@ -282,6 +282,8 @@ describe('operations', () => {
       'listing.completed',
       'listing.published',
       'channel.feed_token_rotated',
+      'portal_transfer.succeeded',
+      'portal_transfer.failed',
       'inquiry.received',
       'inquiry.scored',
       'consent.withdrawn',

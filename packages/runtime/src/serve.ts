@@ -271,7 +271,7 @@ export async function serve({ listen: entries = [], worker: workerServices }: Se
     log('webhook relay and delivery worker running');
     const jobs = jobsOf(workerServices, { smtp });
     const scheduled = startScheduledJobs(
-      { db, storage, sandbox: documentSandbox! },
+      { db, storage, sandbox: documentSandbox!, secrets: webhooks.secrets, targets: webhooks.policy },
       redis.connection,
       jobs,
       logger,

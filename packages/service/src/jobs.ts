@@ -19,6 +19,10 @@ export interface JobContext {
   sandbox: Sandbox;
   /** For a job that hands follow-up work to the worker (the sweeper re-enqueues stuck documents). */
   jobs: JobQueue;
+  /** Decrypts secrets stored at rest (the webhooks' secret box): a job that uses one fails without it. */
+  secrets?: { decrypt(stored: string): string };
+  /** Which hosts a job may connect to for a tenant (the webhooks' rule against private targets). */
+  targets?: { allowPrivateTargets: boolean; sandbox?: boolean };
 }
 
 /**

@@ -124,7 +124,16 @@ export async function startTestApp(
     clock,
     jobs,
     startJobWorker: async () => {
-      const worker = startJobWorker(service.jobs, () => ({ db: db.prisma, now: clock.now, storage, sandbox, jobs }), {
+      const context = () => ({
+        db: db.prisma,
+        now: clock.now,
+        storage,
+        sandbox,
+        jobs,
+        secrets: webhooks.secrets,
+        targets: webhooks.policy,
+      });
+      const worker = startJobWorker(service.jobs, context, {
         connection: redis.connection,
         prefix: redis.prefix,
       });

@@ -38,3 +38,6 @@ export { startNginx, PROXY_PARAMS, type Nginx, type ProxySite } from './nginx.js
 export { startScaledDeployment, type ScaledDeployment, type Instance } from './scaled-deployment.js';
 export { startSystemPostgres, type SystemPostgres } from './system-postgres.js';
 export { startSentinelRedis, type SentinelRedis } from './redis-sentinel.js';
+export { startSftpServer, type SftpServer } from './sftp-server.js';
+export { startFtpServer, type FtpServer } from './ftp-server.js';
+export { startCutProxy, type CutProxy } from './cut-proxy.js';

@@ -25,6 +25,11 @@ export const channelRepository = {
     });
   },
 
+  /** A channel by id alone (the worker's transfers, which know no account yet), or null. */
+  byId(db: Db, id: string): Promise<ChannelRow | null> {
+    return db.channel.findUnique({ where: { id } });
+  },
+
   /** The channel of a feed token, or null (its account's name is asked of @platform/accounts when a feed is built). */
   byFeedToken(db: Db, token: string): Promise<ChannelRow | null> {
     return db.channel.findUnique({ where: { feed_token: token } });

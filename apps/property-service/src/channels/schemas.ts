@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Named, Nullable, PageQuerySchema, PatchSchemaOf, StringEnum } from '@platform/http';
+import { PortalSettingsFieldsSchema, PortalSettingsInputSchema, PortalSettingsViewSchema } from './portal-schemas.js';
 
-export const CHANNEL_TYPES = ['website', 'openimmo'] as const;
+export const CHANNEL_TYPES = ['website', 'openimmo', 'portal'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 const Name = Type.String({
@@ -65,10 +66,12 @@ export const ChannelInputSchema = Named(
     {
       type: StringEnum(CHANNEL_TYPES, {
         description:
-          "`website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.",
+          "`website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull; " +
+          "`portal`: a portal's import account the listings are pushed to as OpenImmo ZIP files over SFTP or FTP(S) (with `portal`).",
       }),
       name: Name,
       contact: Type.Optional(AgencyContactSchema),
+      portal: Type.Optional(PortalSettingsInputSchema),
     },
     { additionalProperties: false },
   ),
@@ -77,11 +80,12 @@ export type ChannelInput = Static<typeof ChannelInputSchema>;
 
 /** What a channel's owner may change (its type never changes); a PATCH's merged result is validated against it. */
 export const ChannelFieldsSchema = Type.Object(
-  { name: Name, contact: Type.Optional(AgencyContactSchema) },
+  { name: Name, contact: Type.Optional(AgencyContactSchema), portal: Type.Optional(PortalSettingsFieldsSchema) },
   {
     additionalProperties: false,
     description:
-      'A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact.',
+      'A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact; ' +
+      "`portal` members merge into a portal channel's import account (a new `secret` replaces the stored one).",
   },
 );
 export type ChannelFields = Static<typeof ChannelFieldsSchema>;
@@ -111,6 +115,7 @@ export const ChannelSchema = Named(
           { description: CONTACT_DESCRIPTION },
         ),
       ),
+      portal: Nullable(PortalSettingsViewSchema),
       live_listings: Type.Integer({ description: 'How many listings are live on the channel.' }),
       created_at: Type.String({ format: 'date-time' }),
       updated_at: Type.String({ format: 'date-time' }),

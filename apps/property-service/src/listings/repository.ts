@@ -106,6 +106,18 @@ export const listingRepository = {
     });
   },
 
+  /**
+   * The ids of the account's listings live on a channel, with their properties, newest publication
+   * first: what a portal transfer compares with what the portal holds, before loading any listing.
+   */
+  async liveIdsOnChannel(db: Db, channel: { id: string; account_id: string }) {
+    return db.listing.findMany({
+      where: { account_id: channel.account_id, publications: liveOn(channel.id) },
+      select: { id: true, property_id: true },
+      orderBy: [{ published_at: 'desc' }, { id: 'desc' }],
+    });
+  },
+
   /** The PDF's content address of a listing live on the channel (null before it is rendered), or null. */
   livePdf(db: Db, channel: { id: string; account_id: string }, listingId: string) {
     return db.listing.findFirst({

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Named, Nullable, PageQuerySchema, StringEnum } from '@platform/http';
 import { PropertySchema } from '../properties/index.js';
+import { CHANNEL_TYPES } from '../channels/index.js';
 
 export const LISTING_STATUSES = ['generating', 'completed', 'failed', 'published', 'withdrawn'] as const;
 export const PUBLICATION_STATES = ['pending', 'live', 'failed', 'withdrawn'] as const;
@@ -35,7 +36,7 @@ const ListingMediaSchema = Type.Object({
 export const ListingPublicationSchema = Type.Object({
   channel_id: Type.String(),
   channel_name: Type.String(),
-  channel_type: StringEnum(['website', 'openimmo']),
+  channel_type: StringEnum(CHANNEL_TYPES),
   state: StringEnum(PUBLICATION_STATES, {
     description: '`pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.',
   }),

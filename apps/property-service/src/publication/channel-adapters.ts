@@ -111,6 +111,8 @@ function document(listings: LiveListing[], context: FeedContext) {
 export const CHANNEL_ADAPTERS: Record<ChannelType, ChannelAdapter> = {
   website: websiteAdapter,
   openimmo: openImmoAdapter,
+  // A portal channel pushes the same OpenImmo listings (portals/); its feed can be pulled as well.
+  portal: openImmoAdapter,
 };
 
 /** Why a listing cannot go live on a channel of this type (its adapter's check), or null: what the app passes to listings/ for publishing. */

@@ -12,3 +12,4 @@ export {
   type FeedContext,
   type LiveListing,
 } from './channel-adapters.js';
+export { mediaGroups, openImmoDocument, type OpenImmoAction, type OpenImmoListing } from './openimmo.js';

@@ -24,18 +24,44 @@ import {
  * The `kontaktperson` every `immobilie` needs is the channel's agency contact, a business role;
  * nothing of a prospect, no commission note. The address goes out at its precision, with
  * `objektadresse_freigeben` false below `exact`. Documents are never attachments.
+ *
+ * The same document serves the pull feed (defaults: a full transfer, every listing CHANGE, media
+ * linked by URL, `location="EXTERN"`) and the ZIP a portal's import account takes
+ * (portals/package.ts): media inside the ZIP (`location="INTERN"`, `daten/pfad` the path in the
+ * archive), a partial transfer (`umfang="TEIL"`) and DELETE items. A DELETE item carries only
+ * what the schema requires (objektkategorie, geo with postal code and city, kontaktperson,
+ * verwaltung_techn), as public exporters write it: no prices, texts or attachments.
  */
 
 export const OPENIMMO_VERSION = '1.2.7';
 const SENDER_SOFTWARE = 'property-service';
 const SENDER_VERSION = '1.0';
 
-export interface OpenImmoListing {
+interface OpenImmoListingFields {
   listingId: string;
   snapshot: ListingSnapshot;
-  /** Where a portal downloads the medium (an absolute URL). */
-  mediaUrl: (medium: ListingMediaSnapshot) => string;
+  /** The object's id at the portal (`objektnr_extern` and `openimmo_obid`); default `listingId`. */
+  objectId?: string;
+  /** `CHANGE` (insert or update, the default) or `DELETE` (take the object off the portal). */
+  action?: OpenImmoAction;
 }
+
+export type OpenImmoAction = 'CHANGE' | 'DELETE';
+
+/** A listing with where its media are: a URL (`location="EXTERN"`) or a path inside the transfer's ZIP (`location="INTERN"`). */
+export type OpenImmoListing = OpenImmoListingFields &
+  (
+    | {
+        /** Where a portal downloads the medium (an absolute URL). */
+        mediaUrl: (medium: ListingMediaSnapshot) => string;
+        mediaPath?: undefined;
+      }
+    | {
+        /** The medium's path inside the ZIP the document travels in. */
+        mediaPath: (medium: ListingMediaSnapshot) => string;
+        mediaUrl?: undefined;
+      }
+  );
 
 export interface OpenImmoDocumentInput {
   /** The provider's id at the portals: `anbieternr` and `openimmo_anid`. */
@@ -48,6 +74,11 @@ export interface OpenImmoDocumentInput {
   listings: readonly OpenImmoListing[];
   /** When the document is generated (RFC 3339): `timestamp` of the transfer and `stand_vom` of every listing. */
   generatedAt: string;
+  /**
+   * `VOLL` (the default): the document is the provider's whole stock, a portal removes whatever it
+   * does not hold. `TEIL`: only the objects it holds change, each by its `aktion`.
+   */
+  umfang?: 'VOLL' | 'TEIL';
 }
 
 /** ISO 3166-1 alpha-2 → alpha-3 (`land iso_land`); a country not listed is left out of `geo`. */
@@ -85,10 +116,11 @@ export function openImmoDocument(input: OpenImmoDocumentInput): string {
   const date = dateOf(input.generatedAt);
   // Characters XML cannot carry (control characters in a pasted title) are dropped, not fatal.
   const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' }).ele('openimmo');
+  const umfang = input.umfang ?? 'VOLL';
   root.ele('uebertragung').att({
     art: 'OFFLINE',
-    umfang: 'VOLL',
-    modus: 'NEW',
+    umfang,
+    modus: modus(umfang, input.listings),
     version: OPENIMMO_VERSION,
     sendersoftware: SENDER_SOFTWARE,
     senderversion: SENDER_VERSION,
@@ -104,8 +136,18 @@ export function openImmoDocument(input: OpenImmoDocumentInput): string {
   return root.end({ prettyPrint: true });
 }
 
+/**
+ * `modus` only informs (the schema's note): a full transfer is `NEW`, a partial one `CHANGE`, or
+ * `DELETE` when it does nothing but delete.
+ */
+function modus(umfang: 'VOLL' | 'TEIL', listings: readonly OpenImmoListing[]): 'NEW' | 'CHANGE' | 'DELETE' {
+  if (umfang === 'VOLL') return 'NEW';
+  return listings.length > 0 && listings.every((l) => l.action === 'DELETE') ? 'DELETE' : 'CHANGE';
+}
+
 function immobilie(el: XMLBuilder, listing: OpenImmoListing, contact: AgencyContact, standVom: string): void {
   const p = listing.snapshot.property;
+  if (listing.action === 'DELETE') return deletion(el, listing, contact, standVom);
   objektkategorie(el.ele('objektkategorie'), p);
   geo(el.ele('geo'), p);
   kontaktperson(el.ele('kontaktperson'), contact);
@@ -120,10 +162,26 @@ function immobilie(el: XMLBuilder, listing: OpenImmoListing, contact: AgencyCont
   const verwaltung = el.ele('verwaltung_objekt');
   verwaltung.ele('objektadresse_freigeben').txt(String(p.address.location_precision === 'exact'));
   text(verwaltung, 'verfuegbar_ab', p.available_from);
+  verwaltungTechn(el, listing, standVom);
+}
+
+/** What a DELETE item must still hold to be valid: the category, postal code and city, the contact, the ids. */
+function deletion(el: XMLBuilder, listing: OpenImmoListing, contact: AgencyContact, standVom: string): void {
+  const p = listing.snapshot.property;
+  objektkategorie(el.ele('objektkategorie'), p);
+  const geoEl = el.ele('geo');
+  text(geoEl, 'plz', p.address.postal_code);
+  text(geoEl, 'ort', p.address.city);
+  kontaktperson(el.ele('kontaktperson'), contact);
+  verwaltungTechn(el, listing, standVom);
+}
+
+function verwaltungTechn(el: XMLBuilder, listing: OpenImmoListing, standVom: string): void {
+  const objectId = listing.objectId ?? listing.listingId;
   const techn = el.ele('verwaltung_techn');
-  text(techn, 'objektnr_extern', listing.listingId);
-  techn.ele('aktion').att('aktionart', 'CHANGE');
-  text(techn, 'openimmo_obid', listing.listingId);
+  text(techn, 'objektnr_extern', objectId);
+  techn.ele('aktion').att('aktionart', listing.action ?? 'CHANGE');
+  text(techn, 'openimmo_obid', objectId);
   text(techn, 'stand_vom', standVom);
 }
 
@@ -233,10 +291,14 @@ function anhaenge(parent: XMLBuilder, listing: OpenImmoListing): void {
   if (groups.length === 0) return;
   const el = parent.ele('anhaenge');
   for (const { medium, gruppe } of groups) {
-    const anhang = el.ele('anhang').att({ location: 'EXTERN', gruppe });
+    const inZip = listing.mediaPath !== undefined;
+    const anhang = el.ele('anhang').att({ location: inZip ? 'INTERN' : 'EXTERN', gruppe });
     text(anhang, 'anhangtitel', medium.title);
     text(anhang, 'format', medium.content_type);
-    anhang.ele('daten').ele('pfad').txt(listing.mediaUrl(medium));
+    anhang
+      .ele('daten')
+      .ele('pfad')
+      .txt(inZip ? listing.mediaPath(medium) : listing.mediaUrl(medium));
   }
 }
 

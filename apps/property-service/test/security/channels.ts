@@ -22,6 +22,10 @@ export async function channelSecurityRoutes(ctx: PropertyTestContext): Promise<S
       contact: { name: 'Vermietung', email: 'vermietung@example.de' },
     }),
     onChannel('POST', 'listings:write', undefined, '/rotate-feed-token'),
+    // A portal channel's transfers (a website channel answers 409 to the right key; the suite needs no success).
+    onChannel('GET', 'listings:read', undefined, '/portal-status'),
+    onChannel('GET', 'listings:read', undefined, '/transfers'),
+    onChannel('POST', 'listings:write', undefined, '/retransfer'),
     onChannel('DELETE', 'listings:write'),
   ];
 }

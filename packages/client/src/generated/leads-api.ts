@@ -359,6 +359,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leads/v1/anfragen/openimmo-feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Portal-Anfragen übernehmen (OpenImmo-Feedback)
+         * @description Übernimmt Anfragen, die ein Portal (ImmoScout24, immowelt, Kleinanzeigen …) als **OpenImmo-Feedback** zurückgibt: das Dokument selbst (`application/xml`, höchstens 1048576 Bytes) oder die Mail des Portals im Rohformat (`message/rfc822`, höchstens 10485760 Bytes; das Dokument als Anhang, am Inhalt erkannt, nicht am Dateinamen, oder im Text). Das Dokument wird gegen das Schema openimmo-feedback 1.2.5 geprüft. Jedes `objekt` nennt mit `oobj_id` (sonst `zusatz_refnr`) ein Inserat (`lst_…`, die `openimmo_obid` des Feeds) oder eine Immobilie dieses Kontos; jeder `interessent` wird eine Anfrage wie bei `POST /anfragen` (bewertet, mit Begründung; `inquiry.received` und `inquiry.scored`). Der Interessent wird an der E-Mail-Adresse erkannt (ohne Groß-/Kleinschreibung), sonst neu angelegt, mit einer Einwilligung `kontaktaufnahme` der Quelle `portal` (Text: der Datenschutz-/Einwilligungstext des Portals aus `user_defined_extend`, sonst ein Satz mit dem Namen des Portals). Idempotent über die ID des Portals (`int_id`, ohne sie ein Hash aus Objekt, E-Mail, Name und Text): dasselbe Dokument noch einmal legt nichts an und antwortet 200 mit denselben Anfragen; 201, sobald eine neu ist. Ein ungültiges Dokument, ein unbekanntes Objekt oder eine Mail ohne Dokument: 422, und nichts wird angelegt.
+         *
+         *     Erforderlicher Scope: `leads:write`.
+         */
+        post: operations["portalAnfragenUebernehmen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leads/v1/interessenten/{interessentId}/treffer": {
         parameters: {
             query?: never;
@@ -923,6 +945,10 @@ export interface components {
              * @description Zeitpunkt der (ersten) Löschung.
              */
             geloescht_am: string;
+        };
+        PortalAnfragenImport: {
+            /** @description Die Anfragen des Dokuments in seiner Reihenfolge, wie `GET /anfragen/{anfrageId}` sie zeigt (neue und schon übernommene). */
+            anfragen: components["schemas"]["Anfrage"][];
         };
         Suchprofil: {
             /**
@@ -2974,6 +3000,129 @@ export interface operations {
             };
             /** @description Nicht gefunden (auch für Datensätze anderer Konten). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Konflikt mit dem aktuellen Zustand. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Anfrageinhalt zu groß: über 1 MiB oder eine Datei über der Grenze der Route; `details[].vorgabe.max_bytes` nennt die Grenze. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Inhalt ist nicht application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Validierung fehlgeschlagen; ein Detail je Problem, mit der verletzten Vorgabe (`meldung`, `vorgabe`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Die Anwendung hat ihr Budget an Anfragen für diese Minute verbraucht (ein Budget für alle ihre Schlüssel); nach `Retry-After` Sekunden erneut versuchen. */
+            429: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Der Dienst ist kurz nicht verfügbar (überlastet, oder eine Abhängigkeit fehlt); nach `Retry-After` Sekunden erneut versuchen. */
+            503: {
+                headers: {
+                    /** @description Sekunden bis zum nächsten Versuch. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+        };
+    };
+    portalAnfragenUebernehmen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+                "text/xml": string;
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalAnfragenImport"];
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalAnfragenImport"];
+                };
+            };
+            /** @description Fehlerhafte Anfrage (ungültiges JSON, API-Schlüssel in der URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description API-Schlüssel fehlt, ist fehlerhaft, unbekannt, widerrufen oder gehört zu einer anderen Umgebung oder einem anderen Dienst. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fehler"];
+                };
+            };
+            /** @description Dem API-Schlüssel fehlt der erforderliche Scope (`scope_fehlt`, der Scope steht in `details[].feld`). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -617,6 +617,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/channels/{channelId}/portal-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a portal channel's transfer status
+         * @description Where the transfers of a `portal` channel stand: per property, the listing the portal should show or take off (`aktion`) and whether it has it (`pending`, `transferred`, `failed` with `reason`); whether a full transfer is due, failures in a row and the next attempt, or why it halted. 409 for a channel of another type.
+         *
+         *     Required scope: `listings:read`.
+         */
+        get: operations["getPortalStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a portal channel's transfers
+         * @description The ZIP files sent (or tried) to the portal, newest first. 409 for a channel of another type.
+         *
+         *     Required scope: `listings:read`.
+         */
+        get: operations["listPortalTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/retransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer everything of a portal channel again
+         * @description Asks for a full transfer (`umfang="VOLL"`: every listing live on the channel; the portal takes off what the file does not hold) now, with the failures in a row forgotten and a halted channel resumed. The worker sends it; follow it in `portal-status` and the events `portal_transfer.succeeded` / `portal_transfer.failed`. 409 for a channel of another type.
+         *
+         *     Required scope: `listings:write`.
+         */
+        post: operations["retransferPortalChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/appointments": {
         parameters: {
             query?: never;
@@ -1543,7 +1609,7 @@ export interface components {
         Channel: {
             id: string;
             /** @enum {string} */
-            type: "website" | "openimmo";
+            type: "website" | "openimmo" | "portal";
             name: string;
             /** @description The public feed of the listings live on this channel, read without a key; its token is the secret: share it only with the consumer. */
             feed_url: string;
@@ -1554,6 +1620,26 @@ export interface components {
                 email: string | null;
                 phone: string | null;
             } | null;
+            /** @description The portal's import account the channel pushes its listings to, as ZIP files (OpenImmo XML with the photos). Creating or changing it connects and logs in once: a failure is a 422 that says what failed (the host name, the connection, the TLS handshake, the login, the folder or the permission). The secret is never shown. */
+            portal: {
+                /**
+                 * @description `sftp` (SSH), `ftp`, or `ftps` (FTP with explicit TLS, `AUTH TLS`, the certificate verified) — as the portal's import documentation names it.
+                 * @enum {string}
+                 */
+                transfer: "sftp" | "ftp" | "ftps";
+                host: string;
+                port: number;
+                username: string;
+                folder: string;
+                anbieternr: string;
+                /**
+                 * @description `teil` (default): a full transfer first and on request, then each change as a partial one (`umfang="TEIL"`); `voll`: every transfer holds all live listings.
+                 * @enum {string}
+                 */
+                mode: "teil" | "voll";
+                /** @description sftp: the server's host key the transfers require (`SHA256:…`); null for FTP(S). */
+                host_key_fingerprint: string | null;
+            } | null;
             /** @description How many listings are live on the channel. */
             live_listings: number;
             /** Format: date-time */
@@ -1563,10 +1649,10 @@ export interface components {
         };
         ChannelInput: {
             /**
-             * @description `website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull.
+             * @description `website`: a JSON feed of the live listings for the account's own site; `openimmo`: an OpenImmo 1.2.7 XML feed that portals pull; `portal`: a portal's import account the listings are pushed to as OpenImmo ZIP files over SFTP or FTP(S) (with `portal`).
              * @enum {string}
              */
-            type: "website" | "openimmo";
+            type: "website" | "openimmo" | "portal";
             /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
             name: string;
             /** @description The agency's business contact a portal shows with each listing (OpenImmo `kontaktperson`): the agency or the responsible agent in a business role — never a prospect. `name` and at least one of `email` and `phone` (a portal needs a way to reach the agency); an `openimmo` channel needs one before listings can be published on it. */
@@ -1587,8 +1673,35 @@ export interface components {
             } | {
                 phone: string;
             };
+            /** @description The portal's import account the channel pushes its listings to, as ZIP files (OpenImmo XML with the photos). Creating or changing it connects and logs in once: a failure is a 422 that says what failed (the host name, the connection, the TLS handshake, the login, the folder or the permission). */
+            portal?: {
+                /**
+                 * @description `sftp` (SSH), `ftp`, or `ftps` (FTP with explicit TLS, `AUTH TLS`, the certificate verified) — as the portal's import documentation names it.
+                 * @enum {string}
+                 */
+                transfer: "sftp" | "ftp" | "ftps";
+                /** @description The import server's host name, e.g. `sftp.immobilienscout24.de`. */
+                host: string;
+                /** @description Default 22 for `sftp`, 21 for `ftp` and `ftps`. */
+                port?: number;
+                /** @description The import account, as the portal gave it. */
+                username: string;
+                /** @description The account's password, or for `sftp` a private key (OpenSSH or PEM, unencrypted). Stored encrypted, never shown again. */
+                secret: string;
+                /** @description The folder the files go into, absolute or relative to the login folder; default `.` (the login folder). */
+                folder?: string;
+                /** @description The provider's id at the portal (OpenImmo `anbieternr`), e.g. the ImmoScout24 customer number. */
+                anbieternr: string;
+                /**
+                 * @description `teil` (default): a full transfer first and on request, then each change as a partial one (`umfang="TEIL"`); `voll`: every transfer holds all live listings.
+                 * @enum {string}
+                 */
+                mode?: "teil" | "voll";
+                /** @description sftp: the server's host key as `ssh-keygen -l` prints it (`SHA256:…`), if the portal names it. Without it the key seen at the first login is kept (trust on first use); a server with another key is then refused. */
+                host_key_fingerprint?: string;
+            };
         };
-        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact. */
+        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact; `portal` members merge into a portal channel's import account (a new `secret` replaces the stored one). */
         ChannelUpdate: {
             /** @description Unique within the account, e.g. `Website` or `ImmoScout24 (OpenImmo)`. */
             name?: string;
@@ -1605,6 +1718,33 @@ export interface components {
                 email?: string | null;
                 /** @description A business number: digits, spaces, `( ) / -` and a leading `+`, e.g. `+49 30 1234567`. */
                 phone?: string | null;
+            } | null;
+            /** @description The portal's import account the channel pushes its listings to, as ZIP files (OpenImmo XML with the photos). Creating or changing it connects and logs in once: a failure is a 422 that says what failed (the host name, the connection, the TLS handshake, the login, the folder or the permission). */
+            portal?: {
+                /**
+                 * @description `sftp` (SSH), `ftp`, or `ftps` (FTP with explicit TLS, `AUTH TLS`, the certificate verified) — as the portal's import documentation names it.
+                 * @enum {string}
+                 */
+                transfer?: "sftp" | "ftp" | "ftps";
+                /** @description The import server's host name, e.g. `sftp.immobilienscout24.de`. */
+                host?: string;
+                /** @description Default 22 for `sftp`, 21 for `ftp` and `ftps`. */
+                port?: number;
+                /** @description The import account, as the portal gave it. */
+                username?: string;
+                /** @description The account's password, or for `sftp` a private key (OpenSSH or PEM, unencrypted). Stored encrypted, never shown again. */
+                secret?: string;
+                /** @description The folder the files go into, absolute or relative to the login folder; default `.` (the login folder). */
+                folder?: string;
+                /** @description The provider's id at the portal (OpenImmo `anbieternr`), e.g. the ImmoScout24 customer number. */
+                anbieternr?: string;
+                /**
+                 * @description `teil` (default): a full transfer first and on request, then each change as a partial one (`umfang="TEIL"`); `voll`: every transfer holds all live listings.
+                 * @enum {string}
+                 */
+                mode?: "teil" | "voll";
+                /** @description sftp: the server's host key as `ssh-keygen -l` prints it (`SHA256:…`), if the portal names it. Without it the key seen at the first login is kept (trust on first use); a server with another key is then refused. */
+                host_key_fingerprint?: string | null;
             } | null;
         };
         /** @description Commission terms. Sales use `seller_percent` / `buyer_percent` of the purchase price, lettings `landlord_months` / `tenant_months` of the monthly cold rent. Terms that break a rule whoever engaged the broker are refused when set (422 `not_allowed` on the field, the message names the rule): they are checked as a sale when the property has a purchase price, as a letting when it has a cold rent, as both when it has both or neither. Equal sale shares need no `engaged_by`; terms lawful for one engaging side only (unequal shares, a tenant share) are stored without it, and publishing a listing and marking the property sold or rented answer 422 `missing` on `commission.engaged_by` until it is given. */
@@ -1648,7 +1788,7 @@ export interface components {
             /** @description The event id: the `id` of the webhook delivery body (`evt_…`). */
             id: string;
             /** @enum {string} */
-            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
+            type: "property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "portal_transfer.succeeded" | "portal_transfer.failed" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited";
             /**
              * Format: date-time
              * @description When the event happened.
@@ -1835,7 +1975,7 @@ export interface components {
                 channel_id: string;
                 channel_name: string;
                 /** @enum {string} */
-                channel_type: "website" | "openimmo";
+                channel_type: "website" | "openimmo" | "portal";
                 /**
                  * @description `pending` → `live` or `failed` (with `reason`); `withdrawn` when taken off.
                  * @enum {string}
@@ -1922,6 +2062,74 @@ export interface components {
             title?: string | null;
             /** @description Place in the order, from 0; a larger value appends. */
             position?: number;
+        };
+        /** @description A portal channel's transfers: where they stand, per listing. */
+        PortalStatus: {
+            channel_id: string;
+            /** @description The next transfer holds every live listing (`umfang="VOLL"`). */
+            full_transfer_due: boolean;
+            failures_in_a_row: number;
+            /**
+             * Format: date-time
+             * @description When the next transfer may run.
+             */
+            next_attempt_at: string | null;
+            /** @description Set when the portal refused the account or the retries are used up: no transfer until the channel's `portal` changes or a retransfer is asked for. */
+            halted_reason: string | null;
+            /** @description What the portal should hold, per property, and whether it has it. */
+            listings: {
+                /** @description The listing the portal shows (or last showed) for the property. */
+                listing_id: string;
+                /** @description The portal's object id (OpenImmo `objektnr_extern` and `openimmo_obid`). */
+                property_id: string;
+                /**
+                 * @description OpenImmo `aktionart`: `CHANGE` the portal shows the listing, `DELETE` it takes it off.
+                 * @enum {string}
+                 */
+                aktion: "CHANGE" | "DELETE";
+                /**
+                 * @description `pending`: not at the portal yet (waiting for the next transfer or a retry); `transferred`: the portal has it; `failed`: given up, see `reason`.
+                 * @enum {string}
+                 */
+                state: "pending" | "transferred" | "failed";
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description When a transfer last brought it to the portal.
+                 */
+                transferred_at: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+        };
+        /** @description One ZIP file sent (or tried) to the portal of a `portal` channel. */
+        PortalTransfer: {
+            id: string;
+            channel_id: string;
+            /**
+             * @description `VOLL`: every live listing of the channel; `TEIL`: only the changes.
+             * @enum {string}
+             */
+            umfang: "VOLL" | "TEIL";
+            /**
+             * @description `pending` while it is sent, `transferred` once the file is complete at the portal, `failed` with `reason`.
+             * @enum {string}
+             */
+            state: "pending" | "transferred" | "failed";
+            /** @description The ZIP file's name on the portal's import account. */
+            file_name: string;
+            /** @description How many listings (CHANGE and DELETE) the file holds. */
+            objects: number;
+            /** @description The file's size, once transferred. */
+            bytes: number | null;
+            /** @description Why it failed. */
+            reason: string | null;
+            /** @description The attempt in a row this transfer was (1 after a success). */
+            attempt: number;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
         };
         /** @description A property record. */
         Property: {
@@ -2450,7 +2658,7 @@ export interface components {
         WebhookInput: {
             /** @description https URL that receives deliveries. */
             url: string;
-            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "portal_transfer.succeeded" | "portal_transfer.failed" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string;
         };
         WebhookRedelivery: {
@@ -2511,7 +2719,7 @@ export interface components {
         WebhookUpdate: {
             /** @description https URL that receives deliveries. */
             url?: string;
-            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+            events?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "portal_transfer.succeeded" | "portal_transfer.failed" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "paused";
@@ -6019,7 +6227,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact. */
+        /** @description A JSON merge patch of the channel: `contact` members merge into the current contact (`null` clears one), `contact: null` removes the contact; `portal` members merge into a portal channel's import account (a new `secret` replaces the stored one). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ChannelUpdate"];
@@ -6157,6 +6365,328 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large: over 1 MiB, or a file over the route's limit; `details[].constraint.max_bytes` names the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPortalStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A portal channel's transfers: where they stand, per listing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalStatus"];
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPortalTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description Opaque cursor from `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PortalTransfer"][];
+                        page: {
+                            next_cursor: string | null;
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (invalid JSON, API key in the URL). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing, malformed, unknown, revoked or of another environment or service. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the required scope. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (also for records of other accounts). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed; one detail per problem, with the constraint it broke (`message`, `constraint`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The application has spent its budget of requests for this minute (one budget for all its keys); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is briefly unavailable (overloaded, or a dependency is away); retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retransferPortalChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried POST run once: the first response is replayed for 24 h (`Idempotent-Replayed: true`). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body, or an empty object. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description A portal channel's transfers: where they stand, per listing. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalStatus"];
                 };
             };
             /** @description Malformed request (invalid JSON, API key in the URL). */
@@ -9865,7 +10395,7 @@ export interface operations {
                 /** @description Opaque cursor from `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only events of these types (repeat the parameter: `type=a&type=b`). */
-                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
+                type?: ("property.created" | "property.updated" | "property.archived" | "listing.completed" | "listing.published" | "channel.feed_token_rotated" | "portal_transfer.succeeded" | "portal_transfer.failed" | "inquiry.received" | "inquiry.scored" | "consent.withdrawn" | "prospect.restricted" | "prospect.restriction_lifted" | "prospect.objected" | "prospect.matched" | "appointment.confirmed" | "appointment.cancelled" | "settlement.created" | "invoice.credited")[];
                 /** @description Only events created at or after this time. */
                 created_after?: string;
                 /** @description Only events created before this time. */
