@@ -44,6 +44,7 @@ describe('POST /leads/v1/anfragen', () => {
       immobilie_id: propertyId,
       interessent_id: prospectId,
       nachricht: 'Ist die Wohnung noch frei?',
+      quelle: null, // through this API, not from a portal
       bewertet_am: '2026-12-01T10:00:00.000Z',
       eingegangen_am: '2026-12-01T10:00:00.000Z',
     });

@@ -73,6 +73,9 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
     });
     expect(anfrage.bewertung.kriterien.length).toBeGreaterThan(0);
     expect(anfrage.bewertung.kriterien.every((k: { grund: string }) => k.grund.length > 0)).toBe(true);
+    // The portal is named as the inquiry's source, also when it is read later.
+    expect(anfrage.quelle).toBe('ImmoScout24');
+    expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json().quelle).toBe('ImmoScout24');
     expect((await ctx.send('GET', `/leads/v1/anfragen/${anfrage.id}`)).json()).toEqual(anfrage);
 
     const prospect = (await ctx.send('GET', `/leads/v1/interessenten/${anfrage.interessent_id}`)).json();

@@ -1,3 +1,6 @@
+-- AlterTable
+ALTER TABLE "inquiries" ADD COLUMN "source" VARCHAR(100);
+
 -- CreateTable
 CREATE TABLE "portal_inquiries" (
     "account_id" TEXT NOT NULL,

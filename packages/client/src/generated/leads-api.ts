@@ -532,6 +532,8 @@ export interface components {
             bewertet_am: string;
             /** Format: date-time */
             eingegangen_am: string;
+            /** @description Woher die Anfrage kam, wenn nicht über diese API: der Name des Portals (OpenImmo-Feedback `sender/name`, z. B. `ImmoScout24`). */
+            quelle: string | null;
         };
         AnfrageAnlegen: {
             immobilie_id: string;

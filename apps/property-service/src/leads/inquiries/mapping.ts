@@ -12,5 +12,6 @@ export function toInquiry(row: InquiryRow): Inquiry {
     bewertung: row.score_details as unknown as InquiryScore,
     bewertet_am: row.scored_at.toISOString(),
     eingegangen_am: row.created_at.toISOString(),
+    quelle: row.source,
   };
 }

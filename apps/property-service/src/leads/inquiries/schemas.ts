@@ -35,6 +35,12 @@ export const InquirySchema = Named(
       description: 'Wann die Bewertung berechnet wurde: beim Eingang und bei jeder Neubewertung.',
     }),
     eingegangen_am: Type.String({ format: 'date-time' }),
+    quelle: Nullable(
+      Type.String({
+        description:
+          'Woher die Anfrage kam, wenn nicht über diese API: der Name des Portals (OpenImmo-Feedback `sender/name`, z. B. `ImmoScout24`).',
+      }),
+    ),
   }),
 );
 export type Inquiry = Static<typeof InquirySchema>;

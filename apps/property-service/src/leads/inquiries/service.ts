@@ -26,7 +26,8 @@ async function withSubject(tx: Db, id: string) {
 /** Inquiries: scored on arrival against the prospect's search profile and the property. */
 export function createInquiryService({ db, scoredCursors, now, emit, retentionDays }: InquiryServiceDeps) {
   return {
-    create(accountId: string, body: InquiryInput): Promise<Inquiry> {
+    /** `source`: where it came from when not through the API (a portal's name). */
+    create(accountId: string, body: InquiryInput, source: string | null = null): Promise<Inquiry> {
       if (body.interessent_id === undefined && body.interessent === undefined)
         throw validationError([{ field: 'interessent_id', reason: 'missing' }]);
       if (body.interessent_id !== undefined && body.interessent !== undefined)
@@ -49,6 +50,7 @@ export function createInquiryService({ db, scoredCursors, now, emit, retentionDa
           property_id: property.id,
           prospect_id: prospect.id,
           message: body.nachricht ?? null,
+          source,
           ...scoreColumns(scoreInquiry({ property, prospect }), INQUIRY_SCORE, at),
           created_at: at,
         });

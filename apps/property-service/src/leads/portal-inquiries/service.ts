@@ -135,11 +135,15 @@ export function createPortalInquiryService(deps: PortalInquiryServiceDeps) {
             anfragen.set(knownId, await inquiries.get(accountId, knownId));
             continue;
           }
-          const anfrage = await inquiries.create(accountId, {
-            immobilie_id: propertyId,
-            interessent_id: await prospectOf(tx, accountId, { portal: feedback.sender.trim(), objekt }, interest, at),
-            nachricht: interest.nachricht,
-          });
+          const anfrage = await inquiries.create(
+            accountId,
+            {
+              immobilie_id: propertyId,
+              interessent_id: await prospectOf(tx, accountId, { portal: feedback.sender.trim(), objekt }, interest, at),
+              nachricht: interest.nachricht,
+            },
+            feedback.sender.trim().slice(0, 100),
+          );
           await rememberPortalInquiry(tx, key, anfrage.id, at);
           anfragen.set(anfrage.id, anfrage);
           created = true;
