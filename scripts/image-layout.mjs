@@ -39,7 +39,8 @@ export const LEFT_OUT = {
   'pg-native': 'optional in pg, which falls back to its JavaScript client',
   '@valkey/valkey-glide': "optional client of BullMQ's Redis layer; the apps use ioredis (bundled)",
   'cpu-features': 'optional in ssh2 (the portal transfers), which loads it in a try/catch and works without it',
-  selderee: "named only in a JSDoc type (`import('selderee').Picker`) of html-to-text (mailparser's), which the bundle keeps; it is bundled",
+  selderee:
+    "named only in a JSDoc type (`import('selderee').Picker`) of html-to-text (mailparser's), which the bundle keeps; it is bundled",
 };
 
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
