@@ -79,7 +79,7 @@ export function feedbackMail(xml: string | undefined): string {
 
 /** Posts a document or a mail to the import through the typed client, the body sent unchanged. */
 export function postFeedback(leads: LeadsClient, body: string, contentType: 'application/xml' | 'message/rfc822') {
-  return leads.POST('/leads/v1/anfragen/openimmo-feedback', {
+  return leads.POST('/leads/v1/portal-anfragen', {
     body,
     bodySerializer: (raw: string) => raw,
     headers: { 'content-type': contentType },

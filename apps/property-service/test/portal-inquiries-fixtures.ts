@@ -119,7 +119,7 @@ export function sendFeedback(
 ) {
   return ctx.app.inject({
     method: 'POST',
-    url: '/leads/v1/anfragen/openimmo-feedback',
+    url: '/leads/v1/portal-anfragen',
     headers: { apikey: key, 'content-type': contentType },
     payload: body,
   });
@@ -127,5 +127,5 @@ export function sendFeedback(
 
 /** The import's entry for the leads security suite (the suite sends JSON: auth and scope are decided before the body). */
 export const portalInquirySecurityRoutes = (): SecurityRoute[] => [
-  { method: 'POST', url: '/leads/v1/anfragen/openimmo-feedback', scope: 'leads:write' },
+  { method: 'POST', url: '/leads/v1/portal-anfragen', scope: 'leads:write' },
 ];

@@ -56,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
+describe('POST /leads/v1/portal-anfragen', () => {
   it('takes a portal inquiry: a new prospect with a portal consent, a scored and explained inquiry; again: 200, the same, nothing written', async () => {
     ctx.clock.now = new Date('2026-11-28T09:00:00Z');
     const xml = feedbackXml([{ oobj_id: propertyId, portal_obj_id: '151234567', interessenten: [erika] }]);
@@ -293,7 +293,7 @@ describe('POST /leads/v1/anfragen/openimmo-feedback', () => {
   });
 
   it('accepts only its media types and its sizes: JSON 415, a document over 1 MB 413, a mail up to 10 MB', async () => {
-    const json = await ctx.send('POST', '/leads/v1/anfragen/openimmo-feedback', { immobilie_id: propertyId });
+    const json = await ctx.send('POST', '/leads/v1/portal-anfragen', { immobilie_id: propertyId });
     expect(json.statusCode).toBe(415);
     expect(json.json().code).toBe('medientyp_nicht_unterstuetzt');
     const big = feedbackXml([

@@ -359,7 +359,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/leads/v1/anfragen/openimmo-feedback": {
+    "/leads/v1/portal-anfragen": {
         parameters: {
             query?: never;
             header?: never;

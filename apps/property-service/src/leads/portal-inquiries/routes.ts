@@ -47,7 +47,7 @@ export const portalInquiryRoutes: FastifyPluginAsync<{ portalInquiries: PortalIn
 
   const bytes = Type.String({ description: 'Die Bytes des Inhalts.' });
   app.post(
-    '/anfragen/openimmo-feedback',
+    '/portal-anfragen',
     {
       config: { scope: 'leads:write' },
       bodyLimit: MAIL_MAX_BYTES,
