@@ -49,7 +49,7 @@ export const portalAccountRepository = {
 };
 
 /** The settings of a stored account, with its secret decrypted (for a transfer or a merge patch). */
-export function settingsOf(row: PortalAccountRow, cipher: SecretCipher): PortalSettings {
+export function settingsOf(row: PortalAccountRow, cipher: Pick<SecretCipher, 'decrypt'>): PortalSettings {
   const { host_key_fingerprint, ...view } = viewOf(row);
   return {
     ...view,

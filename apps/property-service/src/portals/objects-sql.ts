@@ -112,9 +112,4 @@ export const portalObjectSql = {
       },
     });
   },
-
-  /** The objects of one listing on every portal channel of the account (a listing's transfer state). */
-  ofListing(db: Db, accountId: string, listingId: string): Promise<PortalObjectRow[]> {
-    return db.portalObject.findMany({ where: { account_id: accountId, listing_id: listingId } });
-  },
 };

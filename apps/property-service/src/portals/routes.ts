@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { AUTH_ERRORS, BODY_ERRORS, EmptyBodySchema, PageSchema, errorResponses } from '@platform/http';
-import { ChannelParamsSchema, PortalStatusSchema, PortalTransferSchema, TransferListQuerySchema } from './schemas.js';
+import { ChannelParamsSchema } from '../channels/index.js';
+import { PortalStatusSchema, PortalTransferSchema, TransferListQuerySchema } from './schemas.js';
 import type { PortalService } from './service.js';
 
 const READ = 'listings:read';

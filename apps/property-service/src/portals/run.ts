@@ -82,7 +82,7 @@ async function transfer(ctx: PortalRunContext, schedule: PortalScheduleRow, fenc
   }
   let settings;
   try {
-    settings = settingsOf(account, { encrypt: () => '', decrypt: (stored) => ctx.secrets.decrypt(stored) });
+    settings = settingsOf(account, ctx.secrets);
   } catch {
     const reason =
       "the import account's stored secret does not decrypt (was WEBHOOK_SECRET_KEY changed?): set the channel's portal.secret again";

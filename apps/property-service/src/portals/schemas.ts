@@ -75,5 +75,4 @@ export const PortalStatusSchema = Named(
 );
 export type PortalStatus = Static<typeof PortalStatusSchema>;
 
-export const ChannelParamsSchema = Type.Object({ channelId: Type.String() });
 export const TransferListQuerySchema = PageQuerySchema;
